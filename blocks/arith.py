@@ -1,0 +1,1 @@
+"""arith blocks (being written)."""

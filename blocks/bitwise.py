@@ -1,0 +1,1 @@
+"""bitwise blocks (being written)."""

@@ -1,0 +1,1 @@
+"""convert blocks (being written)."""

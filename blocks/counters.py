@@ -1,0 +1,1 @@
+"""counters blocks (being written)."""

@@ -1,0 +1,1 @@
+"""select blocks (being written)."""

@@ -1,0 +1,1 @@
+"""strings blocks (being written)."""

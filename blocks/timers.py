@@ -1,0 +1,1 @@
+"""timers blocks (being written)."""

@@ -1,0 +1,249 @@
+"""How a block type is declared: ports, state and semantics, written once.
+
+A block type is a subclass of :class:`Block` that declares, at class level,
+
+* ``inputs`` and ``outputs``: :class:`Port` lists (an extensible input group is
+  declared with :func:`extensible`, giving ``IN1..INn``);
+* ``state``: :class:`State` variables kept between scans;
+* ``types``: the generic type variables its ports use, each with its family
+  (``{"T": ANY_NUM}``);
+* ``params``: construction parameters with their defaults;
+* ``code(io)``: the semantics as Python statements over ``io``'s names.
+
+The compiler turns ``code`` into straight-line Python for the whole scan; the
+single-block evaluator and the debugger compile the very same text for one
+block. There is no second definition to drift.
+
+Inside ``code``, ``io.IN1`` is an expression reading that input, ``io.Q`` the
+place of an output or state variable (read it for last scan's value, assign
+it for this scan's), ``io.T`` a resolved type, ``io.ins("IN")`` the
+extensible group, ``io.now`` the PLC clock in µs, ``io.p`` the parameters, and
+``io.tmp()`` a fresh local name. The generated code sees the module
+``math`` and the functions a block type lists in ``helpers``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from . import types as t
+from .errors import WiringError
+
+REQUIRED = object()  # a port default meaning "must be wired"
+
+
+@dataclass(frozen=True)
+class Port:
+    name: str
+    type: Any  # a DataType, or the name of one of the block's type variables
+    default: Any = REQUIRED
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class State:
+    name: str
+    type: Any
+    init: Any = None  # None: the type's default; a callable: called with the block
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class Extensible:
+    """An input group ``IN1..INn``; ``n`` is chosen per instance (``ADD(n=3)``)."""
+    prefix: str
+    type: Any
+    min: int = 2
+    doc: str = ""
+
+
+def extensible(prefix: str, type_, min: int = 2, doc: str = "") -> Extensible:
+    return Extensible(prefix, type_, min, doc)
+
+
+_REGISTRY: dict[str, type["Block"]] = {}
+
+
+def register(cls: type["Block"]) -> type["Block"]:
+    """Add a block type to the library; a second type with the same name is an error."""
+    name = cls.type_name
+    if name in _REGISTRY and _REGISTRY[name] is not cls:
+        raise ValueError(f"block type {name} is registered twice "
+                         f"({_REGISTRY[name].__module__} and {cls.__module__})")
+    _REGISTRY[name] = cls
+    return cls
+
+
+def registry() -> dict[str, type["Block"]]:
+    return dict(_REGISTRY)
+
+
+def _type_label(tp, types: dict) -> str:
+    if isinstance(tp, str):
+        return f"{tp}: {types[tp]}" if tp in types else tp
+    return str(tp)
+
+
+class Block:
+    """A configured block (type + parameters). Plain data: no run-time values.
+
+    ``Block(INT)`` binds the first type variable; ``Block(types={"K": INT})``
+    binds any; ``Block(n=3)`` sets the size of an extensible input group;
+    other keywords are the type's parameters.
+    """
+
+    type_name: ClassVar[str] = ""
+    family: ClassVar[str] = ""
+    inputs: ClassVar[tuple] = ()
+    outputs: ClassVar[tuple] = ()
+    state: ClassVar[tuple] = ()
+    types: ClassVar[dict] = {}
+    params: ClassVar[dict] = {}
+    #: functions the generated code may call, by name (prefix them with the
+    #: family, ``_str_mid``); kept to what a plain expression cannot say.
+    helpers: ClassVar[dict] = {}
+    #: a function block keeps state between scans (IEC "function block");
+    #: a function is pure. Only informative for users and the library table.
+    stateful: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        if "type_name" not in cls.__dict__:
+            cls.type_name = cls.__name__
+        cls.inputs, cls.outputs, cls.state = tuple(cls.inputs), tuple(cls.outputs), tuple(cls.state)
+        doc = (cls.__dict__.get("__doc__") or "").rstrip()
+        if cls.inputs or cls.outputs:
+            cls.__doc__ = doc + "\n\n" + cls.port_table()
+
+    def __init__(self, type_: t.DataType | None = None, *, n: int | None = None,
+                 types: dict | None = None, **params):
+        cls = type(self)
+        bound = dict(types or {})
+        for var in bound:
+            if var not in cls.types:
+                raise WiringError(f"{cls.type_name} has no type variable {var!r}"
+                                  f"{'; it has ' + ', '.join(cls.types) if cls.types else ''}")
+        if type_ is not None:
+            if not cls.types:
+                raise WiringError(f"{cls.type_name} is not generic; it takes no type")
+            bound[next(iter(cls.types))] = type_
+        for var, tp in bound.items():
+            if not isinstance(tp, t.DataType) or tp not in cls.types[var]:
+                raise WiringError(f"{cls.type_name}: type {var} must be one of "
+                                  f"{cls.types[var]}, not {tp!r}")
+        self.bound_types = bound
+        group = next((p for p in cls.inputs if isinstance(p, Extensible)), None)
+        if n is not None and group is None:
+            raise WiringError(f"{cls.type_name} has no extensible inputs; n= does not apply")
+        if group is not None:
+            n = group.min if n is None else n
+            if not isinstance(n, int) or n < group.min:
+                raise WiringError(f"{cls.type_name}: n must be an integer >= {group.min}, not {n!r}")
+        self.n = n
+        unknown = set(params) - set(cls.params)
+        if unknown:
+            allowed = ", ".join(cls.params) or "none"
+            raise WiringError(f"{cls.type_name} has no parameter {sorted(unknown)[0]!r} "
+                              f"(parameters: {allowed})")
+        self.p = {**cls.params, **params}
+        self.check_params()
+
+    def check_params(self) -> None:
+        """Override to validate ``self.p``; raise WiringError naming the parameter."""
+
+    # -- the instance's concrete ports ----------------------------------------
+    def input_ports(self) -> list[Port]:
+        ports = []
+        for p in type(self).inputs:
+            if isinstance(p, Extensible):
+                ports += [Port(f"{p.prefix}{i}", p.type, REQUIRED, p.doc)
+                          for i in range(1, self.n + 1)]
+            else:
+                ports.append(p)
+        return ports
+
+    def output_ports(self) -> list[Port]:
+        return list(type(self).outputs)
+
+    def state_vars(self) -> list[State]:
+        return list(type(self).state)
+
+    @property
+    def name(self) -> str:
+        return type(self).type_name
+
+    def code(self, io) -> str | list[str]:
+        raise NotImplementedError(f"{type(self).type_name} declares no semantics")
+
+    def __repr__(self) -> str:
+        extra = [str(v) for v in self.bound_types.values()]
+        if self.n is not None and self.n != next(
+                p.min for p in type(self).inputs if isinstance(p, Extensible)):
+            extra.append(f"n={self.n}")
+        extra += [f"{k}={v!r}" for k, v in self.p.items() if type(self).params.get(k) != v]
+        return f"{self.name}({', '.join(extra)})"
+
+    # -- documentation ---------------------------------------------------------
+    @classmethod
+    def port_table(cls) -> str:
+        rows = []
+        for kind, ports in (("in", cls.inputs), ("out", cls.outputs), ("state", cls.state)):
+            for p in ports:
+                if isinstance(p, Extensible):
+                    name = f"{p.prefix}1..{p.prefix}n (n >= {p.min})"
+                else:
+                    name = p.name
+                default = ""
+                if kind == "in" and not isinstance(p, Extensible) and p.default is not REQUIRED:
+                    default = f" = {p.default!r}"
+                rows.append((kind, name, _type_label(p.type, cls.types) + default, p.doc))
+        if not rows:
+            return ""
+        w = [max(len(r[i]) for r in rows) for i in range(3)]
+        lines = ["Ports::", ""]
+        lines += [f"    {k:<{w[0]}}  {n:<{w[1]}}  {ty:<{w[2]}}  {d}".rstrip() for k, n, ty, d in rows]
+        if cls.params:
+            lines += ["", "Parameters: " + ", ".join(f"{k}={v!r}" for k, v in cls.params.items())]
+        return "\n".join(lines)
+
+    @classmethod
+    def summary(cls) -> str:
+        """The first line of the block's own docstring."""
+        return (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
+
+
+class IO:
+    """The names a block's ``code`` is written against (see the module docstring)."""
+
+    def __init__(self, names: dict[str, str], types: dict, params: dict, n, fresh):
+        self._names = names
+        self._types = types
+        self.p = params
+        self.n = n
+        self._fresh = fresh
+        self.now = "now"
+
+    def __getattr__(self, name: str) -> Any:
+        names = self.__dict__.get("_names", {})
+        if name in names:
+            return names[name]
+        types = self.__dict__.get("_types", {})
+        if name in types:
+            return types[name]
+        raise AttributeError(f"block code refers to unknown port or type {name!r}")
+
+    def ins(self, prefix: str) -> list[str]:
+        return [self._names[f"{prefix}{i}"] for i in range(1, self.n + 1)]
+
+    def tmp(self) -> str:
+        return self._fresh()
+
+
+def literal(value) -> str:
+    """Python source for a constant inside block code."""
+    return repr(value)
+
+
+__all__ = ["Block", "Port", "State", "Extensible", "extensible", "register", "registry",
+           "REQUIRED", "IO", "literal", "t"]

@@ -1,0 +1,809 @@
+"""Validate a network, flatten its macros, and generate one scan as Python.
+
+The steps, each a function below:
+
+1. ``_flatten``: walk the macro hierarchy; every leaf block gets a full path
+   (``cell_0_0.memory``) and slots for its outputs and state.
+2. ``_resolve``: follow every input through macro ports to the leaf output,
+   network input or literal that drives it.
+3. ``_infer_types``: unify the types at both ends of every wire (generic
+   blocks take the type of what they are wired to), check families.
+4. ``_order``: a deterministic topological order of the forward wires, ties
+   broken by the order blocks were added; loops without a feedback mark are
+   reported with the blocks in them.
+5. ``ScanProgram``: straight-line code for one scan, in chunks, over one
+   flat list ``s`` that holds every signal.
+
+Every rule broken anywhere is collected and raised together in one
+:class:`~fbd.errors.ValidationError`, each naming its full path.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import types as t
+from .block import IO, REQUIRED, Block
+from .errors import UnknownSignal, ValidationError
+from .network import Network, Ref
+
+CHUNK = 256  # leaves per generated function; a force recompiles one chunk
+
+
+# --------------------------------------------------------------------------- data
+@dataclass
+class Leaf:
+    """One elementary block instance of the flattened program."""
+    index: int
+    path: str
+    block: Block
+    inst: Any
+    scope: "Scope"
+    outputs: dict = field(default_factory=dict)   # port -> slot
+    state: dict = field(default_factory=dict)     # name -> slot
+    inputs: dict = field(default_factory=dict)    # port -> Src
+    types: dict = field(default_factory=dict)     # type var -> DataType
+    port_types: dict = field(default_factory=dict)  # port -> DataType (after inference)
+
+
+@dataclass(frozen=True)
+class Src:
+    """What drives an input: a slot (written by ``leaf``, -1 for a PLC input) or a constant."""
+    slot: int | None
+    const: Any = None
+    feedback: bool = False
+    leaf: int = -1
+
+
+@dataclass
+class Scope:
+    net: Network
+    prefix: str           # "" at the top, "cell_0_0." inside a macro instance
+    parent: "Scope | None"
+    inst: Any             # the macro Instance in the parent scope
+    children: dict = field(default_factory=dict)  # instance name -> Scope
+    leaves: dict = field(default_factory=dict)    # instance name -> Leaf
+
+    def where(self, name: str) -> str:
+        return f"{self.prefix}{name}"
+
+
+@dataclass(frozen=True)
+class SignalInfo:
+    """A path's place in the signal table. ``slot`` is None for a constant."""
+    path: str
+    type: t.DataType
+    kind: str        # input | output | out | state | in | port
+    slot: int | None
+    const: Any = None
+    leaf: int | None = None  # the block that writes the slot, if any
+
+
+class _Unresolved(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------- flatten
+class _Builder:
+    def __init__(self, net: Network):
+        self.net = net
+        self.problems: list[str] = []
+        self.leaves: list[Leaf] = []
+        self.broken: set[int] = set()  # leaves with an unconnected input (no type errors on top)
+        self.n_slots = 0
+        self.slot_init: list[Any] = []     # value, or a callable producing a fresh value
+        self.inputs: dict[str, int] = {}   # top-level input -> slot
+        self.top = Scope(net, "", None, None)
+        self.scopes: list[Scope] = [self.top]
+        self._memo: dict = {}
+        self._busy: set = set()
+
+    def slot(self, init) -> int:
+        self.slot_init.append(init)
+        self.n_slots += 1
+        return self.n_slots - 1
+
+    def problem(self, text: str) -> None:
+        self.problems.append(text)
+
+    def flatten(self) -> None:
+        for name, (tp, _default) in self.net.inputs.items():
+            self.inputs[name] = self.slot(tp.default)
+        self._walk(self.top, set())
+
+    def _walk(self, scope: Scope, stack: set) -> None:
+        if id(scope.net) in stack:
+            self.problem(f"{scope.prefix.rstrip('.')}: macro {scope.net.name} contains itself")
+            return
+        stack = stack | {id(scope.net)}
+        for name, inst in scope.net.instances.items():
+            if inst.is_macro:
+                child = Scope(inst.element, f"{scope.prefix}{name}.", scope, inst)
+                scope.children[name] = child
+                self.scopes.append(child)
+                self._walk(child, stack)
+            else:
+                leaf = Leaf(len(self.leaves), scope.where(name), inst.element, inst, scope)
+                for p in inst.element.output_ports():
+                    leaf.outputs[p.name] = self.slot(p.default if p.default is not REQUIRED
+                                                     else None)
+                for sv in inst.element.state_vars():
+                    leaf.state[sv.name] = self.slot(None)
+                scope.leaves[name] = leaf
+                self.leaves.append(leaf)
+
+    # ------------------------------------------------------------------ resolve
+    def source(self, scope: Scope, src, feedback: bool) -> Src:
+        """Follow a wire's source through macro ports down to what really drives it."""
+        if not isinstance(src, Ref):
+            return Src(None, src, feedback)
+        key = (id(scope), id(src.owner), src.port)
+        if key in self._memo:
+            got = self._memo[key]
+            return Src(got.slot, got.const, got.feedback or feedback, got.leaf)
+        if key in self._busy:
+            raise _Unresolved(f"{scope.where(src.path)}: a loop through macro ports "
+                              f"with no block in it")
+        self._busy.add(key)
+        try:
+            got = self._source(scope, src)
+        finally:
+            self._busy.discard(key)
+        self._memo[key] = got
+        return Src(got.slot, got.const, got.feedback or feedback, got.leaf)
+
+    def _source(self, scope: Scope, src: Ref) -> Src:
+        if src.kind == "netin":
+            if scope.parent is None:
+                return Src(self.inputs[src.port])
+            bindings = scope.inst.bindings.get(src.port, [])
+            if not bindings:
+                _tp, default = scope.net.inputs[src.port]
+                if default is REQUIRED:
+                    raise _Unresolved(f"{scope.prefix}{src.port}: input of macro "
+                                      f"{scope.net.name} is not connected and has no default")
+                return Src(None, default)
+            b = bindings[0]
+            return self.source(scope.parent, b.source, b.feedback)
+        name = src.owner.name
+        if name in scope.leaves:
+            leaf = scope.leaves[name]
+            return Src(leaf.outputs[src.port], leaf=leaf.index)
+        child = scope.children[name]
+        out = child.net.outputs[src.port]
+        return self.source(child, out.source, out.feedback)
+
+    def resolve(self) -> None:
+        for scope in self.scopes:
+            for name, inst in scope.net.instances.items():
+                for port in inst.input_ports():
+                    bindings = inst.bindings.get(port.name, [])
+                    where = scope.where(f"{name}.{port.name}")
+                    if len(bindings) > 1:
+                        drivers = " and ".join(_describe(scope, b.source) for b in bindings)
+                        self.problem(f"{where}: input driven twice (by {drivers})")
+                    if inst.is_macro:
+                        continue
+                    leaf = scope.leaves[name]
+                    if not bindings:
+                        if port.default is REQUIRED:
+                            self.broken.add(leaf.index)
+                            self.problem(f"{where}: input is not connected and "
+                                         f"{inst.type_name} gives it no default")
+                            continue
+                        leaf.inputs[port.name] = Src(None, port.default)
+                        continue
+                    try:
+                        leaf.inputs[port.name] = self.source(scope, bindings[0].source,
+                                                             bindings[0].feedback)
+                    except _Unresolved as e:
+                        self.broken.add(leaf.index)
+                        self.problem(str(e))
+            for out in scope.net.outputs.values():
+                try:
+                    self.source(scope, out.source, out.feedback)
+                except _Unresolved as e:
+                    self.problem(str(e))
+
+
+def _describe(scope: Scope, src) -> str:
+    return scope.where(src.path) if isinstance(src, Ref) else repr(src)
+
+
+# ------------------------------------------------------------------------ types
+class _Types:
+    """Union-find over type nodes; a node is a port whose type must equal its neighbours'."""
+
+    def __init__(self):
+        self.parent: dict = {}
+        self.bound: dict = {}      # root -> (DataType, where)
+        self.families: dict = {}   # root -> [(Generic, where)]
+        self.literals: dict = {}   # root -> [(value, where)]
+        self.label: dict = {}      # node -> path for messages
+
+    def node(self, key, label: str, tp=None, family=None):
+        if key not in self.parent:
+            self.parent[key] = key
+            self.label[key] = label
+        root = self.find(key)
+        if tp is not None and root not in self.bound:
+            self.bound[root] = (tp, label)
+        if family is not None:
+            self.families.setdefault(root, []).append((family, label))
+        return key
+
+    def find(self, key):
+        parent = self.parent
+        while parent[key] != key:
+            parent[key] = parent[parent[key]]
+            key = parent[key]
+        return key
+
+    def union(self, a, b, problems: list[str]) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return
+        ta, tb = self.bound.get(ra), self.bound.get(rb)
+        if ta and tb and ta[0] is not tb[0]:
+            problems.append(f"type mismatch: {self.label[a]} is {ta[0]} but "
+                            f"{self.label[b]} is {tb[0]} (wire {self.label[a]} -> "
+                            f"{self.label[b]}); convert with {ta[0]}_TO_{tb[0]}")
+            return
+        self.parent[rb] = ra
+        if tb and not ta:
+            self.bound[ra] = tb
+        self.bound.pop(rb, None)
+        for d in (self.families, self.literals):
+            if rb in d:
+                d.setdefault(ra, []).extend(d.pop(rb))
+
+    def literal(self, key, value, where: str) -> None:
+        self.literals.setdefault(self.find(key), []).append((value, where))
+
+    def type_of(self, key):
+        got = self.bound.get(self.find(key))
+        return got[0] if got else None
+
+
+def _literal_type(values, families) -> t.DataType | None:
+    """The type untyped literals get where no wire decides it: the first
+    candidate (INT before DINT, REAL before LREAL) that every literal fits."""
+    for value in values:
+        for tp in _candidates(value):
+            if all(tp in fam for fam, _ in families):
+                try:
+                    for other in values:
+                        tp.coerce(other)
+                except t.TypeError_:
+                    continue
+                return tp
+    return None
+
+
+def _candidates(value) -> list:
+    import datetime
+    if isinstance(value, bool):
+        cands = [t.BOOL]
+    elif isinstance(value, int):
+        cands = [tp for tp in (t.INT, t.DINT, t.LINT, t.ULINT) if tp.min <= value <= tp.max]
+        cands += [t.REAL, t.LREAL]
+    elif isinstance(value, float):
+        cands = [t.REAL, t.LREAL]
+    elif isinstance(value, datetime.timedelta) or (
+            isinstance(value, str) and value.upper().startswith(("T#", "TIME#"))):
+        cands = [t.TIME]
+    elif isinstance(value, str):
+        cands = [t.STRING]
+    else:
+        cands = []
+    return cands
+
+
+def _infer_types(b: _Builder) -> None:
+    ty = _Types()
+    problems = b.problems
+
+    def port_node(scope: Scope, name: str, port: str, out: bool):
+        """The type node of a port of instance ``name`` in ``scope``."""
+        if name in scope.leaves:
+            leaf = scope.leaves[name]
+            decl = next(p for p in (leaf.block.output_ports() if out else
+                                    leaf.block.input_ports()) if p.name == port)
+            label = f"{leaf.path}.{port}"
+            if isinstance(decl.type, str):
+                var = decl.type
+                key = ("tv", leaf.index, var)
+                fam = type(leaf.block).types[var]
+                ty.node(key, label, leaf.block.bound_types.get(var), None)
+                if key not in _fam_done:
+                    _fam_done.add(key)
+                    ty.families.setdefault(ty.find(key), []).append((fam, f"{leaf.path} ({leaf.block.name})"))
+                ty.label.setdefault(key, label)
+                return key
+            return ty.node(("p", leaf.index, port), label, decl.type)
+        child = scope.children[name]
+        return net_node(child, port, out)
+
+    def net_node(scope: Scope, port: str, out: bool):
+        label = scope.where(port) if scope.prefix else port
+        if out:
+            o = scope.net.outputs[port]
+            return ty.node(("o", id(scope), port), label, o.type)
+        return ty.node(("i", id(scope), port), label, scope.net.inputs[port][0])
+
+    def source_node(scope: Scope, src: Ref):
+        if src.kind == "netin":
+            return net_node(scope, src.port, False)
+        return port_node(scope, src.owner.name, src.port, True)
+
+    _fam_done: set = set()
+    for scope in b.scopes:
+        for name, inst in scope.net.instances.items():
+            for p in inst.input_ports():
+                target = port_node(scope, name, p.name, False)
+                for bind in inst.bindings.get(p.name, [])[:1]:
+                    if isinstance(bind.source, Ref):
+                        ty.union(source_node(scope, bind.source), target, problems)
+                    else:
+                        ty.literal(target, bind.source, scope.where(f"{name}.{p.name}"))
+            for p in inst.output_ports():
+                port_node(scope, name, p.name, True)
+        for out in scope.net.outputs.values():
+            target = net_node(scope, out.name, True)
+            if isinstance(out.source, Ref):
+                ty.union(source_node(scope, out.source), target, problems)
+            else:
+                ty.literal(target, out.source, scope.where(out.name))
+
+    # Bind what wires left open from literals, then check families.
+    for key in list(ty.parent):
+        root = ty.find(key)
+        if root != key:
+            continue
+        fams = ty.families.get(root, [])
+        if root not in ty.bound:
+            lits = [v for v, _where in ty.literals.get(root, [])]
+            guess = _literal_type(lits, fams) if lits else None
+            if guess is not None:
+                ty.bound[root] = (guess, "literal")
+        if root in ty.bound:
+            tp = ty.bound[root][0]
+            for fam, where in fams:
+                if tp not in fam:
+                    problems.append(f"{where}: needs {fam}, but is wired to {tp} "
+                                    f"({ty.label[key]})")
+    b.types = ty
+
+    unresolved: set = set()
+    for leaf in b.leaves:
+        for var in type(leaf.block).types:
+            key = ("tv", leaf.index, var)
+            if key in ty.parent:
+                tp = ty.type_of(key)
+                if tp is None:
+                    unresolved.add(leaf.index)
+                    if leaf.index in b.broken:
+                        continue
+                    problems.append(f"{leaf.path}: cannot infer type {var} of "
+                                    f"{leaf.block.name}; give it, e.g. "
+                                    f"{leaf.block.name}({sorted(type(leaf.block).types[var].members, key=str)[0]})")
+                else:
+                    leaf.types[var] = tp
+        for group, ports in ((False, leaf.block.input_ports()), (True, leaf.block.output_ports())):
+            for p in ports:
+                leaf.port_types[p.name] = (leaf.types.get(p.type) if isinstance(p.type, str)
+                                           else p.type)
+        if leaf.index in unresolved:
+            continue
+        for port, src in list(leaf.inputs.items()):
+            if src.slot is None:
+                tp = leaf.port_types[port]
+                try:
+                    leaf.inputs[port] = Src(None, tp.coerce(src.const, f"{leaf.path}.{port}"))
+                except t.TypeError_ as e:
+                    problems.append(str(e))
+    # Network-output and macro-port literals are checked against their declared type.
+    for scope in b.scopes:
+        for out in scope.net.outputs.values():
+            if not isinstance(out.source, Ref):
+                tp = ty.type_of(("o", id(scope), out.name))
+                if tp is not None:
+                    try:
+                        tp.coerce(out.source, scope.where(out.name))
+                    except t.TypeError_ as e:
+                        problems.append(str(e))
+        for name, inst in scope.net.instances.items():
+            if inst.is_macro:
+                child = scope.children[name]
+                for port, (tp, _d) in child.net.inputs.items():
+                    for bind in inst.bindings.get(port, [])[:1]:
+                        if not isinstance(bind.source, Ref):
+                            try:
+                                tp.coerce(bind.source, scope.where(f"{name}.{port}"))
+                            except t.TypeError_ as e:
+                                problems.append(str(e))
+
+
+# ------------------------------------------------------------------------ order
+def _order(b: _Builder) -> list[int]:
+    n = len(b.leaves)
+    succ: list[list[int]] = [[] for _ in range(n)]
+    indeg = [0] * n
+    for leaf in b.leaves:
+        for src in leaf.inputs.values():
+            if src.leaf >= 0 and not src.feedback:
+                succ[src.leaf].append(leaf.index)
+                indeg[leaf.index] += 1
+    ready = [i for i in range(n) if indeg[i] == 0]
+    heapq.heapify(ready)
+    order: list[int] = []
+    while ready:
+        i = heapq.heappop(ready)
+        order.append(i)
+        for j in succ[i]:
+            indeg[j] -= 1
+            if indeg[j] == 0:
+                heapq.heappush(ready, j)
+    if len(order) < n:
+        left = {i for i in range(n) if indeg[i] > 0}
+        for comp in _cycles(left, succ):
+            names = " -> ".join(b.leaves[i].path for i in comp)
+            b.problem(f"loop without a feedback mark through {len(comp)} block"
+                      f"{'s' if len(comp) > 1 else ''}: {names} -> {b.leaves[comp[0]].path}; "
+                      f"mark one of its wires with feedback=True")
+    return order
+
+
+def _cycles(nodes: set[int], succ: list[list[int]]) -> list[list[int]]:
+    """Strongly connected components with a cycle among ``nodes`` (iterative Tarjan)."""
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on: set[int] = set()
+    stack: list[int] = []
+    comps: list[list[int]] = []
+    counter = 0
+    for start in sorted(nodes):
+        if start in index:
+            continue
+        work = [(start, 0)]
+        while work:
+            v, i = work.pop()
+            if i == 0:
+                index[v] = low[v] = counter
+                counter += 1
+                stack.append(v)
+                on.add(v)
+            recurse = False
+            nexts = [w for w in succ[v] if w in nodes]
+            while i < len(nexts):
+                w = nexts[i]
+                i += 1
+                if w not in index:
+                    work.append((v, i))
+                    work.append((w, 0))
+                    recurse = True
+                    break
+                if w in on:
+                    low[v] = min(low[v], index[w])
+            if recurse:
+                continue
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1 or v in succ[v]:
+                    comps.append(sorted(comp))
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[v])
+    return sorted(comps)
+
+
+# ---------------------------------------------------------------------- program
+class ScanProgram:
+    """A compiled network: the signal table's layout and the code of one scan.
+
+    Holds no run-time values either: :meth:`new_table` makes the table a
+    :class:`~fbd.runtime.Plc` owns. ``dump`` (or ``FBD_DUMP=path``) writes the
+    generated source for reading.
+    """
+
+    def __init__(self, b: _Builder, order: list[int], dump: str | None = None):
+        self.network = b.net
+        self.name = b.net.name
+        self.leaves = b.leaves
+        self.order = order
+        self.position = {leaf_index: pos for pos, leaf_index in enumerate(order)}
+        self._slot_init = b.slot_init
+        self._b = b
+        self.inputs: dict[str, int] = dict(b.inputs)
+        self.input_types = {n: tp for n, (tp, _d) in b.net.inputs.items()}
+        self.writer: dict[int, int] = {}
+        for leaf in b.leaves:
+            for slot in (*leaf.outputs.values(), *leaf.state.values()):
+                self.writer[slot] = leaf.index
+        self._snapshots: dict[int, int] = {}  # source slot -> its previous-scan copy
+        self._leaf_inputs: list[dict] = [self._input_exprs(leaf) for leaf in b.leaves]
+        # Top-level outputs get their own slots: the output image, published at scan end.
+        self.outputs: dict[str, int] = {}
+        self._publish: list[tuple[int, Src]] = []
+        for name, out in b.net.outputs.items():
+            src = b.source(b.top, out.source, out.feedback)
+            tp = b.types.type_of(("o", id(b.top), name))
+            if src.slot is None:
+                slot = self._new_slot(tp.coerce(src.const, name))
+            else:
+                slot = self._new_slot(self._slot_init[src.slot])
+                self._publish.append((slot, src))
+            self.outputs[name] = slot
+        self.output_types = {n: b.types.type_of(("o", id(b.top), n)) for n in b.net.outputs}
+        self.signals: dict[str, SignalInfo] = {}
+        self._build_paths()
+        self.forced: set[int] = set()
+        self._chunk_src: list[str] = []
+        self._chunks: list = []
+        self.dump_path = dump if dump is not None else os.environ.get("FBD_DUMP")
+        self._generate()
+
+    # -- slots -----------------------------------------------------------------
+    def _new_slot(self, init) -> int:
+        self._slot_init.append(init)
+        return len(self._slot_init) - 1
+
+    @property
+    def n_slots(self) -> int:
+        return len(self._slot_init)
+
+    def new_table(self) -> list:
+        """A fresh signal table holding every initial value (a cold start)."""
+        table = list(self._slot_init)
+        for leaf in self.leaves:
+            for sv in leaf.block.state_vars():
+                tp = leaf.types.get(sv.type) if isinstance(sv.type, str) else sv.type
+                if callable(sv.init):
+                    value = sv.init(leaf.block, leaf.types)
+                elif sv.init is None:
+                    value = tp.default if tp is not None else None
+                else:
+                    value = sv.init
+                table[leaf.state[sv.name]] = value
+            for p in leaf.block.output_ports():
+                slot = leaf.outputs[p.name]
+                if table[slot] is None:
+                    table[slot] = leaf.port_types[p.name].default
+        for name, slot in self.outputs.items():
+            if table[slot] is None:
+                table[slot] = self.output_types[name].default
+        for src_slot, prev in self._snapshots.items():
+            table[prev] = table[src_slot]
+        return table
+
+    # -- paths -----------------------------------------------------------------
+    def _build_paths(self) -> None:
+        b = self._b
+        sig = self.signals
+        for name, slot in self.inputs.items():
+            sig[name] = SignalInfo(name, self.input_types[name], "input", slot)
+        for name, slot in self.outputs.items():
+            sig[name] = SignalInfo(name, self.output_types[name], "output", slot)
+        for leaf in self.leaves:
+            for port, slot in leaf.outputs.items():
+                sig[f"{leaf.path}.{port}"] = SignalInfo(f"{leaf.path}.{port}",
+                                                        leaf.port_types[port], "out", slot,
+                                                        leaf=leaf.index)
+            for sv in leaf.block.state_vars():
+                tp = leaf.types.get(sv.type) if isinstance(sv.type, str) else sv.type
+                sig[f"{leaf.path}.{sv.name}"] = SignalInfo(f"{leaf.path}.{sv.name}", tp,
+                                                           "state", leaf.state[sv.name],
+                                                           leaf=leaf.index)
+            for port, src in leaf.inputs.items():
+                sig[f"{leaf.path}.{port}"] = self._alias(f"{leaf.path}.{port}",
+                                                         leaf.port_types[port], "in", src)
+        for scope in b.scopes[1:]:
+            for port in scope.net.inputs:
+                tp = scope.net.inputs[port][0]
+                try:
+                    src = b.source(scope, Ref(scope.net, port, "netin"), False)
+                except _Unresolved:
+                    continue
+                sig[scope.where(port)] = self._alias(scope.where(port), tp, "port", src)
+            for port, out in scope.net.outputs.items():
+                tp = b.types.type_of(("o", id(scope), port))
+                src = b.source(scope, out.source, out.feedback)
+                sig[scope.where(port)] = self._alias(scope.where(port), tp, "port", src)
+
+    def _alias(self, path, tp, kind, src: Src) -> SignalInfo:
+        if src.slot is None:
+            return SignalInfo(path, tp, kind, None, src.const)
+        return SignalInfo(path, tp, kind, src.slot, leaf=self.writer.get(src.slot))
+
+    def signal(self, path: str) -> SignalInfo:
+        try:
+            return self.signals[path]
+        except KeyError:
+            raise UnknownSignal(path, self.signals) from None
+
+    # -- code ------------------------------------------------------------------
+    def _input_exprs(self, leaf: Leaf) -> dict:
+        exprs = {}
+        for port, src in leaf.inputs.items():
+            if src.slot is None:
+                exprs[port] = repr(src.const)
+                continue
+            slot = src.slot
+            if src.feedback and src.leaf >= 0 and (
+                    src.leaf != leaf.index and self.position[src.leaf] < self.position[leaf.index]):
+                # The source has already run this scan: read the copy taken at scan start.
+                if slot not in self._snapshots:
+                    self._snapshots[slot] = self._new_slot(None)
+                slot = self._snapshots[slot]
+            exprs[port] = f"s[{slot}]"
+        return exprs
+
+    def leaf_code(self, index: int) -> list[str]:
+        """The statements of one block, as they appear in the scan."""
+        leaf = self.leaves[index]
+        counter = iter(range(1 << 30))
+        names = dict(self._leaf_inputs[index])
+        pre = []
+        written = set()
+        for port, slot in leaf.outputs.items():
+            written.add(slot)
+            names[port] = f"s[{self._place(slot)}]"
+        for sv, slot in leaf.state.items():
+            written.add(slot)
+            names[sv] = f"s[{self._place(slot)}]"
+        for port, src in leaf.inputs.items():
+            if src.slot in written:  # wired to itself: read last scan's value first
+                tmp = f"_i{index}_{port}"
+                pre.append(f"{tmp} = {names[port]}")
+                names[port] = tmp
+        io = IO(names, leaf.types, leaf.block.p, leaf.block.n,
+                lambda: f"_t{index}_{next(counter)}")
+        code = leaf.block.code(io)
+        if isinstance(code, str):
+            code = code.split("\n")
+        return pre + [line for line in code if line.strip()]
+
+    def _place(self, slot: int) -> int:
+        """Where a block writes ``slot``: a scratch slot while the slot is forced."""
+        if slot in self.forced:
+            return self._scratch.setdefault(slot, self._new_slot(None))
+        return slot
+
+    def _chunk_source(self, c: int) -> str:
+        lines = [f"def _chunk_{c}(s, now):"]
+        for index in self.order[c * CHUNK:(c + 1) * CHUNK]:
+            leaf = self.leaves[index]
+            lines.append(f"    # {leaf.path}: {leaf.block!r}")
+            lines += [f"    {line}" for line in self.leaf_code(index)]
+        if len(lines) == 1:
+            lines.append("    pass")
+        return "\n".join(lines) + "\n"
+
+    def _scan_source(self) -> str:
+        lines = ["def scan(s, now):"]
+        for src_slot, prev in self._snapshots.items():
+            lines.append(f"    s[{prev}] = s[{src_slot}]")
+        for c in range(len(self._chunk_src)):
+            lines.append(f"    _chunk_{c}(s, now)")
+        for slot, src in self._publish:
+            if slot not in self.forced:
+                lines.append(f"    s[{slot}] = s[{src.slot}]")
+        lines.append("    return None")
+        return "\n".join(lines) + "\n"
+
+    def _generate(self) -> None:
+        self._scratch: dict[int, int] = {}
+        n_chunks = max(1, -(-len(self.order) // CHUNK))
+        self._chunk_src = [self._chunk_source(c) for c in range(n_chunks)]
+        self._namespace = _namespace(self.leaves)
+        for src in self._chunk_src:
+            exec(compile(src, f"<fbd {self.name}>", "exec"), self._namespace)
+        self._link()
+
+    def _link(self) -> None:
+        scan_src = self._scan_source()
+        exec(compile(scan_src, f"<fbd {self.name} scan>", "exec"), self._namespace)
+        self.scan = self._namespace["scan"]
+        if self.dump_path:
+            with open(self.dump_path, "w") as f:
+                f.write(self.source())
+
+    def source(self) -> str:
+        """The whole generated program, as executed."""
+        header = (f"# generated by fbd for network {self.name}: {len(self.leaves)} blocks, "
+                  f"{self.n_slots} slots\n")
+        return header + "\n".join(self._chunk_src) + "\n" + self._scan_source()
+
+    def set_forced(self, slots: set[int]) -> list[int]:
+        """Make the blocks that write ``slots`` write elsewhere (the runtime holds
+        the forced value in the real slot). Recompiles only the chunks concerned.
+        Returns scratch slots created, which the table must grow by."""
+        before = self.n_slots
+        changed = set(slots) ^ self.forced
+        self.forced = set(slots)
+        chunks = {self.position[self.writer[s]] // CHUNK for s in changed if s in self.writer}
+        for c in sorted(chunks):
+            self._chunk_src[c] = self._chunk_source(c)
+            exec(compile(self._chunk_src[c], f"<fbd {self.name}>", "exec"), self._namespace)
+        self._link()
+        return list(range(before, self.n_slots))
+
+    def leaf_function(self, index: int):
+        """One block's code alone, as a function ``f(s, now)`` (stepping into a scan)."""
+        src = "def _one(s, now):\n" + "".join(f"    {ln}\n" for ln in self.leaf_code(index))
+        ns = _namespace([self.leaves[index]])
+        exec(compile(src, f"<fbd {self.leaves[index].path}>", "exec"), ns)
+        return ns["_one"]
+
+    def snapshot(self, s: list) -> None:
+        """Take the previous-scan copies of feedback wires (the scan's first step)."""
+        for src_slot, prev in self._snapshots.items():
+            s[prev] = s[src_slot]
+
+    def publish(self, s: list) -> None:
+        """Copy outputs to the output image (the scan's last step)."""
+        for slot, src in self._publish:
+            if slot not in self.forced:
+                s[slot] = s[src.slot]
+
+    # -- description -------------------------------------------------------------
+    def info(self) -> dict:
+        """Block counts by type, macros, execution order (``fbd info``)."""
+        counts: dict[str, int] = {}
+        for leaf in self.leaves:
+            counts[leaf.block.name] = counts.get(leaf.block.name, 0) + 1
+        macros: dict[str, int] = {}
+        for scope in self._b.scopes[1:]:
+            macros[scope.net.name] = macros.get(scope.net.name, 0) + 1
+        return {
+            "network": self.name,
+            "blocks": len(self.leaves),
+            "slots": self.n_slots,
+            "inputs": {n: str(tp) for n, tp in self.input_types.items()},
+            "outputs": {n: str(tp) for n, tp in self.output_types.items()},
+            "block_types": dict(sorted(counts.items())),
+            "macros": dict(sorted(macros.items())),
+            "order": [self.leaves[i].path for i in self.order],
+            "feedback_copies": len(self._snapshots),
+        }
+
+
+def _namespace(leaves) -> dict:
+    """Globals of the generated code: ``math`` and the helpers block types declare."""
+    ns: dict = {"math": math}
+    seen: set = set()
+    for leaf in leaves:
+        cls = type(leaf.block)
+        if cls in seen:
+            continue
+        seen.add(cls)
+        for name, obj in cls.helpers.items():
+            if ns.setdefault(name, obj) is not obj:
+                raise ValueError(f"block helper {name!r} of {cls.type_name} clashes with "
+                                 f"another block type's helper of the same name")
+    return ns
+
+
+def compile_network(net: Network, dump: str | None = None) -> ScanProgram:
+    """Validate ``net`` and compile it; raise ValidationError listing every problem."""
+    if not isinstance(net, Network):
+        raise TypeError(f"expected a Network, got {type(net).__name__}")
+    b = _Builder(net)
+    b.flatten()
+    if not b.problems:
+        b.resolve()
+        _infer_types(b)
+    order = _order(b) if b.leaves else []
+    if b.problems:
+        raise ValidationError(net.name, b.problems)
+    return ScanProgram(b, order, dump)

@@ -1,0 +1,43 @@
+"""The errors a user of the library can meet, each naming the place."""
+
+from __future__ import annotations
+
+import difflib
+
+
+class FbdError(Exception):
+    """Base of every error this package raises on purpose (the CLI prints these in one line)."""
+
+
+class WiringError(FbdError):
+    """A wiring call that cannot be recorded at all (unknown port, bad name)."""
+
+
+class ValidationError(FbdError):
+    """A network broke one or more rules; ``problems`` lists each, naming its full path."""
+
+    def __init__(self, network: str, problems: list[str]):
+        self.network = network
+        self.problems = list(problems)
+        shown = self.problems[:25]
+        more = len(self.problems) - len(shown)
+        lines = [f"network {network!r} is not valid ({len(self.problems)} problem"
+                 f"{'s' if len(self.problems) != 1 else ''}):"]
+        lines += [f"  - {p}" for p in shown]
+        if more:
+            lines.append(f"  ... and {more} more")
+        super().__init__("\n".join(lines))
+
+
+class UnknownSignal(FbdError, KeyError):
+    """A path that names no signal; suggests the closest ones."""
+
+    def __init__(self, path: str, known=(), what: str = "signal"):
+        self.path = path
+        close = difflib.get_close_matches(path, list(known), n=3, cutoff=0.6)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        self.message = f"unknown {what} {path!r}{hint}"
+        super().__init__(self.message)
+
+    def __str__(self) -> str:  # KeyError would repr() the message
+        return self.message
