@@ -11,9 +11,35 @@ from .errors import FbdError, UnknownSignal, ValidationError, WiringError
 from .network import Network
 from .runtime import Plc
 from .types import (
-    ANY, ANY_BIT, ANY_DURATION, ANY_ELEMENTARY, ANY_INT, ANY_MAGNITUDE, ANY_NUM, ANY_REAL,
-    ANY_SIGNED, ANY_STRING, ANY_UNSIGNED, BOOL, BYTE, DINT, DWORD, INT, LINT, LREAL, LWORD,
-    REAL, SINT, STRING, TIME, UDINT, UINT, ULINT, USINT, WORD, DataType,
+    ANY,
+    ANY_BIT,
+    ANY_DURATION,
+    ANY_ELEMENTARY,
+    ANY_INT,
+    ANY_MAGNITUDE,
+    ANY_NUM,
+    ANY_REAL,
+    ANY_SIGNED,
+    ANY_STRING,
+    ANY_UNSIGNED,
+    BOOL,
+    BYTE,
+    DINT,
+    DWORD,
+    INT,
+    LINT,
+    LREAL,
+    LWORD,
+    REAL,
+    SINT,
+    STRING,
+    TIME,
+    UDINT,
+    UINT,
+    ULINT,
+    USINT,
+    WORD,
+    DataType,
 )
 
 __all__ = [

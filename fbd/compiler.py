@@ -388,12 +388,13 @@ def _infer_types(b: _Builder) -> None:
                     unresolved.add(leaf.index)
                     if leaf.index in b.broken:
                         continue
+                    example = sorted(type(leaf.block).types[var].members, key=str)[0]
                     problems.append(f"{leaf.path}: cannot infer type {var} of "
                                     f"{leaf.block.name}; give it, e.g. "
-                                    f"{leaf.block.name}({sorted(type(leaf.block).types[var].members, key=str)[0]})")
+                                    f"{leaf.block.name}({example})")
                 else:
                     leaf.types[var] = tp
-        for group, ports in ((False, leaf.block.input_ports()), (True, leaf.block.output_ports())):
+        for ports in (leaf.block.input_ports(), leaf.block.output_ports()):
             for p in ports:
                 leaf.port_types[p.name] = (leaf.types.get(p.type) if isinstance(p.type, str)
                                            else p.type)
