@@ -1,1 +1,273 @@
-"""convert blocks (being written)."""
+"""Type conversions ``X_TO_Y`` between every two elementary types, and TRUNC.
+
+One block type per ordered pair of different types, 272 in all, generated
+below in a loop (each registered explicitly). The rules, by kind of type:
+
+* integer or bit string -> integer or bit string: the low bits of the two's
+  complement value, as a C cast (DINT_TO_INT(40000) = -25536,
+  INT_TO_UINT(-1) = 65535, BYTE_TO_SINT(16#FF) = -1).
+* REAL/LREAL -> integer or bit string: rounded half away from zero, as matiec
+  does (``IN >= 0 ? trunc(IN + 0.5) : trunc(IN - 0.5)``, in double precision,
+  so 0.49999999999999994 gives 1 as it does in C), then wrapped to the width;
+  NaN and +-inf give 0. TRUNC truncates toward zero instead.
+* integer, bit string, REAL -> REAL/LREAL: the value as a double. REAL is held
+  as a double (see fbd.types), so LREAL_TO_REAL does not round to single
+  precision.
+* anything -> BOOL: TRUE when not zero (a REAL NaN is not zero, so TRUE, as in C);
+  BOOL -> numbers: 1 / 0, 1.0 / 0.0.
+* TIME <-> integers and bit strings count milliseconds, as CODESYS does:
+  TIME_TO_DINT(T#1s500ms) = 1500 (µs below the ms are truncated toward zero),
+  DINT_TO_TIME(1500) = T#1s500ms. TIME <-> REAL also counts milliseconds, with
+  the fraction: TIME_TO_REAL(T#1500us) = 1.5; REAL_TO_TIME rounds to the µs.
+  BOOL_TO_TIME(TRUE) = T#1ms (TRUE is 1).
+* -> STRING, as IEC literal text: integers in decimal ('-5'); bit strings in
+  hexadecimal ('16#FF'); BOOL 'TRUE'/'FALSE'; REAL the shortest text that reads
+  back to the same double, always with a point ('1.5', '1.0', '1.0e+20'), and
+  'nan', 'inf', '-inf' as C prints them; TIME the shortest duration literal
+  ('T#1s500ms').
+* STRING -> : the text must be a literal of the target kind, surrounding blanks
+  allowed; anything else gives the type's zero (0, 0.0, FALSE, T#0s), never an
+  error. Integers and bit strings accept '42', '-5', '16#FF', '2#1010_0101',
+  'INT#5' and wrap like the casts above ('40000' -> INT -25536); REALs accept
+  '1.5', '-2.5E3', '1_000.0', 'REAL#1.5' and integer literals; BOOL accepts
+  TRUE/FALSE/1/0 in any case, optionally with 'BOOL#'; TIME accepts 'T#1s500ms',
+  'TIME#-2m', and the same without the prefix ('1s500ms').
+"""
+
+import math
+import re
+
+from fbd.block import Block, Port, register
+from fbd.types import (
+    ANY_INT,
+    ANY_REAL,
+    ELEMENTARY,
+    TIME,
+    TypeError_,
+    format_time,
+    parse_int_literal,
+    parse_time,
+)
+
+
+# ---------------------------------------------------------------- helpers
+def round_half_away(x: float) -> int:
+    """REAL -> integer as matiec does: ``trunc(x + 0.5)`` for x >= 0, else
+    ``trunc(x - 0.5)``; NaN and +-inf give 0. The caller wraps to the width."""
+    if not math.isfinite(x):
+        return 0
+    return math.trunc(x + 0.5) if x >= 0 else math.trunc(x - 0.5)
+
+
+def _conv_trunc(x: float) -> int:
+    """REAL -> integer toward zero; NaN and +-inf give 0."""
+    return math.trunc(x) if math.isfinite(x) else 0
+
+
+def _conv_real_text(x: float) -> str:
+    """A REAL as an IEC real literal: Python's shortest round-trip text, with a
+    point in the mantissa ('1e+20' -> '1.0e+20'); C's 'nan', 'inf', '-inf'."""
+    if not math.isfinite(x):
+        return "nan" if x != x else ("inf" if x > 0 else "-inf")
+    text = repr(x)
+    mantissa, e, exponent = text.partition("e")
+    if "." not in mantissa:
+        mantissa += ".0"
+    return mantissa + e + exponent
+
+
+def _conv_parse_int(text: str) -> int:
+    """An IEC integer literal ('-5', '16#FF', 'INT#2#1010') -> int; 0 if it is none."""
+    try:
+        return parse_int_literal(text)
+    except TypeError_:
+        return 0
+
+
+_REAL_TEXT = re.compile(r"(?:L?REAL#)?[+-]?[0-9][0-9_]*(?:\.[0-9][0-9_]*)?(?:E[+-]?[0-9]+)?",
+                        re.I)
+
+
+def _conv_parse_real(text: str) -> float:
+    """An IEC real or integer literal -> float; 0.0 if it is none."""
+    body = text.strip()
+    if _REAL_TEXT.fullmatch(body):
+        try:
+            return float(body.split("#")[-1].replace("_", ""))
+        except ValueError:  # '1__0': underscores must separate digits
+            return 0.0
+    return float(_conv_parse_int(body))
+
+
+def _conv_parse_bool(text: str) -> bool:
+    """'TRUE', '1', 'BOOL#TRUE', 'bool#1' (any case) -> TRUE; anything else FALSE."""
+    body = text.strip().upper()
+    if body.startswith("BOOL#"):
+        body = body[5:]
+    return body in ("TRUE", "1")
+
+
+def _conv_parse_time(text: str) -> int:
+    """An IEC duration literal, with or without 'T#' -> µs (wrapped to 64 bits); 0 if none."""
+    body = text.strip()
+    if "#" not in body:
+        body = "T#" + body
+    try:
+        return TIME.wrap_value(parse_time(body))
+    except (ValueError, OverflowError):  # TypeError_ is a ValueError
+        return 0
+
+
+_HELPERS = {
+    "_conv_round": round_half_away,
+    "_conv_trunc": _conv_trunc,
+    "_conv_real_text": _conv_real_text,
+    "_conv_time_text": format_time,
+    "_conv_parse_int": _conv_parse_int,
+    "_conv_parse_real": _conv_parse_real,
+    "_conv_parse_bool": _conv_parse_bool,
+    "_conv_parse_time": _conv_parse_time,
+}
+
+
+# ------------------------------------------------------------- the rules
+def _integral(tp) -> bool:
+    """Integers and bit strings other than BOOL: held as an int of ``tp.bits``."""
+    return tp.kind in ("int", "bits")
+
+
+def _fits(src, dst) -> bool:
+    """Every value of integral ``src`` is a value of integral ``dst``: no wrap needed."""
+    return dst.min <= src.min and src.max <= dst.max
+
+
+def _expression(src, dst, x: str) -> str:
+    """Python for ``src_TO_dst(x)``."""
+    s, d = src.kind, dst.kind
+    if d == "string":
+        if s == "bool":
+            return f"'TRUE' if {x} else 'FALSE'"
+        if s == "bits":
+            return f"'16#%X' % {x}"
+        if s == "int":
+            return f"str({x})"
+        if s == "real":
+            return f"_conv_real_text({x})"
+        return f"_conv_time_text({x})"  # time
+    if s == "string":
+        if d == "bool":
+            return f"_conv_parse_bool({x})"
+        if d == "real":
+            return f"_conv_parse_real({x})"
+        if d == "time":
+            return f"_conv_parse_time({x})"
+        return dst.wrap(f"_conv_parse_int({x})")
+    if d == "bool":
+        return f"{x} != 0"
+    if s == "bool":
+        if d == "real":
+            return f"1.0 if {x} else 0.0"
+        if d == "time":
+            return f"1000 if {x} else 0"
+        return f"1 if {x} else 0"
+    if d == "real":
+        if s == "time":
+            return f"{x} / 1000"  # ms, with the fraction
+        return f"float({x})" if s != "real" else x
+    if s == "real":
+        if d == "time":
+            return dst.wrap(f"_conv_round({x} * 1000.0)")
+        return dst.wrap(f"_conv_round({x})")
+    if d == "time":  # from an integer or bit string, in ms
+        return dst.wrap(f"{x} * 1000") if src.bits > 32 else f"{x} * 1000"
+    if s == "time":  # to an integer or bit string, in ms, truncated toward zero
+        return dst.wrap(f"{x} // 1000 if {x} >= 0 else -(-{x} // 1000)")
+    return x if _fits(src, dst) else dst.wrap(x)
+
+
+def _summary(src, dst) -> str:
+    """The one-line docstring of ``src_TO_dst``."""
+    s, d = src.kind, dst.kind
+    head = f"Convert {src} to {dst}"
+    if d == "string":
+        return head + {"bool": ": 'TRUE' or 'FALSE'.",
+                       "bits": ": hexadecimal literal text, '16#FF'.",
+                       "int": ": decimal text, '-5'.",
+                       "real": ": shortest exact text with a point, '1.5', '1.0e+20'.",
+                       "time": ": duration literal text, 'T#1s500ms'."}[s]
+    if s == "string":
+        return head + {"bool": ": TRUE for 'TRUE' or '1' (any case), else FALSE.",
+                       "real": ": parses a real or integer literal; 0.0 if it is none.",
+                       "time": ": parses a duration literal ('T#1s500ms'); T#0s if it is none."
+                       }.get(d, f": parses an integer literal ('-5', '16#FF'), wrapped to "
+                                f"{dst.bits} bits; 0 if it is none.")
+    if d == "bool":
+        return head + ": TRUE when not zero."
+    if s == "bool":
+        return head + {"real": ": 1.0 or 0.0.", "time": ": T#1ms or T#0s."}.get(d, ": 1 or 0.")
+    if d == "real":
+        if s == "time":
+            return head + ": milliseconds, with the fraction (T#1500us -> 1.5)."
+        return head + ": the same value as a double."
+    if s == "real":
+        if d == "time":
+            return head + ": the value in milliseconds, rounded to the µs; NaN/inf give T#0s."
+        return head + (f": rounded half away from zero, wrapped to {dst.bits} bits; "
+                       f"NaN/inf give 0.")
+    if d == "time":
+        return head + ": the value in milliseconds (1500 -> T#1s500ms)."
+    if s == "time":
+        return head + (f": whole milliseconds, truncated toward zero, wrapped to "
+                       f"{dst.bits} bits.")
+    if _fits(src, dst):
+        return head + ": the same value."
+    return head + f": the low {dst.bits} bits, as a C cast (wraps)."
+
+
+class Conversion(Block):
+    """Base of the generated ``X_TO_Y`` blocks; ``source`` and ``target`` are the types."""
+    family = "convert"
+    helpers = _HELPERS
+    source = None
+    target = None
+
+    def code(self, io):
+        return f"{io.OUT} = {_expression(self.source, self.target, io.IN)}"
+
+
+for _src in ELEMENTARY:
+    for _dst in ELEMENTARY:
+        if _src is _dst:
+            continue
+        _name = f"{_src}_TO_{_dst}"
+        _cls = type(_name, (Conversion,), {
+            "__doc__": _summary(_src, _dst),
+            "__module__": __name__,
+            "__qualname__": _name,
+            "source": _src,
+            "target": _dst,
+            "inputs": [Port("IN", _src)],
+            "outputs": [Port("OUT", _dst)],
+        })
+        globals()[_name] = register(_cls)
+del _src, _dst, _name, _cls
+
+
+@register
+class TRUNC(Block):
+    """Truncate a REAL toward zero to an integer type: TRUNC(DINT) gives a DINT.
+
+    The result wraps to the type's width; NaN and +-inf give 0.
+    """
+    family = "convert"
+    types = {"I": ANY_INT, "R": ANY_REAL}  # the output first: TRUNC(DINT)
+    inputs = [Port("IN", "R")]
+    outputs = [Port("OUT", "I")]
+    helpers = {"_conv_trunc": _conv_trunc}
+
+    def code(self, io):
+        return f"{io.OUT} = {io.I.wrap(f'_conv_trunc({io.IN})')}"
+
+
+__all__ = ["Conversion", "TRUNC", "round_half_away"] + sorted(
+    f"{a}_TO_{b}" for a in ELEMENTARY for b in ELEMENTARY if a is not b)

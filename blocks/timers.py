@@ -1,1 +1,157 @@
-"""timers blocks (being written)."""
+"""Timers: TON, TOF, TP as IEC 61131-3 defines them, and NOW, the PLC clock.
+
+Every timer reads the PLC's simulated clock (``io.now``, integer µs at the
+start of the scan), never the wall clock: the same inputs give the same scans.
+Time advances only from scan to scan, so a timer sees elapsed time in steps
+of the cycle; a preset that is not a multiple of the cycle is reached on the
+first scan at or after it.
+
+Decisions shared by the three timers (the standard describes them only by
+timing diagrams):
+
+* the elapsed time is measured from the scan that saw the starting edge
+  (that scan has ET = T#0s);
+* PT is read on every scan while the timer runs, so changing it takes
+  effect at once: ET is compared with the new PT (lengthening PT lengthens
+  the running delay or pulse, shortening it below the time already elapsed
+  ends it on this scan); once a timer has finished, a change of PT does not
+  move Q or ET until the next start;
+* ET never exceeds PT: it stops at PT when the time is up;
+* a PT of zero or less behaves as T#0s: TON switches on in the scan IN
+  rises, TOF switches off in the scan IN falls, TP gives no pulse.
+"""
+
+from fbd.block import Block, Port, State, register
+from fbd.types import BOOL, LREAL, TIME
+
+
+def _reached(io) -> str:
+    """ET once the time is up: PT, or T#0s for a negative PT."""
+    return f"({io.PT} if {io.PT} > 0 else 0)"
+
+
+class _Timer(Block):
+    family = "timers"
+    stateful = True
+    inputs = [Port("IN", BOOL, default=False, doc="start input"),
+              Port("PT", TIME, default="T#0s", doc="preset time")]
+    outputs = [Port("Q", BOOL, doc="timer output"),
+               Port("ET", TIME, doc="elapsed time, at most PT")]
+
+
+@register
+class TON(_Timer):
+    """On-delay timer: Q goes TRUE once IN has been TRUE for PT, and falls with IN.
+
+    The delay starts in the scan where IN is first seen TRUE; Q rises on the
+    first scan whose time is at least PT later. At a 5 ms cycle, IN set before
+    scan 1 and PT = T#10ms give ET = 0, 5 ms, 10 ms on scans 1, 2, 3 and Q TRUE
+    from scan 3; PT = T#12ms gives Q on scan 4 with ET = T#12ms. While Q is TRUE
+    it holds (with ET = PT) until IN falls; IN FALSE resets Q to FALSE and ET
+    to T#0s at once.
+    """
+    state = [State("M", BOOL, doc="IN has been TRUE since START (timing or done)"),
+             State("START", TIME, doc="PLC time of the scan IN was first seen TRUE")]
+
+    def code(self, io):
+        et = io.tmp()
+        return f"""\
+if {io.IN}:
+    if not {io.M}:
+        {io.M} = True
+        {io.START} = {io.now}
+    if not {io.Q}:
+        {et} = {io.now} - {io.START}
+        if {et} >= {io.PT}:
+            {io.Q} = True
+            {io.ET} = {_reached(io)}
+        else:
+            {io.ET} = {et}
+else:
+    {io.M} = False
+    {io.Q} = False
+    {io.ET} = 0"""
+
+
+@register
+class TOF(_Timer):
+    """Off-delay timer: Q follows IN up at once, and falls PT after IN falls.
+
+    While IN is TRUE, Q is TRUE and ET is T#0s. The delay starts in the scan
+    where IN is first seen FALSE (ET = T#0s there) and Q falls on the first scan
+    at least PT later, when ET stops at PT and stays there until IN rises
+    again. IN TRUE during the delay cancels it (Q stays TRUE, ET back to T#0s).
+    Q is FALSE before IN has ever been TRUE.
+    """
+    state = [State("M", BOOL, doc="IN was TRUE on the previous scan"),
+             State("START", TIME, doc="PLC time of the scan IN was first seen FALSE")]
+
+    def code(self, io):
+        et = io.tmp()
+        return f"""\
+if {io.IN}:
+    {io.M} = True
+    {io.Q} = True
+    {io.ET} = 0
+else:
+    if {io.M}:
+        {io.M} = False
+        {io.START} = {io.now}
+    if {io.Q}:
+        {et} = {io.now} - {io.START}
+        if {et} >= {io.PT}:
+            {io.Q} = False
+            {io.ET} = {_reached(io)}
+        else:
+            {io.ET} = {et}"""
+
+
+@register
+class TP(_Timer):
+    """Pulse timer: a rising edge of IN gives a pulse of length PT on Q; not retriggerable.
+
+    The pulse starts in the scan where a rising edge of IN is seen while no
+    pulse is running (IN already TRUE on the first scan counts as an edge) and
+    Q is TRUE on every scan less than PT after it. Edges of IN during the pulse
+    are ignored, and so is an IN still TRUE when the pulse ends: a new pulse
+    needs a new rising edge. ET counts up to PT and stays there after the
+    pulse while IN is TRUE; it is T#0s whenever Q and IN are both FALSE.
+    """
+    state = [State("M", BOOL, doc="IN of the previous scan (edge detection)"),
+             State("START", TIME, doc="PLC time the running pulse started")]
+
+    def code(self, io):
+        et = io.tmp()
+        return f"""\
+if not {io.Q} and {io.IN} and not {io.M}:
+    {io.Q} = True
+    {io.START} = {io.now}
+{io.M} = {io.IN}
+if {io.Q}:
+    {et} = {io.now} - {io.START}
+    if {et} >= {io.PT}:
+        {io.Q} = False
+        {io.ET} = {_reached(io)} if {io.IN} else 0
+    else:
+        {io.ET} = {et}
+elif not {io.IN}:
+    {io.ET} = 0"""
+
+
+@register
+class NOW(Block):
+    """The PLC's current time: OUT as a TIME, SEC as LREAL seconds.
+
+    This is the simulated clock the timers read (``io.now``): T#0s on the first
+    scan, then one cycle more on every scan (T#5ms, T#10ms, ... at 5 ms),
+    unless the PLC was started with ``clock_start``, which offsets it. Not a
+    pure function, since it reads the clock, but it keeps no state. SEC is 0.0
+    on the first scan: guard a division by it.
+    """
+    family = "timers"
+    outputs = [Port("OUT", TIME, doc="time since the PLC clock's start"),
+               Port("SEC", LREAL, doc="the same, in seconds")]
+
+    def code(self, io):
+        return [f"{io.OUT} = {io.now}",
+                f"{io.SEC} = {io.now} / 1e6"]

@@ -63,6 +63,7 @@ def extensible(prefix: str, type_, min: int = 2, doc: str = "") -> Extensible:
 
 
 _REGISTRY: dict[str, type["Block"]] = {}
+_INPUT_PORTS: dict = {}  # (block class, n) -> its input ports; the same for every instance
 
 
 def register(cls: type["Block"]) -> type["Block"]:
@@ -154,14 +155,18 @@ class Block:
 
     # -- the instance's concrete ports ----------------------------------------
     def input_ports(self) -> list[Port]:
-        ports = []
-        for p in type(self).inputs:
-            if isinstance(p, Extensible):
-                ports += [Port(f"{p.prefix}{i}", p.type, REQUIRED, p.doc)
-                          for i in range(1, self.n + 1)]
-            else:
-                ports.append(p)
-        return ports
+        key = (type(self), self.n)
+        ports = _INPUT_PORTS.get(key)
+        if ports is None:
+            ports = []
+            for p in type(self).inputs:
+                if isinstance(p, Extensible):
+                    ports += [Port(f"{p.prefix}{i}", p.type, REQUIRED, p.doc)
+                              for i in range(1, self.n + 1)]
+                else:
+                    ports.append(p)
+            _INPUT_PORTS[key] = ports = tuple(ports)
+        return list(ports)
 
     def output_ports(self) -> list[Port]:
         return list(type(self).outputs)

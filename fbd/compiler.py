@@ -24,7 +24,7 @@ import heapq
 import math
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import types as t
 from .block import IO, REQUIRED, Block
@@ -50,8 +50,7 @@ class Leaf:
     port_types: dict = field(default_factory=dict)  # port -> DataType (after inference)
 
 
-@dataclass(frozen=True)
-class Src:
+class Src(NamedTuple):
     """What drives an input: a slot (written by ``leaf``, -1 for a PLC input) or a constant."""
     slot: int | None
     const: Any = None
@@ -72,8 +71,7 @@ class Scope:
         return f"{self.prefix}{name}"
 
 
-@dataclass(frozen=True)
-class SignalInfo:
+class SignalInfo(NamedTuple):
     """A path's place in the signal table. ``slot`` is None for a constant."""
     path: str
     type: t.DataType
@@ -141,6 +139,10 @@ class _Builder:
         """Follow a wire's source through macro ports down to what really drives it."""
         if not isinstance(src, Ref):
             return Src(None, src, feedback)
+        if src.kind == "out":
+            leaf = scope.leaves.get(src.owner.name)
+            if leaf is not None:  # the common case: a block in the same network
+                return Src(leaf.outputs[src.port], None, feedback, leaf.index)
         key = (id(scope), id(src.owner), src.port)
         if key in self._memo:
             got = self._memo[key]
@@ -216,24 +218,25 @@ def _describe(scope: Scope, src) -> str:
 
 # ------------------------------------------------------------------------ types
 class _Types:
-    """Union-find over type nodes; a node is a port whose type must equal its neighbours'."""
+    """Union-find over type nodes: nodes joined by a wire must have one type.
+
+    A concrete type is its own node (every INT port is the node INT), so only
+    type variables of generic blocks and network ports add nodes.
+    """
 
     def __init__(self):
         self.parent: dict = {}
-        self.bound: dict = {}      # root -> (DataType, where)
+        self.bound: dict = {}      # root -> DataType
         self.families: dict = {}   # root -> [(Generic, where)]
         self.literals: dict = {}   # root -> [(value, where)]
-        self.label: dict = {}      # node -> path for messages
+        self.label: dict = {}      # node -> a path naming it, for messages
 
-    def node(self, key, label: str, tp=None, family=None):
+    def node(self, key, label: str, tp=None):
         if key not in self.parent:
             self.parent[key] = key
             self.label[key] = label
-        root = self.find(key)
-        if tp is not None and root not in self.bound:
-            self.bound[root] = (tp, label)
-        if family is not None:
-            self.families.setdefault(root, []).append((family, label))
+            if tp is not None:
+                self.bound[key] = tp
         return key
 
     def find(self, key):
@@ -243,20 +246,18 @@ class _Types:
             key = parent[key]
         return key
 
-    def union(self, a, b, problems: list[str]) -> None:
+    def union(self, a, b, label_a: str, label_b: str, problems: list[str]) -> None:
         ra, rb = self.find(a), self.find(b)
         if ra == rb:
             return
         ta, tb = self.bound.get(ra), self.bound.get(rb)
-        if ta and tb and ta[0] is not tb[0]:
-            problems.append(f"type mismatch: {self.label[a]} is {ta[0]} but "
-                            f"{self.label[b]} is {tb[0]} (wire {self.label[a]} -> "
-                            f"{self.label[b]}); convert with {ta[0]}_TO_{tb[0]}")
+        if ta is not None and tb is not None and ta is not tb:
+            problems.append(f"type mismatch: {label_a} is {ta} but {label_b} is {tb} "
+                            f"(wire {label_a} -> {label_b}); convert with {ta}_TO_{tb}")
             return
+        if tb is not None:  # keep the bound root as the root
+            ra, rb = rb, ra
         self.parent[rb] = ra
-        if tb and not ta:
-            self.bound[ra] = tb
-        self.bound.pop(rb, None)
         for d in (self.families, self.literals):
             if rb in d:
                 d.setdefault(ra, []).extend(d.pop(rb))
@@ -265,8 +266,7 @@ class _Types:
         self.literals.setdefault(self.find(key), []).append((value, where))
 
     def type_of(self, key):
-        got = self.bound.get(self.find(key))
-        return got[0] if got else None
+        return self.bound.get(self.find(key))
 
 
 def _literal_type(values, families) -> t.DataType | None:
@@ -309,53 +309,49 @@ def _infer_types(b: _Builder) -> None:
 
     def port_node(scope: Scope, name: str, port: str, out: bool):
         """The type node of a port of instance ``name`` in ``scope``."""
-        if name in scope.leaves:
-            leaf = scope.leaves[name]
-            decl = next(p for p in (leaf.block.output_ports() if out else
-                                    leaf.block.input_ports()) if p.name == port)
-            label = f"{leaf.path}.{port}"
-            if isinstance(decl.type, str):
-                var = decl.type
-                key = ("tv", leaf.index, var)
-                fam = type(leaf.block).types[var]
-                ty.node(key, label, leaf.block.bound_types.get(var), None)
-                if key not in _fam_done:
-                    _fam_done.add(key)
-                    ty.families.setdefault(ty.find(key), []).append((fam, f"{leaf.path} ({leaf.block.name})"))
-                ty.label.setdefault(key, label)
-                return key
-            return ty.node(("p", leaf.index, port), label, decl.type)
-        child = scope.children[name]
-        return net_node(child, port, out)
+        leaf = scope.leaves.get(name)
+        if leaf is None:
+            return net_node(scope.children[name], port, out)
+        decl = (leaf.inst._outputs if out else leaf.inst._inputs)[port]
+        if isinstance(decl.type, str):
+            key = ("tv", leaf.index, decl.type)
+            if key not in ty.parent:
+                ty.node(key, f"{leaf.path}.{port}", leaf.block.bound_types.get(decl.type))
+                ty.families.setdefault(ty.find(key), []).append(
+                    (type(leaf.block).types[decl.type], f"{leaf.path} ({leaf.block.name})"))
+            return key
+        return ty.node(decl.type, str(decl.type), decl.type)
 
     def net_node(scope: Scope, port: str, out: bool):
-        label = scope.where(port) if scope.prefix else port
         if out:
             o = scope.net.outputs[port]
-            return ty.node(("o", id(scope), port), label, o.type)
-        return ty.node(("i", id(scope), port), label, scope.net.inputs[port][0])
+            return ty.node(("o", id(scope), port), scope.where(port), o.type)
+        return ty.node(("i", id(scope), port), scope.where(port), scope.net.inputs[port][0])
 
     def source_node(scope: Scope, src: Ref):
         if src.kind == "netin":
             return net_node(scope, src.port, False)
         return port_node(scope, src.owner.name, src.port, True)
 
-    _fam_done: set = set()
     for scope in b.scopes:
         for name, inst in scope.net.instances.items():
-            for p in inst.input_ports():
-                target = port_node(scope, name, p.name, False)
-                for bind in inst.bindings.get(p.name, [])[:1]:
-                    if isinstance(bind.source, Ref):
-                        ty.union(source_node(scope, bind.source), target, problems)
-                    else:
-                        ty.literal(target, bind.source, scope.where(f"{name}.{p.name}"))
-            for p in inst.output_ports():
-                port_node(scope, name, p.name, True)
+            for pname, binds in inst.bindings.items():
+                target = port_node(scope, name, pname, False)
+                bind = binds[0]
+                where = scope.where(f"{name}.{pname}")
+                if isinstance(bind.source, Ref):
+                    ty.union(source_node(scope, bind.source), target,
+                             scope.where(bind.source.path), where, problems)
+                else:
+                    ty.literal(target, bind.source, where)
+            if not inst.is_macro:
+                for p in inst.output_ports():
+                    port_node(scope, name, p.name, True)
         for out in scope.net.outputs.values():
             target = net_node(scope, out.name, True)
             if isinstance(out.source, Ref):
-                ty.union(source_node(scope, out.source), target, problems)
+                ty.union(source_node(scope, out.source), target,
+                         scope.where(out.source.path), scope.where(out.name), problems)
             else:
                 ty.literal(target, out.source, scope.where(out.name))
 
@@ -369,13 +365,12 @@ def _infer_types(b: _Builder) -> None:
             lits = [v for v, _where in ty.literals.get(root, [])]
             guess = _literal_type(lits, fams) if lits else None
             if guess is not None:
-                ty.bound[root] = (guess, "literal")
+                ty.bound[root] = guess
         if root in ty.bound:
-            tp = ty.bound[root][0]
+            tp = ty.bound[root]
             for fam, where in fams:
                 if tp not in fam:
-                    problems.append(f"{where}: needs {fam}, but is wired to {tp} "
-                                    f"({ty.label[key]})")
+                    problems.append(f"{where}: needs {fam}, but is wired to {tp}")
     b.types = ty
 
     unresolved: set = set()

@@ -97,6 +97,8 @@ class Task:
         self.priority = priority
         self.s = program.new_table()
         self.pending: dict[int, object] = {}
+        # The last value the process gave each input: what an unforce or a restart returns to.
+        self.image: dict[int, object] = {slot: self.s[slot] for slot in program.inputs.values()}
         self.forces: dict[int, object] = {}
         self.scans = 0
         self.next_due = 0
@@ -126,7 +128,7 @@ class Task:
     def restart(self) -> None:
         """Cold restart: every variable back to its initial value; forces stay."""
         self.s = self.program.new_table()
-        self.pending.clear()
+        self.pending = dict(self.image)
         for slot, value in self.forces.items():
             self.s[slot] = value
 
@@ -285,7 +287,7 @@ class Plc:
             raise FbdError(f"{name!r} is not an input of {task.program.name} (its inputs: "
                            f"{', '.join(task.program.inputs) or 'none'}); use write() "
                            f"or force() for internal signals")
-        task.pending[info.slot] = info.type.coerce(value, name)
+        task.pending[info.slot] = task.image[info.slot] = info.type.coerce(value, name)
 
     def write(self, path: str, value) -> None:
         """Write a value once, now. A block that computes the signal overwrites it
@@ -299,6 +301,7 @@ class Plc:
         task.s[info.slot] = value
         if info.kind == "input":
             task.pending.pop(info.slot, None)
+            task.image[info.slot] = value
 
     def force(self, path: str, value) -> None:
         """Hold a signal at ``value`` until :meth:`unforce`: whatever drives it,
@@ -317,12 +320,19 @@ class Plc:
         """Release one force, or every force when ``path`` is None."""
         if path is None:
             for task in self.tasks:
-                task.forces.clear()
-                self._reforce(task)
+                for slot in list(task.forces):
+                    self._release(task, slot)
             return
         task, info = self._locate(path)
-        if task.forces.pop(info.slot, _MISSING) is _MISSING:
+        if info.slot not in task.forces:
             raise FbdError(f"{path} is not forced")
+        self._release(task, info.slot)
+
+    def _release(self, task: Task, slot: int) -> None:
+        del task.forces[slot]
+        if slot in task.program.inputs.values():
+            # The input returns to the value the process last gave it.
+            task.pending[slot] = task.image[slot]
         self._reforce(task)
 
     def _reforce(self, task: Task) -> None:
@@ -380,8 +390,6 @@ class Plc:
         return (f"<Plc {self.main.program.name}: {self.scans} scans, "
                 f"t={self.time:.3f}s, cycle {self.main.cycle_us} us>")
 
-
-_MISSING = object()
 
 
 def _scratch_source(program: ScanProgram, scratch: int) -> int:

@@ -1,0 +1,223 @@
+"""TON, TOF, TP and NOW on simulated time: which scan Q changes, and ET on each scan.
+
+The default cycle is 5 ms and scan k runs at (k-1) * 5 ms, so an input set
+before scan 1 is first seen at t = 0.
+"""
+
+import time
+from datetime import timedelta
+
+import pytest
+
+from blocks.timers import NOW, TOF, TON, TP
+from fbd.block import registry
+from fbd.testing import Harness
+
+
+def ms(n: float) -> timedelta:
+    return timedelta(milliseconds=n)
+
+
+def trace(h: Harness, scans: int, inputs_at: dict | None = None) -> list[tuple]:
+    """Run ``scans`` scans, applying ``inputs_at[k]`` before scan k (1-based,
+    counted from now); return (Q, ET in ms) after each."""
+    seen = []
+    for k in range(1, scans + 1):
+        if inputs_at and k in inputs_at:
+            h.set(inputs_at[k])
+        h.scan()
+        seen.append((h.get("Q"), h.get("ET") / ms(1)))
+    return seen
+
+
+# ------------------------------------------------------------------------- TON
+def test_ton_q_rises_on_scan_3_for_10ms_at_5ms_cycle_and_et_stops_at_pt():
+    h = Harness.block(TON()).set(IN=True, PT="T#10ms")
+    assert trace(h, 5) == [(False, 0), (False, 5), (True, 10), (True, 10), (True, 10)]
+
+
+def test_ton_with_pt_not_a_multiple_of_the_cycle_fires_on_the_first_scan_after_pt():
+    h = Harness.block(TON()).set(IN=True, PT="T#12ms")
+    assert trace(h, 5) == [(False, 0), (False, 5), (False, 10), (True, 12), (True, 12)]
+
+
+def test_ton_delay_counts_from_the_scan_that_sees_in_rise():
+    h = Harness.block(TON()).set(PT="T#10ms")
+    h.scan(4)                             # IN FALSE until t = 15 ms
+    assert trace(h, 4, {1: {"IN": True}}) == [(False, 0), (False, 5), (True, 10), (True, 10)]
+
+
+def test_ton_in_falling_resets_q_and_et_in_the_same_scan():
+    h = Harness.block(TON()).set(IN=True, PT="T#10ms")
+    h.scan(4)
+    assert trace(h, 2, {1: {"IN": False}}) == [(False, 0), (False, 0)]
+
+
+def test_ton_in_dropping_before_pt_restarts_the_delay_from_zero():
+    h = Harness.block(TON()).set(IN=True, PT="T#10ms")
+    seen = trace(h, 6, {2: {"IN": False}, 3: {"IN": True}})
+    assert seen == [(False, 0), (False, 0), (False, 0), (False, 5), (True, 10), (True, 10)]
+
+
+def test_ton_with_pt_zero_switches_on_in_the_scan_in_rises():
+    h = Harness.block(TON()).set(IN=True)   # PT defaults to T#0s
+    assert trace(h, 2) == [(True, 0), (True, 0)]
+
+
+def test_ton_with_negative_pt_behaves_as_zero():
+    h = Harness.block(TON()).set(IN=True, PT="T#-5ms")
+    assert trace(h, 1) == [(True, 0)]
+
+
+def test_ton_pt_raised_while_timing_lengthens_the_delay():
+    h = Harness.block(TON()).set(IN=True, PT="T#10ms")
+    seen = trace(h, 5, {2: {"PT": "T#20ms"}})
+    assert seen == [(False, 0), (False, 5), (False, 10), (False, 15), (True, 20)]
+
+
+def test_ton_pt_lowered_below_elapsed_time_fires_on_that_scan_with_et_at_new_pt():
+    h = Harness.block(TON()).set(IN=True, PT="T#50ms")
+    seen = trace(h, 4, {3: {"PT": "T#7ms"}})
+    assert seen == [(False, 0), (False, 5), (True, 7), (True, 7)]
+
+
+def test_ton_pt_changed_after_q_rose_does_not_move_q_or_et():
+    h = Harness.block(TON()).set(IN=True, PT="T#10ms")
+    h.scan(3)
+    assert trace(h, 2, {1: {"PT": "T#1s"}}) == [(True, 10), (True, 10)]
+
+
+def test_ton_reads_the_simulated_clock_not_the_wall_clock():
+    h = Harness.block(TON(), cycle=3600).set(IN=True, PT="T#2h")   # one scan an hour
+    t0 = time.perf_counter()
+    assert trace(h, 3) == [(False, 0), (False, 3_600_000), (True, 7_200_000)]
+    assert time.perf_counter() - t0 < 1.0
+
+
+# ------------------------------------------------------------------------- TOF
+def test_tof_q_is_false_until_in_has_been_true():
+    h = Harness.block(TOF()).set(PT="T#10ms")
+    assert trace(h, 2) == [(False, 0), (False, 0)]
+
+
+def test_tof_q_follows_in_up_at_once_and_falls_pt_after_in_falls_with_et_held_at_pt():
+    h = Harness.block(TOF()).set(IN=True, PT="T#10ms")
+    seen = trace(h, 7, {3: {"IN": False}})
+    assert seen == [(True, 0), (True, 0),               # IN TRUE: ET stays 0
+                    (True, 0), (True, 5), (False, 10),  # delay from scan 3 (t = 10 ms)
+                    (False, 10), (False, 10)]           # ET holds PT while IN stays FALSE
+
+
+def test_tof_et_returns_to_zero_when_in_rises_again():
+    h = Harness.block(TOF()).set(IN=True, PT="T#10ms")
+    seen = trace(h, 6, {2: {"IN": False}, 6: {"IN": True}})
+    assert seen[3:] == [(False, 10), (False, 10), (True, 0)]
+
+
+def test_tof_in_rising_during_the_delay_cancels_it():
+    h = Harness.block(TOF()).set(IN=True, PT="T#10ms")
+    seen = trace(h, 6, {2: {"IN": False}, 3: {"IN": True}, 4: {"IN": False}})
+    assert seen == [(True, 0), (True, 0), (True, 0), (True, 0), (True, 5), (False, 10)]
+
+
+def test_tof_with_pt_not_a_multiple_of_the_cycle():
+    h = Harness.block(TOF()).set(IN=True, PT="T#12ms")
+    seen = trace(h, 6, {2: {"IN": False}})
+    assert seen == [(True, 0), (True, 0), (True, 5), (True, 10), (False, 12), (False, 12)]
+
+
+def test_tof_pt_raised_during_the_delay_lengthens_it():
+    h = Harness.block(TOF()).set(IN=True, PT="T#10ms")
+    seen = trace(h, 6, {2: {"IN": False}, 3: {"PT": "T#15ms"}})
+    assert seen == [(True, 0), (True, 0), (True, 5), (True, 10), (False, 15), (False, 15)]
+
+
+def test_tof_with_pt_zero_switches_off_in_the_scan_in_falls():
+    h = Harness.block(TOF()).set(IN=True)
+    assert trace(h, 2, {2: {"IN": False}}) == [(True, 0), (False, 0)]
+
+
+# -------------------------------------------------------------------------- TP
+def test_tp_gives_a_pulse_of_pt_and_et_holds_pt_while_in_stays_true():
+    h = Harness.block(TP()).set(IN=True, PT="T#10ms")
+    assert trace(h, 5) == [(True, 0), (True, 5), (False, 10), (False, 10), (False, 10)]
+
+
+def test_tp_et_returns_to_zero_when_in_falls_after_the_pulse():
+    h = Harness.block(TP()).set(IN=True, PT="T#10ms")
+    h.scan(4)
+    assert trace(h, 2, {1: {"IN": False}}) == [(False, 0), (False, 0)]
+
+
+def test_tp_pulse_runs_on_when_in_falls_and_ends_with_et_zero():
+    h = Harness.block(TP()).set(IN=True, PT="T#10ms")
+    seen = trace(h, 4, {2: {"IN": False}})
+    assert seen == [(True, 0), (True, 5), (False, 0), (False, 0)]
+
+
+def test_tp_ignores_retrigger_while_running():
+    h = Harness.block(TP()).set(IN=True, PT="T#20ms")
+    # IN falls and rises again during the pulse, then stays TRUE past its end.
+    seen = trace(h, 7, {2: {"IN": False}, 3: {"IN": True}})
+    assert [q for q, _et in seen] == [True, True, True, True, False, False, False]
+    assert [et for _q, et in seen] == [0, 5, 10, 15, 20, 20, 20]
+
+
+def test_tp_needs_a_new_rising_edge_after_the_pulse():
+    h = Harness.block(TP()).set(IN=True, PT="T#10ms")
+    seen = trace(h, 8, {5: {"IN": False}, 6: {"IN": True}})
+    assert seen == [(True, 0), (True, 5), (False, 10), (False, 10),
+                    (False, 0),                          # IN FALSE: ready again
+                    (True, 0), (True, 5), (False, 10)]   # the second pulse
+
+
+def test_tp_with_pt_not_a_multiple_of_the_cycle():
+    h = Harness.block(TP()).set(IN=True, PT="T#12ms")
+    assert trace(h, 5) == [(True, 0), (True, 5), (True, 10), (False, 12), (False, 12)]
+
+
+def test_tp_pt_changed_while_running_takes_effect_at_once():
+    h = Harness.block(TP()).set(IN=True, PT="T#10ms")
+    longer = trace(h, 4, {2: {"PT": "T#15ms"}})
+    assert longer == [(True, 0), (True, 5), (True, 10), (False, 15)]
+    h = Harness.block(TP()).set(IN=True, PT="T#50ms")
+    shorter = trace(h, 3, {3: {"PT": "T#5ms"}})
+    assert shorter == [(True, 0), (True, 5), (False, 5)]
+
+
+def test_tp_with_pt_zero_gives_no_pulse():
+    h = Harness.block(TP()).set(IN=True)
+    assert trace(h, 2) == [(False, 0), (False, 0)]
+
+
+# ------------------------------------------------------------------------- NOW
+def test_now_advances_by_the_cycle_on_every_scan():
+    h = Harness.block(NOW())
+    seen = []
+    for _ in range(4):
+        h.scan()
+        seen.append((h.get("OUT"), h.get("SEC")))
+    assert seen == [(ms(0), 0.0), (ms(5), 0.005), (ms(10), 0.01), (ms(15), 0.015)]
+
+
+def test_now_follows_another_cycle_time():
+    h = Harness.block(NOW(), cycle="T#20ms")
+    h.scan(51)
+    assert h.get("OUT") == timedelta(seconds=1)
+    assert h.get("SEC") == 1.0
+
+
+def test_now_includes_the_plc_clock_start_offset():
+    h = Harness.block(NOW(), clock_start=10.0)
+    h.scan(2)
+    assert h.get("OUT") == timedelta(seconds=10, milliseconds=5)
+    assert h.get("SEC") == pytest.approx(10.005)
+
+
+# ----------------------------------------------------------------- declarations
+@pytest.mark.parametrize("name", ["TON", "TOF", "TP", "NOW"])
+def test_timers_are_registered_with_a_summary(name):
+    cls = registry()[name]
+    assert cls.family == "timers"
+    assert cls.summary() and "Ports::" in cls.__doc__
+    assert cls.stateful is (name != "NOW")

@@ -1,0 +1,59 @@
+import datetime
+
+import pytest
+
+from fbd import types as t
+
+
+@pytest.mark.parametrize("tp, value, wrapped", [
+    (t.INT, 32768, -32768), (t.INT, -32769, 32767), (t.SINT, 128, -128), (t.UINT, -1, 65535),
+    (t.USINT, 256, 0), (t.DINT, 2**31, -2**31), (t.UDINT, 2**32 + 5, 5),
+    (t.LINT, 2**63, -2**63), (t.ULINT, -1, 2**64 - 1), (t.WORD, 0x1FFFF, 0xFFFF),
+])
+def test_integers_wrap_at_their_width_like_compiled_code(tp, value, wrapped):
+    assert tp.wrap_value(value) == wrapped
+    assert eval(tp.wrap(str(value))) == wrapped  # the generated expression agrees
+
+
+@pytest.mark.parametrize("text, us", [
+    ("T#1s500ms", 1_500_000), ("TIME#-2m", -120_000_000), ("t#1.5s", 1_500_000),
+    ("T#1d2h3m4s5ms6us", 93_784_005_006), ("T#0s", 0), ("T#5ms", 5000), ("LTIME#1h", 3_600_000_000),
+])
+def test_time_literals_parse_to_microseconds(text, us):
+    assert t.parse_time(text) == us
+
+
+@pytest.mark.parametrize("text", ["1s", "T#", "T#5x", "T#1s 2ms", "T#ms"])
+def test_bad_time_literals_are_rejected_with_the_text(text):
+    with pytest.raises(t.TypeError_, match="TIME literal"):
+        t.parse_time(text)
+
+
+def test_time_formats_back_to_the_shortest_literal():
+    assert t.format_time(1_500_000) == "T#1s500ms"
+    assert t.format_time(-5000) == "T#-5ms"
+    assert t.format_time(0) == "T#0s"
+
+
+def test_coerce_accepts_iec_literals_and_refuses_out_of_range():
+    assert t.TIME.coerce(datetime.timedelta(milliseconds=5)) == 5000
+    assert t.TIME.coerce("T#1s") == 1_000_000
+    assert t.BOOL.coerce("TRUE") is True
+    assert t.WORD.coerce("16#FF") == 255
+    assert t.INT.coerce("INT#-5") == -5
+    assert t.REAL.coerce(2) == 2.0
+    with pytest.raises(t.TypeError_, match=r"x: 40000 is out of range for INT \(-32768..32767\)"):
+        t.INT.coerce(40000, "x")
+    with pytest.raises(t.TypeError_, match="is not a BOOL"):
+        t.BOOL.coerce(2)
+    with pytest.raises(t.TypeError_, match="longer than STRING"):
+        t.STRING.coerce("x" * 255)
+
+
+def test_families_hold_the_iec_members():
+    assert t.INT in t.ANY_INT and t.INT in t.ANY_NUM and t.INT not in t.ANY_BIT
+    assert t.WORD in t.ANY_BIT and t.WORD not in t.ANY_NUM
+    assert t.TIME in t.ANY_MAGNITUDE and t.TIME not in t.ANY_NUM
+    assert t.by_name("lreal") is t.LREAL
+    with pytest.raises(t.TypeError_, match="unknown type"):
+        t.by_name("FLOAT")
