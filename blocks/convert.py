@@ -92,10 +92,7 @@ def _conv_parse_real(text: str) -> float:
     """An IEC real or integer literal -> float; 0.0 if it is none."""
     body = text.strip()
     if _REAL_TEXT.fullmatch(body):
-        try:
-            return float(body.split("#")[-1].replace("_", ""))
-        except ValueError:  # '1__0': underscores must separate digits
-            return 0.0
+        return float(body.split("#")[-1].replace("_", ""))
     return float(_conv_parse_int(body))
 
 

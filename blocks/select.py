@@ -10,7 +10,7 @@ Semantics are written as conditional expressions (``a if c else b``), one
 per statement, so a vectorising engine can turn each into a ``where``.
 """
 
-from fbd.block import REQUIRED, Block, Port, extensible, register
+from fbd.block import Block, Port, extensible, register
 from fbd.types import ANY, ANY_ELEMENTARY, ANY_INT, BOOL
 
 
@@ -43,23 +43,11 @@ class MUX(Block):
     family = "select"
     types = {"T": ANY, "TK": ANY_INT}
     inputs = [Port("K", "TK", doc="index of the input to pass, 0-based"),
-              extensible("IN", "T", doc="the values to choose from, numbered from 0")]
+              extensible("IN", "T", doc="the values to choose from, numbered from 0", start=0)]
     outputs = [Port("OUT", "T", doc="IN<K>")]
 
-    # The core's extensible group numbers IN1..INn; IEC numbers MUX's inputs
-    # from 0. The group is renumbered here, in the ports and in the docs.
-    def input_ports(self) -> list[Port]:
-        group = type(self).inputs[1]
-        return [type(self).inputs[0]] + [Port(f"IN{i}", group.type, REQUIRED, group.doc)
-                                         for i in range(self.n)]
-
-    @classmethod
-    def port_table(cls) -> str:
-        # Same length as the core's label, so the table's columns stay aligned.
-        return super().port_table().replace("IN1..INn (n >= 2)", "IN0..INn-1 (n>=2)")
-
     def code(self, io):
-        ins = [getattr(io, f"IN{i}") for i in range(self.n)]
+        ins = io.ins("IN")
         k = io.K
         # IN0 if K <= 0 else IN1 if K == 1 else ... else IN(n-1)
         expr = ins[-1]

@@ -24,6 +24,7 @@ extensible group, ``io.now`` the PLC clock in µs, ``io.p`` the parameters, and
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -51,15 +52,24 @@ class State:
 
 @dataclass(frozen=True)
 class Extensible:
-    """An input group ``IN1..INn``; ``n`` is chosen per instance (``ADD(n=3)``)."""
+    """An input group ``IN1..INn`` (``IN0..INn-1`` with ``start=0``, as MUX);
+    ``n``, how many, is chosen per instance (``ADD(n=3)``)."""
     prefix: str
     type: Any
     min: int = 2
     doc: str = ""
+    start: int = 1
+
+    def names(self, n: int) -> list[str]:
+        return [f"{self.prefix}{i}" for i in range(self.start, self.start + n)]
+
+    def label(self) -> str:
+        last = "n" if self.start == 1 else f"n{self.start - 1:+d}"
+        return f"{self.prefix}{self.start}..{self.prefix}{last} (n >= {self.min})"
 
 
-def extensible(prefix: str, type_, min: int = 2, doc: str = "") -> Extensible:
-    return Extensible(prefix, type_, min, doc)
+def extensible(prefix: str, type_, min: int = 2, doc: str = "", start: int = 1) -> Extensible:
+    return Extensible(prefix, type_, min, doc, start)
 
 
 _REGISTRY: dict[str, type["Block"]] = {}
@@ -161,8 +171,7 @@ class Block:
             ports = []
             for p in type(self).inputs:
                 if isinstance(p, Extensible):
-                    ports += [Port(f"{p.prefix}{i}", p.type, REQUIRED, p.doc)
-                              for i in range(1, self.n + 1)]
+                    ports += [Port(name, p.type, REQUIRED, p.doc) for name in p.names(self.n)]
                 else:
                     ports.append(p)
             _INPUT_PORTS[key] = ports = tuple(ports)
@@ -196,7 +205,7 @@ class Block:
         for kind, ports in (("in", cls.inputs), ("out", cls.outputs), ("state", cls.state)):
             for p in ports:
                 if isinstance(p, Extensible):
-                    name = f"{p.prefix}1..{p.prefix}n (n >= {p.min})"
+                    name = p.label()
                 else:
                     name = p.name
                 default = ""
@@ -221,8 +230,10 @@ class Block:
 class IO:
     """The names a block's ``code`` is written against (see the module docstring)."""
 
-    def __init__(self, names: dict[str, str], types: dict, params: dict, n, fresh):
+    def __init__(self, names: dict[str, str], types: dict, params: dict, n, fresh,
+                 groups: dict | None = None):
         self._names = names
+        self._groups = groups or {}
         self._types = types
         self.p = params
         self.n = n
@@ -239,14 +250,19 @@ class IO:
         raise AttributeError(f"block code refers to unknown port or type {name!r}")
 
     def ins(self, prefix: str) -> list[str]:
-        return [self._names[f"{prefix}{i}"] for i in range(1, self.n + 1)]
+        """The expressions of an extensible group, in order."""
+        group = self._groups.get(prefix)
+        names = group.names(self.n) if group else [f"{prefix}{i}" for i in range(1, self.n + 1)]
+        return [self._names[name] for name in names]
 
     def tmp(self) -> str:
         return self._fresh()
 
 
 def literal(value) -> str:
-    """Python source for a constant inside block code."""
+    """Python source for a constant inside generated code (inf and nan included)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "math.nan" if math.isnan(value) else ("math.inf" if value > 0 else "-math.inf")
     return repr(value)
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from . import types as t
-from .block import IO, REQUIRED, Block
+from .block import IO, REQUIRED, Block, Extensible, literal
 from .errors import UnknownSignal, ValidationError
 from .network import Network, Ref
 
@@ -383,10 +383,9 @@ def _infer_types(b: _Builder) -> None:
                     unresolved.add(leaf.index)
                     if leaf.index in b.broken:
                         continue
-                    example = sorted(type(leaf.block).types[var].members, key=str)[0]
                     problems.append(f"{leaf.path}: cannot infer type {var} of "
                                     f"{leaf.block.name}; give it, e.g. "
-                                    f"{leaf.block.name}({example})")
+                                    f"{type_hint(type(leaf.block), var)}")
                 else:
                     leaf.types[var] = tp
         for ports in (leaf.block.input_ports(), leaf.block.output_ports()):
@@ -632,7 +631,7 @@ class ScanProgram:
         exprs = {}
         for port, src in leaf.inputs.items():
             if src.slot is None:
-                exprs[port] = repr(src.const)
+                exprs[port] = literal(src.const)
                 continue
             slot = src.slot
             if src.feedback and src.leaf >= 0 and (
@@ -663,7 +662,7 @@ class ScanProgram:
                 pre.append(f"{tmp} = {names[port]}")
                 names[port] = tmp
         io = IO(names, leaf.types, leaf.block.p, leaf.block.n,
-                lambda: f"_t{index}_{next(counter)}")
+                lambda: f"_t{index}_{next(counter)}", _groups(leaf.block))
         code = leaf.block.code(io)
         if isinstance(code, str):
             code = code.split("\n")
@@ -772,6 +771,18 @@ class ScanProgram:
             "order": [self.leaves[i].path for i in self.order],
             "feedback_copies": len(self._snapshots),
         }
+
+
+def type_hint(cls, var: str) -> str:
+    """How to write a block with type variable ``var`` bound, for error messages."""
+    example = sorted(cls.types[var].members, key=str)[0]
+    if var == next(iter(cls.types)):
+        return f"{cls.type_name}({example})"
+    return f"{cls.type_name}(types={{{var!r}: {example}}})"
+
+
+def _groups(block: Block) -> dict:
+    return {p.prefix: p for p in type(block).inputs if isinstance(p, Extensible)}
 
 
 def _namespace(leaves) -> dict:

@@ -28,8 +28,9 @@ class Harness:
         net = Network(f"{block.name}_alone")
         missing = [v for v in type(block).types if v not in block.bound_types]
         if missing:
+            from .compiler import type_hint
             raise FbdError(f"{block.name} is generic; give its type, e.g. "
-                           f"{block.name}({sorted(type(block).types[missing[0]].members, key=str)[0]})")
+                           f"{type_hint(type(block), missing[0])}")
         wires = {}
         for p in block.input_ports():
             tp = block.bound_types[p.type] if isinstance(p.type, str) else p.type

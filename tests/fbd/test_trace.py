@@ -80,7 +80,8 @@ def test_vcd_declares_nested_scopes_and_writes_only_changes(tmp_path):
     assert "$scope module t $end" in header
     assert "$var wire 1 ! EN $end" in header and "$var wire 16 # N $end" in header
     # time 0: everything; 5000: N changes; 10000: EN falls; 15000: nothing changes
-    assert re.split(r"^#", body, flags=re.M)[1:] == ["0\n1!\nb1 \"\nb1 #\n", "5000\nb10 \"\nb10 #\n", "10000\n0!\n"]
+    assert re.split(r"^#", body, flags=re.M)[1:] == [
+        "0\n1!\nb1 \"\nb1 #\n", "5000\nb10 \"\nb10 #\n", "10000\n0!\n"]
 
 
 def test_vcd_writes_negative_integers_in_twos_complement_and_reals():

@@ -3,7 +3,7 @@
 import pytest
 
 import blocks
-from fbd import BOOL, INT, Network, Plc, ValidationError, WiringError, compile_network
+from fbd import BOOL, INT, REAL, WORD, FbdError, Network, Plc, ValidationError, WiringError, compile_network
 from fbd.errors import UnknownSignal
 from fbd.testing import Harness
 from tests.fbd.toys import INC, PLUS
@@ -158,3 +158,19 @@ def test_setting_a_value_of_the_wrong_type_names_the_input():
     h = Harness(net)
     with pytest.raises(Exception, match="A: 5 is not a BOOL"):
         h.set(A=5)
+
+
+def test_a_second_type_variable_is_hinted_with_the_types_keyword():
+    with pytest.raises(FbdError, match=r"give its type, e\.g\. SHL\(types=\{'TN': "):
+        Harness.block(blocks.SHL(WORD))
+
+
+def test_non_finite_real_literals_compile():
+    net = Network("N")
+    gt = net.add("gt", blocks.GT(), IN1=net.input("A", REAL), IN2=float("inf"))
+    nan = net.add("eq", blocks.EQ(), IN1=net.input("B", REAL), IN2=float("nan"))
+    net.output("BIG", gt.OUT)
+    net.output("SAME", nan.OUT)
+    h = Harness(net)
+    h.set(A=1e308, B=0.0).scan()
+    h.expect(BIG=False, SAME=False)
