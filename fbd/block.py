@@ -91,6 +91,8 @@ def registry() -> dict[str, type["Block"]]:
 
 
 def _type_label(tp, types: dict) -> str:
+    if tp is None:
+        return "(internal)"
     if isinstance(tp, str):
         return f"{tp}: {types[tp]}" if tp in types else tp
     return str(tp)

@@ -262,6 +262,15 @@ class Plc:
             task = self.task(name)
         return task, task.program.signal(path)
 
+    def _locate_value(self, path: str, doing: str):
+        """As _locate, for a signal that must hold an IEC value (not a block's
+        internal storage, such as a LIFO's element list)."""
+        task, info = self._locate(path)
+        if info.type is None:
+            raise FbdError(f"{path} is a block's internal storage, not an IEC value; "
+                           f"it cannot be {doing}")
+        return task, info
+
     def signals(self) -> list[str]:
         names = list(self.main.program.signals)
         for task in self.tasks:
@@ -292,7 +301,7 @@ class Plc:
     def write(self, path: str, value) -> None:
         """Write a value once, now. A block that computes the signal overwrites it
         in its next scan; a memory keeps it (CODESYS 'write value')."""
-        task, info = self._locate(path)
+        task, info = self._locate_value(path, "written")
         if info.slot is None:
             raise FbdError(f"{path} is wired to the constant {info.const!r}; nothing to write")
         value = info.type.coerce(value, path)
@@ -306,7 +315,7 @@ class Plc:
     def force(self, path: str, value) -> None:
         """Hold a signal at ``value`` until :meth:`unforce`: whatever drives it,
         everything reading it sees the forced value (a PLC force)."""
-        task, info = self._locate(path)
+        task, info = self._locate_value(path, "forced")
         if info.slot is None:
             raise FbdError(f"{path} is wired to the constant {info.const!r}; nothing to force")
         value = info.type.coerce(value, path)
@@ -366,7 +375,7 @@ class Plc:
         """Record ``paths`` after every scan into numpy arrays (the last
         ``capacity`` scans, or all of them). Detach with :meth:`untrace`."""
         task = self.main
-        infos = [self._locate(p)[1] for p in paths]
+        infos = [self._locate_value(p, "traced")[1] for p in paths]
         tr = Trace(task.program.name, [i.path for i in infos], [i.type for i in infos],
                    [i.slot for i in infos], [i.const for i in infos], capacity,
                    task.cycle_us)

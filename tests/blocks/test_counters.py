@@ -5,6 +5,7 @@ import pytest
 from blocks.counters import CTD, CTU, CTUD
 from fbd.block import registry
 from fbd.testing import Harness
+from tests.blocks.agreement import assert_agrees_with_interpreter
 
 
 def pulse(h: Harness, port: str, times: int = 1) -> None:
@@ -166,3 +167,8 @@ def test_counters_are_registered_function_blocks_with_a_summary(name):
     cls = registry()[name]
     assert cls.family == "counters" and cls.stateful
     assert cls.summary() and "Ports::" in cls.__doc__
+
+
+@pytest.mark.parametrize("block", [CTU(), CTD(), CTUD()], ids=repr)
+def test_counters_agree_with_the_interpreter(block):
+    assert_agrees_with_interpreter(block)

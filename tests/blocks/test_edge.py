@@ -6,6 +6,7 @@ from blocks.edge import F_TRIG, R_TRIG
 from fbd.block import registry
 from fbd.errors import WiringError
 from fbd.testing import Harness
+from tests.blocks.agreement import assert_agrees_with_interpreter
 
 
 def q_trace(h: Harness, clks: list[bool]) -> list[bool]:
@@ -62,3 +63,8 @@ def test_edges_are_registered_function_blocks_with_a_summary(name):
     cls = registry()[name]
     assert cls.family == "edge" and cls.stateful
     assert cls.summary() and "Ports::" in cls.__doc__
+
+
+@pytest.mark.parametrize("block", [R_TRIG(), F_TRIG(), F_TRIG(first_scan_pulse=False)], ids=repr)
+def test_edges_agree_with_the_interpreter(block):
+    assert_agrees_with_interpreter(block)

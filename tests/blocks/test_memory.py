@@ -9,6 +9,7 @@ from fbd import BOOL, INT, REAL, STRING, TIME
 from fbd.block import registry
 from fbd.errors import WiringError
 from fbd.testing import Harness
+from tests.blocks.agreement import assert_agrees_with_interpreter
 
 
 # ---------------------------------------------------------------------- MEMORY
@@ -230,3 +231,9 @@ def test_memory_blocks_are_registered_function_blocks_with_a_summary(name):
     cls = registry()[name]
     assert cls.family == "memory" and cls.stateful
     assert cls.summary() and "Ports::" in cls.__doc__
+
+
+@pytest.mark.parametrize("block", [MEMORY(INT), MEMORY(STRING), SR(), RS(), LIFO(INT, depth=3),
+                                   FIFO(BOOL, depth=2), FIFO(STRING, depth=4)], ids=repr)
+def test_memory_blocks_agree_with_the_interpreter(block):
+    assert_agrees_with_interpreter(block)

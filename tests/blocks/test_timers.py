@@ -12,6 +12,7 @@ import pytest
 from blocks.timers import NOW, TOF, TON, TP
 from fbd.block import registry
 from fbd.testing import Harness
+from tests.blocks.agreement import assert_agrees_with_interpreter
 
 
 def ms(n: float) -> timedelta:
@@ -221,3 +222,8 @@ def test_timers_are_registered_with_a_summary(name):
     assert cls.family == "timers"
     assert cls.summary() and "Ports::" in cls.__doc__
     assert cls.stateful is (name != "NOW")
+
+
+@pytest.mark.parametrize("block", [TON(), TOF(), TP(), NOW()], ids=repr)
+def test_timers_agree_with_the_interpreter(block):
+    assert_agrees_with_interpreter(block)

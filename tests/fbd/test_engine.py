@@ -301,3 +301,13 @@ def test_step_into_a_scan_block_by_block_matches_the_whole_scan():
     whole[prog.inputs["X"]] = 3
     prog.scan(whole, 0)
     assert s == whole
+
+
+def test_a_blocks_internal_storage_can_be_read_but_not_written_forced_or_traced():
+    h = Harness.block(blocks.LIFO(INT))
+    h.set(IN=3, PUSH=True).scan()
+    assert h.get("blk.DATA") == [3]
+    for act in (lambda: h.write("blk.DATA", [1]), lambda: h.force("blk.DATA", [1]),
+                lambda: h.trace("blk.DATA")):
+        with pytest.raises(FbdError, match="blk.DATA is a block's internal storage"):
+            act()

@@ -1,0 +1,332 @@
+"""``fbd bench``: how fast the compiled scan is, against the targets we set.
+
+On synthetic networks (:func:`fbd.synthetic.random_network`) of each size it
+measures, in one run and on one machine:
+
+* **build**: making the Network (not a target; shown so a slow build is seen);
+* **compile**: ``compile_network`` plus making the first :class:`~fbd.runtime.Plc`;
+* **scan**: the compiled ``program.scan(s, now)`` called in a bare loop, as the
+  median over several runs of the mean time per scan, and that per block;
+* **interp**: the same program run by :class:`fbd.interp.Interpreter`, the
+  object-per-block baseline, timed the same way, and the speedup of the
+  compiled scan over it;
+
+and once, on a small network of its own (so the scan itself adds little
+noise), the per-scan cost of running through :meth:`Plc.scan` (simpy's event
+loop, the latch and the watchdog) over the bare loop on the same program.
+
+Timed loops run with the garbage collector off, as :mod:`timeit` does. The
+figures are wall-clock times on a machine that may be busy with other work;
+medians make them robust to a few disturbed runs, not to a loaded machine.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import platform
+import statistics
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+
+from .compiler import compile_network
+from .errors import FbdError
+from .interp import Interpreter
+from .runtime import Plc
+from .synthetic import random_network
+
+__all__ = ["run_bench", "targets", "format_report", "parse_sizes", "add_arguments", "main"]
+
+SIZES = (1000, 10_000, 100_000)
+CYCLE_US = 5000
+OVERHEAD_BLOCKS = 100
+
+#: (key, text, limit, unit, the size it is judged at)
+TARGETS = (
+    ("ns_per_block", "compiled scan <= 50 ns/block at 10k blocks", 50.0, "ns", 10_000),
+    ("cycle", "100k blocks scan within one 5 ms cycle", 5000.0, "µs", 100_000),
+    ("speedup", ">= 8x faster than the interpreter", 8.0, "x", 10_000),
+    ("compile", "compile + first Plc < 2 s at 100k blocks", 2.0, "s", 100_000),
+    ("overhead", "simpy overhead <= 2 µs/scan", 2.0, "µs", None),
+)
+
+
+@dataclass
+class SizeResult:
+    blocks: int
+    build_s: float
+    compile_s: float
+    scan_us: float
+    ns_per_block: float
+    runs: int
+    scans_per_run: int
+    interp_scan_us: float | None = None
+    interp_ns_per_block: float | None = None
+    interp_scans: int = 0
+    speedup: float | None = None
+    feedback_copies: int = 0
+
+
+@dataclass
+class Overhead:
+    blocks: int
+    scans: int
+    rounds: int
+    plc_us: float
+    bare_us: float
+    overhead_us: float
+
+
+@dataclass
+class BenchResult:
+    seed: int
+    quick: bool
+    python: str
+    mix: str
+    sizes: list = field(default_factory=list)
+    overhead: Overhead | None = None
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["targets"] = targets(self)
+        return d
+
+
+def _stderr(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def parse_sizes(text: str) -> list[int]:
+    """``"1000,10k,1e5"`` → ``[1000, 10000, 100000]``."""
+    sizes = []
+    for part in text.split(","):
+        part = part.strip().lower()
+        try:
+            if part.endswith("k"):
+                n = int(float(part[:-1]) * 1000)
+            else:
+                n = int(float(part))
+        except ValueError:
+            raise FbdError(f"--sizes: {part!r} is not a number of blocks "
+                           f"(write e.g. 1000,10000 or 1k,10k)") from None
+        if n < 1:
+            raise FbdError(f"--sizes: {n} blocks is too few")
+        sizes.append(n)
+    if not sizes:
+        raise FbdError("--sizes: give at least one size")
+    return sizes
+
+
+# ------------------------------------------------------------------- timing loops
+def _time_bare(program, s, scans: int, now: int) -> float:
+    """Mean µs per scan of ``program.scan`` in a bare loop."""
+    scan = program.scan
+    t0 = time.perf_counter_ns()
+    for _ in range(scans):
+        scan(s, now)
+        now += CYCLE_US
+    return (time.perf_counter_ns() - t0) / scans / 1000
+
+
+def _time_interp(it: Interpreter, scans: int) -> float:
+    scan = it.scan
+    t0 = time.perf_counter_ns()
+    for _ in range(scans):
+        scan()
+    return (time.perf_counter_ns() - t0) / scans / 1000
+
+
+def _time_plc(plc: Plc, scans: int) -> float:
+    t0 = time.perf_counter_ns()
+    plc.scan(scans)
+    return (time.perf_counter_ns() - t0) / scans / 1000
+
+
+def _runs(timer, budget_s: float, runs: int, max_scans: int = 1_000_000) -> tuple[float, int]:
+    """Median over ``runs`` of ``timer(scans)``, with ``scans`` chosen so one run
+    takes about ``budget_s``. Returns (median µs/scan, scans per run)."""
+    first = timer(1)  # also a warm-up
+    scans = max(1, min(max_scans, int(budget_s * 1e6 / max(first, 0.01))))
+    gc_was_on = gc.isenabled()
+    gc.disable()
+    try:
+        times = [timer(scans) for _ in range(runs)]
+    finally:
+        if gc_was_on:
+            gc.enable()
+    return statistics.median(times), scans
+
+
+# -------------------------------------------------------------------------- bench
+def run_bench(sizes=SIZES, *, quick: bool = False, seed: int = 1, library: dict | None = None,
+              progress=_stderr, interp_limit: int | None = None) -> BenchResult:
+    """Measure every size; ``progress(text)`` is told what is being done.
+
+    ``interp_limit``: the largest size the interpreter is run at (default: all
+    sizes, with as few scans as its time budget allows; 10k when ``quick``).
+    """
+    budget = 0.02 if quick else 0.1
+    runs = 3 if quick else 7
+    interp_runs = 3 if quick else 5
+    if interp_limit is None:
+        interp_limit = 10_000 if quick else max(sizes)
+    result = BenchResult(seed, quick, platform.python_version(), "")
+    for n in sizes:
+        progress(f"bench: {n} blocks: building the network")
+        t0 = time.perf_counter()
+        net = random_network(n, seed, library=library)
+        build = time.perf_counter() - t0
+        result.mix = net.doc.split(": ", 1)[-1].rsplit(";", 1)[0]
+        progress(f"bench: {n} blocks: compiling (built in {build:.2f} s)")
+        gc.collect()
+        t0 = time.perf_counter()
+        program = compile_network(net)
+        Plc(program)
+        comp = time.perf_counter() - t0
+        progress(f"bench: {n} blocks: timing the compiled scan (compiled in {comp:.2f} s)")
+        s = program.new_table()
+        scan_us, per_run = _runs(lambda k, s=s, p=program: _time_bare(p, s, k, 0), budget, runs)
+        r = SizeResult(n, build, comp, scan_us, scan_us * 1000 / n, runs, per_run,
+                       feedback_copies=program.info()["feedback_copies"])
+        if n <= interp_limit:
+            progress(f"bench: {n} blocks: timing the interpreter "
+                     f"(compiled scan {scan_us:.1f} µs)")
+            it = Interpreter(program)
+            r.interp_scan_us, r.interp_scans = _runs(lambda k, it=it: _time_interp(it, k),
+                                                     budget, interp_runs)
+            r.interp_ns_per_block = r.interp_scan_us * 1000 / n
+            r.speedup = r.interp_scan_us / scan_us
+            del it
+        result.sizes.append(r)
+        del net, program, s
+        gc.collect()
+    progress(f"bench: simpy overhead on a {OVERHEAD_BLOCKS}-block network")
+    result.overhead = _overhead(seed, library, quick)
+    return result
+
+
+def _overhead(seed: int, library, quick: bool) -> Overhead:
+    """Plc.scan(k) against the bare loop on the same program, interleaved rounds."""
+    program = compile_network(random_network(OVERHEAD_BLOCKS, seed, library=library))
+    plc = Plc(program, cycle=CYCLE_US / 1e6)
+    s = program.new_table()
+    scans = 2000 if quick else 20_000
+    rounds = 3 if quick else 7
+    plc.scan(10)
+    _time_bare(program, s, 10, 0)
+    plc_t, bare_t = [], []
+    gc_was_on = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(rounds):
+            plc_t.append(_time_plc(plc, scans))
+            bare_t.append(_time_bare(program, s, scans, 0))
+    finally:
+        if gc_was_on:
+            gc.enable()
+    diff = statistics.median(p - b for p, b in zip(plc_t, bare_t))
+    return Overhead(OVERHEAD_BLOCKS, scans, rounds, statistics.median(plc_t),
+                    statistics.median(bare_t), diff)
+
+
+# ------------------------------------------------------------------------ targets
+def targets(result: BenchResult) -> list[dict]:
+    """Each target with the figure it is judged on and PASS, MISS or n/a (not measured)."""
+    by_size = {r.blocks: r for r in result.sizes}
+    out = []
+    for key, text, limit, unit, size in TARGETS:
+        measured, at = None, size
+        if key == "ns_per_block" and size in by_size:
+            measured = by_size[size].ns_per_block
+        elif key == "cycle" and size in by_size:
+            measured = by_size[size].scan_us
+        elif key == "compile" and size in by_size:
+            measured = by_size[size].compile_s
+        elif key == "speedup":
+            with_interp = [r for r in result.sizes if r.speedup is not None]
+            pick = by_size.get(size) if by_size.get(size) in with_interp else (
+                max(with_interp, key=lambda r: r.blocks) if with_interp else None)
+            if pick is not None:
+                measured, at = pick.speedup, pick.blocks
+        elif key == "overhead" and result.overhead is not None:
+            measured, at = result.overhead.overhead_us, result.overhead.blocks
+        if measured is None:
+            status = "n/a"
+        elif key == "speedup":
+            status = "PASS" if measured >= limit else "MISS"
+        else:
+            status = "PASS" if measured <= limit else "MISS"
+        out.append({"target": key, "text": text, "limit": limit, "unit": unit,
+                    "measured": measured, "at_blocks": at, "status": status})
+    return out
+
+
+def _fmt(v, digits: int = 1, suffix: str = "") -> str:
+    return "-" if v is None else f"{v:,.{digits}f}{suffix}"
+
+
+def format_report(result: BenchResult) -> str:
+    lines = [f"fbd bench: synthetic networks, seed {result.seed}"
+             f"{', quick' if result.quick else ''}; Python {result.python}",
+             f"mix: {result.mix}", ""]
+    head = ("blocks", "build s", "compile s", "scan µs", "ns/block", "interp µs",
+            "interp ns/block", "speedup")
+    rows = [head]
+    for r in result.sizes:
+        rows.append((f"{r.blocks:,}", _fmt(r.build_s, 2), _fmt(r.compile_s, 2),
+                     _fmt(r.scan_us), _fmt(r.ns_per_block), _fmt(r.interp_scan_us),
+                     _fmt(r.interp_ns_per_block), _fmt(r.speedup, 1, "x")))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    for row in rows:
+        lines.append("  ".join(c.rjust(w) for c, w in zip(row, widths)))
+    lines.append("")
+    lines.append("scan µs: median over runs of the mean compiled scan (bare loop); interp: "
+                 "the object-per-block interpreter on the same program")
+    o = result.overhead
+    if o is not None:
+        lines.append(f"simpy overhead ({o.blocks}-block network, {o.rounds} x {o.scans:,} scans): "
+                     f"Plc.scan {o.plc_us:.2f} µs/scan vs bare loop {o.bare_us:.2f} µs/scan "
+                     f"= {o.overhead_us:+.2f} µs/scan")
+    lines.append("")
+    rows = [("target", "measured", "")]
+    for tg in targets(result):
+        m = tg["measured"]
+        if m is None:
+            shown = "not measured"
+        elif tg["unit"] == "x":
+            shown = f"{m:.1f}x at {tg['at_blocks']:,}"
+        elif tg["unit"] == "s":
+            shown = f"{m:.2f} s"
+        else:
+            shown = f"{m:,.1f} {tg['unit']}"
+        rows.append((tg["text"], shown, tg["status"]))
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    for row in rows:
+        lines.append(f"{row[0]:<{widths[0]}}  {row[1]:>{widths[1]}}  {row[2]}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------- CLI
+def add_arguments(p) -> None:
+    p.add_argument("--sizes", default=None, metavar="N,N,...",
+                   help="network sizes in blocks (default 1000,10000,100000; 1k,10k work)")
+    p.add_argument("--quick", action="store_true",
+                   help="shorter timing runs; the interpreter only up to 10k blocks")
+    p.add_argument("--seed", type=int, default=1, help="seed of the synthetic networks")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.add_argument("--check", action="store_true",
+                   help="exit with status 1 when a measured target is missed")
+
+
+def main(args) -> int:
+    """``fbd bench``: the block libraries must be loaded (the CLI does it)."""
+    sizes = parse_sizes(args.sizes) if args.sizes else list(SIZES)
+    result = run_bench(sizes, quick=args.quick, seed=args.seed)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print(format_report(result))
+    if args.check and any(tg["status"] == "MISS" for tg in targets(result)):
+        return 1
+    return 0
