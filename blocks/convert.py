@@ -13,8 +13,8 @@ below in a loop (each registered explicitly). The rules, by kind of type:
 * integer, bit string, REAL -> REAL/LREAL: the value as a double. REAL is held
   as a double (see fbd.types), so LREAL_TO_REAL does not round to single
   precision.
-* anything -> BOOL: TRUE when not zero (a REAL NaN is not zero, so TRUE, as in C);
-  BOOL -> numbers: 1 / 0, 1.0 / 0.0.
+* numbers, bit strings, TIME -> BOOL: TRUE when not zero (a REAL NaN is not
+  zero, so TRUE, as in C); BOOL -> numbers: 1 / 0, 1.0 / 0.0.
 * TIME <-> integers and bit strings count milliseconds, as CODESYS does:
   TIME_TO_DINT(T#1s500ms) = 1500 (µs below the ms are truncated toward zero),
   DINT_TO_TIME(1500) = T#1s500ms. TIME <-> REAL also counts milliseconds, with
@@ -128,11 +128,6 @@ _HELPERS = {
 
 
 # ------------------------------------------------------------- the rules
-def _integral(tp) -> bool:
-    """Integers and bit strings other than BOOL: held as an int of ``tp.bits``."""
-    return tp.kind in ("int", "bits")
-
-
 def _fits(src, dst) -> bool:
     """Every value of integral ``src`` is a value of integral ``dst``: no wrap needed."""
     return dst.min <= src.min and src.max <= dst.max
@@ -199,12 +194,17 @@ def _summary(src, dst) -> str:
                        }.get(d, f": parses an integer literal ('-5', '16#FF'), wrapped to "
                                 f"{dst.bits} bits; 0 if it is none.")
     if d == "bool":
-        return head + ": TRUE when not zero."
+        return head + (": TRUE when not zero (NaN too, as in C)." if s == "real"
+                       else ": TRUE when not zero.")
     if s == "bool":
         return head + {"real": ": 1.0 or 0.0.", "time": ": T#1ms or T#0s."}.get(d, ": 1 or 0.")
     if d == "real":
         if s == "time":
             return head + ": milliseconds, with the fraction (T#1500us -> 1.5)."
+        if s == "real":
+            return head + ": the same double (REAL is held as a double)."
+        if src.bits > 32:
+            return head + ": the nearest double (exact up to 2**53)."
         return head + ": the same value as a double."
     if s == "real":
         if d == "time":

@@ -125,11 +125,16 @@ class DataType:
             elif isinstance(value, (int, float)) and not isinstance(value, bool):
                 return float(value)
         elif kind == "time":
+            us = None
             if isinstance(value, _dt.timedelta):
-                return (value.days * 86_400_000_000 + value.seconds * 1_000_000
-                        + value.microseconds)
-            if isinstance(value, str):
-                return parse_time(value, where)
+                us = value.days * 86_400_000_000 + value.seconds * 1_000_000 + value.microseconds
+            elif isinstance(value, str):
+                us = parse_time(value, where)
+            if us is not None:
+                if not self.min <= us <= self.max:
+                    raise TypeError_(f"{where}: {value!r} is out of range for TIME "
+                                     f"(about ±106751 days)")
+                return us
         elif kind == "string":
             if isinstance(value, str):
                 if len(value) > STRING_MAX:
@@ -207,19 +212,27 @@ def by_name(name: str) -> DataType:
         raise TypeError_(f"unknown type {name!r}; known: {', '.join(_BY_NAME)}") from None
 
 
-_INT_LITERAL = re.compile(r"^(?:[A-Z]+#)?(?:(2|8|16)#)?([+-]?[0-9A-F_]+)$", re.I)
+_INT_TYPES = "SINT|INT|DINT|LINT|USINT|UINT|UDINT|ULINT|BYTE|WORD|DWORD|LWORD"
+_INT_LITERAL = re.compile(
+    rf"^(?:(?:{_INT_TYPES})#)?"                      # an optional type prefix
+    r"(?:([+-]?[0-9]+(?:_[0-9]+)*)"                  # decimal, signed
+    r"|(2|8|16)#([0-9A-F]+(?:_[0-9A-F]+)*))$",       # based, unsigned
+    re.I)
 
 
 def parse_int_literal(text: str, where: str = "value") -> int:
-    """``42``, ``INT#-5``, ``16#FF``, ``2#1010_0101`` → int."""
+    """``42``, ``INT#-5``, ``16#FF``, ``2#1010_0101`` → int (IEC 61131-3 syntax:
+    underscores only between digits, a sign only on decimal literals)."""
     m = _INT_LITERAL.match(text.strip())
-    if not m:
-        raise TypeError_(f"{where}: {text!r} is not an integer literal")
-    base = int(m.group(1) or 10)
-    try:
-        return int(m.group(2).replace("_", ""), base)
-    except ValueError:
-        raise TypeError_(f"{where}: {text!r} is not an integer literal") from None
+    if m:
+        decimal, base, digits = m.groups()
+        try:
+            if decimal is not None:
+                return int(decimal.replace("_", ""))
+            return int(digits.replace("_", ""), int(base))
+        except ValueError:
+            pass
+    raise TypeError_(f"{where}: {text!r} is not an integer literal")
 
 
 _TIME_UNITS = {"d": 86_400_000_000, "h": 3_600_000_000, "m": 60_000_000,

@@ -385,6 +385,19 @@ def test_real_arithmetic_overflows_to_inf_and_nan():
     assert math.isnan(out(blocks.MUL(REAL), IN1=INF, IN2=0.0))
 
 
+def test_real_literals_inf_nan_and_negative_zero_reach_the_blocks():
+    net = Network("lits")
+    x = net.input("x", LREAL)
+    net.output("div", net.add("d", blocks.DIV(), IN1=x, IN2=-0.0).OUT)
+    net.output("add", net.add("a", blocks.ADD(), IN1=x, IN2=-INF).OUT)
+    net.output("sqrt", net.add("q", blocks.SQRT(LREAL), IN=-INF).OUT)
+    net.output("neg", net.add("n", blocks.NEG(LREAL), IN=NAN).OUT)
+    h = Harness(net)
+    h.set(x=1.0).scan()
+    assert h.get("div") == -INF and h.get("add") == -INF
+    assert math.isnan(h.get("sqrt")) and math.isnan(h.get("neg"))
+
+
 def test_real_add_is_not_rounded_to_single_precision():
     # REAL is held as a double (documented in fbd.types).
     assert out(blocks.ADD(REAL), IN1=0.1, IN2=0.2) == 0.30000000000000004

@@ -57,3 +57,16 @@ def test_families_hold_the_iec_members():
     assert t.by_name("lreal") is t.LREAL
     with pytest.raises(t.TypeError_, match="unknown type"):
         t.by_name("FLOAT")
+
+
+@pytest.mark.parametrize("text", ["_1", "1__0", "16#-FF", "T#5", "FOO#7", "16#", "1_", "2#102"])
+def test_malformed_integer_literals_are_refused(text):
+    with pytest.raises(t.TypeError_, match="is not an integer literal"):
+        t.parse_int_literal(text)
+
+
+def test_time_values_beyond_64_bits_of_microseconds_are_refused():
+    with pytest.raises(t.TypeError_, match="out of range for TIME"):
+        t.TIME.coerce(datetime.timedelta(days=900_000_000))
+    with pytest.raises(t.TypeError_, match="out of range for TIME"):
+        t.TIME.coerce("T#999999999999d")
