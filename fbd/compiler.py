@@ -20,6 +20,7 @@ Every rule broken anywhere is collected and raised together in one
 
 from __future__ import annotations
 
+import gc
 import heapq
 import math
 import os
@@ -540,8 +541,8 @@ class ScanProgram:
                 self._publish.append((slot, src))
             self.outputs[name] = slot
         self.output_types = {n: b.types.type_of(("o", id(b.top), n)) for n in b.net.outputs}
-        self.signals: dict[str, SignalInfo] = {}
-        self._build_paths()
+        self._signals: dict[str, SignalInfo] | None = None
+        self._templates: dict = {}
         self.forced: set[int] = set()
         self._chunk_src: list[str] = []
         self._chunks: list = []
@@ -582,9 +583,17 @@ class ScanProgram:
         return table
 
     # -- paths -----------------------------------------------------------------
+    @property
+    def signals(self) -> dict[str, SignalInfo]:
+        """Every path of the program and its place in the table, built on first use."""
+        if self._signals is None:
+            self._signals = {}
+            self._build_paths()
+        return self._signals
+
     def _build_paths(self) -> None:
         b = self._b
-        sig = self.signals
+        sig = self._signals
         for name, slot in self.inputs.items():
             sig[name] = SignalInfo(name, self.input_types[name], "input", slot)
         for name, slot in self.outputs.items():
@@ -646,39 +655,78 @@ class ScanProgram:
     def leaf_code(self, index: int) -> list[str]:
         """The statements of one block, as they appear in the scan."""
         leaf = self.leaves[index]
-        counter = iter(range(1 << 30))
-        names = dict(self._leaf_inputs[index])
+        exprs = self._leaf_inputs[index]
+        values = []   # what each placeholder of the template stands for, in order
+        tokens = {}
+        consts = []
+        for port, expr in exprs.items():
+            if leaf.inputs[port].slot is None:
+                consts.append((port, expr))
+            else:
+                tokens[port] = len(values)
+                values.append(expr)
         pre = []
-        written = set()
-        for port, slot in leaf.outputs.items():
-            written.add(slot)
-            names[port] = f"s[{self._place(slot)}]"
-        for sv, slot in leaf.state.items():
-            written.add(slot)
-            names[sv] = f"s[{self._place(slot)}]"
+        written = {}
+        for names in (leaf.outputs, leaf.state):
+            for name, slot in names.items():
+                tokens[name] = len(values)
+                values.append(f"s[{self._place(slot)}]")
+                written[slot] = name
         for port, src in leaf.inputs.items():
             if src.slot in written:  # wired to itself: read last scan's value first
                 tmp = f"_i{index}_{port}"
-                pre.append(f"{tmp} = {names[port]}")
-                names[port] = tmp
-        io = IO(names, leaf.types, leaf.block.p, leaf.block.n,
-                lambda: f"_t{index}_{next(counter)}", _groups(leaf.block))
-        code = leaf.block.code(io)
+                pre.append(f"{tmp} = {values[tokens[port]]}")
+                values[tokens[port]] = tmp
+        template = self._template(leaf, tokens, consts)
+        return pre + ["".join(part if k < 0 else values[k] for part, k in line)
+                      for line in template]
+
+    def _template(self, leaf: Leaf, tokens: dict, consts: list) -> list:
+        """The block's code with placeholders for slots, generated once per
+        block configuration and reused for every instance (most of a big
+        program's compile time would otherwise go to calling ``code`` again)."""
+        block = leaf.block
+        try:
+            key = (type(block), block.n, tuple(block.p.items()), tuple(leaf.types.items()),
+                   tuple(consts), tuple(tokens.items()))
+            hash(key)
+        except TypeError:  # an unhashable parameter: no caching for this block
+            key = None
+        cached = self._templates.get(key) if key is not None else None
+        if cached is not None:
+            return cached
+        names = {name: f"\x00{k}\x00" for name, k in tokens.items()}
+        names.update(consts)
+        counter = iter(range(1 << 30))
+        io = IO(names, leaf.types, block.p, block.n, lambda: f"_t{next(counter)}",
+                _groups(block))
+        code = block.code(io)
         if isinstance(code, str):
             code = code.split("\n")
-        return pre + [line for line in code if line.strip()]
+        template = []
+        for line in code:
+            if not line.strip():
+                continue
+            parts = line.split("\x00")
+            template.append([(part, -1) if i % 2 == 0 else ("", int(part))
+                             for i, part in enumerate(parts) if part or i % 2])
+        if key is not None:
+            self._templates[key] = template
+        return template
 
     def _place(self, slot: int) -> int:
         """Where a block writes ``slot``: a scratch slot while the slot is forced."""
         if slot in self.forced:
-            return self._scratch.setdefault(slot, self._new_slot(None))
+            if slot not in self._scratch:
+                self._scratch[slot] = self._new_slot(None)
+            return self._scratch[slot]
         return slot
 
     def _chunk_source(self, c: int) -> str:
         lines = [f"def _chunk_{c}(s, now):"]
         for index in self.order[c * CHUNK:(c + 1) * CHUNK]:
             leaf = self.leaves[index]
-            lines.append(f"    # {leaf.path}: {leaf.block!r}")
+            lines.append(f"    # {leaf.path}: {leaf.block.name}")
             lines += [f"    {line}" for line in self.leaf_code(index)]
         if len(lines) == 1:
             lines.append("    pass")
@@ -805,6 +853,23 @@ def compile_network(net: Network, dump: str | None = None) -> ScanProgram:
     """Validate ``net`` and compile it; raise ValidationError listing every problem."""
     if not isinstance(net, Network):
         raise TypeError(f"expected a Network, got {type(net).__name__}")
+    # A big program is millions of small objects; the cyclic collector would
+    # walk all of them again and again while they are made (a full pass is ~1 s
+    # at 100k blocks). Nothing here makes garbage cycles, so it rests until the
+    # end, and what survives is frozen out of later passes (no GC pauses in a
+    # running PLC for objects that live as long as the program).
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        program = _compile(net, dump)
+    finally:
+        if was_enabled:
+            gc.enable()
+    gc.freeze()
+    return program
+
+
+def _compile(net: Network, dump: str | None) -> ScanProgram:
     b = _Builder(net)
     b.flatten()
     if not b.problems:
