@@ -256,12 +256,17 @@ class _Types:
             problems.append(f"type mismatch: {label_a} is {ta} but {label_b} is {tb} "
                             f"(wire {label_a} -> {label_b}); convert with {ta}_TO_{tb}")
             return
-        if tb is not None:  # keep the bound root as the root
+        if tb is not None and ta is None:  # keep the bound root as the root
             ra, rb = rb, ra
+        elif (ta is None) == (tb is None) and self._weight(ra) < self._weight(rb):
+            ra, rb = rb, ra   # union by size: move the shorter lists (linear, not quadratic)
         self.parent[rb] = ra
         for d in (self.families, self.literals):
             if rb in d:
                 d.setdefault(ra, []).extend(d.pop(rb))
+
+    def _weight(self, root) -> int:
+        return len(self.families.get(root, ())) + len(self.literals.get(root, ()))
 
     def literal(self, key, value, where: str) -> None:
         self.literals.setdefault(self.find(key), []).append((value, where))

@@ -35,7 +35,7 @@ from __future__ import annotations
 from typing import Any
 
 from .block import IO
-from .compiler import ScanProgram, _namespace, compile_network
+from .compiler import ScanProgram, _groups, _namespace, compile_network
 from .errors import FbdError, UnknownSignal
 from .network import Network
 
@@ -104,6 +104,9 @@ class Interpreter:
         elif not isinstance(program, ScanProgram):
             raise FbdError(f"Interpreter needs a Network or a compiled ScanProgram, not "
                            f"{type(program).__name__}")
+        if program.forced:
+            raise FbdError(f"{program.name}: a Plc is forcing signals of this program; build the "
+                           f"Interpreter from the Network or an unforced program")
         self.program = program
         self.cycle_us = cycle_us
         self.scans = 0
@@ -179,7 +182,7 @@ class Interpreter:
             names.update({sv: f"st[{sv!r}]" for sv in leaf.state})
             counter = iter(range(1 << 30))
             io = IO(names, leaf.types, leaf.block.p, leaf.block.n,
-                    lambda counter=counter: f"_t{next(counter)}")
+                    lambda counter=counter: f"_t{next(counter)}", _groups(leaf.block))
             code = leaf.block.code(io)
             lines = code.split("\n") if isinstance(code, str) else list(code)
             body = [f"    {ln}" for ln in lines if ln.strip()] or ["    pass"]

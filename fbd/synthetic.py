@@ -150,6 +150,14 @@ def random_network(n_blocks: int, seed: int = 0, *, mix=DEFAULT_MIX, library: di
     p_lit = p_in + literal
     p_far = p_lit + far
 
+    def feedback_wire(b: int, port: str, src) -> None:
+        inst = instances[f"b{b}"]
+        if checked:
+            net.connect(src, inst.port(port), feedback=True)
+        else:
+            net._wire_count += 1
+            inst.bindings[port] = [Binding(src, True, net._wire_count)]
+
     gc_was_on = gc.isenabled()
     gc.disable()  # a large build only allocates; collections would just rescan it
     try:
@@ -182,23 +190,30 @@ def random_network(n_blocks: int, seed: int = 0, *, mix=DEFAULT_MIX, library: di
             for port, pool, where in outs_plan:
                 pool.append(Ref(inst, port, "out"))
                 where.append(b)
+
+        # Feedback wires: mostly from a block at or after the reader (a loop
+        # through it); a quarter from a block before it (a one-scan delay: the
+        # engine reads a copy taken at scan start), as when nothing of that
+        # type comes after.
+        for b, port, tp in deferred:
+            pool, where = pools[tp], placed[tp]
+            if not pool:  # nothing of this type anywhere: a plain wire from an input
+                if checked:
+                    net.connect(net_ins[tp][0], instances[f"b{b}"].port(port))
+                else:
+                    net._wire_count += 1
+                    instances[f"b{b}"].bindings[port] = [
+                        Binding(net_ins[tp][0], False, net._wire_count)]
+                continue
+            j = bisect_left(where, b)
+            if j < len(pool) and (j == 0 or rand() >= 0.25):
+                src = pool[j + int(rand() * min(locality, len(pool) - j))]
+            else:
+                src = pool[j - 1 - int(rand() * min(locality, j))]
+            feedback_wire(b, port, src)
     finally:
         if gc_was_on:
             gc.enable()
-
-    # Feedback wires: from a block at or after the reader (a loop through it),
-    # or from anywhere when nothing of that type comes after.
-    for b, port, tp in deferred:
-        pool, where = pools[tp], placed[tp]
-        if not pool:
-            net.connect(net_ins[tp][0], net[f"b{b}"].port(port))
-            continue
-        j = bisect_left(where, b)
-        if j < len(pool):
-            src = pool[j + int(rand() * min(locality, len(pool) - j))]
-        else:
-            src = pool[int(rand() * len(pool))]
-        net.connect(src, net[f"b{b}"].port(port), feedback=True)
 
     for tp in types_used:
         pool = pools[tp]

@@ -22,6 +22,8 @@ import datetime as _dt
 import re
 from dataclasses import dataclass
 
+from .errors import FbdError
+
 __all__ = [
     "DataType", "Generic", "TypeError_", "ELEMENTARY", "by_name", "parse_time",
     "BOOL", "SINT", "INT", "DINT", "LINT", "USINT", "UINT", "UDINT", "ULINT",
@@ -34,7 +36,7 @@ __all__ = [
 STRING_MAX = 254
 
 
-class TypeError_(ValueError):
+class TypeError_(FbdError, ValueError):
     """A value that does not fit the IEC type it is written to."""
 
 

@@ -15,10 +15,10 @@ from fbd.interp import Interpreter
 
 # name -> (factory, [(input port, type)], [(output port, type)])
 PALETTE = {
-    "AND": (lambda: blocks.AND(), [("IN1", BOOL), ("IN2", BOOL)], [("OUT", BOOL)]),
-    "OR": (lambda: blocks.OR(n=3), [("IN1", BOOL), ("IN2", BOOL), ("IN3", BOOL)], [("OUT", BOOL)]),
-    "XOR": (lambda: blocks.XOR(), [("IN1", BOOL), ("IN2", BOOL)], [("OUT", BOOL)]),
-    "NOT": (lambda: blocks.NOT(), [("IN", BOOL)], [("OUT", BOOL)]),
+    "AND": (lambda: blocks.AND(BOOL), [("IN1", BOOL), ("IN2", BOOL)], [("OUT", BOOL)]),
+    "OR": (lambda: blocks.OR(BOOL, n=3), [("IN1", BOOL), ("IN2", BOOL), ("IN3", BOOL)], [("OUT", BOOL)]),
+    "XOR": (lambda: blocks.XOR(BOOL), [("IN1", BOOL), ("IN2", BOOL)], [("OUT", BOOL)]),
+    "NOT": (lambda: blocks.NOT(BOOL), [("IN", BOOL)], [("OUT", BOOL)]),
     "ADD": (lambda: blocks.ADD(INT), [("IN1", INT), ("IN2", INT)], [("OUT", INT)]),
     "SUB": (lambda: blocks.SUB(INT), [("IN1", INT), ("IN2", INT)], [("OUT", INT)]),
     "MUL": (lambda: blocks.MUL(INT), [("IN1", INT), ("IN2", INT)], [("OUT", INT)]),

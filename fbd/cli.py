@@ -1,0 +1,506 @@
+"""The ``fbd`` command: run, describe and benchmark networks; list the block library.
+
+Core verbs live here: ``run``, ``info``, ``blocks``, ``bench``. Verbs that
+belong to a program or to the HMI are plug-ins: a package names a function
+``register(subparsers)`` in the ``fbd.commands`` entry-point group; it adds
+its parser with ``subparsers.add_parser(...)`` and sets
+``parser.set_defaults(func=handler)``, where ``handler(args)`` returns the exit
+status (``None`` means 0) and raises :class:`~fbd.errors.FbdError` for a user
+error. ``fbd`` imports none of those packages by name (DESIGN.md).
+
+Errors a user can make (an unknown module or signal, a bad ``--set``, an
+invalid network) print one line, ``fbd: error: ...``, on stderr and exit with
+status 2; ``fbd --traceback ...`` (or ``FBD_TRACEBACK=1``) shows the Python
+traceback instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import importlib
+import importlib.util
+import inspect
+import json
+import os
+import sys
+from pathlib import Path
+
+from . import types as t
+from .block import registry
+from .compiler import ScanProgram, compile_network
+from .errors import FbdError, UnknownSignal, ValidationError
+from .library import command_plugins, load_libraries
+from .network import Network
+from .runtime import Plc
+
+__all__ = ["main", "build_parser", "load_network", "CliError"]
+
+PROG = "fbd"
+PROGRESS_OVER = 100_000  # runs longer than this many scans report progress on stderr
+ORDER_SHOWN = 100        # ``fbd info`` lists this much of the execution order unless --full
+
+
+class CliError(FbdError):
+    """A mistake on the command line; printed as one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one line (and does not exit by itself)."""
+
+    def error(self, message: str):
+        raise CliError(f"{message} (see '{self.prog} --help')")
+
+
+# ------------------------------------------------------------------ loading networks
+def load_network(target: str) -> Network:
+    """``MODULE:FUNCTION`` (or ``path/to/file.py:FUNCTION``) → the Network it builds.
+
+    FUNCTION may also name a Network object. The current directory is searched
+    for MODULE first, as ``python -m`` does.
+    """
+    module_name, colon, attr = target.rpartition(":")
+    if not colon or not module_name or not attr:
+        raise CliError(f"{target!r}: name the network as MODULE:FUNCTION, "
+                       f"e.g. programs.game2048:build")
+    module = _import(module_name)
+    obj = module
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            names = [n for n in dir(obj) if not n.startswith("_")]
+            close = difflib.get_close_matches(part, names, n=3, cutoff=0.6)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise CliError(f"{module_name} has no attribute {attr!r}{hint}") from None
+    if isinstance(obj, Network):
+        return obj
+    if not callable(obj):
+        raise CliError(f"{target} is neither a Network nor a function that returns one "
+                       f"(it is of type {type(obj).__name__})")
+    try:
+        net = obj()
+    except FbdError:
+        raise
+    except Exception as e:
+        raise CliError(f"{target}() raised {type(e).__name__}: {_flat(str(e))}") from e
+    if not isinstance(net, Network):
+        raise CliError(f"{target}() returned {type(net).__name__}, not a Network")
+    return net
+
+
+def _import(module_name: str):
+    if module_name.endswith(".py") or "/" in module_name or os.sep in module_name:
+        path = Path(module_name)
+        if not path.is_file():
+            raise CliError(f"no file {module_name}")
+        name = f"_fbd_cli_{path.stem}"
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except Exception as e:
+            sys.modules.pop(name, None)
+            raise CliError(f"importing {module_name} failed: {type(e).__name__}: "
+                           f"{_flat(str(e))}") from e
+        return module
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.insert(0, cwd)
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as e:
+        if e.name and (module_name == e.name or module_name.startswith(e.name + ".")):
+            raise CliError(f"no module named {module_name!r} (looked in the current "
+                           f"directory and the installed packages)") from e
+        raise CliError(f"importing {module_name} failed: {type(e).__name__}: {e}") from e
+    except Exception as e:
+        raise CliError(f"importing {module_name} failed: {type(e).__name__}: "
+                       f"{_flat(str(e))}") from e
+
+
+def _compile(args, dump: str | None = None) -> ScanProgram:
+    return compile_network(load_network(args.target), dump=dump)
+
+
+# ------------------------------------------------------------------ values in and out
+def parse_value(tp: t.DataType, text: str, where: str):
+    """A command-line literal for a signal of type ``tp``, in its run-time form."""
+    body = text.strip()
+    if tp.kind == "bool" and body.upper() in ("1", "0", "TRUE", "FALSE", "BOOL#1", "BOOL#0",
+                                              "BOOL#TRUE", "BOOL#FALSE"):
+        return body.upper().split("#")[-1] in ("1", "TRUE")
+    if tp.kind == "time" and "#" not in body:
+        body = "T#" + body
+    if tp.kind == "string":
+        if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+            text = text[1:-1]
+        return tp.coerce(text, where)
+    return tp.coerce(body, where)
+
+
+def _parse_set(text: str, program: ScanProgram, scans: int):
+    name, eq, rest = text.partition("=")
+    name = name.strip()
+    if not eq or not name:
+        raise CliError(f"--set {text!r}: write NAME=VALUE or NAME=VALUE@SCAN")
+    info = program.signal(name)
+    if info.kind != "input":
+        raise CliError(f"--set {name}: not an input of {program.name} (its inputs: "
+                       f"{', '.join(program.inputs) or 'none'})")
+    value, at = rest, 1
+    head, at_sign, tail = rest.rpartition("@")
+    if at_sign and not (info.type.kind == "string" and not tail.strip().isdigit()):
+        if not tail.strip().isdigit():
+            raise CliError(f"--set {text!r}: the scan after @ must be a number (1 is the "
+                           f"first scan)")
+        value, at = head, int(tail)
+        if not 1 <= at <= scans:
+            raise CliError(f"--set {text!r}: scan {at} is outside this run's scans 1..{scans}")
+    raw = parse_value(info.type, value, f"--set {name}")
+    return at, name, info.type.to_python(raw)
+
+
+def _show(tp: t.DataType | None, v) -> str:
+    """A value in a table: IEC spelling (TRUE, T#1s500ms)."""
+    if tp is None:
+        return str(v)
+    if tp.kind == "bool":
+        return "TRUE" if v else "FALSE"
+    if tp.kind == "time":
+        return t.format_time(int(v))
+    if tp.kind == "real":
+        return repr(float(v))
+    if tp.kind == "string":
+        return str(v)
+    return str(int(v))
+
+
+def _json_value(tp: t.DataType | None, v):
+    """A value in JSON: BOOL true/false, TIME in seconds (as the CSV has it)."""
+    if tp is None or tp.kind == "string":
+        return v if isinstance(v, (str, int, float, bool)) or v is None else str(v)
+    if tp.kind == "bool":
+        return bool(v)
+    if tp.kind == "real":
+        return float(v)
+    if tp.kind == "time":
+        return int(v) / 1e6
+    return int(v)
+
+
+def _flat(text: str) -> str:
+    return "; ".join(line.strip() for line in str(text).splitlines() if line.strip())
+
+
+def _cycle_us(text: str) -> int:
+    from .runtime import to_us
+    body = text.strip()
+    try:
+        float(body)
+    except ValueError:
+        pass
+    else:
+        raise CliError(f"--cycle {text}: give a unit, e.g. {body}ms or T#{body}ms")
+    try:
+        us = to_us(body, "--cycle")
+    except t.TypeError_ as e:
+        raise CliError(f"--cycle {text}: not a duration (write e.g. 5ms, 100us or T#10ms)") from e
+    if us <= 0:
+        raise CliError(f"--cycle {text}: the cycle must be positive")
+    return us
+
+
+# ------------------------------------------------------------------------------- run
+def cmd_run(args) -> int:
+    if args.scans < 0:
+        raise CliError(f"--scans {args.scans}: cannot run a negative number of scans")
+    cycle_us = _cycle_us(args.cycle)
+    program = _compile(args, dump=args.dump)
+    sets = sorted((_parse_set(text, program, args.scans) for text in args.set),
+                  key=lambda s: s[0])
+    watch = args.watch or list(program.outputs)
+    for path in watch:
+        program.signal(path)  # an unknown path fails here, before the run
+    if args.vcd:
+        _check_writable(args.vcd, "--vcd")
+    plc = Plc(program, cycle=f"T#{cycle_us}us")
+    trace = plc.trace(watch)
+
+    total = args.scans
+    report = total > PROGRESS_OVER
+    step = max(10_000, total // 100)
+    tty = sys.stderr.isatty()
+    done = 0
+    last_shown = -1
+
+    def advance(n: int) -> None:
+        nonlocal done, last_shown
+        while n > 0:
+            k = min(n, step) if report else n
+            plc.scan(k)
+            done += k
+            n -= k
+            if report:
+                pct = done * 100 // total
+                if tty:
+                    print(f"\rfbd: scan {done:,}/{total:,} ({pct}%)", end="",
+                          file=sys.stderr, flush=True)
+                elif pct // 10 != last_shown:
+                    last_shown = pct // 10
+                    print(f"fbd: scan {done:,}/{total:,} ({pct}%)", file=sys.stderr, flush=True)
+
+    for at, name, value in sets:
+        advance(at - 1 - done)
+        plc.set(name, value)
+    advance(total - done)
+    if report and tty:
+        print(file=sys.stderr)
+
+    _print_rows(args.format, program, trace, watch, cycle_us)
+    if args.vcd:
+        trace.to_vcd(args.vcd)
+    st = plc.stats.summary()
+    if st["scans"]:
+        print(f"fbd: {st['scans']:,} scans of {program.name} every {t.format_time(cycle_us)}: "
+              f"scan mean {st['mean_us']:.1f} µs, max {st['max_us']:.1f} µs, "
+              f"{st['overruns']} overrun{'s' if st['overruns'] != 1 else ''}",
+              file=sys.stderr)
+    return 0
+
+
+def _check_writable(path: str, what: str) -> None:
+    parent = Path(path).resolve().parent
+    if not parent.is_dir():
+        raise CliError(f"{what} {path}: no directory {parent}")
+
+
+def _print_rows(fmt: str, program: ScanProgram, trace, watch: list, cycle_us: int) -> None:
+    types = [program.signal(p).type for p in watch]
+    scans = trace.scans
+    times_us = [int(round(x * 1e6)) for x in trace.times]
+    cols = [trace[p] for p in watch]
+    out = sys.stdout
+    if fmt == "csv":
+        trace.to_csv(out)
+        return
+    if fmt == "json":
+        rows = [{"scan": int(scans[r]), "time_s": times_us[r] / 1e6,
+                 "values": {p: _json_value(tp, col[r]) for p, tp, col in zip(watch, types, cols)}}
+                for r in range(len(scans))]
+        json.dump({"network": program.name, "cycle_us": cycle_us,
+                   "signals": {p: str(tp) for p, tp in zip(watch, types)}, "rows": rows},
+                  out, indent=1)
+        out.write("\n")
+        return
+    digits = 3 if all(us % 1000 == 0 for us in times_us) else 6
+    table = [["scan", "time s", *watch]]
+    for r in range(len(scans)):
+        table.append([str(int(scans[r])), f"{times_us[r] / 1e6:.{digits}f}",
+                      *(_show(tp, col[r]) for tp, col in zip(types, cols))])
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    for row in table:
+        out.write("  ".join(c.rjust(w) for c, w in zip(row, widths)).rstrip() + "\n")
+
+
+# ------------------------------------------------------------------------------ info
+def cmd_info(args) -> int:
+    program = _compile(args)
+    info = program.info()
+    info["doc"] = program.network.doc
+    if args.json:
+        print(json.dumps(info, indent=2))
+        return 0
+    lines = [f"network {info['network']}: {info['blocks']} block{'s' if info['blocks'] != 1 else ''}, "
+             f"{info['slots']} slots, {info['feedback_copies']} feedback cop"
+             f"{'ies' if info['feedback_copies'] != 1 else 'y'}"]
+    if info["doc"]:
+        lines.append(f"  {_flat(info['doc'])}")
+    lines.append("inputs:      " + (", ".join(f"{n}: {tp}" for n, tp in info["inputs"].items())
+                                    or "(none)"))
+    lines.append("outputs:     " + (", ".join(f"{n}: {tp}" for n, tp in info["outputs"].items())
+                                    or "(none)"))
+    lines.append("block types: " + (", ".join(f"{n} x{c}" for n, c in info["block_types"].items())
+                                    or "(none)"))
+    lines.append("macros:      " + (", ".join(f"{n} x{c}" for n, c in info["macros"].items())
+                                    or "(none)"))
+    order = program.order
+    shown = order if args.full else order[:ORDER_SHOWN]
+    lines.append("execution order:")
+    width = len(str(len(order)))
+    for pos, index in enumerate(shown, 1):
+        leaf = program.leaves[index]
+        lines.append(f"  {pos:>{width}}  {leaf.path}  {leaf.block!r}")
+    if len(shown) < len(order):
+        lines.append(f"  ... {len(order) - len(shown)} more (--full lists them all)")
+    print("\n".join(lines))
+    return 0
+
+
+# ---------------------------------------------------------------------------- blocks
+def _library() -> dict:
+    load_libraries()
+    return registry()
+
+
+def _ports(cls) -> str:
+    ins = []
+    for p in cls.inputs:
+        ins.append(f"{p.prefix}1..{p.prefix}n" if hasattr(p, "prefix") else p.name)
+    outs = [p.name for p in cls.outputs]
+    return f"{', '.join(ins) or '-'} → {', '.join(outs) or '-'}"
+
+
+def cmd_blocks(args) -> int:
+    lib = _library()
+    if args.name:
+        by_upper = {n.upper(): cls for n, cls in lib.items()}
+        cls = by_upper.get(args.name.upper())
+        if cls is None:
+            raise UnknownSignal(args.name, lib, "block type")
+        if args.json:
+            print(json.dumps(_block_json(cls), indent=2))
+            return 0
+        print(f"{cls.type_name} ({cls.family or 'no family'})")
+        print()
+        print(inspect.cleandoc(cls.__doc__ or ""))
+        return 0
+    classes = sorted(lib.values(), key=lambda c: (c.family, c.type_name))
+    if args.json:
+        print(json.dumps([_block_json(c) for c in classes], indent=2))
+        return 0
+    if not classes:
+        print("no block types registered (no block library installed?)")
+        return 0
+    table = [("family", "name", "ports", "summary")]
+    table += [(c.family or "-", c.type_name, _ports(c), c.summary()) for c in classes]
+    widths = [max(len(row[i]) for row in table) for i in range(3)]
+    for row in table:
+        print(f"{row[0]:<{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]:<{widths[2]}}  "
+              f"{row[3]}".rstrip())
+    return 0
+
+
+def _block_json(cls) -> dict:
+    def port(p):
+        if hasattr(p, "prefix"):
+            return {"name": f"{p.prefix}1..{p.prefix}n", "type": str(p.type), "min": p.min}
+        return {"name": p.name, "type": str(p.type)}
+    return {"name": cls.type_name, "family": cls.family, "summary": cls.summary(),
+            "stateful": cls.stateful,
+            "types": {v: str(f) for v, f in cls.types.items()},
+            "inputs": [port(p) for p in cls.inputs], "outputs": [port(p) for p in cls.outputs],
+            "params": {k: repr(v) for k, v in cls.params.items()},
+            "doc": inspect.cleandoc(cls.__doc__ or "")}
+
+
+# ----------------------------------------------------------------------------- bench
+def cmd_bench(args) -> int:
+    from . import bench
+    load_libraries()
+    return bench.main(args)
+
+
+# ---------------------------------------------------------------------------- parser
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Run, inspect and benchmark IEC 61131-3 "
+                                            "Function Block Diagram networks.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--traceback", action="store_true",
+                        help="on an error, show the Python traceback instead of one line")
+    sub = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
+
+    p = sub.add_parser("run", help="run a network for some scans and print watched signals",
+                       description="Run MODULE:FUNCTION (a function returning a Network, or a "
+                                   "Network) on a simulated PLC and print one row per scan.")
+    p.add_argument("target", metavar="MODULE:FUNCTION")
+    p.add_argument("--scans", type=int, default=10, help="scans to run (default 10)")
+    p.add_argument("--cycle", default="5ms", help="cycle time, e.g. 5ms, 100us, T#10ms "
+                                                  "(default 5ms)")
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE[@SCAN]",
+                   help="set an input before scan SCAN (1-based; default before the first); "
+                        "values in IEC syntax: TRUE, 5, 16#FF, T#1s, 1.5. Repeatable")
+    p.add_argument("--watch", action="append", default=[], metavar="PATH",
+                   help="a signal to print (repeatable; default: every network output)")
+    p.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    p.add_argument("--vcd", metavar="FILE", help="also write the watched signals as a VCD file")
+    p.add_argument("--dump", metavar="FILE", help="write the generated Python of the scan")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("info", help="describe a network: blocks, types, macros, order",
+                       description="Describe the network MODULE:FUNCTION builds.")
+    p.add_argument("target", metavar="MODULE:FUNCTION")
+    p.add_argument("--json", action="store_true", help="print it as JSON")
+    p.add_argument("--full", action="store_true",
+                   help=f"list the whole execution order (default: the first {ORDER_SHOWN})")
+    p.set_defaults(func=cmd_info)
+
+    p = sub.add_parser("blocks", help="list the block library, or show one block type",
+                       description="List the registered block types, or show the whole "
+                                   "documentation of one.")
+    p.add_argument("name", nargs="?", metavar="NAME")
+    p.add_argument("--json", action="store_true", help="print it as JSON")
+    p.set_defaults(func=cmd_blocks)
+
+    p = sub.add_parser("bench", help="measure the compiled scan against its targets",
+                       description="Time the compiled scan, the interpreter baseline, "
+                                   "compilation and simpy's overhead on synthetic networks.")
+    from .bench import add_arguments
+    add_arguments(p)
+    p.set_defaults(func=cmd_bench)
+
+    for ep in command_plugins():
+        try:
+            ep.load()(sub)
+        except Exception as e:  # a broken plug-in must not take the core verbs down
+            print(f"{PROG}: warning: plug-in command {ep.name!r} ({ep.value}) not loaded: "
+                  f"{type(e).__name__}: {_flat(str(e))}", file=sys.stderr)
+    return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("fbd-sim")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
+# ------------------------------------------------------------------------------ main
+def _message(e: BaseException) -> str:
+    if isinstance(e, ValidationError):
+        n = len(e.problems)
+        head = f"network {e.network!r} is not valid ({n} problem{'s' if n != 1 else ''})"
+        shown = e.problems[:3]
+        more = f"; ... and {n - len(shown)} more (--traceback lists them)" if n > len(shown) else ""
+        return f"{head}: {'; '.join(shown)}{more}"
+    return _flat(str(e)) or type(e).__name__
+
+
+def main(argv=None) -> int:
+    """Entry point of the ``fbd`` command; returns the exit status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    show_tb = bool(os.environ.get("FBD_TRACEBACK")) or "--traceback" in argv
+    try:
+        args = build_parser().parse_args(argv)
+        status = args.func(args)
+        return 0 if status is None else int(status)
+    except SystemExit as e:  # --help and --version exit through argparse
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
+    except KeyboardInterrupt:
+        print(f"\n{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `fbd run ... | head`: the reader left; not an error
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except (FbdError, t.TypeError_, OSError) as e:
+        if show_tb:
+            raise
+        print(f"{PROG}: error: {_message(e)}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
