@@ -311,3 +311,21 @@ def test_a_blocks_internal_storage_can_be_read_but_not_written_forced_or_traced(
                 lambda: h.trace("blk.DATA")):
         with pytest.raises(FbdError, match="blk.DATA is a block's internal storage"):
             act()
+
+
+def test_other_simpy_processes_interleave_with_scans_at_their_own_times():
+    net = Network("N")
+    net.output("N", net.add("t", TICKS()).N)
+    plc = Plc(net, cycle=0.005)
+    seen = []
+
+    def plant(env):
+        while True:
+            yield env.timeout(12_000)          # every 12 ms of simulated time
+            seen.append((env.now, plc.get("N")))
+
+    plc.env.process(plant(plc.env))
+    plc.scan(10)
+    # scans at 0, 5, 10 ms have run by 12 ms; 0..20 by 24 ms; 0..35 by 36 ms; 0..45 by 48
+    assert seen == [(12_000, 3), (24_000, 5), (36_000, 8), (48_000, 10)]
+    assert plc.scans == 10 and plc.now_us == 50_000
