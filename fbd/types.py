@@ -157,7 +157,8 @@ class DataType:
                     raise TypeError_(f"{where}: string of {len(value)} characters is longer "
                                      f"than STRING's {STRING_MAX}")
                 return value
-        raise TypeError_(f"{where}: {value!r} is not a {self.name}")
+        article = "an" if self.name[0] in "AEIOU" else "a"
+        raise TypeError_(f"{where}: {value!r} is not {article} {self.name}")
 
     def to_python(self, raw):
         """The public form of a run-time value (TIME becomes a timedelta)."""

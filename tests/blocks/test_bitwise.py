@@ -222,7 +222,7 @@ def test_a_count_literal_that_is_not_an_integer_is_reported():
     def typed(net):
         net.output("y", net.add("shr", blocks.SHR(WORD, types={"TN": INT}),
                                 IN=net.input("w", WORD), N=1.5).OUT)
-    with pytest.raises(ValidationError, match=r"shr\.N: 1\.5 is not a INT"):
+    with pytest.raises(ValidationError, match=r"shr\.N: 1\.5 is not an INT"):
         compile_net(typed)
 
 
