@@ -551,6 +551,7 @@ class ScanProgram:
         self.forced: set[int] = set()
         self._chunk_src: list[str] = []
         self._chunks: list = []
+        self._leaf_fns: dict = {}  # leaf index -> its function (leaf_function), until a force
         self.dump_path = dump if dump is not None else os.environ.get("FBD_DUMP")
         self._generate()
 
@@ -814,6 +815,7 @@ class ScanProgram:
         before = self.n_slots
         changed = set(slots) ^ self.forced
         self.forced = set(slots)
+        self._leaf_fns.clear()
         chunks = {self.position[self.writer[s]] // CHUNK for s in changed if s in self.writer}
         for c in sorted(chunks):
             self._chunk_src[c] = self._chunk_source(c)
@@ -822,11 +824,15 @@ class ScanProgram:
         return list(range(before, self.n_slots))
 
     def leaf_function(self, index: int):
-        """One block's code alone, as a function ``f(s, now)`` (stepping into a scan)."""
-        src = "def _one(s, now):\n" + "".join(f"    {ln}\n" for ln in self.leaf_code(index))
-        ns = _namespace([self.leaves[index]])
-        exec(compile(src, f"<fbd {self.leaves[index].path}>", "exec"), ns)
-        return ns["_one"]
+        """One block's code alone, as a function ``f(s, now)`` (stepping into a scan);
+        made on first use and kept until the forced set changes."""
+        fn = self._leaf_fns.get(index)
+        if fn is None:
+            src = "def _one(s, now):\n" + "".join(f"    {ln}\n" for ln in self.leaf_code(index))
+            ns = _namespace([self.leaves[index]])
+            exec(compile(src, f"<fbd {self.leaves[index].path}>", "exec"), ns)
+            fn = self._leaf_fns[index] = ns["_one"]
+        return fn
 
     def snapshot(self, s: list) -> None:
         """Take the previous-scan copies of feedback wires (the scan's first step)."""

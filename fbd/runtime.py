@@ -15,6 +15,16 @@ One scan of a task:
    (feedback wires read the previous scan's value);
 3. publish: outputs are copied to the output image;
 4. record: the watchdog times the scan, traces take their sample.
+
+:meth:`Task.run_scan` does the four steps in one go (the hot path).
+:meth:`Plc.step_into` does the same scan one block at a time for a debugger
+(:class:`SteppedScan`); the scheduler then skips the scan it would have run,
+so a stepped scan and a normal one leave the same table, counters and clock.
+
+A run (:meth:`Plc.scan`, :meth:`Plc.run_for`, :meth:`Plc.run_until`) can be
+ended early from inside a scan with :meth:`Plc.halt` (a debugger's
+breakpoint): the scan completes and the clock advances to the end of its
+cycle, exactly as if the run had been asked for that many scans.
 """
 
 from __future__ import annotations
@@ -27,6 +37,8 @@ from dataclasses import dataclass, field
 
 import simpy
 import simpy.rt
+from simpy.core import StopSimulation
+from simpy.events import URGENT
 
 from . import types as t
 from .compiler import ScanProgram, compile_network
@@ -88,7 +100,13 @@ class ScanStats:
 
 
 class Task:
-    """One cyclic IEC task: a compiled program with its own signal table and period."""
+    """One cyclic IEC task: a compiled program with its own signal table and period.
+
+    ``traces`` holds the recorders called after every scan with
+    ``record(s, scan, now_us)``: :class:`~fbd.trace.Trace` objects, and anything
+    else with that method (the debugger's breakpoint check), at no cost to a
+    scan when the list is empty.
+    """
 
     def __init__(self, name: str, program: ScanProgram, cycle_us: int, priority: int):
         self.name = name
@@ -107,6 +125,8 @@ class Task:
         self.on_overrun: list = []
 
     def run_scan(self, now_us: int) -> None:
+        """One whole scan at simulated time ``now_us``: :meth:`latch`, the compiled
+        scan (execute and publish), :meth:`record`, inlined: this is the hot path."""
         s = self.s
         if self.pending:
             for slot, value in self.pending.items():
@@ -124,6 +144,27 @@ class Task:
                 callback(self, self.scans, ns / 1000)
         for trace in self.traces:
             trace.record(s, self.scans, now_us)
+
+    def latch(self) -> None:
+        """A scan's first step: pending input writes enter the table, forces are
+        re-applied (as :meth:`run_scan` does)."""
+        s = self.s
+        if self.pending:
+            for slot, value in self.pending.items():
+                s[slot] = value
+            self.pending.clear()
+        for slot, value in self.forces.items():
+            s[slot] = value
+
+    def record(self, now_us: int, ns: int) -> None:
+        """A scan's last step, after publish: count it, time it (``ns`` of wall
+        time), let the recorders sample it (as :meth:`run_scan` does)."""
+        self.scans += 1
+        if self.stats.add(self.scans, ns):
+            for callback in self.on_overrun:
+                callback(self, self.scans, ns / 1000)
+        for trace in self.traces:
+            trace.record(self.s, self.scans, now_us)
 
     def restart(self) -> None:
         """Cold restart: every variable back to its initial value; forces stay."""
@@ -158,6 +199,8 @@ class Plc:
             self.env = simpy.Environment()
         self.clock_start_us = to_us(clock_start, "clock_start")
         self.tasks: list[Task] = []
+        self._runs = 0  # odd while a run is in progress; identifies its stop events
+        self._stepping: SteppedScan | None = None
         self.main = self.add_task(task_name, program, cycle_us, priority=0)
         self.env.process(self._scheduler())
 
@@ -193,17 +236,19 @@ class Plc:
             cycle = task.cycle_us
             while len(tasks) == 1:
                 now = env.now
-                task.run_scan(now + offset)
-                due = now + cycle
-                if not self.realtime:
-                    # While nothing else is scheduled before the next scan (no other
-                    # process, not the end of this run), the next scan cannot be
-                    # observed or preceded by anything: run it now instead of
-                    # paying one simpy event per scan. Same scans, same times.
-                    while due < env.peek() and len(tasks) == 1:
-                        task.run_scan(due + offset)
-                        due += cycle
-                task.next_due = due
+                due = task.next_due
+                if due <= now:  # else a debugger has run this scan by hand (step_into)
+                    task.run_scan(now + offset)
+                    due = now + cycle
+                    if not self.realtime:
+                        # While nothing else is scheduled before the next scan (no other
+                        # process, not the end of this run), the next scan cannot be
+                        # observed or preceded by anything: run it now instead of
+                        # paying one simpy event per scan. Same scans, same times.
+                        while due < env.peek() and len(tasks) == 1:
+                            task.run_scan(due + offset)
+                            due += cycle
+                    task.next_due = due
                 yield env.timeout(due - now)
         while True:
             now = env.now
@@ -237,7 +282,8 @@ class Plc:
         return self.env.now
 
     def scan(self, n: int = 1) -> None:
-        """Run exactly ``n`` scans of the main task (other tasks run as they fall due)."""
+        """Run exactly ``n`` scans of the main task (other tasks run as they fall due);
+        fewer if :meth:`halt` ends the run."""
         if n < 0:
             raise FbdError(f"cannot run {n} scans")
         if n == 0:
@@ -245,11 +291,66 @@ class Plc:
         until = self.main.next_due + n * self.main.cycle_us
         if self.main.scans == 0 and self.env.now == 0:
             until = n * self.main.cycle_us
-        self.env.run(until=until)
+        self._run(until)
 
     def run_for(self, duration) -> None:
         """Advance simulated time by ``duration`` (seconds, timedelta or 'T#1s')."""
-        self.env.run(until=self.env.now + to_us(duration, "duration"))
+        self._run(self.env.now + to_us(duration, "duration"))
+
+    def _run(self, until: int) -> None:
+        """Run simpy up to simulated time ``until`` (µs), or to where :meth:`halt` says.
+
+        The end is an urgent event at ``until`` (before any scan due then), as
+        ``env.run(until=...)`` makes, but one that stops only the run it was
+        made for: a run that :meth:`halt` ends early leaves it in the queue,
+        where it must not end the next run.
+        """
+        if self._stepping is not None:
+            raise FbdError(f"scan {self.main.scans + 1} is being stepped into, block by "
+                           f"block; finish it (SteppedScan.finish) before running the PLC")
+        env = self.env
+        if until <= env.now:
+            raise ValueError(f"until ({until}) must be greater than the current "
+                             f"simulation time")
+        self._runs += 1
+        self._stop_at(until)
+        try:
+            env.run()
+        finally:
+            self._runs += 1  # this run's stop events are stale from now on
+
+    def _stop_at(self, at: int) -> None:
+        event = simpy.Event(self.env)
+        event._ok = True          # triggered, as env.run(until=...) makes its end event
+        event._value = None
+        event.run = self._runs    # the run it may stop
+        event.callbacks.append(self._stop)
+        self.env.schedule(event, URGENT, at - self.env.now)
+
+    def _stop(self, event) -> None:
+        if event.run == self._runs:
+            raise StopSimulation(None)
+
+    def halt(self, scan_us: int) -> None:
+        """End the run in progress after the main-task scan that runs at
+        ``scan_us`` (the time recorders are given): that scan completes, and the
+        clock advances to the end of its cycle, as if the run had been asked for
+        exactly that many scans. Meant for a recorder (a debugger's breakpoint);
+        outside a run it does nothing."""
+        at = scan_us - self.clock_start_us + self.main.cycle_us
+        if self._runs % 2 and at > self.env.now:
+            self._stop_at(at)
+
+    def step_into(self) -> "SteppedScan":
+        """Begin the main task's next scan, to run it one block at a time
+        (a debugger's *step into*); see :class:`SteppedScan`."""
+        if self._stepping is not None:
+            raise FbdError(f"scan {self.main.scans + 1} is already being stepped into")
+        task = self.main
+        if self.env.now < task.next_due:  # run what comes before the scan (other tasks, processes)
+            self._run(task.next_due)
+        self._stepping = SteppedScan(self, task)
+        return self._stepping
 
     def run_until(self, condition, max_scans: int = 1_000_000) -> int:
         """Scan until ``condition(plc)`` holds; return the scans it took.
@@ -261,7 +362,9 @@ class Plc:
         raise FbdError(f"condition still false after {max_scans} scans")
 
     def restart(self) -> None:
-        """Cold restart of every task: variables to their initial values, forces kept."""
+        """Cold restart of every task: variables to their initial values, forces kept.
+        A scan being stepped into is abandoned."""
+        self._stepping = None
         for task in self.tasks:
             task.restart()
 
@@ -410,6 +513,79 @@ class Plc:
         return (f"<Plc {self.main.program.name}: {self.scans} scans, "
                 f"t={self.time:.3f}s, cycle {self.main.cycle_us} us>")
 
+
+class SteppedScan:
+    """The main task's next scan, run one block at a time (:meth:`Plc.step_into`).
+
+    It begins as every scan does (inputs latched, forces re-applied, the
+    previous-scan copies of feedback wires taken); :meth:`step` runs the next
+    block in execution order, over the live table, with the block's own code
+    (:meth:`ScanProgram.leaf_function`); :meth:`finish` runs what is left and
+    ends the scan as every scan ends: outputs published, the scan counted and
+    timed (the wall time of its blocks, not the pauses between them), traces
+    sampled, and the clock advanced to the end of the cycle (other tasks and
+    simpy processes due in between run). The table is then exactly what the
+    compiled scan would have left. While a scan is stepped into, the PLC
+    does not run (:meth:`Plc.scan` refuses); :meth:`Plc.restart` abandons it.
+
+    Forcing or writing between steps is allowed and takes effect for the
+    blocks still to run. The scan runs at the simulated time it was due
+    (``now_us``, what NOW and the timers read), which is also :attr:`Plc.time`
+    until it finishes.
+    """
+
+    def __init__(self, plc: Plc, task: Task):
+        self.plc = plc
+        self.task = task
+        self.program = task.program
+        self.order = self.program.order
+        self.position = 0      # blocks run so far
+        self.now_us = task.next_due + plc.clock_start_us
+        self.ns = 0            # wall time of the blocks run
+        task.latch()
+        self.program.snapshot(task.s)
+
+    @property
+    def done(self) -> bool:
+        """Every block has run (what is left is :meth:`finish`)."""
+        return self.position >= len(self.order)
+
+    @property
+    def next_leaf(self) -> int | None:
+        """The index (in ``program.leaves``) of the block the next step runs."""
+        return None if self.done else self.order[self.position]
+
+    @property
+    def active(self) -> bool:
+        """Still the PLC's scan in progress (not finished, not abandoned by a restart)."""
+        return self.plc._stepping is self
+
+    def step(self) -> int:
+        """Run the next block; return its index in ``program.leaves``."""
+        if not self.active:
+            raise FbdError("this stepped scan is over (finished or abandoned by a restart)")
+        if self.done:
+            raise FbdError("every block of this scan has run; finish() ends it")
+        index = self.order[self.position]
+        run = self.program.leaf_function(index)
+        t0 = _time.perf_counter_ns()
+        run(self.task.s, self.now_us)
+        self.ns += _time.perf_counter_ns() - t0
+        self.position += 1
+        return index
+
+    def finish(self) -> None:
+        """Run the blocks left, publish, record, and advance the clock by one cycle."""
+        while not self.done:
+            self.step()
+        if not self.active:
+            raise FbdError("this stepped scan is over (finished or abandoned by a restart)")
+        task, plc = self.task, self.plc
+        self.program.publish(task.s)
+        task.next_due = self.now_us - plc.clock_start_us + task.cycle_us  # the scheduler skips it
+        task.record(self.now_us, self.ns)
+        plc._stepping = None
+        plc._run(task.next_due)
 
 
 def _scratch_source(program: ScanProgram, scratch: int) -> int:

@@ -1,0 +1,11 @@
+"""The HMI: a PyQt6 application shell and one panel per block program.
+
+- :mod:`hmi.app`: the window, the program chooser and the real-time loop
+  (``fbd hmi [PROGRAM]``, registered by :mod:`hmi.cli`);
+- :mod:`hmi.loop`: the loop's timing model, Qt-free;
+- :mod:`hmi.panels`: the registry of panels (one line per program) and the
+  panels themselves; :mod:`hmi.panel`: what a panel provides.
+
+Panels write only PLC inputs and read only PLC outputs (DESIGN.md, "models
+without widgets"); the block programs never import Qt.
+"""

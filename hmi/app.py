@@ -1,0 +1,226 @@
+"""The application shell: one window, a program chooser, and the real-time loop.
+
+The window hosts one panel at a time, chosen from the registry in
+:mod:`hmi.panels` (the *Program* menu; ``fbd hmi PROGRAM`` picks the first).
+Its ``QTimer`` fires every :data:`TICK_MS` ms; each tick asks the loop model
+(:class:`hmi.loop.RealTimeLoop`) how many whole scans the wall time elapsed
+owes the panel's PLC, runs them with ``plc.scan(n)`` on simulated time, and
+calls the panel's ``refresh()`` so it shows the PLC's outputs. The loop caps
+the catch-up at :data:`MAX_SCANS_PER_TICK` scans, so a stalled UI makes the PLC
+slip behind the wall clock rather than run a long burst of scans.
+
+Tests construct ``MainWindow(..., clock=fake, autostart=False)`` and call
+:meth:`MainWindow.tick` themselves: time moves only when they say so.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+
+from PyQt6.QtCore import Qt, QTimer
+from PyQt6.QtGui import QAction, QActionGroup, QKeySequence
+from PyQt6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox
+
+from .loop import RealTimeLoop
+from .panel import Panel
+from .panels import PANELS
+
+__all__ = ["MainWindow", "application", "TICK_MS", "MAX_SCANS_PER_TICK", "SPEEDS"]
+
+log = logging.getLogger("hmi")
+
+APP_NAME = "fbd-sim"                 # names the user data directory (QStandardPaths)
+APP_TITLE = "FBD PLC simulator"
+TICK_MS = 10                         # the UI timer; ~100 ticks a second, 2 scans each at 5 ms
+MAX_SCANS_PER_TICK = 40              # at most 200 ms of simulated time caught up per tick
+SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0)  # the Simulation > Speed menu
+DEFAULT_SIZE = (560, 820)            # the window's first size, if the screen has room
+
+
+def application(argv=None) -> QApplication:
+    """The QApplication (made once), named so the user data directory is ``fbd-sim``."""
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(list(sys.argv if argv is None else argv))
+    app.setApplicationName(APP_NAME)
+    app.setApplicationDisplayName(APP_TITLE)
+    return app
+
+
+class MainWindow(QMainWindow):
+    """The shell. ``program`` names a registered panel; or pass a ready ``panel``."""
+
+    def __init__(self, program: str | None = "2048", *, panel: Panel | None = None,
+                 clock=time.monotonic_ns, autostart: bool = True, tick_ms: int = TICK_MS):
+        super().__init__()
+        self.loop = RealTimeLoop(max_scans=MAX_SCANS_PER_TICK, clock=clock)
+        self.panel: Panel | None = None
+        self.program: str | None = None
+        self._panel_menus: list = []
+        self._build_menus()
+        self.loop_label = QLabel()
+        self.statusBar().addPermanentWidget(self.loop_label)
+        self.timer = QTimer(self)
+        self.timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self.timer.setInterval(tick_ms)
+        self.timer.timeout.connect(self.tick)
+        if panel is not None:
+            self.set_panel(panel, program)
+        elif program is not None:
+            self.open_program(program)
+        screen = self.screen().availableGeometry()
+        self.resize(min(DEFAULT_SIZE[0], screen.width()), min(DEFAULT_SIZE[1], screen.height() - 40))
+        if autostart:
+            self.timer.start()
+
+    # -- menus ------------------------------------------------------------------------
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        quit_action = file_menu.addAction("&Quit", self.close)
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+
+        self.program_menu = bar.addMenu("&Program")
+        group = QActionGroup(self.program_menu)
+        self.program_actions: dict[str, QAction] = {}
+        for name, entry in PANELS.items():
+            action = QAction(entry.title, self.program_menu, checkable=True)
+            action.triggered.connect(lambda _=False, n=name: self.open_program(n))
+            group.addAction(action)
+            self.program_menu.addAction(action)
+            self.program_actions[name] = action
+
+        self.sim_menu = bar.addMenu("&Simulation")
+        self.pause_action = self.sim_menu.addAction("&Pause")
+        self.pause_action.setCheckable(True)
+        self.pause_action.setShortcut("Ctrl+P")
+        self.pause_action.toggled.connect(self.set_paused)
+        speed_menu = self.sim_menu.addMenu("&Speed")
+        speeds = QActionGroup(speed_menu)
+        self.speed_actions: dict[float, QAction] = {}
+        for speed in SPEEDS:
+            action = QAction(f"{speed:g}x" + (" (real time)" if speed == 1 else ""), speed_menu,
+                             checkable=True)
+            action.setChecked(speed == 1)
+            action.triggered.connect(lambda _=False, s=speed: self.set_speed(s))
+            speeds.addAction(action)
+            speed_menu.addAction(action)
+            self.speed_actions[speed] = action
+        self.sim_menu.addSeparator()
+        self.debug_action = self.sim_menu.addAction("&Debugger...")
+        self.debug_action.setEnabled(False)
+        self.debug_action.setToolTip("Stepping scans and watching signals comes with the debugger")
+
+        help_menu = bar.addMenu("&Help")
+        help_menu.addAction("&About", self._about)
+
+    def _about(self) -> None:
+        QMessageBox.about(self, APP_TITLE,
+                          f"<b>{APP_TITLE}</b><p>Games built only out of IEC 61131-3 function "
+                          f"blocks, run scan by scan ({self.loop.cycle_ns // 1_000_000} ms cycles "
+                          f"of simulated time) and played through HMI panels.")
+
+    # -- panels -----------------------------------------------------------------------
+    def open_program(self, name: str) -> Panel:
+        """Open the registered panel ``name`` (replacing the current one)."""
+        entry = PANELS.get(name)
+        if entry is None:
+            raise KeyError(f"no panel named {name!r} (registered: {', '.join(PANELS)})")
+        return self.set_panel(entry.load()(), name)
+
+    def set_panel(self, panel: Panel, name: str | None = None) -> Panel:
+        old = self.panel
+        if old is not None:
+            old.shutdown()
+            for menu in self._panel_menus:
+                self.menuBar().removeAction(menu.menuAction())
+        self.panel, self.program = panel, name
+        self._panel_menus = panel.menus()
+        for menu in self._panel_menus:
+            self.menuBar().insertMenu(self.sim_menu.menuAction(), menu)
+        for key, action in self.program_actions.items():
+            action.setChecked(key == name)
+        panel.message.connect(lambda text: self.statusBar().showMessage(text, 5000))
+        self.setCentralWidget(panel)       # deletes the old panel
+        title = PANELS[name].title if name in PANELS else panel.title
+        self.setWindowTitle(f"{title} — {APP_TITLE}")
+        panel.setFocus()
+        self.loop.restart()
+        panel.refresh()
+        self._show_loop()
+        return panel
+
+    # -- the real-time loop ---------------------------------------------------------------
+    def tick(self, now_ns: int | None = None) -> int:
+        """One tick: run the scans the wall time owes the PLC, refresh the panel.
+        Returns the scans run."""
+        panel = self.panel
+        if panel is None:
+            return 0
+        plc = panel.plc
+        if plc is not None:
+            self.loop.cycle_ns = round(plc.cycle * 1e6) * 1000
+        n = self.loop.due(now_ns)
+        if n and plc is not None:
+            try:
+                plc.scan(n)
+            except Exception as e:   # an exception escaping a Qt slot would abort the process
+                log.exception("the PLC stopped")
+                self.pause_action.setChecked(True)
+                self.statusBar().showMessage(f"PLC stopped: {type(e).__name__}: {e}")
+                return 0
+        panel.refresh()
+        self._show_loop()
+        return n
+
+    def set_paused(self, paused: bool) -> None:
+        if paused:
+            self.loop.pause()
+        else:
+            self.loop.resume()
+        if self.pause_action.isChecked() != paused:
+            self.pause_action.setChecked(paused)
+        self._show_loop()
+
+    def set_speed(self, speed: float) -> None:
+        self.loop.speed = speed
+        for value, action in self.speed_actions.items():
+            action.setChecked(value == speed)
+        self._show_loop()
+
+    def _show_loop(self) -> None:
+        loop = self.loop
+        state = "paused" if loop.paused else (
+            "real time" if loop.speed == 1 else f"{loop.speed:g}x real time")
+        dropped = f"  ·  {loop.dropped_ns / 1e9:.2f} s dropped" if loop.dropped_ns else ""
+        self.loop_label.setText(f"{state}{dropped}")
+
+    def closeEvent(self, event) -> None:
+        self.timer.stop()
+        if self.panel is not None:
+            self.panel.shutdown()
+        super().closeEvent(event)
+
+
+def run(program: str = "2048") -> int:
+    """Open the window on ``program`` and run the Qt event loop; the exit status."""
+    app = application()
+    window = MainWindow(program)
+    window.show()
+    return _exec(app)
+
+
+def _exec(app: QApplication) -> int:   # tests replace this
+    return app.exec()
+
+
+def display_problem() -> str | None:
+    """Why Qt could not open a window here, or None (checked before Qt aborts on it)."""
+    if sys.platform.startswith("linux") and not os.environ.get("QT_QPA_PLATFORM") and not (
+            os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return ("no display (DISPLAY and WAYLAND_DISPLAY are unset); run it in a desktop "
+                "session, or set QT_QPA_PLATFORM=offscreen")
+    return None
