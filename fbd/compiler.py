@@ -110,8 +110,10 @@ class _Builder:
         self.problems.append(text)
 
     def flatten(self) -> None:
-        for name, (tp, _default) in self.net.inputs.items():
-            self.inputs[name] = self.slot(tp.default)
+        for name, (tp, default) in self.net.inputs.items():
+            # A program's input starts at its declared default, as the same
+            # network placed as a macro with the input left open would see it.
+            self.inputs[name] = self.slot(tp.default if default is REQUIRED else default)
         self._walk(self.top, set())
 
     def _walk(self, scope: Scope, stack: set) -> None:

@@ -329,3 +329,17 @@ def test_other_simpy_processes_interleave_with_scans_at_their_own_times():
     # scans at 0, 5, 10 ms have run by 12 ms; 0..20 by 24 ms; 0..35 by 36 ms; 0..45 by 48
     assert seen == [(12_000, 3), (24_000, 5), (36_000, 8), (48_000, 10)]
     assert plc.scans == 10 and plc.now_us == 50_000
+
+
+def test_a_programs_input_starts_at_its_declared_default():
+    net = Network("N")
+    x = net.input("X", INT, 7)
+    net.output("Y", net.add("m", blocks.MOVE(INT), IN=x).OUT)
+    h = Harness(net)
+    h.scan()
+    assert h.get("X") == 7 and h.get("Y") == 7
+    h.force("X", 1)
+    h.scan()
+    h.unforce("X")
+    h.scan()
+    assert h.get("Y") == 7          # back to the value the process gives it
