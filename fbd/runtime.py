@@ -63,27 +63,35 @@ def to_us(value, what: str = "time") -> int:
     raise FbdError(f"{what}: {value!r} is not a duration (give seconds, a timedelta or 'T#5ms')")
 
 
-@dataclass
+_NEVER = 1 << 62
+
+
+@dataclass(slots=True)
 class ScanStats:
     """Wall-clock time of the scans, and overruns against the cycle."""
     cycle_us: int
     count: int = 0
     total_ns: int = 0
-    min_ns: int = 0
+    min_ns: int = _NEVER   # no scan yet
     max_ns: int = 0
     last_ns: int = 0
     overruns: int = 0
     overrun_log: deque = field(default_factory=lambda: deque(maxlen=100))
+    limit_ns: int = 0      # the cycle in ns: a scan longer than this overran
+
+    def __post_init__(self):
+        self.limit_ns = self.cycle_us * 1000
 
     def add(self, scan: int, ns: int) -> bool:
+        """Count one scan of ``ns``; True when it overran its cycle."""
         self.count += 1
         self.total_ns += ns
         self.last_ns = ns
-        if self.count == 1 or ns < self.min_ns:
+        if ns < self.min_ns:
             self.min_ns = ns
         if ns > self.max_ns:
             self.max_ns = ns
-        if ns > self.cycle_us * 1000:
+        if ns > self.limit_ns:
             self.overruns += 1
             self.overrun_log.append((scan, ns / 1000))
             return True
@@ -94,7 +102,8 @@ class ScanStats:
         return self.total_ns / self.count / 1000 if self.count else 0.0
 
     def summary(self) -> dict:
-        return {"scans": self.count, "min_us": self.min_ns / 1000, "mean_us": self.mean_us,
+        return {"scans": self.count, "min_us": self.min_ns / 1000 if self.count else 0.0,
+                "mean_us": self.mean_us,
                 "max_us": self.max_ns / 1000, "overruns": self.overruns,
                 "cycle_us": self.cycle_us}
 

@@ -1,0 +1,332 @@
+"""The diagram view: one network level as FBD boxes and wires with live values.
+
+The layout comes from :mod:`hmi.debugger.layout`; this module only draws it
+and refreshes the values (one :class:`~fbd.debug.Probe` per level, read at
+each refresh). Double-click a macro's box to enter it; the breadcrumb above
+the view goes back up. The wheel zooms, dragging pans.
+"""
+
+from __future__ import annotations
+
+from PyQt6.QtCore import QPointF, QRectF, Qt, pyqtSignal
+from PyQt6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
+from PyQt6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QGraphicsRectItem,
+    QGraphicsScene,
+    QGraphicsSimpleTextItem,
+    QGraphicsView,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from fbd.network import Network
+
+from .layout import HEADER_H, PORT_H, Level, layout_level
+
+__all__ = ["DiagramView", "DiagramPanel", "TRUE_COLOUR", "FORCED_COLOUR", "CURRENT_COLOUR"]
+
+TRUE_COLOUR = QColor("#1a9e3a")
+WIRE_COLOUR = QColor("#555555")
+FORCED_COLOUR = QColor("#d62728")
+CURRENT_COLOUR = QColor("#ffb000")
+BLOCK_FILL = QColor("#f4f6fb")
+MACRO_FILL = QColor("#e3ecfa")
+PSEUDO_FILL = QColor("#eeeeee")
+BOX_PEN = QColor("#34495e")
+ROLE = 0   # QGraphicsItem.data key: "box:<name>"
+
+
+def _font(pt: float, bold: bool = False) -> QFont:
+    f = QFont("DejaVu Sans Mono")
+    f.setStyleHint(QFont.StyleHint.Monospace)
+    f.setPointSizeF(pt)
+    f.setBold(bold)
+    return f
+
+
+def _spread(text: str, n: int) -> int:
+    """A stable small offset, so parallel wire segments do not sit on each other."""
+    return sum(map(ord, text)) % n
+
+
+def level_network(root: Network, prefix: str) -> Network:
+    """The network seen at ``prefix`` ("" is ``root``; "a.b." is macro b inside a)."""
+    net = root
+    for name in [p for p in prefix.split(".") if p]:
+        net = net.instances[name].element
+    return net
+
+
+class DiagramView(QGraphicsView):
+    """One level of the program as a diagram; :meth:`refresh` shows live values."""
+
+    entered = pyqtSignal(str)   # the prefix of the level now shown
+
+    def __init__(self, debugger, parent=None):
+        super().__init__(parent)
+        self.debugger = debugger
+        self.setScene(QGraphicsScene(self))
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setBackgroundBrush(QBrush(QColor("white")))
+        self.prefix = ""
+        self.level: Level | None = None
+        self.box_items: dict[str, QGraphicsRectItem] = {}
+        self._wires: list[tuple[QGraphicsPathItem, QGraphicsSimpleTextItem, QGraphicsSimpleTextItem,
+                                int | None]] = []
+        self._probe = None
+        self._bool: list[bool] = []
+        self.show_level("")
+
+    # -- building -------------------------------------------------------------------
+    def show_level(self, prefix: str) -> None:
+        dbg = self.debugger
+        net = level_network(dbg.program.network, prefix)
+        self.prefix = prefix
+        self.level = level = layout_level(net, prefix, dbg.order, dbg.program.signals)
+        scene = self.scene()
+        scene.clear()
+        self.box_items.clear()
+        self._wires.clear()
+        for box in level.boxes.values():
+            self._add_box(scene, box)
+        paths: list[str] = []
+        for wire in level.wires:
+            self._add_wire(scene, level, wire, paths)
+        self._probe = dbg.probe(paths)
+        self._bool = [tp is not None and tp.kind == "bool" for tp in self._probe.types]
+        scene.setSceneRect(QRectF(-60, -40, level.width + 160, level.height + 80))
+        self.refresh()
+        self.entered.emit(prefix)
+
+    def _add_box(self, scene: QGraphicsScene, box) -> None:
+        fill = {"block": BLOCK_FILL, "macro": MACRO_FILL}.get(box.kind, PSEUDO_FILL)
+        rect = QGraphicsRectItem(box.x, box.y, box.w, box.h)
+        rect.setBrush(QBrush(fill))
+        pen = QPen(BOX_PEN, 2 if box.kind == "macro" else 1.2)
+        if box.kind in ("inputs", "outputs"):
+            pen.setStyle(Qt.PenStyle.DashLine)
+        rect.setPen(pen)
+        rect.setData(ROLE, f"box:{box.name}")
+        rect.setToolTip(f"{box.path or 'the program'} ({box.title})"
+                        + ("\ndouble-click to enter" if box.kind == "macro" else ""))
+        scene.addItem(rect)
+        self.box_items[box.name] = rect
+        if box.kind in ("block", "macro"):
+            title = QGraphicsSimpleTextItem(box.title, rect)
+            title.setFont(_font(8.5, True))
+            title.setPos(box.x + (box.w - title.boundingRect().width()) / 2, box.y + 2)
+            name = QGraphicsSimpleTextItem(box.name, rect)
+            name.setFont(_font(8))
+            name.setBrush(QBrush(QColor("#2c3e50")))
+            name.setPos(box.x + (box.w - name.boundingRect().width()) / 2,
+                        box.y - name.boundingRect().height() - 1)
+            line = QGraphicsPathItem(rect)
+            p = QPainterPath()
+            p.moveTo(box.x, box.y + HEADER_H - 2)
+            p.lineTo(box.x + box.w, box.y + HEADER_H - 2)
+            line.setPath(p)
+            line.setPen(QPen(QColor("#aab4c3"), 0.8))
+        else:
+            title = QGraphicsSimpleTextItem(box.title, rect)
+            title.setFont(_font(8, True))
+            title.setPos(box.x + 4, box.y + 3)
+        for i, port in enumerate(box.inputs):
+            text = QGraphicsSimpleTextItem(port, rect)
+            text.setFont(_font(8))
+            text.setPos(box.x + 4, box.y + HEADER_H + i * PORT_H + 2)
+        for i, port in enumerate(box.outputs):
+            text = QGraphicsSimpleTextItem(port, rect)
+            text.setFont(_font(8))
+            text.setPos(box.x + box.w - 4 - text.boundingRect().width(),
+                        box.y + HEADER_H + i * PORT_H + 2)
+
+    def _add_wire(self, scene: QGraphicsScene, level: Level, wire, paths: list[str]) -> None:
+        dst = level.boxes[wire.dst[0]]
+        dx, dy = dst.in_port(wire.dst[1])
+        if wire.src is None:    # a literal into an input
+            text = QGraphicsSimpleTextItem(repr(wire.literal) if isinstance(wire.literal, str)
+                                           else str(wire.literal).upper()
+                                           if isinstance(wire.literal, bool) else str(wire.literal))
+            text.setFont(_font(8))
+            text.setBrush(QBrush(QColor("#7f3fbf")))
+            text.setPos(dx - text.boundingRect().width() - 6, dy - text.boundingRect().height() / 2)
+            scene.addItem(text)
+            return
+        src = level.boxes[wire.src[0]]
+        sx, sy = src.out_port(wire.src[1])
+        path = QPainterPath(QPointF(sx, sy))
+        if dx > sx + 20:
+            mid = dx - 40 - _spread(wire.src[0] + wire.src[1], 5) * 6
+            mid = max(mid, sx + 10)
+            path.lineTo(mid, sy)
+            path.lineTo(mid, dy)
+            path.lineTo(dx, dy)
+        else:     # a feedback (or backward) wire: around below the boxes
+            below = max(src.y + src.h, dst.y + dst.h) + 10 + _spread(wire.dst[0] + wire.dst[1], 4) * 5
+            path.lineTo(sx + 12, sy)
+            path.lineTo(sx + 12, below)
+            path.lineTo(dx - 12, below)
+            path.lineTo(dx - 12, dy)
+            path.lineTo(dx, dy)
+        item = QGraphicsPathItem(path)
+        pen = QPen(WIRE_COLOUR, 1.3)
+        if wire.feedback:
+            pen.setStyle(Qt.PenStyle.DashLine)
+        item.setPen(pen)
+        item.setZValue(-1)
+        scene.addItem(item)
+        label = QGraphicsSimpleTextItem("")
+        label.setFont(_font(8, True))
+        label.setZValue(2)
+        scene.addItem(label)
+        badge = QGraphicsSimpleTextItem("F")
+        badge.setFont(_font(8, True))
+        badge.setBrush(QBrush(FORCED_COLOUR))
+        badge.setZValue(2)
+        badge.setVisible(False)
+        scene.addItem(badge)
+        index = None
+        if wire.path is not None:
+            index = len(paths)
+            paths.append(wire.path)
+            item.setToolTip(wire.path)
+        label.setData(ROLE, (dx, dy))
+        self._wires.append((item, label, badge, index))
+
+    # -- live values ------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Show the current values (labels, TRUE wires, forces, the block stepped into)."""
+        if self._probe is None:
+            return
+        texts = self._probe.texts()
+        raw = self._probe.read_raw()
+        forced = self._probe.forced()
+        for item, label, badge, index in self._wires:
+            if index is None:
+                continue
+            text = texts[index]
+            if label.text() != text:
+                label.setText(text)
+                dx, dy = label.data(ROLE)
+                w = label.boundingRect().width()
+                label.setPos(dx - w - 6, dy - label.boundingRect().height() - 1)
+                badge.setPos(dx - w - 18, dy - label.boundingRect().height() - 1)
+            on = self._bool[index] and bool(raw[index])
+            pen = item.pen()
+            colour = TRUE_COLOUR if on else WIRE_COLOUR
+            if pen.color() != colour:
+                pen.setColor(colour)
+                pen.setWidthF(2.2 if on else 1.3)
+                item.setPen(pen)
+                label.setBrush(QBrush(TRUE_COLOUR if on else QColor("#1f3a93")))
+            if badge.isVisible() != forced[index]:
+                badge.setVisible(forced[index])
+                dx, dy = label.data(ROLE)
+                badge.setPos(dx - label.boundingRect().width() - 18,
+                             dy - label.boundingRect().height() - 1)
+        self._highlight(self.debugger.current_block)
+
+    def _highlight(self, block: str | None) -> None:
+        current = None
+        if block is not None and block.startswith(self.prefix):
+            current = block[len(self.prefix):].split(".", 1)[0]
+        self.current = current
+        for name, rect in self.box_items.items():
+            box = self.level.boxes[name]
+            if name == current:
+                rect.setBrush(QBrush(CURRENT_COLOUR.lighter(150)))
+                rect.setPen(QPen(CURRENT_COLOUR, 3))
+            elif rect.pen().color() == CURRENT_COLOUR:
+                rect.setBrush(QBrush({"block": BLOCK_FILL, "macro": MACRO_FILL}.get(
+                    box.kind, PSEUDO_FILL)))
+                rect.setPen(QPen(BOX_PEN, 2 if box.kind == "macro" else 1.2))
+
+    # -- interaction ------------------------------------------------------------------
+    def enter(self, name: str) -> None:
+        """Enter the macro instance ``name`` of the level shown."""
+        box = self.level.boxes.get(name)
+        if box is None or box.kind != "macro":
+            raise KeyError(f"{self.prefix}{name} is not a macro instance")
+        self.show_level(f"{self.prefix}{name}.")
+
+    def box_at(self, item: QGraphicsItem | None) -> str | None:
+        while item is not None:
+            role = item.data(ROLE)
+            if isinstance(role, str) and role.startswith("box:"):
+                return role[4:]
+            item = item.parentItem()
+        return None
+
+    def mouseDoubleClickEvent(self, event) -> None:
+        name = self.box_at(self.itemAt(event.position().toPoint()))
+        if name is not None and self.level.boxes[name].kind == "macro":
+            self.enter(name)
+            return
+        super().mouseDoubleClickEvent(event)
+
+    def wheelEvent(self, event) -> None:
+        factor = 1.15 if event.angleDelta().y() > 0 else 1 / 1.15
+        self.zoom(factor)
+
+    def zoom(self, factor: float) -> None:
+        scale = self.transform().m11() * factor
+        if 0.05 <= scale <= 8:
+            self.scale(factor, factor)
+
+    def fit(self) -> None:
+        self.fitInView(self.scene().sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+
+
+class DiagramPanel(QWidget):
+    """The diagram with its breadcrumb (program > cell_0_0 > ...) and zoom buttons."""
+
+    def __init__(self, debugger, parent=None):
+        super().__init__(parent)
+        self.crumbs = QHBoxLayout()
+        self.crumbs.setContentsMargins(0, 0, 0, 0)
+        bar = QWidget()
+        bar.setLayout(self.crumbs)
+        self.view = DiagramView(debugger)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(bar)
+        layout.addWidget(self.view, 1)
+        self.crumb_buttons: list[QPushButton] = []
+        self.view.entered.connect(self._crumbs)
+        self._crumbs(self.view.prefix)
+
+    def _crumbs(self, prefix: str) -> None:
+        while self.crumbs.count():
+            w = self.crumbs.takeAt(0).widget()
+            if w is not None:
+                w.deleteLater()
+        self.crumb_buttons = []
+        parts = [p for p in prefix.split(".") if p]
+        names = [self.view.debugger.program.name, *parts]
+        for i, name in enumerate(names):
+            if i:
+                self.crumbs.addWidget(QLabel("›"))
+            button = QPushButton(name)
+            button.setFlat(True)
+            target = "".join(p + "." for p in parts[:i])
+            button.clicked.connect(lambda _=False, t=target: self.view.show_level(t))
+            button.setEnabled(i < len(names) - 1)
+            self.crumbs.addWidget(button)
+            self.crumb_buttons.append(button)
+        self.crumbs.addStretch(1)
+        for text, slot in (("−", lambda: self.view.zoom(1 / 1.25)),
+                           ("+", lambda: self.view.zoom(1.25)), ("Fit", self.view.fit)):
+            b = QPushButton(text)
+            b.setFixedWidth(40)
+            b.clicked.connect(slot)
+            self.crumbs.addWidget(b)
+
+    def refresh(self) -> None:
+        self.view.refresh()

@@ -1,0 +1,470 @@
+"""The debugger's side views: hierarchy tree, watch list, breakpoints, trends.
+
+Each is a widget over the :class:`fbd.debug.Debugger` model with a
+``refresh()`` the window calls (at most 30 Hz); none holds logic of its own.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PyQt6.QtCore import QStringListModel, Qt
+from PyQt6.QtGui import QBrush, QColor
+from PyQt6.QtWidgets import (
+    QAbstractItemView,
+    QCompleter,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QMessageBox,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from fbd.debug import ConditionError
+from fbd.errors import FbdError
+
+__all__ = ["HierarchyTree", "WatchPanel", "BreakpointPanel", "TrendPanel", "PathEdit"]
+
+FORCED = QColor("#d62728")
+PATH_ROLE = Qt.ItemDataRole.UserRole
+
+
+class PathEdit(QLineEdit):
+    """A line edit for a signal path, completed by ``debugger.complete()``."""
+
+    def __init__(self, debugger, placeholder: str = "signal path, e.g. cell_0_0.memory.OUT"):
+        super().__init__()
+        self.debugger = debugger
+        self.setPlaceholderText(placeholder)
+        self.model = QStringListModel(self)
+        completer = QCompleter(self.model, self)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.setCompleter(completer)
+        self.textEdited.connect(self._complete)
+
+    def _complete(self, text: str) -> None:
+        self.model.setStringList(self.debugger.complete(text) if text.strip() else [])
+
+
+# =========================================================================== hierarchy
+class HierarchyTree(QTreeWidget):
+    """Program → macro instances → blocks → ports (type, live value). A block's
+    ports are made when it is expanded, and only expanded blocks are refreshed."""
+
+    def __init__(self, debugger, parent=None):
+        super().__init__(parent)
+        self.debugger = debugger
+        self.setHeaderLabels(["name", "type", "value"])
+        self.setColumnCount(3)
+        self.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        self._open: dict[int, tuple[QTreeWidgetItem, object]] = {}   # id(item) -> (item, probe)
+        program = debugger.program
+        root = QTreeWidgetItem([program.name, "program", ""])
+        self.addTopLevelItem(root)
+        self._fill(root, program.network, "")
+        root.setExpanded(True)
+        self.itemExpanded.connect(self._expanded)
+        self.itemCollapsed.connect(lambda item: self._open.pop(id(item), None))
+
+    def _fill(self, parent: QTreeWidgetItem, net, prefix: str) -> None:
+        signals = self.debugger.program.signals
+        for name, inst in net.instances.items():
+            item = QTreeWidgetItem([name, inst.type_name, ""])
+            item.setData(0, PATH_ROLE, prefix + name)
+            parent.addChild(item)
+            if inst.is_macro:
+                self._fill(item, inst.element, f"{prefix}{name}.")
+            else:
+                ports = [p.name for p in inst.input_ports()] + [p.name for p in inst.output_ports()]
+                item.setData(1, PATH_ROLE, [f"{prefix}{name}.{p}" for p in ports
+                                            if f"{prefix}{name}.{p}" in signals])
+                item.setChildIndicatorPolicy(QTreeWidgetItem.ChildIndicatorPolicy.ShowIndicator)
+
+    def _expanded(self, item: QTreeWidgetItem) -> None:
+        paths = item.data(1, PATH_ROLE)
+        if not paths:
+            return
+        if item.childCount() == 0:
+            for path in paths:
+                info = self.debugger.info(path)
+                direction = "in" if info.kind in ("in", "input") else "out"
+                child = QTreeWidgetItem([f"{path.rsplit('.', 1)[1]} ({direction})",
+                                         info.type.name if info.type else "", ""])
+                child.setData(0, PATH_ROLE, path)
+                item.addChild(child)
+        self._open[id(item)] = (item, self.debugger.probe(paths))
+        self._show(item, self._open[id(item)][1])
+
+    def _show(self, item, probe) -> None:
+        forced = probe.forced()
+        for i, text in enumerate(probe.texts()):
+            child = item.child(i)
+            child.setText(2, text + ("  [F]" if forced[i] else ""))
+            child.setForeground(2, QBrush(FORCED if forced[i] else QColor("black")))
+
+    def find(self, path: str) -> QTreeWidgetItem | None:
+        """The item of a block or macro instance by its path."""
+        item = self.topLevelItem(0)
+        for part in path.split("."):
+            for i in range(item.childCount()):
+                if item.child(i).text(0) == part:
+                    item = item.child(i)
+                    break
+            else:
+                return None
+        return item
+
+    def refresh(self) -> None:
+        for item, probe in self._open.values():
+            self._show(item, probe)
+
+
+# =========================================================================== watch list
+class WatchPanel(QWidget):
+    """The watch list (edit a value to write it once), force/unforce, and the forces."""
+
+    COLUMNS = ["path", "type", "value", "forced"]
+
+    def __init__(self, debugger, parent=None):
+        super().__init__(parent)
+        self.debugger = debugger
+        self.path_edit = PathEdit(debugger)
+        self.path_edit.returnPressed.connect(self._add)
+        add = QPushButton("Watch")
+        add.clicked.connect(self._add)
+        remove = QPushButton("Remove")
+        remove.clicked.connect(self._remove)
+        self.value_edit = QLineEdit()
+        self.value_edit.setPlaceholderText("value (IEC: TRUE, 42, T#1s)")
+        self.value_edit.setMaximumWidth(180)
+        force = QPushButton("Force")
+        force.clicked.connect(lambda: self.force_selected(self.value_edit.text()))
+        unforce = QPushButton("Unforce")
+        unforce.clicked.connect(self.unforce_selected)
+        top = QHBoxLayout()
+        for w in (self.path_edit, add, remove, self.value_edit, force, unforce):
+            top.addWidget(w)
+        top.setStretch(0, 1)
+        self.table = QTableWidget(0, len(self.COLUMNS))
+        self.table.setHorizontalHeaderLabels(self.COLUMNS)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
+                                   | QAbstractItemView.EditTrigger.EditKeyPressed)
+        self.table.itemChanged.connect(self._edited)
+        self.forces_list = QListWidget()
+        self.forces_list.setMaximumWidth(300)
+        self.message = QLabel()
+        self.message.setStyleSheet("color: #b00020")
+        body = QHBoxLayout()
+        body.addWidget(self.table, 1)
+        side = QVBoxLayout()
+        side.addWidget(QLabel("Forces (hold until unforced):"))
+        side.addWidget(self.forces_list, 1)
+        release = QPushButton("Unforce all")
+        release.clicked.connect(lambda: self._do(self.debugger.unforce))
+        side.addWidget(release)
+        body.addLayout(side)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addLayout(body, 1)
+        layout.addWidget(self.message)
+        self._updating = False
+        self._rows: list[str] = []
+
+    def _do(self, fn, *args) -> bool:
+        try:
+            fn(*args)
+        except FbdError as e:
+            self.message.setText(str(e))
+            return False
+        self.message.setText("")
+        return True
+
+    def _add(self) -> None:
+        if self._do(self.debugger.watch, self.path_edit.text().strip()):
+            self.path_edit.clear()
+
+    def _remove(self) -> None:
+        for path in self.selected():
+            self._do(self.debugger.unwatch, path)
+
+    def selected(self) -> list[str]:
+        rows = sorted({i.row() for i in self.table.selectedIndexes()})
+        return [self._rows[r] for r in rows if r < len(self._rows)]
+
+    def force_selected(self, value: str) -> None:
+        for path in self.selected():
+            self._do(self.debugger.force, path, value.strip())
+
+    def unforce_selected(self) -> None:
+        for path in self.selected():
+            if self.debugger.is_forced(path):
+                self._do(self.debugger.unforce, path)
+
+    def _edited(self, item: QTableWidgetItem) -> None:
+        if self._updating or item.column() != 2:
+            return
+        path = self._rows[item.row()]
+        self._do(self.debugger.write, path, item.text().strip())
+        self.refresh()
+
+    def refresh(self) -> None:
+        rows = self.debugger.watch_values()
+        self._updating = True
+        try:
+            if [r.path for r in rows] != self._rows:
+                self._rows = [r.path for r in rows]
+                self.table.setRowCount(len(rows))
+                for i, r in enumerate(rows):
+                    for c, text in enumerate((r.path, r.type)):
+                        cell = QTableWidgetItem(text)
+                        cell.setFlags(cell.flags() & ~Qt.ItemFlag.ItemIsEditable)
+                        self.table.setItem(i, c, cell)
+                    self.table.setItem(i, 2, QTableWidgetItem())
+                    cell = QTableWidgetItem()
+                    cell.setFlags(cell.flags() & ~Qt.ItemFlag.ItemIsEditable)
+                    self.table.setItem(i, 3, cell)
+            editing = self.table.state() == QAbstractItemView.State.EditingState
+            for i, r in enumerate(rows):
+                value = self.table.item(i, 2)
+                if not (editing and self.table.currentRow() == i) and value.text() != r.text:
+                    value.setText(r.text)
+                value.setForeground(QBrush(FORCED if r.forced else QColor("black")))
+                self.table.item(i, 3).setText("F" if r.forced else "")
+                self.table.item(i, 3).setForeground(QBrush(FORCED))
+            forces = [f"{p} = {v}" for p, v in self.debugger.forces.items()]
+            if forces != [self.forces_list.item(i).text() for i in range(self.forces_list.count())]:
+                self.forces_list.clear()
+                self.forces_list.addItems(forces)
+        finally:
+            self._updating = False
+
+
+# =========================================================================== breakpoints
+class BreakpointPanel(QWidget):
+    """Add a condition (validated as it is typed), enable/disable, remove; the last hit."""
+
+    def __init__(self, debugger, parent=None):
+        super().__init__(parent)
+        self.debugger = debugger
+        self.edit = PathEdit(debugger, "condition, e.g. cell_0_0.memory.OUT >= 2048 or "
+                                       "changed(processing_left.Done)")
+        self.edit.textChanged.connect(self.validate)
+        self.edit.returnPressed.connect(self.add)
+        self.add_button = QPushButton("Add breakpoint")
+        self.add_button.clicked.connect(self.add)
+        remove = QPushButton("Remove")
+        remove.clicked.connect(self.remove_selected)
+        top = QHBoxLayout()
+        top.addWidget(self.edit, 1)
+        top.addWidget(self.add_button)
+        top.addWidget(remove)
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #b00020")
+        self.table = QTableWidget(0, 3)
+        self.table.setHorizontalHeaderLabels(["on", "condition", "hits"])
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.itemChanged.connect(self._toggled)
+        self.last_hit = QLabel("no breakpoint has fired")
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.error)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.last_hit)
+        self._updating = False
+        self._ids: list[int] = []
+        self.validate("")
+
+    def validate(self, text: str) -> bool:
+        if not text.strip():
+            self.error.setText("")
+            self.add_button.setEnabled(False)
+            return False
+        try:
+            self.debugger.check_condition(text)
+        except ConditionError as e:
+            where = f"column {e.column}: " if e.column is not None else ""
+            self.error.setText(f"✗ {where}{e.reason}")
+            self.add_button.setEnabled(False)
+            return False
+        self.error.setText("")
+        self.add_button.setEnabled(True)
+        return True
+
+    def add(self) -> None:
+        if self.validate(self.edit.text()):
+            self.debugger.add_breakpoint(self.edit.text().strip())
+            self.edit.clear()
+
+    def remove_selected(self) -> None:
+        rows = sorted({i.row() for i in self.table.selectedIndexes()})
+        for r in rows:
+            self.debugger.remove_breakpoint(self._ids[r])
+
+    def _toggled(self, item: QTableWidgetItem) -> None:
+        if self._updating or item.column() != 0:
+            return
+        self.debugger.enable_breakpoint(self._ids[item.row()],
+                                        item.checkState() == Qt.CheckState.Checked)
+
+    def refresh(self) -> None:
+        bps = self.debugger.breakpoints
+        self._updating = True
+        try:
+            if [b.id for b in bps] != self._ids:
+                self._ids = [b.id for b in bps]
+                self.table.setRowCount(len(bps))
+                for i, b in enumerate(bps):
+                    on = QTableWidgetItem()
+                    on.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled
+                                | Qt.ItemFlag.ItemIsSelectable)
+                    self.table.setItem(i, 0, on)
+                    self.table.setItem(i, 1, QTableWidgetItem(b.text))
+                    self.table.setItem(i, 2, QTableWidgetItem())
+            for i, b in enumerate(bps):
+                state = Qt.CheckState.Checked if b.enabled else Qt.CheckState.Unchecked
+                if self.table.item(i, 0).checkState() != state:
+                    self.table.item(i, 0).setCheckState(state)
+                self.table.item(i, 2).setText(str(b.hits))
+            hit = self.debugger.last_hit
+            if hit is not None:
+                self.last_hit.setText(f"last hit: {hit.describe()}")
+        finally:
+            self._updating = False
+
+
+# =========================================================================== trends
+class TrendPanel(QWidget):
+    """The trended signals over scans: BOOLs as steps, numbers as lines; a cursor."""
+
+    PENS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
+            "#17becf"]
+
+    def __init__(self, debugger, parent=None):
+        super().__init__(parent)
+        self.debugger = debugger
+        self.path_edit = PathEdit(debugger)
+        self.path_edit.returnPressed.connect(self._add)
+        add = QPushButton("Trend")
+        add.clicked.connect(self._add)
+        remove = QPushButton("Remove")
+        remove.clicked.connect(self._remove)
+        csv = QPushButton("Export CSV...")
+        csv.clicked.connect(lambda: self._export("csv"))
+        vcd = QPushButton("Export VCD...")
+        vcd.clicked.connect(lambda: self._export("vcd"))
+        top = QHBoxLayout()
+        for w in (self.path_edit, add, remove, csv, vcd):
+            top.addWidget(w)
+        top.setStretch(0, 1)
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.showGrid(x=True, y=True, alpha=0.3)
+        self.plot.setLabel("bottom", "scan")
+        self.legend = self.plot.addLegend(offset=(10, 10))
+        self.cursor = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#888", width=1))
+        self.plot.addItem(self.cursor, ignoreBounds=True)
+        self.cursor.sigPositionChanged.connect(self._readout)
+        self.readout = QLabel("cursor: -")
+        self.readout.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.message = QLabel()
+        self.message.setStyleSheet("color: #b00020")
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.readout)
+        layout.addWidget(self.message)
+        self.curves: dict[str, pg.PlotDataItem] = {}
+        self._follow = True
+        self._last_len = None
+
+    def _add(self) -> None:
+        path = self.path_edit.text().strip()
+        try:
+            self.debugger.add_trend(path)
+        except FbdError as e:
+            self.message.setText(str(e))
+            return
+        self.message.setText("")
+        self.path_edit.clear()
+
+    def _remove(self) -> None:
+        path = self.path_edit.text().strip() or (self.debugger.trend_paths or [""])[-1]
+        try:
+            self.debugger.remove_trend(path)
+        except FbdError as e:
+            self.message.setText(str(e))
+
+    def _export(self, kind: str) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, f"Export the trend as {kind.upper()}",
+                                              f"trace.{kind}", f"{kind.upper()} (*.{kind})")
+        if path:
+            try:
+                (self.debugger.export_csv if kind == "csv" else self.debugger.export_vcd)(path)
+            except (FbdError, OSError) as e:
+                QMessageBox.warning(self, "Export", str(e))
+
+    def _curves(self) -> None:
+        paths = self.debugger.trend_paths
+        if list(self.curves) == paths:
+            return
+        for curve in self.curves.values():
+            self.plot.removeItem(curve)
+        self.legend.clear()
+        self.curves = {}
+        for i, path in enumerate(paths):
+            info = self.debugger.info(path)
+            is_bool = info.type is not None and info.type.kind == "bool"
+            curve = self.plot.plot([], [], pen=pg.mkPen(self.PENS[i % len(self.PENS)], width=1.5),
+                                   name=path, stepMode="left" if is_bool else None)
+            self.curves[path] = curve
+        self._last_len = None
+
+    def refresh(self) -> None:
+        self._curves()
+        trace = self.debugger.trace
+        if trace is None:
+            return
+        key = (len(trace), self.debugger.scans)
+        if key == self._last_len:
+            return
+        self._last_len = key
+        if not len(trace):
+            for curve in self.curves.values():
+                curve.setData([], [])
+            return
+        x = trace.scans.astype(float)
+        for path, curve in self.curves.items():
+            y = np.asarray(trace[path], dtype=float)
+            curve.setData(x, y)
+        if self._follow:
+            self.cursor.blockSignals(True)
+            self.cursor.setValue(float(x[-1]))
+            self.cursor.blockSignals(False)
+        self._readout()
+
+    def _readout(self, *_args) -> None:
+        trace = self.debugger.trace
+        if trace is None or not len(trace):
+            self.readout.setText("cursor: -")
+            return
+        scans = trace.scans
+        at = float(self.cursor.value())
+        self._follow = at >= scans[-1] - 0.5
+        i = int(np.clip(np.searchsorted(scans, round(at)), 0, len(scans) - 1))
+        parts = [f"scan {int(scans[i])}", f"t={trace.times[i]:.3f} s"]
+        for path in self.curves:
+            parts.append(f"{path} = {trace[path][i]}")
+        self.readout.setText("cursor: " + "  ·  ".join(parts))
