@@ -59,6 +59,7 @@ class MainWindow(QMainWindow):
         self.loop = RealTimeLoop(max_scans=MAX_SCANS_PER_TICK, clock=clock)
         self.panel: Panel | None = None
         self.program: str | None = None
+        self.debugger_window = None     # the open DebuggerWindow: it owns the PLC's pacing
         self._panel_menus: list = []
         self._build_menus()
         self.loop_label = QLabel()
@@ -111,8 +112,9 @@ class MainWindow(QMainWindow):
             self.speed_actions[speed] = action
         self.sim_menu.addSeparator()
         self.debug_action = self.sim_menu.addAction("&Debugger...")
-        self.debug_action.setEnabled(False)
-        self.debug_action.setToolTip("Stepping scans and watching signals comes with the debugger")
+        self.debug_action.setShortcut("Ctrl+D")
+        self.debug_action.setToolTip("Step scans, watch, force and break on this panel's live PLC")
+        self.debug_action.triggered.connect(lambda _=False: self.open_debugger())
 
         help_menu = bar.addMenu("&Help")
         help_menu.addAction("&About", self._about)
@@ -133,6 +135,8 @@ class MainWindow(QMainWindow):
 
     def set_panel(self, panel: Panel, name: str | None = None) -> Panel:
         old = self.panel
+        if self.debugger_window is not None:     # it debugs the old panel's PLC
+            self.debugger_window.close()
         if old is not None:
             old.shutdown()
             for menu in self._panel_menus:
@@ -153,6 +157,38 @@ class MainWindow(QMainWindow):
         self._show_loop()
         return panel
 
+    # -- the debugger ---------------------------------------------------------------------
+    def open_debugger(self, *, autostart: bool = True):
+        """Open the debugger on the panel's live PLC. While it is open this window's
+        loop runs no scans (the debugger paces the PLC) but the panel keeps showing
+        the PLC's outputs; the loop resumes, from now, when the debugger closes."""
+        if self.debugger_window is not None:
+            self.debugger_window.raise_()
+            self.debugger_window.activateWindow()
+            return self.debugger_window
+        plc = self.panel.plc if self.panel is not None else None
+        if plc is None:
+            self.statusBar().showMessage("no PLC to debug", 5000)
+            return None
+        from .debugger.window import DebuggerWindow
+        window = DebuggerWindow(plc, autostart=autostart)
+        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        window.refreshed.connect(self._debugger_refreshed)
+        window.closed.connect(self._debugger_closed)
+        self.debugger_window = window
+        self._show_loop()
+        window.show()
+        return window
+
+    def _debugger_refreshed(self) -> None:
+        if self.panel is not None:
+            self.panel.refresh()
+
+    def _debugger_closed(self) -> None:
+        self.debugger_window = None
+        self.loop.restart()          # no burst of the time the debugger had the PLC
+        self._show_loop()
+
     # -- the real-time loop ---------------------------------------------------------------
     def tick(self, now_ns: int | None = None) -> int:
         """One tick: run the scans the wall time owes the PLC, refresh the panel.
@@ -163,6 +199,8 @@ class MainWindow(QMainWindow):
         plc = panel.plc
         if plc is not None:
             self.loop.cycle_ns = round(plc.cycle * 1e6) * 1000
+        if self.debugger_window is not None:   # the debugger owns the pacing
+            return 0
         n = self.loop.due(now_ns)
         if n and plc is not None:
             try:
@@ -193,13 +231,19 @@ class MainWindow(QMainWindow):
 
     def _show_loop(self) -> None:
         loop = self.loop
-        state = "paused" if loop.paused else (
-            "real time" if loop.speed == 1 else f"{loop.speed:g}x real time")
+        if self.debugger_window is not None:
+            state = "the debugger runs the PLC"
+        elif loop.paused:
+            state = "paused"
+        else:
+            state = "real time" if loop.speed == 1 else f"{loop.speed:g}x real time"
         dropped = f"  ·  {loop.dropped_ns / 1e9:.2f} s dropped" if loop.dropped_ns else ""
         self.loop_label.setText(f"{state}{dropped}")
 
     def closeEvent(self, event) -> None:
         self.timer.stop()
+        if self.debugger_window is not None:
+            self.debugger_window.close()
         if self.panel is not None:
             self.panel.shutdown()
         super().closeEvent(event)

@@ -306,6 +306,7 @@ class DiagramPanel(QWidget):
         while self.crumbs.count():
             w = self.crumbs.takeAt(0).widget()
             if w is not None:
+                w.hide()
                 w.deleteLater()
         self.crumb_buttons = []
         parts = [p for p in prefix.split(".") if p]
@@ -320,6 +321,10 @@ class DiagramPanel(QWidget):
             button.setEnabled(i < len(names) - 1)
             self.crumbs.addWidget(button)
             self.crumb_buttons.append(button)
+        for i in range(self.crumbs.count()):
+            widget = self.crumbs.itemAt(i).widget()
+            if widget is not None and self.isVisible():
+                widget.show()
         self.crumbs.addStretch(1)
         for text, slot in (("−", lambda: self.view.zoom(1 / 1.25)),
                            ("+", lambda: self.view.zoom(1.25)), ("Fit", self.view.fit)):
@@ -327,6 +332,8 @@ class DiagramPanel(QWidget):
             b.setFixedWidth(40)
             b.clicked.connect(slot)
             self.crumbs.addWidget(b)
+            if self.isVisible():
+                b.show()
 
     def refresh(self) -> None:
         self.view.refresh()

@@ -194,10 +194,12 @@ class WatchPanel(QWidget):
     def _add(self) -> None:
         if self._do(self.debugger.watch, self.path_edit.text().strip()):
             self.path_edit.clear()
+        self.refresh()
 
     def _remove(self) -> None:
         for path in self.selected():
             self._do(self.debugger.unwatch, path)
+        self.refresh()
 
     def selected(self) -> list[str]:
         rows = sorted({i.row() for i in self.table.selectedIndexes()})
@@ -206,11 +208,13 @@ class WatchPanel(QWidget):
     def force_selected(self, value: str) -> None:
         for path in self.selected():
             self._do(self.debugger.force, path, value.strip())
+        self.refresh()
 
     def unforce_selected(self) -> None:
         for path in self.selected():
             if self.debugger.is_forced(path):
                 self._do(self.debugger.unforce, path)
+        self.refresh()
 
     def _edited(self, item: QTableWidgetItem) -> None:
         if self._updating or item.column() != 2:
@@ -308,11 +312,13 @@ class BreakpointPanel(QWidget):
         if self.validate(self.edit.text()):
             self.debugger.add_breakpoint(self.edit.text().strip())
             self.edit.clear()
+        self.refresh()
 
     def remove_selected(self) -> None:
         rows = sorted({i.row() for i in self.table.selectedIndexes()})
         for r in rows:
             self.debugger.remove_breakpoint(self._ids[r])
+        self.refresh()
 
     def _toggled(self, item: QTableWidgetItem) -> None:
         if self._updating or item.column() != 0:

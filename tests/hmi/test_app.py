@@ -66,7 +66,7 @@ def test_menus_of_the_shell_and_the_panel(rig):
     window = rig.window
     assert menu_titles(window) == ["&File", "&Program", "&Game", "&Simulation", "&Help"]
     assert window.program_actions["2048"].isChecked()
-    assert not window.debug_action.isEnabled()
+    assert window.debug_action.isEnabled()
     assert window.windowTitle().startswith("2048")
 
 

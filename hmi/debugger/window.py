@@ -1,0 +1,239 @@
+"""The debugger window: toolbar, hierarchy, diagram, watch, breakpoints, trends.
+
+A view over :class:`fbd.debug.Debugger` (the model owns stepping, breaking,
+forcing and tracing). While it is open the debugger owns the PLC's pacing: a
+``QTimer`` at :data:`REFRESH_HZ` calls ``debugger.advance(wall seconds)``
+while running, then refreshes the views. Tests pass ``autostart=False`` and
+call :meth:`DebuggerWindow.tick` with the wall time themselves.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from PyQt6.QtCore import Qt, QTimer, pyqtSignal
+from PyQt6.QtGui import QAction
+from PyQt6.QtWidgets import (
+    QComboBox,
+    QLabel,
+    QMainWindow,
+    QSpinBox,
+    QSplitter,
+    QTabWidget,
+    QToolBar,
+)
+
+from fbd.debug import MAX, Debugger
+from fbd.errors import FbdError
+
+from .diagram import DiagramPanel
+from .views import BreakpointPanel, HierarchyTree, TrendPanel, WatchPanel
+
+__all__ = ["DebuggerWindow", "REFRESH_HZ", "SPEEDS"]
+
+log = logging.getLogger("hmi")
+
+REFRESH_HZ = 30
+SPEEDS = {"real time": 1.0, "x10": 10.0, "max": MAX}
+
+
+class DebuggerWindow(QMainWindow):
+    """The debugger on ``plc`` (or on a ready :class:`Debugger`)."""
+
+    #: the views were refreshed (a host shell refreshes its panel too)
+    refreshed = pyqtSignal()
+    #: the window closed (the debugger is detached; the host resumes its loop)
+    closed = pyqtSignal()
+
+    def __init__(self, plc=None, *, debugger: Debugger | None = None, clock=time.perf_counter,
+                 autostart: bool = True, parent=None):
+        super().__init__(parent)
+        self.debugger = dbg = debugger if debugger is not None else Debugger(plc)
+        self.clock = clock
+        self._last_wall: float | None = None
+        self._dirty = True
+        self.setWindowTitle(f"Debugger — {dbg.program.name}")
+        dbg.listeners.append(self._event)
+
+        self._build_toolbar()
+        self.tree = HierarchyTree(dbg)
+        self.diagram = DiagramPanel(dbg)
+        self.watch = WatchPanel(dbg)
+        self.breakpoints = BreakpointPanel(dbg)
+        self.trends = TrendPanel(dbg)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.watch, "Watch && force")
+        self.tabs.addTab(self.breakpoints, "Breakpoints")
+        self.tabs.addTab(self.trends, "Trends")
+        upper = QSplitter(Qt.Orientation.Horizontal)
+        upper.addWidget(self.tree)
+        upper.addWidget(self.diagram)
+        upper.setSizes([300, 900])
+        main = QSplitter(Qt.Orientation.Vertical)
+        main.addWidget(upper)
+        main.addWidget(self.tabs)
+        main.setSizes([520, 280])
+        self.setCentralWidget(main)
+        self.stats_label = QLabel()
+        self.statusBar().addPermanentWidget(self.stats_label)
+        self.tree.itemDoubleClicked.connect(self._tree_open)
+
+        self.timer = QTimer(self)
+        self.timer.setInterval(1000 // REFRESH_HZ)
+        self.timer.timeout.connect(self.tick)
+        self.resize(1280, 860)
+        self.refresh()
+        if autostart:
+            self.timer.start()
+
+    # -- toolbar --------------------------------------------------------------------
+    def _build_toolbar(self) -> None:
+        bar = QToolBar("Debug")
+        bar.setMovable(False)
+        self.addToolBar(bar)
+        self.actions_by_name: dict[str, QAction] = {}
+
+        def action(name: str, text: str, slot, shortcut: str | None = None, tip: str = ""):
+            a = bar.addAction(text)
+            a.triggered.connect(lambda _=False: self._guard(slot))
+            if shortcut:
+                a.setShortcut(shortcut)
+            a.setToolTip(f"{tip or text} ({shortcut})" if shortcut else tip or text)
+            self.actions_by_name[name] = a
+            return a
+
+        action("run", "▶ Run", self.run, "F5")
+        action("pause", "⏸ Pause", self.debugger.pause, "Shift+F5")
+        action("step", "Step", lambda: self.debugger.step(1), "F10", "Run one whole scan")
+        self.step_n = QSpinBox()
+        self.step_n.setRange(1, 1_000_000)
+        self.step_n.setValue(10)
+        self.step_n.setToolTip("scans for Step N")
+        bar.addWidget(self.step_n)
+        action("step_n", "Step N", lambda: self.debugger.step(self.step_n.value()), None,
+               "Run N whole scans")
+        action("step_into", "Step into", self.debugger.step_into, "F11",
+               "Run the next block of the scan (begins a scan first)")
+        action("finish", "Finish scan", self.debugger.finish_scan, "Shift+F11")
+        action("until", "Run to breakpoint", self.run_until_break, "Ctrl+F5")
+        bar.addSeparator()
+        action("warm", "Warm restart", lambda: self.debugger.restart(cold=False))
+        action("cold", "Cold restart", lambda: self.debugger.restart(cold=True))
+        bar.addSeparator()
+        self.speed = QComboBox()
+        self.speed.addItems(list(SPEEDS))
+        self.speed.currentTextChanged.connect(self.set_speed)
+        bar.addWidget(QLabel(" speed "))
+        bar.addWidget(self.speed)
+        bar.addSeparator()
+        self.counter = QLabel()
+        self.counter.setStyleSheet("font-weight: bold; padding: 0 8px")
+        bar.addWidget(self.counter)
+
+    def _guard(self, fn) -> None:
+        try:
+            hit = fn()
+        except FbdError as e:
+            self.statusBar().showMessage(str(e), 8000)
+            return
+        if hit is not None and hasattr(hit, "breakpoints"):
+            self._show_hit(hit)
+        self.refresh()
+
+    def run(self):
+        self._last_wall = None
+        return self.debugger.run()
+
+    def run_until_break(self):
+        hit = self.debugger.run_until_break()
+        if hit is None:
+            self.statusBar().showMessage("no breakpoint fired (stopped after the guard)", 8000)
+        return hit
+
+    def set_speed(self, name: str) -> None:
+        self.debugger.speed = SPEEDS[name]
+
+    # -- events and refresh -----------------------------------------------------------
+    def _event(self, event: str) -> None:
+        self._dirty = True
+        if event == "hit" and self.debugger.last_hit is not None:
+            self._show_hit(self.debugger.last_hit)
+
+    def _show_hit(self, hit) -> None:
+        self.statusBar().showMessage(f"paused by a breakpoint: {hit.describe()}")
+
+    def tick(self, now: float | None = None) -> int:
+        """One timer tick: advance the PLC by the wall time since the last tick (while
+        running) and refresh. Returns the scans run."""
+        now = self.clock() if now is None else now
+        last, self._last_wall = self._last_wall, now
+        dbg = self.debugger
+        before = dbg.scans
+        if dbg.state == "running" and last is not None:
+            try:
+                dbg.advance(max(0.0, now - last))
+            except Exception as e:    # an exception escaping a Qt slot aborts the process
+                log.exception("the PLC stopped")
+                dbg.pause()
+                self.statusBar().showMessage(f"PLC stopped: {type(e).__name__}: {e}")
+        if self._dirty or dbg.state == "running":
+            self.refresh()
+        return dbg.scans - before
+
+    def refresh(self) -> None:
+        dbg = self.debugger
+        self._dirty = False
+        where = ""
+        if dbg.in_scan:
+            done, total = dbg.block_position
+            where = f"  ·  in scan: block {done}/{total}, next {dbg.current_block}"
+        self.counter.setText(f"{dbg.state.upper()}  ·  scan {dbg.scans:,}  ·  "
+                             f"{dbg.time:.3f} s{where}")
+        st = dbg.stats()
+        self.stats_label.setText(
+            f"scan time µs min {st['min_us']:.0f} / mean {st['mean_us']:.0f} / "
+            f"max {st['max_us']:.0f}  ·  overruns {st['overruns']}"
+            + (f"  ·  dropped {dbg.dropped_scans}" if dbg.dropped_scans else ""))
+        running = dbg.state == "running"
+        self.actions_by_name["run"].setEnabled(not running)
+        self.actions_by_name["pause"].setEnabled(running)
+        self.tree.refresh()
+        self.diagram.refresh()
+        self.watch.refresh()
+        self.breakpoints.refresh()
+        if self.tabs.currentWidget() is self.trends or not running:
+            self.trends.refresh()
+        self.refreshed.emit()
+
+    def _tree_open(self, item, _column) -> None:
+        path = item.data(0, Qt.ItemDataRole.UserRole)
+        if not path:
+            self.diagram.view.show_level("")
+            return
+        info_path = path.rsplit(".", 1)[0] if path.count(".") else ""
+        # show the level holding this instance (a macro: its inside)
+        inst = self._instance(path)
+        if inst is not None and inst.is_macro:
+            self.diagram.view.show_level(path + ".")
+        else:
+            self.diagram.view.show_level(info_path + "." if info_path else "")
+
+    def _instance(self, path: str):
+        net = self.debugger.program.network
+        inst = None
+        for part in path.split("."):
+            if inst is not None:
+                if not inst.is_macro:
+                    return None
+                net = inst.element
+            inst = net.instances.get(part)
+            if inst is None:
+                return None
+        return inst
+
+    def closeEvent(self, event) -> None:
+        self.timer.stop()
+        self.debugger.close()
+        self.closed.emit()
+        super().closeEvent(event)
