@@ -180,6 +180,22 @@ class MainWindow(QMainWindow):
         window.show()
         return window
 
+    def _follow_plc(self) -> None:
+        """The panel replaced its PLC (a new game) while the debugger is open: the
+        debugger follows, reopened (paused, where it was) on the new PLC; the old
+        one is detached. Checked on every tick of this window's loop."""
+        old = self.debugger_window
+        plc = self.panel.plc if self.panel is not None else None
+        if old is None or old.debugger.plc is plc:
+            return
+        geometry, autostart = old.geometry(), old.timer.isActive()
+        old.close()                          # detaches; _debugger_closed forgets it
+        if plc is None:
+            return
+        window = self.open_debugger(autostart=autostart)
+        window.setGeometry(geometry)
+        self.statusBar().showMessage("the debugger follows the new PLC (paused)", 5000)
+
     def _debugger_refreshed(self) -> None:
         if self.panel is not None:
             self.panel.refresh()
@@ -200,6 +216,7 @@ class MainWindow(QMainWindow):
         if plc is not None:
             self.loop.cycle_ns = round(plc.cycle * 1e6) * 1000
         if self.debugger_window is not None:   # the debugger owns the pacing
+            self._follow_plc()
             return 0
         n = self.loop.due(now_ns)
         if n and plc is not None:

@@ -2,8 +2,11 @@
 
 The layout comes from :mod:`hmi.debugger.layout`; this module only draws it
 and refreshes the values (one :class:`~fbd.debug.Probe` per level, read at
-each refresh). Double-click a macro's box to enter it; the breadcrumb above
-the view goes back up. The wheel zooms, dragging pans.
+each refresh, touching only the wires whose value changed; a hidden view
+refreshes when shown). A level opens at a readable zoom (the whole level if
+it fits at :data:`READABLE` or more, else its top left). Double-click a
+macro's box to enter it; the breadcrumb above the view goes back up. The
+wheel zooms, dragging pans.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
+from fbd.debug import format_value
 from fbd.network import Network
 
 from .layout import HEADER_H, PORT_H, Level, layout_level
@@ -38,6 +42,7 @@ BLOCK_FILL = QColor("#f4f6fb")
 MACRO_FILL = QColor("#e3ecfa")
 PSEUDO_FILL = QColor("#eeeeee")
 BOX_PEN = QColor("#34495e")
+READABLE = 0.9   # the smallest default zoom (8 pt labels stay legible)
 ROLE = 0   # QGraphicsItem.data key: "box:<name>"
 
 
@@ -47,11 +52,6 @@ def _font(pt: float, bold: bool = False) -> QFont:
     f.setPointSizeF(pt)
     f.setBold(bold)
     return f
-
-
-def _spread(text: str, n: int) -> int:
-    """A stable small offset, so parallel wire segments do not sit on each other."""
-    return sum(map(ord, text)) % n
 
 
 def level_network(root: Network, prefix: str) -> Network:
@@ -82,6 +82,13 @@ class DiagramView(QGraphicsView):
                                 int | None]] = []
         self._probe = None
         self._bool: list[bool] = []
+        self._by_signal: list[list] = []      # per probed signal: its wires' items
+        self._shown_raw: list | None = None   # the values and forces last shown
+        self._shown_forced: list[bool] | None = None
+        self._stale = False
+        self._auto_fit = True
+        self._highlighted: str | None = None
+        self.current: str | None = None
         self.show_level("")
 
     # -- building -------------------------------------------------------------------
@@ -96,12 +103,19 @@ class DiagramView(QGraphicsView):
         self._wires.clear()
         for box in level.boxes.values():
             self._add_box(scene, box)
-        paths: list[str] = []
+        paths: dict[str, int] = {}
         for wire in level.wires:
             self._add_wire(scene, level, wire, paths)
-        self._probe = dbg.probe(paths)
+        self._probe = dbg.probe(list(paths))
         self._bool = [tp is not None and tp.kind == "bool" for tp in self._probe.types]
+        self._by_signal = [[] for _ in paths]
+        for item, label, badge, index in self._wires:
+            if index is not None:
+                self._by_signal[index].append((item, label, badge))
+        self._shown_raw = self._shown_forced = None
+        self._highlighted = self.current = None
         scene.setSceneRect(QRectF(-60, -40, level.width + 160, level.height + 80))
+        self.fit_level()
         self.refresh()
         self.entered.emit(prefix)
 
@@ -147,7 +161,7 @@ class DiagramView(QGraphicsView):
             text.setPos(box.x + box.w - 4 - text.boundingRect().width(),
                         box.y + HEADER_H + i * PORT_H + 2)
 
-    def _add_wire(self, scene: QGraphicsScene, level: Level, wire, paths: list[str]) -> None:
+    def _add_wire(self, scene: QGraphicsScene, level: Level, wire, paths: dict[str, int]) -> None:
         dst = level.boxes[wire.dst[0]]
         dx, dy = dst.in_port(wire.dst[1])
         if wire.src is None:    # a literal into an input
@@ -159,22 +173,11 @@ class DiagramView(QGraphicsView):
             text.setPos(dx - text.boundingRect().width() - 6, dy - text.boundingRect().height() / 2)
             scene.addItem(text)
             return
-        src = level.boxes[wire.src[0]]
-        sx, sy = src.out_port(wire.src[1])
+        # the route comes from the layout: own channels in the gaps, lanes around boxes
+        (sx, sy), *rest = wire.points
         path = QPainterPath(QPointF(sx, sy))
-        if dx > sx + 20:
-            mid = dx - 40 - _spread(wire.src[0] + wire.src[1], 5) * 6
-            mid = max(mid, sx + 10)
-            path.lineTo(mid, sy)
-            path.lineTo(mid, dy)
-            path.lineTo(dx, dy)
-        else:     # a feedback (or backward) wire: around below the boxes
-            below = max(src.y + src.h, dst.y + dst.h) + 10 + _spread(wire.dst[0] + wire.dst[1], 4) * 5
-            path.lineTo(sx + 12, sy)
-            path.lineTo(sx + 12, below)
-            path.lineTo(dx - 12, below)
-            path.lineTo(dx - 12, dy)
-            path.lineTo(dx, dy)
+        for x, y in rest:
+            path.lineTo(x, y)
         item = QGraphicsPathItem(path)
         pen = QPen(WIRE_COLOUR, 1.3)
         if wire.feedback:
@@ -194,59 +197,79 @@ class DiagramView(QGraphicsView):
         scene.addItem(badge)
         index = None
         if wire.path is not None:
-            index = len(paths)
-            paths.append(wire.path)
+            index = paths.setdefault(wire.path, len(paths))
             item.setToolTip(wire.path)
         label.setData(ROLE, (dx, dy))
         self._wires.append((item, label, badge, index))
 
     # -- live values ------------------------------------------------------------------
     def refresh(self) -> None:
-        """Show the current values (labels, TRUE wires, forces, the block stepped into)."""
+        """Show the current values (labels, TRUE wires, forces, the block stepped into).
+
+        Cheap when called at 30 Hz: one read of the level's signals (a
+        :class:`~fbd.debug.Probe`), and only the wires whose value or force
+        changed since the last refresh are touched (formatting and Qt calls are
+        the cost, not the read). A hidden view only notes that it is stale and
+        catches up when shown."""
         if self._probe is None:
             return
-        texts = self._probe.texts()
+        if not self.isVisible():
+            self._stale = True
+            return
+        self._stale = False
         raw = self._probe.read_raw()
         forced = self._probe.forced()
-        for item, label, badge, index in self._wires:
-            if index is None:
-                continue
-            text = texts[index]
-            if label.text() != text:
-                label.setText(text)
-                dx, dy = label.data(ROLE)
-                w = label.boundingRect().width()
-                label.setPos(dx - w - 6, dy - label.boundingRect().height() - 1)
-                badge.setPos(dx - w - 18, dy - label.boundingRect().height() - 1)
-            on = self._bool[index] and bool(raw[index])
-            pen = item.pen()
-            colour = TRUE_COLOUR if on else WIRE_COLOUR
-            if pen.color() != colour:
-                pen.setColor(colour)
-                pen.setWidthF(2.2 if on else 1.3)
-                item.setPen(pen)
-                label.setBrush(QBrush(TRUE_COLOUR if on else QColor("#1f3a93")))
-            if badge.isVisible() != forced[index]:
-                badge.setVisible(forced[index])
-                dx, dy = label.data(ROLE)
-                badge.setPos(dx - label.boundingRect().width() - 18,
-                             dy - label.boundingRect().height() - 1)
+        if raw != self._shown_raw or forced != self._shown_forced:
+            last_raw, last_forced = self._shown_raw, self._shown_forced
+            types = self._probe.types
+            changed = [i for i in range(len(raw))
+                       if last_raw is None or raw[i] != last_raw[i] or forced[i] != last_forced[i]
+                       or type(raw[i]) is not type(last_raw[i])]
+            texts = {i: format_value(types[i], raw[i]) for i in changed}
+            for i in changed:
+                on = self._bool[i] and bool(raw[i])
+                for item, label, badge in self._by_signal[i]:
+                    self._show_wire(item, label, badge, texts[i], on, forced[i])
+            self._shown_raw, self._shown_forced = raw, forced
         self._highlight(self.debugger.current_block)
+
+    def _show_wire(self, item, label, badge, text: str, on: bool, forced: bool) -> None:
+        dx, dy = label.data(ROLE)
+        if label.text() != text:
+            label.setText(text)
+        rect = label.boundingRect()
+        label.setPos(dx - rect.width() - 6, dy - rect.height() - 1)
+        badge.setPos(dx - rect.width() - 18, dy - rect.height() - 1)
+        badge.setVisible(forced)
+        pen = item.pen()
+        pen.setColor(TRUE_COLOUR if on else WIRE_COLOUR)
+        pen.setWidthF(2.2 if on else 1.3)
+        item.setPen(pen)
+        label.setBrush(QBrush(TRUE_COLOUR if on else QColor("#1f3a93")))
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._stale:
+            self.refresh()
 
     def _highlight(self, block: str | None) -> None:
         current = None
         if block is not None and block.startswith(self.prefix):
             current = block[len(self.prefix):].split(".", 1)[0]
-        self.current = current
-        for name, rect in self.box_items.items():
-            box = self.level.boxes[name]
-            if name == current:
-                rect.setBrush(QBrush(CURRENT_COLOUR.lighter(150)))
-                rect.setPen(QPen(CURRENT_COLOUR, 3))
-            elif rect.pen().color() == CURRENT_COLOUR:
-                rect.setBrush(QBrush({"block": BLOCK_FILL, "macro": MACRO_FILL}.get(
-                    box.kind, PSEUDO_FILL)))
-                rect.setPen(QPen(BOX_PEN, 2 if box.kind == "macro" else 1.2))
+        previous, self.current = self._highlighted, current
+        if current == previous:
+            return
+        self._highlighted = current
+        if previous in self.box_items:
+            box = self.level.boxes[previous]
+            rect = self.box_items[previous]
+            rect.setBrush(QBrush({"block": BLOCK_FILL, "macro": MACRO_FILL}.get(
+                box.kind, PSEUDO_FILL)))
+            rect.setPen(QPen(BOX_PEN, 2 if box.kind == "macro" else 1.2))
+        if current in self.box_items:
+            rect = self.box_items[current]
+            rect.setBrush(QBrush(CURRENT_COLOUR.lighter(150)))
+            rect.setPen(QPen(CURRENT_COLOUR, 3))
 
     # -- interaction ------------------------------------------------------------------
     def enter(self, name: str) -> None:
@@ -278,9 +301,35 @@ class DiagramView(QGraphicsView):
     def zoom(self, factor: float) -> None:
         scale = self.transform().m11() * factor
         if 0.05 <= scale <= 8:
+            self._auto_fit = False
             self.scale(factor, factor)
 
+    def fit_level(self) -> None:
+        """The default zoom of a level just entered: the whole level if it fits at a
+        readable size (:data:`READABLE` .. 1.25), else readable from its top left
+        (scroll or zoom out for the rest). Kept while the view is resized, until
+        the user zooms."""
+        self._auto_fit = True
+        rect = self.scene().sceneRect()
+        vp = self.viewport().size()
+        if rect.width() <= 0 or vp.width() <= 0:
+            return
+        scale = min(vp.width() / rect.width(), vp.height() / rect.height())
+        scale = min(max(scale, READABLE), 1.25)
+        self.resetTransform()
+        self.scale(scale, scale)
+        w, h = vp.width() / scale, vp.height() / scale
+        cx = rect.center().x() if w >= rect.width() else rect.left() + w / 2
+        cy = rect.center().y() if h >= rect.height() else rect.top() + h / 2
+        self.centerOn(cx, cy)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self._auto_fit:
+            self.fit_level()
+
     def fit(self) -> None:
+        self._auto_fit = False
         self.fitInView(self.scene().sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
 
 

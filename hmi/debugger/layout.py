@@ -15,8 +15,15 @@ The layout follows the execution order, left to right, the way CODESYS'
   inputs over forward wires only (feedback wires and wires through a macro
   that run "backwards" would make cycles);
 - boxes in a column are stacked top to bottom in execution order, with a gap,
-  so they never overlap; columns are as wide as their widest box plus room
-  for the wire labels.
+  so they never overlap; columns are as wide as their widest box;
+- wires are routed around the boxes (:attr:`Wire.points`): each source gets a
+  vertical channel of its own in the gap after its column (and each wire one
+  in the gap before its target's, when it comes from further away); a wire
+  that passes columns between, or runs back (feedback), runs horizontally on
+  a lane at a y free of those columns' boxes and names (its port's own row if
+  that is free, else the nearest free gap between boxes, above or below
+  them). A gap is as wide as its channels plus room for the value labels.
+  :func:`crossings` checks that no wire passes through a box.
 """
 
 from __future__ import annotations
@@ -25,12 +32,13 @@ from dataclasses import dataclass, field
 
 from fbd.network import Network, Ref
 
-__all__ = ["Box", "Wire", "Level", "layout_level", "PORT_H", "HEADER_H", "COL_GAP", "ROW_GAP"]
+__all__ = ["Box", "Wire", "Level", "layout_level", "overlaps", "crossings", "PORT_H",
+           "HEADER_H", "COL_GAP", "ROW_GAP"]
 
 PORT_H = 18        # the height of one port row
 HEADER_H = 22      # the box's title row
-COL_GAP = 150      # room between columns for wires and their value labels
-ROW_GAP = 24
+COL_GAP = 110      # room between columns for wires and their value labels
+ROW_GAP = 40       # room above a box for its name and for lanes of wires
 CHAR_W = 7.0       # an estimate of a character's width (monospace 9 pt)
 MIN_W = 90
 INPUTS = "<inputs>"
@@ -76,6 +84,8 @@ class Wire:
     path: str | None          # the signal path whose value is shown beside the wire
     feedback: bool = False
     literal: object = None
+    #: the route, scene points from the source's port to the target's (None: a literal)
+    points: list[tuple[float, float]] | None = None
 
 
 @dataclass
@@ -175,20 +185,173 @@ def layout_level(net: Network, prefix: str, order: list[str], signals) -> Level:
         b.w = max(MIN_W, (longest_in + longest_out + 3) * CHAR_W, title * CHAR_W)
         b.h = HEADER_H + max(len(b.inputs), len(b.outputs), 1) * PORT_H + 4
 
-    # place: columns left to right, stacked in execution order
+    # rows: each column stacked top to bottom in execution order (x comes later)
     columns: dict[int, list[Box]] = {}
     for b in boxes:
         columns.setdefault(b.column, []).append(b)
-    x = 0.0
-    for col in sorted(columns):
-        stack = columns[col]
-        width = max(b.w for b in stack)
+    for stack in columns.values():
         y = 0.0
         for b in stack:
-            b.x, b.y = x + (width - b.w) / 2 if b.kind in ("block", "macro") else x, y
+            b.y = y
             y += b.h + ROW_GAP
-        x += width + COL_GAP
+    routes = _plan_routes(level, columns)
+
+    # columns left to right; each gap as wide as its channels need
+    ncols = max(columns, default=-1) + 1
+    gap_x: dict[int, float] = {}
+    x = CHANNEL_PITCH * len(routes.channels.get(-1, {})) + 2 * CHANNEL_PITCH
+    gap_x[-1] = 0.0
+    for col in range(ncols):
+        stack = columns.get(col, [])
+        width = max((b.w for b in stack), default=MIN_W)
+        for b in stack:
+            b.x = x + (width - b.w) / 2 if b.kind in ("block", "macro") else x
+        x += width
+        gap_x[col] = x
+        x += _gap_width(len(routes.channels.get(col, {})))
+    routes.finish(level, gap_x)
     return level
+
+
+CHANNEL_PITCH = 7    # between the vertical channels of a gap
+LANE_PITCH = 6       # between horizontal lanes sharing a gap between boxes
+LABEL_ROOM = 62      # the right part of a gap, left free for the value labels
+NAME_H = 14          # the instance name above a box
+LANE_MARGIN = 5
+
+
+def _gap_width(channels: int) -> float:
+    return max(COL_GAP, 14 + channels * CHANNEL_PITCH + LABEL_ROOM)
+
+
+class _Routes:
+    """Wires as gap channels and lanes, turned into points once the x are known."""
+
+    def __init__(self):
+        self.channels: dict[int, dict[object, int]] = {}   # gap -> net key -> index
+        self.plans: list[tuple] = []
+
+    def channel(self, gap: int, key) -> tuple[int, object]:
+        chans = self.channels.setdefault(gap, {})
+        chans.setdefault(key, len(chans))
+        return gap, key
+
+    def finish(self, level: Level, gap_x: dict[int, float]) -> None:
+        def cx(ch) -> float:
+            gap, key = ch
+            i = self.channels[gap][key]
+            if gap == -1:
+                return gap_x[-1] + CHANNEL_PITCH * (len(self.channels[gap]) - i)
+            return gap_x[gap] + 12 + i * CHANNEL_PITCH
+
+        for wire, plan in self.plans:
+            s = level.boxes[wire.src[0]]
+            d = level.boxes[wire.dst[0]]
+            sx, sy = s.out_port(wire.src[1])
+            dx, dy = d.in_port(wire.dst[1])
+            kind = plan[0]
+            pts = [(sx, sy)]
+            if kind == "adjacent":
+                _, ch = plan
+                if abs(sy - dy) > 0.5:
+                    x1 = cx(ch)
+                    pts += [(x1, sy), (x1, dy)]
+            else:
+                _, ch1, lane, ch2 = plan
+                if ch1 is not None:
+                    x1 = cx(ch1)
+                    pts += [(x1, sy), (x1, lane)]
+                if ch2 is not None:
+                    x2 = cx(ch2)
+                    pts += [(x2, lane), (x2, dy)]
+            pts.append((dx, dy))
+            wire.points = pts
+
+
+def _plan_routes(level: Level, columns: dict[int, list[Box]]) -> _Routes:
+    """Give each wire its route: a channel (its own x, shared by one source's
+    wires) in the gap after its source's column and before its target's, and,
+    when it passes columns between, a horizontal lane at a y free of their
+    boxes (the port's own row when that is free), feedback wires too."""
+    routes = _Routes()
+    used: list[tuple[float, int, int]] = []   # lanes taken: y, first and last column
+
+    def blocked(lo: int, hi: int) -> list[tuple[float, float]]:
+        spans = []
+        for col in range(lo, hi + 1):
+            for b in columns.get(col, []):
+                spans.append((b.y - NAME_H - LANE_MARGIN, b.y + b.h + LANE_MARGIN))
+        return sorted(spans)
+
+    def free(y: float, spans, lo: int, hi: int, net) -> bool:
+        if any(a < y < b for a, b in spans):
+            return False
+        return not any(abs(y - uy) < LANE_PITCH - 0.5 and not (hi < ulo or uhi < lo)
+                       and unet != net for uy, ulo, uhi, unet in used)
+
+    def lane(sy: float, dy: float, lo: int, hi: int, net) -> float:
+        spans = blocked(lo, hi)
+        for y in (sy, dy):
+            if free(y, spans, lo, hi, net):
+                return y
+        bottom = max((b for _a, b in spans), default=0.0) + LANE_PITCH
+        tops = [-NAME_H - LANE_MARGIN - LANE_PITCH, bottom] + [b + LANE_PITCH for _a, b in spans]
+        best = None
+        for top in tops:
+            for k in range(1000):
+                y = top + k * LANE_PITCH if top >= 0 else top - k * LANE_PITCH
+                if not free(y, spans, lo, hi, net):
+                    if any(a < y < b for a, b in spans):
+                        break
+                    continue
+                cost = abs(y - sy) + abs(y - dy)
+                if best is None or cost < best[0]:
+                    best = (cost, y)
+                break
+        return best[1]
+
+    for wire in level.wires:
+        wire.points = None
+        if wire.src is None:
+            continue
+        s = level.boxes[wire.src[0]]
+        d = level.boxes[wire.dst[0]]
+        sy = s.out_port(wire.src[1])[1]
+        dy = d.in_port(wire.dst[1])[1]
+        net = wire.src
+        if d.column == s.column + 1:
+            routes.plans.append((wire, ("adjacent", routes.channel(s.column, net))))
+            continue
+        if d.column > s.column:              # forward over columns between
+            lo, hi = s.column + 1, d.column - 1
+        else:                                # feedback: back over both columns
+            lo, hi = d.column, s.column
+        y = lane(sy, dy, lo, hi, net)
+        used.append((y, lo, hi, net))
+        ch1 = None if y == sy and d.column > s.column else routes.channel(s.column, net)
+        ch2 = None if y == dy and d.column > s.column else \
+            routes.channel(d.column - 1, ("in", wire.dst))
+        routes.plans.append((wire, ("lane", ch1, y, ch2)))
+    return routes
+
+
+def crossings(level: Level) -> list[tuple[str, str]]:
+    """(wire target, box) pairs where a wire's segment passes through the interior
+    of a box other than its own source's and target's (for tests; should be empty)."""
+    found = []
+    for wire in level.wires:
+        if not wire.points:
+            continue
+        ends = {wire.src[0], wire.dst[0]}
+        for (x0, y0), (x1, y1) in zip(wire.points, wire.points[1:]):
+            lo_x, hi_x, lo_y, hi_y = min(x0, x1), max(x0, x1), min(y0, y1), max(y0, y1)
+            for b in level.boxes.values():
+                if b.name in ends:
+                    continue
+                if lo_x < b.x + b.w and b.x < hi_x + 1e-9 and lo_y < b.y + b.h \
+                        and b.y < hi_y + 1e-9:
+                    found.append((f"{wire.dst[0]}.{wire.dst[1]}", b.name))
+    return found
 
 
 def overlaps(level: Level) -> list[tuple[str, str]]:

@@ -2,8 +2,10 @@
 
 A view over :class:`fbd.debug.Debugger` (the model owns stepping, breaking,
 forcing and tracing). While it is open the debugger owns the PLC's pacing: a
-``QTimer`` at :data:`REFRESH_HZ` calls ``debugger.advance(wall seconds)``
-while running, then refreshes the views. Tests pass ``autostart=False`` and
+``QTimer`` at :data:`REFRESH_HZ` (at the ``max`` speed: whenever the event
+loop is idle) calls ``debugger.advance(wall seconds)`` while running, then
+refreshes the views at most :data:`REFRESH_HZ` times a second, only those on
+screen (``python -m hmi.debugger.bench`` measures what that costs the PLC). Tests pass ``autostart=False`` and
 call :meth:`DebuggerWindow.tick` with the wall time themselves.
 """
 
@@ -13,7 +15,7 @@ import logging
 import time
 
 from PyQt6.QtCore import Qt, QTimer, pyqtSignal
-from PyQt6.QtGui import QAction
+from PyQt6.QtGui import QAction, QFontMetrics
 from PyQt6.QtWidgets import (
     QComboBox,
     QLabel,
@@ -53,6 +55,8 @@ class DebuggerWindow(QMainWindow):
         self.clock = clock
         self._last_wall: float | None = None
         self._dirty = True
+        self._urgent = False            # a state change: refresh at the next tick
+        self._last_refresh: float | None = None
         self.setWindowTitle(f"Debugger — {dbg.program.name}")
         dbg.listeners.append(self._event)
 
@@ -66,6 +70,7 @@ class DebuggerWindow(QMainWindow):
         self.tabs.addTab(self.watch, "Watch && force")
         self.tabs.addTab(self.breakpoints, "Breakpoints")
         self.tabs.addTab(self.trends, "Trends")
+        self.tabs.currentChanged.connect(lambda _i: self.tabs.currentWidget().refresh())
         upper = QSplitter(Qt.Orientation.Horizontal)
         upper.addWidget(self.tree)
         upper.addWidget(self.diagram)
@@ -75,7 +80,11 @@ class DebuggerWindow(QMainWindow):
         main.addWidget(self.tabs)
         main.setSizes([520, 280])
         self.setCentralWidget(main)
+        self.position = QLabel()       # the block a scan stepped into is at
+        self.position.setStyleSheet("font-weight: bold; color: #b36b00")
+        self.position.setMaximumWidth(460)   # a long block path is cut, in full as a tip
         self.stats_label = QLabel()
+        self.statusBar().addPermanentWidget(self.position)
         self.statusBar().addPermanentWidget(self.stats_label)
         self.tree.itemDoubleClicked.connect(self._tree_open)
 
@@ -115,20 +124,29 @@ class DebuggerWindow(QMainWindow):
                "Run N whole scans")
         action("step_into", "Step into", self.debugger.step_into, "F11",
                "Run the next block of the scan (begins a scan first)")
-        action("finish", "Finish scan", self.debugger.finish_scan, "Shift+F11")
-        action("until", "Run to breakpoint", self.run_until_break, "Ctrl+F5")
+        action("finish", "Finish", self.debugger.finish_scan, "Shift+F11",
+               "Run the rest of the scan stepped into")
+        action("until", "To break", self.run_until_break, "Ctrl+F5",
+               "Run until a breakpoint fires")
         bar.addSeparator()
-        action("warm", "Warm restart", lambda: self.debugger.restart(cold=False))
-        action("cold", "Cold restart", lambda: self.debugger.restart(cold=True))
+        action("warm", "Warm", lambda: self.debugger.restart(cold=False), None,
+               "Warm restart (memories and forces kept)")
+        action("cold", "Cold", lambda: self.debugger.restart(cold=True), None,
+               "Cold restart (everything from its initial value)")
         bar.addSeparator()
         self.speed = QComboBox()
         self.speed.addItems(list(SPEEDS))
         self.speed.currentTextChanged.connect(self.set_speed)
-        bar.addWidget(QLabel(" speed "))
+        self.speed.setToolTip("speed: real time, x10, or as fast as possible")
         bar.addWidget(self.speed)
         bar.addSeparator()
         self.counter = QLabel()
-        self.counter.setStyleSheet("font-weight: bold; padding: 0 8px")
+        self.counter.setStyleSheet("font-weight: bold; padding: 0 6px")
+        # room for the longest text, so the scan and the time are never clipped
+        bold = self.counter.font()
+        bold.setBold(True)
+        self.counter.setMinimumWidth(12 + QFontMetrics(bold).horizontalAdvance(
+            "RUNNING · scan 999,999,999 · 99,999.999 s"))
         bar.addWidget(self.counter)
 
     def _guard(self, fn) -> None:
@@ -157,6 +175,8 @@ class DebuggerWindow(QMainWindow):
     # -- events and refresh -----------------------------------------------------------
     def _event(self, event: str) -> None:
         self._dirty = True
+        if event in ("state", "hit", "restart"):
+            self._urgent = True
         if event == "hit" and self.debugger.last_hit is not None:
             self._show_hit(self.debugger.last_hit)
 
@@ -165,7 +185,12 @@ class DebuggerWindow(QMainWindow):
 
     def tick(self, now: float | None = None) -> int:
         """One timer tick: advance the PLC by the wall time since the last tick (while
-        running) and refresh. Returns the scans run."""
+        running) and refresh, at most :data:`REFRESH_HZ` times a wall second while
+        running (at once after a state change). Returns the scans run.
+
+        At the ``max`` speed the timer fires as soon as the event loop is idle
+        (interval 0), so the PLC runs between refreshes instead of waiting for
+        the next 30 Hz tick; otherwise every 1/:data:`REFRESH_HZ` s."""
         now = self.clock() if now is None else now
         last, self._last_wall = self._last_wall, now
         dbg = self.debugger
@@ -177,33 +202,42 @@ class DebuggerWindow(QMainWindow):
                 log.exception("the PLC stopped")
                 dbg.pause()
                 self.statusBar().showMessage(f"PLC stopped: {type(e).__name__}: {e}")
-        if self._dirty or dbg.state == "running":
+        interval = 0 if dbg.state == "running" and dbg.speed == MAX else 1000 // REFRESH_HZ
+        if self.timer.interval() != interval:
+            self.timer.setInterval(interval)
+        if self._urgent or (self._dirty and dbg.state != "running") or (
+                dbg.state == "running" and (self._last_refresh is None
+                                            or now - self._last_refresh >= 0.95 / REFRESH_HZ)):
+            self._last_refresh = now
             self.refresh()
         return dbg.scans - before
 
     def refresh(self) -> None:
         dbg = self.debugger
-        self._dirty = False
+        self._dirty = self._urgent = False
         where = ""
         if dbg.in_scan:
             done, total = dbg.block_position
-            where = f"  ·  in scan: block {done}/{total}, next {dbg.current_block}"
-        self.counter.setText(f"{dbg.state.upper()}  ·  scan {dbg.scans:,}  ·  "
-                             f"{dbg.time:.3f} s{where}")
+            where = f"in scan: block {done}/{total}, next {dbg.current_block}"
+        self.counter.setText(f"{dbg.state.upper()} · scan {dbg.scans:,} · {dbg.time:,.3f} s")
+        self.position.setText(where)
+        self.position.setToolTip(where)
+        self.position.setVisible(bool(where))
         st = dbg.stats()
         self.stats_label.setText(
-            f"scan time µs min {st['min_us']:.0f} / mean {st['mean_us']:.0f} / "
-            f"max {st['max_us']:.0f}  ·  overruns {st['overruns']}"
+            f"scan µs min {st['min_us']:.0f} / mean {st['mean_us']:.0f} / "
+            f"max {st['max_us']:.0f} · overruns {st['overruns']}"
             + (f"  ·  dropped {dbg.dropped_scans}" if dbg.dropped_scans else ""))
         running = dbg.state == "running"
         self.actions_by_name["run"].setEnabled(not running)
         self.actions_by_name["pause"].setEnabled(running)
+        # while running only what is on screen; paused (cheap, rare) everything
         self.tree.refresh()
-        self.diagram.refresh()
-        self.watch.refresh()
-        self.breakpoints.refresh()
-        if self.tabs.currentWidget() is self.trends or not running:
-            self.trends.refresh()
+        self.diagram.refresh()            # a hidden diagram catches up when shown
+        shown = self.tabs.currentWidget()
+        for panel in (self.watch, self.breakpoints, self.trends):
+            if panel is shown or not running:
+                panel.refresh()
         self.refreshed.emit()
 
     def _tree_open(self, item, _column) -> None:

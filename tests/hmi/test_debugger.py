@@ -5,11 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PyQt6.QtCore import Qt
+from PyQt6.QtCore import QPoint, QPointF, Qt
+from PyQt6.QtGui import QWheelEvent
+from PyQt6.QtWidgets import QApplication
 
 from fbd.debug import MAX
 from hmi.debugger.cli import register  # noqa: F401  (the verb imports no Qt)
-from hmi.debugger.layout import layout_level, overlaps
+from hmi.debugger.layout import crossings, layout_level, overlaps
 from hmi.debugger.window import DebuggerWindow
 from programs.game2048 import Game2048
 from tests.hmi.rig import Rig
@@ -52,6 +54,7 @@ def test_step_increments_the_counter_and_the_values(win):
 
 def test_the_timer_runs_at_the_chosen_speed(win):
     dbg = win.debugger
+    dbg.budget_s = 60.0                # the scans due, however slow this machine is
     win.tick(0.0)
     win.actions_by_name["run"].trigger()
     assert dbg.state == "running"
@@ -59,8 +62,10 @@ def test_the_timer_runs_at_the_chosen_speed(win):
     assert win.tick(1.1) == 20         # 100 ms of 5 ms cycles
     win.speed.setCurrentText("x10")
     assert win.tick(1.2) == 200
+    dbg.budget_s = 0.02
     win.speed.setCurrentText("max")
     assert dbg.speed == MAX and win.tick(1.3) > 0
+    assert win.timer.interval() == 0               # max: runs whenever the loop is idle
     win.actions_by_name["pause"].trigger()
     assert win.tick(5.0) == 0 and "PAUSED" in win.counter.text()
 
@@ -72,7 +77,7 @@ def test_step_into_highlights_the_block_in_the_diagram(win):
     win.actions_by_name["step_into"].trigger()       # runs the first block
     assert dbg.in_scan and dbg.current_block == dbg.order[1]
     assert win.diagram.view.current == dbg.order[1].split(".")[1]
-    assert "in scan: block 1/" in win.counter.text()
+    assert "in scan: block 1/" in win.position.text() and win.position.isVisible()
     win.actions_by_name["finish"].trigger()
     assert not dbg.in_scan and win.diagram.view.current is None
 
@@ -162,6 +167,116 @@ def test_the_cell_diagram_has_no_overlapping_boxes(win):
     assert view.prefix == ""
 
 
+def test_no_wire_of_the_cell_diagram_passes_through_a_box(win):
+    view = win.diagram.view
+    view.enter("cell_0_0")
+    level = view.level
+    routed = [w for w in level.wires if w.src is not None]
+    assert routed and all(w.points and len(w.points) >= 2 for w in routed)
+    assert crossings(level) == []
+    for w in routed:                                   # ends on the ports, axis-parallel runs
+        assert w.points[0] == level.boxes[w.src[0]].out_port(w.src[1])
+        assert w.points[-1] == level.boxes[w.dst[0]].in_port(w.dst[1])
+        for (x0, y0), (x1, y1) in zip(w.points, w.points[1:]):
+            assert x0 == x1 or y0 == y1
+    # vertical runs are not bunched: each x carries the wires of one source only
+    nets_at: dict[float, set] = {}
+    for w in routed:
+        for (x0, y0), (x1, y1) in zip(w.points, w.points[1:]):
+            if x0 == x1 and y0 != y1:
+                nets_at.setdefault(x0, set()).add(w.src)
+    assert nets_at and all(len(nets) == 1 for nets in nets_at.values()), nets_at
+    # drawn as laid out
+    drawn = sorted(tuple((e.x, e.y) for e in (item.path().elementAt(i)
+                                              for i in range(item.path().elementCount())))
+                   for item, _label, _badge, _index in view._wires)
+    assert drawn == sorted(tuple(w.points) for w in routed)
+
+
+def test_every_level_of_2048_routes_around_its_boxes(game):
+    prog = game.plc.main.program
+    order = [prog.leaves[i].path for i in prog.order]
+    levels = [("", prog.network)]
+    while levels:
+        prefix, net = levels.pop()
+        assert crossings(layout_level(net, prefix, order, prog.signals)) == [], prefix
+        levels += [(f"{prefix}{n}.", i.element) for n, i in net.instances.items() if i.is_macro]
+
+
+def test_double_click_enters_a_macro_and_the_breadcrumb_goes_back(win, qtbot):
+    view = win.diagram.view
+    rect = view.box_items["cell_0_0"]
+    view.centerOn(rect)
+    point = view.mapFromScene(rect.sceneBoundingRect().center())
+    assert view.box_at(view.itemAt(point)) == "cell_0_0"
+    qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    assert view.prefix == "cell_0_0."
+    crumbs = win.diagram.crumb_buttons
+    assert [b.text() for b in crumbs] == [win.debugger.program.name, "cell_0_0"]
+    assert crumbs[0].isEnabled() and not crumbs[1].isEnabled()
+    # a readable default zoom on entering: not shrunk to fit the whole level
+    assert view.transform().m11() >= 0.85
+    rect = view.box_items["memory"]                    # a block: double-click does nothing
+    view.centerOn(rect)
+    qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton,
+                      pos=view.mapFromScene(rect.sceneBoundingRect().center()))
+    assert view.prefix == "cell_0_0."
+    crumbs[0].click()
+    assert view.prefix == "" and len(win.diagram.crumb_buttons) == 1
+
+
+def test_the_wheel_zooms_the_diagram(win):
+    view = win.diagram.view
+    before = view.transform().m11()
+    centre = QPointF(view.viewport().rect().center())
+
+    def wheel(dy: int) -> None:
+        event = QWheelEvent(centre, QPointF(view.viewport().mapToGlobal(centre.toPoint())),
+                            QPoint(0, 0), QPoint(0, dy), Qt.MouseButton.NoButton,
+                            Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+        QApplication.sendEvent(view.viewport(), event)
+    wheel(120)
+    assert view.transform().m11() == pytest.approx(before * 1.15)
+    wheel(-120)
+    wheel(-120)
+    assert view.transform().m11() == pytest.approx(before / 1.15)
+    win.resize(1100, 800)                              # the user's zoom is kept
+    assert view.transform().m11() == pytest.approx(before / 1.15)
+
+
+def test_the_debug_verb_opens_the_window_on_the_target(qtbot, monkeypatch):
+    import hmi.app
+    from fbd.cli import main
+    opened = []
+
+    def fake_exec(app):       # instead of the event loop: look at the window, close it
+        windows = [w for w in QApplication.topLevelWidgets()
+                   if isinstance(w, DebuggerWindow) and w.isVisible()]
+        opened.extend(windows)
+        for w in windows:
+            w.close()
+        return 0
+    monkeypatch.setattr(hmi.app, "_exec", fake_exec)
+    monkeypatch.setattr(hmi.app, "display_problem", lambda: None)
+    assert main(["debug", "programs.game2048.cell:cell_macro", "--cycle", "0.01"]) == 0
+    assert len(opened) == 1
+    dbg = opened[0].debugger
+    assert dbg.plc.cycle == pytest.approx(0.01) and dbg.state == "paused"
+    assert not opened[0].timer.isActive()              # closed: the timer stopped
+
+
+@pytest.mark.parametrize("target, message", [
+    ("no_such_module_xyz:build", "no module named 'no_such_module_xyz'"),
+    ("programs.game2048.cell:nothing", "has no attribute 'nothing'"),
+    ("programs.game2048.cell", "MODULE:FUNCTION"),
+])
+def test_the_debug_verb_rejects_a_bad_target_in_one_line(capsys, target, message):
+    from fbd.cli import main
+    assert main(["debug", target]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("fbd: error: ") and message in err
+
+
 def test_every_level_of_2048_lays_out_without_overlaps(game):
     prog = game.plc.main.program
     order = [prog.leaves[i].path for i in prog.order]
@@ -184,7 +299,6 @@ def test_screenshots(win):
     for _ in range(3):
         dbg.step_into()
     win.refresh()
-    win.diagram.view.fit()
     assert win.diagram.view.grab().save(str(SHOTS / "debugger_cell_diagram.png"))
     assert win.grab().save(str(SHOTS / "debugger_2048.png"))
 
@@ -203,3 +317,24 @@ def test_the_shell_opens_the_debugger_on_the_same_plc(qtbot, tmp_path):
     assert window.debugger_window is None
     rig.advance(10)
     assert rig.advance(10) == 2                       # running again, no burst
+
+
+def test_the_debugger_follows_a_new_game(qtbot, tmp_path):
+    rig = Rig(qtbot, tmp_path / "best.json")
+    window = rig.window
+    old = window.open_debugger(autostart=False)
+    old_plc = rig.panel.plc
+    old.debugger.step(3)
+    rig.panel.new_game()                              # the panel swaps in a new PLC
+    assert rig.panel.plc is not old_plc
+    assert rig.advance(10) == 0                       # the shell's loop stays paused ...
+    new = window.debugger_window
+    assert new is not None and new is not old         # ... and the debugger followed
+    assert new.debugger.plc is rig.panel.plc and new.debugger.state == "paused"
+    before = rig.panel.plc.scans
+    new.debugger.step(2)
+    assert rig.panel.plc.scans == before + 2 and old_plc.scans == old.debugger.scans
+    new.close()
+    assert window.debugger_window is None
+    rig.advance(10)
+    assert rig.advance(10) == 2                       # the shell runs the new PLC again
