@@ -1,0 +1,78 @@
+"""``fbd hidato solve FILE`` and ``fbd hidato generate ROWS COLS ...``: boards in the text format.
+
+Registered as a plug-in verb of the ``fbd`` command (entry point ``hidato`` in
+the ``fbd.commands`` group of pyproject.toml). A user error (a missing or
+malformed file, an impossible size) raises an :class:`~fbd.errors.FbdError`,
+which ``fbd`` prints as one line ``fbd: error: ...`` with exit status 2.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from fbd.errors import FbdError
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("hidato", help="solve or generate Hidato puzzles",
+                              description="Solve or generate Hidato puzzles, printed in the text "
+                                          "format (one row per line; _ empty, . hole).")
+    verbs = p.add_subparsers(dest="hidato_verb", metavar="VERB", required=True)
+    s = verbs.add_parser("solve", help="print the solution of a puzzle file",
+                         description="Print a solution of the puzzle in FILE ('-' reads stdin); "
+                                     "exit 1 if it has none. --count reports how many solutions "
+                                     "(up to 2) instead.")
+    s.add_argument("file", metavar="FILE")
+    s.add_argument("--count", action="store_true", help="print 0, 1 or 2 (2 = 'two or more')")
+    s.set_defaults(func=cmd_solve)
+    g = verbs.add_parser("generate", help="print a new puzzle with a unique solution",
+                         description="Print a random puzzle of ROWS x COLS with a unique solution.")
+    g.add_argument("rows", type=int, metavar="ROWS")
+    g.add_argument("cols", type=int, metavar="COLS")
+    g.add_argument("--first", type=int, default=1, help="the first number (default 1)")
+    g.add_argument("--last", type=int, default=None,
+                   help="the last number (default: first + cells - 1; fewer numbers make holes)")
+    g.add_argument("--holes", type=int, default=0, help="cells left out of the board (default 0)")
+    g.add_argument("--seed", type=int, default=None, help="random seed (the same seed, the same puzzle)")
+    g.add_argument("--difficulty", choices=("easy", "medium", "hard"), default="medium")
+    g.add_argument("--solution", action="store_true", help="also print the solution after a blank line")
+    g.set_defaults(func=cmd_generate)
+
+
+def _read(path: str):
+    from .board import Board
+    if path == "-":
+        return Board.parse(sys.stdin.read(), "<stdin>")
+    try:
+        return Board.read(path)
+    except FileNotFoundError:
+        raise FbdError(f"no file {path}") from None
+    except UnicodeDecodeError:
+        raise FbdError(f"{path}: not a text file") from None
+
+
+def cmd_solve(args) -> int:
+    from .solver import count_solutions, solve
+    board = _read(args.file)
+    if args.count:
+        print(count_solutions(board, limit=2))
+        return 0
+    solution = solve(board)
+    if solution is None:
+        print(f"{args.file}: no solution", file=sys.stderr)
+        return 1
+    sys.stdout.write(str(solution))
+    return 0
+
+
+def cmd_generate(args) -> int:
+    from .generator import generate
+    from .solver import solve
+    if args.rows * args.cols > 400:
+        raise FbdError(f"{args.rows}x{args.cols} is too large for the generator (at most 400 cells)")
+    board = generate(args.rows, args.cols, first=args.first, last=args.last, holes=args.holes,
+                     seed=args.seed, difficulty=args.difficulty)
+    sys.stdout.write(str(board))
+    if args.solution:
+        sys.stdout.write("\n" + str(solve(board)))
+    return 0
