@@ -1,6 +1,5 @@
 """The solver and count_solutions on published and constructed puzzles."""
 
-import time
 from pathlib import Path
 
 import pytest
@@ -30,15 +29,12 @@ def test_rosetta_example():
 
 
 @pytest.mark.parametrize("path", PUBLISHED, ids=lambda p: p.stem)
-def test_published_puzzles_unique_and_fast(path):
+def test_published_puzzles_are_solved_and_unique(path):
+    # their speed is measured by programs/hidato/bench.py, not here
     board = Board.read(path)
-    t = time.perf_counter()
     solution = solve(board)
-    elapsed = time.perf_counter() - t
     assert solution is not None and solution.solves(board)
     assert count_solutions(board, limit=5) == 1
-    if board.shape == (8, 8):
-        assert elapsed < 0.5  # 50 ms target measured by the bench; slack for loaded CI machines
 
 
 def test_not_unique():
