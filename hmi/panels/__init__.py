@@ -55,3 +55,6 @@ def panel_names() -> list[str]:
 
 # -- the programs --------------------------------------------------------------------
 register_panel("2048", "hmi.panels.game2048:Game2048Panel", "2048")
+register_panel("sudoku", "hmi.panels.sudoku:SudokuPanel", "Sudoku")
+register_panel("jigsaw", "hmi.panels.sudoku:JigsawPanel", "Jigsaw Sudoku")
+register_panel("hidato", "hmi.panels.hidato:HidatoPanel", "Hidato")
