@@ -165,14 +165,14 @@ def test_fbd_hmi_opens_the_window(qtbot, capsys, monkeypatch, tmp_path):
 
 def test_fbd_hmi_help_lists_the_programs(capsys):
     status, out, _ = fbd(capsys, "hmi", "--help")
-    assert status == 0 and "Programs: 2048, sudoku, jigsaw." in " ".join(out.split())
+    assert status == 0 and "Programs: 2048, sudoku, jigsaw, hidato." in " ".join(out.split())
 
 
 def test_fbd_hmi_unknown_program_is_one_line_and_status_2(capsys):
     status, out, err = fbd(capsys, "hmi", "2049")
     assert status == 2 and out == ""
     assert err.splitlines() == [
-        "fbd: error: no HMI panel for program '2049' (there are: 2048, sudoku, jigsaw); "
+        "fbd: error: no HMI panel for program '2049' (there are: 2048, sudoku, jigsaw, hidato); "
         "did you mean 2048?"]
 
 
@@ -191,4 +191,4 @@ def test_the_installed_command_has_the_hmi_verb():
                           timeout=60)
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
-        "fbd: error: no HMI panel for program 'nosuch' (there are: 2048, sudoku, jigsaw)"]
+        "fbd: error: no HMI panel for program 'nosuch' (there are: 2048, sudoku, jigsaw, hidato)"]
