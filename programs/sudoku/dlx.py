@@ -8,8 +8,12 @@ column, row) rather than node objects: copying a built matrix is then a few
 constraint layout for puzzles with few givens instead of rebuilding 2,916 nodes.
 
 The search always branches on the column with the fewest remaining rows
-(Knuth's "S heuristic"), found with one built-in ``min`` over the sizes per
-search node (covered columns carry a large offset, see :meth:`solve`).
+(Knuth's "S heuristic"). With every column size under 128 (Sudoku: at most 9)
+the sizes are searched as a bytearray, ``find(0)``, ``find(1)``, ... (a few
+memchr calls per node, about 4x cheaper than scanning 325 Python ints);
+otherwise with one built-in ``min`` over the size list. Covered columns carry a
+large offset either way, see :meth:`solve`. cover/uncover are inlined in the
+search loop.
 """
 
 from __future__ import annotations
@@ -144,15 +148,25 @@ class DancingLinks:
         L, R, U, D, C, S, ROW = self.L, self.R, self.U, self.D, self.C, self.S, self.ROW
         # A covered column's size is frozen while it is covered (its rows leave the
         # other columns, never its own list), so covering adds BIG to it and the
-        # fewest-rows choice is one C-speed min() over the sizes; the root's size
-        # is BIG for good, and min() == BIG means every column is covered.
-        big = len(C) + 1
-        S[0] = big
+        # fewest-rows choice is a C-speed search over the sizes; the root's size
+        # is BIG for good. R[0] == 0 means every column is covered.
         c = R[0]
         covered = set(range(1, len(S)))
         while c != 0:
             covered.discard(c)
             c = R[c]
+        # Column sizes under 128 (Sudoku: at most 9) go in a bytearray copy with
+        # big = 128, and the fewest-rows column is then found with a few C-speed
+        # bytearray.find calls (find(0), find(1), ...: the first column of the
+        # smallest size, as S.index(min(S)) would give) instead of scanning all.
+        if max(S[1:], default=0) < 128:
+            big = 128
+            S = bytearray(S)
+            find = S.find
+        else:
+            big = len(C) + 1
+            find = None
+        S[0] = big
         for c in covered:  # already covered by select()
             S[c] += big
         found: list[list[int]] = []
@@ -161,77 +175,116 @@ class DancingLinks:
         self.nodes = 0
         self.aborted = False
 
-        def cover(c: int) -> None:
-            S[c] += big
-            R[L[c]] = R[c]
-            L[R[c]] = L[c]
-            i = D[c]
-            while i != c:
+        stats = [0]  # tree nodes visited
+        cap_hit = [False]
+        shuffle = rng.shuffle if rng is not None else None
+
+        # cover/uncover are inlined below (a call per column costs as much as
+        # the link updates themselves); the arrays are closure-free locals.
+        def search(S=S, L=L, R=R, U=U, D=D, C=C, ROW=ROW, big=big, partial=partial,
+                   found=found, stats=stats, cap=cap, limit=limit, shuffle=shuffle,
+                   find=find) -> bool:  # True: stop (enough solutions, or the cap)
+            if R[0] == 0:  # every column covered
+                found.append(list(partial))
+                return len(found) >= limit
+            n = stats[0] + 1
+            stats[0] = n
+            if n == cap:
+                cap_hit[0] = True
+                return True
+            if find is not None:
+                least = 0
+                best = find(0)
+                while best < 0:
+                    least += 1
+                    best = find(least)
+            else:
+                least = min(S)
+                best = S.index(least)
+            if least == 0:
+                return False
+            # cover(best)
+            S[best] += big
+            R[L[best]] = R[best]
+            L[R[best]] = L[best]
+            candidates = []
+            i = D[best]
+            while i != best:
+                candidates.append(i)
                 j = R[i]
                 while j != i:
-                    u, d = U[j], D[j]
+                    u = U[j]
+                    d = D[j]
                     D[u] = d
                     U[d] = u
                     S[C[j]] -= 1
                     j = R[j]
                 i = D[i]
-
-        def uncover(c: int) -> None:
-            i = U[c]
-            while i != c:
-                j = L[i]
-                while j != i:
-                    S[C[j]] += 1
-                    D[U[j]] = j
-                    U[D[j]] = j
-                    j = L[j]
-                i = U[i]
-            R[L[c]] = c
-            L[R[c]] = c
-            S[c] -= big
-
-        def search() -> bool:  # True: stop (enough solutions, or the cap)
-            least = min(S)
-            if least == big:
-                found.append(list(partial))
-                return len(found) >= limit
-            self.nodes += 1
-            if self.nodes == cap:
-                self.aborted = True
-                return True
-            if least == 0:
-                return False
-            best = S.index(least)
-            cover(best)
-            r = D[best]
-            candidates = []
-            while r != best:
-                candidates.append(r)
-                r = D[r]
-            if rng is not None and len(candidates) > 1:
-                rng.shuffle(candidates)
+            if shuffle is not None and len(candidates) > 1:
+                shuffle(candidates)
             stop = False
             for r in candidates:
                 partial.append(ROW[r])
                 j = R[r]
-                while j != r:
-                    cover(C[j])
+                while j != r:  # cover(C[j])
+                    c = C[j]
+                    S[c] += big
+                    R[L[c]] = R[c]
+                    L[R[c]] = L[c]
+                    i = D[c]
+                    while i != c:
+                        k = R[i]
+                        while k != i:
+                            u = U[k]
+                            d = D[k]
+                            D[u] = d
+                            U[d] = u
+                            S[C[k]] -= 1
+                            k = R[k]
+                        i = D[i]
                     j = R[j]
                 stop = search()
                 j = L[r]
-                while j != r:
-                    uncover(C[j])
+                while j != r:  # uncover(C[j])
+                    c = C[j]
+                    i = U[c]
+                    while i != c:
+                        k = L[i]
+                        while k != i:
+                            S[C[k]] += 1
+                            D[U[k]] = k
+                            U[D[k]] = k
+                            k = L[k]
+                        i = U[i]
+                    R[L[c]] = c
+                    L[R[c]] = c
+                    S[c] -= big
                     j = L[j]
                 partial.pop()
                 if stop:
                     break
-            uncover(best)
+            # uncover(best)
+            i = U[best]
+            while i != best:
+                k = L[i]
+                while k != i:
+                    S[C[k]] += 1
+                    D[U[k]] = k
+                    U[D[k]] = k
+                    k = L[k]
+                i = U[i]
+            R[L[best]] = best
+            L[R[best]] = best
+            S[best] -= big
             return stop
 
         try:
             search()
         finally:
-            S[0] = 0
-            for c in covered:
-                S[c] -= big
+            self.nodes = stats[0]
+            self.aborted = cap_hit[0]
+            if find is None:  # the list itself was used: undo the offsets
+                S[0] = 0
+                for c in covered:
+                    S[c] -= big
         return found

@@ -101,6 +101,70 @@ def test_jigsaw_solutions_respect_regions():
         assert sorted(cells) == list(range(1, 10))
 
 
+def _reference_count(grid, regions=None, limit=10**9) -> int:
+    """Plain backtracking over the empty cells (fewest candidates first)."""
+    key = regions or [[(r // 3) * 3 + c // 3 for c in range(9)] for r in range(9)]
+    cells = [(r, c) for r in range(9) for c in range(9)]
+    vals = {rc: grid[rc[0]][rc[1]] for rc in cells}
+    peers = {(r, c): [p for p in cells if p != (r, c) and (
+        p[0] == r or p[1] == c or key[p[0]][p[1]] == key[r][c])] for r, c in cells}
+    if any(v and any(vals[p] == v for p in peers[rc]) for rc, v in vals.items()):
+        return 0
+
+    def options(r, c):
+        seen = {vals[p] for p in peers[(r, c)]}
+        return [d for d in range(1, 10) if d not in seen]
+
+    def count() -> int:
+        empty = [rc for rc in cells if not vals[rc]]
+        if not empty:
+            return 1
+        rc = min(empty, key=lambda e: len(options(*e)))
+        total = 0
+        for d in options(*rc):
+            vals[rc] = d
+            total += count()
+            vals[rc] = 0
+            if total >= limit:
+                break
+        return total
+
+    return min(count(), limit)
+
+
+def test_dlx_size_search_matches_min_fallback_and_reference():
+    # Column sizes under 128 take the bytearray find() path, larger ones the
+    # min() list path: both give every cover, in the same order.
+    small = DancingLinks(3, [[0], [1], [2], [0, 1], [1, 2], [0, 1, 2]])
+    assert sorted(sorted(s) for s in small.solve(limit=10)) == [[0, 1, 2], [0, 4], [2, 3], [5]]
+    wide = DancingLinks(2, [[0]] * 130 + [[1]] * 3 + [[0, 1]])
+    found = wide.solve(limit=1000)
+    assert len(found) == 130 * 3 + 1 and wide.S[1:] == [131, 4]  # sizes restored
+    # Sudoku counts against plain backtracking: several, one, none; classic and jigsaw.
+    solved = solve([[0] * 9 for _ in range(9)])
+    several = [row[:] for row in solved]
+    for r, c in [(0, 0), (0, 1), (1, 0), (1, 1), (4, 4), (8, 8), (3, 5), (5, 3)]:
+        several[r][c] = 0
+    several[0] = [0] * 9  # rows 0-2 of the boxes can be permuted: several solutions
+    several[1] = [0] * 9
+    several[2] = [0] * 9
+    dead = [row[:] for row in several]
+    dead[0][0] = solved[0][1] if solved[0][1] != solved[0][0] else 1
+    jig = [list(row) for row in FALLBACK]
+    jsol = solve([[0] * 9 for _ in range(9)], jig)
+    jgrid = [[v if (r * 9 + c) % 4 else 0 for c, v in enumerate(row)] for r, row in enumerate(jsol)]
+    for grid, regions in [(several, None), (dead, None),
+                          (jgrid, jig), ([[0] * 9 for _ in range(9)], jig),
+                          ([[0] * 9 for _ in range(9)], None)]:
+        want = _reference_count(grid, regions, limit=10)
+        assert count_solutions(grid, regions, limit=10) == want
+        sol = solve(grid, regions)
+        assert (sol is None) == (want == 0)
+        if sol is not None:
+            assert is_valid_solution(sol, regions)
+    assert _reference_count(several) >= 2 and _reference_count(dead) == 0
+
+
 # ------------------------------------------------------------------ grader and generator
 @pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
 @pytest.mark.parametrize("jigsaw", [False, True])
