@@ -56,6 +56,8 @@ class _Parser(argparse.ArgumentParser):
 def load_network(target: str) -> Network:
     """``MODULE:FUNCTION`` (or ``path/to/file.py:FUNCTION``) → the Network it builds.
 
+    ``FILE.xml:POU`` imports the FBD POU of a PLCopen project (fbd.plcopen).
+
     FUNCTION may also name a Network object. The current directory is searched
     for MODULE first, as ``python -m`` does.
     """
@@ -63,6 +65,9 @@ def load_network(target: str) -> Network:
     if not colon or not module_name or not attr:
         raise CliError(f"{target!r}: name the network as MODULE:FUNCTION, "
                        f"e.g. programs.game2048:build")
+    if module_name.lower().endswith(".xml"):  # a PLCopen project: FILE.xml:POU
+        from .plcopen import load_project
+        return load_project(module_name).network(attr)
     module = _import(module_name)
     obj = module
     for part in attr.split("."):
