@@ -27,9 +27,10 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from . import address as located
 from . import types as t
 from .block import IO, REQUIRED, Block, Extensible, literal
-from .errors import UnknownSignal, ValidationError
+from .errors import FbdError, UnknownSignal, ValidationError
 from .network import Network, Ref
 
 CHUNK = 256  # leaves per generated function; a force recompiles one chunk
@@ -409,8 +410,17 @@ def _infer_types(b: _Builder) -> None:
                     leaf.inputs[port] = Src(None, tp.coerce(src.const, f"{leaf.path}.{port}"))
                 except t.TypeError_ as e:
                     problems.append(str(e))
-    # Network-output and macro-port literals are checked against their declared type.
+    # Network-output and macro-port literals are checked against their declared type,
+    # and located outputs whose type only inference knew against their location.
     for scope in b.scopes:
+        for name, address in scope.net.addresses.items():
+            if name in scope.net.outputs:
+                tp = ty.type_of(("o", id(scope), name))
+                if tp is not None:
+                    try:
+                        located.check(address, tp, "output", scope.where(name))
+                    except FbdError as e:
+                        problems.append(str(e))
         for out in scope.net.outputs.values():
             if not isinstance(out.source, Ref):
                 tp = ty.type_of(("o", id(scope), out.name))

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import address as located
 from . import types as t
 from .block import REQUIRED, Block, Port
 from .errors import WiringError
@@ -136,15 +137,18 @@ class Network:
     inputs: dict = field(default_factory=dict)      # name -> (DataType, default)
     outputs: dict = field(default_factory=dict)     # name -> NetOutput
     instances: dict = field(default_factory=dict)   # name -> Instance, in order added
+    addresses: dict = field(default_factory=dict)   # port name -> located Address (at=)
     _wire_count: int = 0
 
     def __post_init__(self):
         _check_name("network", self.name, "Network")
 
     # -- interface -------------------------------------------------------------
-    def input(self, name: str, type_: t.DataType, default: Any = REQUIRED) -> Ref:
+    def input(self, name: str, type_: t.DataType, default: Any = REQUIRED,
+              at: str | None = None) -> Ref:
         """Declare an input (a PLC input when run as a program). ``default`` is
-        used where a macro's input is left unconnected."""
+        used where a macro's input is left unconnected; ``at="%IX0.0"`` locates it
+        in the process image (what the Modbus server serves)."""
         _check_name("input", name, self.name)
         if not isinstance(type_, t.DataType):
             raise WiringError(f"{self.name}.{name}: type must be an IEC type such as BOOL, "
@@ -153,17 +157,22 @@ class Network:
             raise WiringError(f"{self.name}: port {name!r} is declared twice")
         if default is not REQUIRED:
             default = type_.coerce(default, f"{self.name}.{name} default")
+        self._locate(name, at, type_, "input")
         self.inputs[name] = (type_, default)
         return Ref(self, name, "netin")
 
     def output(self, name: str, source, type_: t.DataType | None = None,
-               feedback: bool = False) -> None:
+               feedback: bool = False, at: str | None = None) -> None:
         """Declare an output driven by ``source`` (an instance output, a network
-        input, or a literal). Its type is the source's unless given."""
+        input, or a literal). Its type is the source's unless given; ``at="%QX0.0"``
+        locates it in the process image."""
         _check_name("output", name, self.name)
         if name in self.outputs or name in self.inputs:
             raise WiringError(f"{self.name}: port {name!r} is declared twice")
         self._check_source(source, f"{self.name}.{name}")
+        # A polymorphic source's type is known only after inference: the compiler
+        # checks the location's size then.
+        self._locate(name, at, type_ or _source_type(source), "output")
         self.outputs[name] = NetOutput(name, source, type_, feedback, self._next())
 
     # -- building ----------------------------------------------------------------
@@ -202,6 +211,19 @@ class Network:
         target.owner.bindings.setdefault(target.port, []).append(
             Binding(source, bool(feedback), self._next()))
 
+    def _locate(self, name: str, at: str | None, type_: t.DataType | None,
+                direction: str) -> None:
+        if at is None:
+            return
+        where = f"{self.name}.{name}"
+        address = located.parse(at, where)
+        located.check(address, type_, direction, where)  # type_ None: direction only
+        for other, taken in self.addresses.items():
+            if taken == address:
+                raise WiringError(f"{where}: {address} is already the location of "
+                                  f"{self.name}.{other}")
+        self.addresses[name] = address
+
     def _next(self) -> int:
         self._wire_count += 1
         return self._wire_count
@@ -233,6 +255,17 @@ class Network:
     def __repr__(self) -> str:
         return (f"<Network {self.name}: {len(self.inputs)} in, {len(self.outputs)} out, "
                 f"{len(self.instances)} instances>")
+
+
+def _source_type(source) -> t.DataType | None:
+    """The declared type of a wire's source, where it is known before inference."""
+    if isinstance(source, Ref):
+        if source.kind == "netin":
+            return source.owner.inputs[source.port][0]
+        for port in source.owner.output_ports():
+            if port.name == source.port and isinstance(port.type, t.DataType):
+                return port.type
+    return None
 
 
 def _is_timedelta(v) -> bool:

@@ -1,0 +1,83 @@
+"""IEC 61131-3 located addresses (``%IX0.0``, ``%QW3``, ``%MD10``) on network ports.
+
+A program's inputs and outputs may carry a location, as ``AT %IX0.0`` does in a
+variable declaration; the Modbus server and PLCopen exchange read them from
+:attr:`fbd.Network.addresses`. Only the parsing and the checks that need no
+server live here: the area must suit the port's direction and the size its type.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from . import types as t
+from .errors import WiringError
+
+_ADDRESS = re.compile(r"^%([IQM])([XBWDL]?)(\d+)(?:\.(\d+))?$", re.IGNORECASE)
+
+SIZE_BITS = {"X": 1, "B": 8, "W": 16, "D": 32, "L": 64}
+AREA_NAMES = {"I": "input", "Q": "output", "M": "memory"}
+
+
+@dataclass(frozen=True, order=True)
+class Address:
+    """A parsed location: area I/Q/M, size X/B/W/D/L, index, and bit for X."""
+    area: str
+    size: str
+    index: int
+    bit: int | None = None
+
+    @property
+    def bits(self) -> int:
+        return SIZE_BITS[self.size]
+
+    def __str__(self) -> str:
+        bit = f".{self.bit}" if self.bit is not None else ""
+        return f"%{self.area}{self.size}{self.index}{bit}"
+
+
+def parse(text: str, where: str = "address") -> Address:
+    """``'%IX0.3'`` -> Address('I', 'X', 0, 3). A bare ``%I0.3`` means a bit, as in IEC."""
+    m = _ADDRESS.match(text.strip()) if isinstance(text, str) else None
+    if not m:
+        raise WiringError(f"{where}: {text!r} is not a located address such as %IX0.0, "
+                          f"%QW3 or %MD10")
+    area, size, index, bit = m.group(1).upper(), m.group(2).upper() or "X", int(m.group(3)), \
+        m.group(4)
+    if size == "X":
+        if bit is None:
+            raise WiringError(f"{where}: {text!r} names a bit, so it needs one: "
+                              f"%{area}X{index}.0 to .7")
+        if int(bit) > 7:
+            raise WiringError(f"{where}: bit {bit} of {text!r} is out of range 0..7")
+        return Address(area, size, index, int(bit))
+    if bit is not None:
+        raise WiringError(f"{where}: {text!r} has a bit number, but only X (bit) "
+                          f"addresses take one")
+    return Address(area, size, index)
+
+
+def size_for(type_: t.DataType) -> str | None:
+    """The location size that holds ``type_`` (X for BOOL, W for INT/UINT/WORD, ...)."""
+    if type_ is t.BOOL:
+        return "X"
+    if type_.kind == "string":
+        return None
+    return {8: "B", 16: "W", 32: "D", 64: "L"}.get(type_.bits)
+
+
+def check(address: Address, type_: t.DataType | None, direction: str, where: str) -> None:
+    """Reject a location that cannot hold ``type_`` (not checked when None) or
+    that points the wrong way: an input reads %I or %M, an output writes %Q or %M."""
+    wanted = size_for(type_) if type_ is not None else address.size
+    if wanted != address.size:
+        fits = f"%{address.area}{wanted}" if wanted else "no location"
+        plural = "s" if address.bits > 1 else ""
+        raise WiringError(f"{where}: {address} holds {address.bits} bit{plural} but {type_.name} "
+                          f"needs {fits}")
+    allowed = {"input": "IM", "output": "QM"}[direction]
+    if address.area not in allowed:
+        raise WiringError(f"{where}: an {direction} cannot be located at {address} "
+                          f"(an {AREA_NAMES[address.area]} address); use "
+                          f"{' or '.join('%' + a for a in allowed)}")
