@@ -33,7 +33,7 @@ from .block import IO, REQUIRED, Block, Extensible, literal
 from .errors import FbdError, UnknownSignal, ValidationError
 from .network import Network, Ref
 
-CHUNK = 256  # leaves per generated function; a force recompiles one chunk
+CHUNK = 1024  # leaves per generated function; a force recompiles one chunk
 
 
 # --------------------------------------------------------------------------- data
@@ -233,12 +233,10 @@ class _Types:
         self.bound: dict = {}      # root -> DataType
         self.families: dict = {}   # root -> [(Generic, where)]
         self.literals: dict = {}   # root -> [(value, where)]
-        self.label: dict = {}      # node -> a path naming it, for messages
 
-    def node(self, key, label: str, tp=None):
+    def node(self, key, tp=None):
         if key not in self.parent:
             self.parent[key] = key
-            self.label[key] = label
             if tp is not None:
                 self.bound[key] = tp
         return key
@@ -250,15 +248,16 @@ class _Types:
             key = parent[key]
         return key
 
-    def union(self, a, b, label_a: str, label_b: str, problems: list[str]) -> None:
+    def union(self, a, b) -> tuple | None:
+        """Join two nodes; on a conflict join nothing and return the two types."""
+        if a == b:
+            return None
         ra, rb = self.find(a), self.find(b)
         if ra == rb:
-            return
+            return None
         ta, tb = self.bound.get(ra), self.bound.get(rb)
         if ta is not None and tb is not None and ta is not tb:
-            problems.append(f"type mismatch: {label_a} is {ta} but {label_b} is {tb} "
-                            f"(wire {label_a} -> {label_b}); convert with {ta}_TO_{tb}")
-            return
+            return ta, tb
         if tb is not None and ta is None:  # keep the bound root as the root
             ra, rb = rb, ra
         elif (ta is None) == (tb is None) and self._weight(ra) < self._weight(rb):
@@ -267,6 +266,7 @@ class _Types:
         for d in (self.families, self.literals):
             if rb in d:
                 d.setdefault(ra, []).extend(d.pop(rb))
+        return None
 
     def _weight(self, root) -> int:
         return len(self.families.get(root, ())) + len(self.literals.get(root, ()))
@@ -317,50 +317,61 @@ def _infer_types(b: _Builder) -> None:
     problems = b.problems
 
     def port_node(scope: Scope, name: str, port: str, out: bool):
-        """The type node of a port of instance ``name`` in ``scope``."""
+        """The type node of a port of instance ``name`` in ``scope``: the type itself
+        where it is concrete or bound (most ports of a big program: no node to
+        make, and a wire between two of them is one comparison)."""
         leaf = scope.leaves.get(name)
         if leaf is None:
             return net_node(scope.children[name], port, out)
         decl = (leaf.inst._outputs if out else leaf.inst._inputs)[port]
-        if isinstance(decl.type, str):
-            key = ("tv", leaf.index, decl.type)
+        var = decl.type
+        if isinstance(var, str):
+            bound = leaf.block.bound_types.get(var)
+            if bound is not None:  # checked against its family when the block was made
+                return ty.node(bound, bound)
+            key = ("tv", leaf.index, var)
             if key not in ty.parent:
-                ty.node(key, f"{leaf.path}.{port}", leaf.block.bound_types.get(decl.type))
+                ty.node(key)
                 ty.families.setdefault(ty.find(key), []).append(
-                    (type(leaf.block).types[decl.type], f"{leaf.path} ({leaf.block.name})"))
+                    (type(leaf.block).types[var], f"{leaf.path} ({leaf.block.name})"))
             return key
-        return ty.node(decl.type, str(decl.type), decl.type)
+        return ty.node(var, var)
 
     def net_node(scope: Scope, port: str, out: bool):
         if out:
-            o = scope.net.outputs[port]
-            return ty.node(("o", id(scope), port), scope.where(port), o.type)
-        return ty.node(("i", id(scope), port), scope.where(port), scope.net.inputs[port][0])
+            return ty.node(("o", id(scope), port), scope.net.outputs[port].type)
+        return ty.node(("i", id(scope), port), scope.net.inputs[port][0])
 
     def source_node(scope: Scope, src: Ref):
         if src.kind == "netin":
             return net_node(scope, src.port, False)
         return port_node(scope, src.owner.name, src.port, True)
 
+    def mismatch(scope: Scope, source: str, target: str, types: tuple) -> None:
+        a, b = scope.where(source), scope.where(target)
+        problems.append(f"type mismatch: {a} is {types[0]} but {b} is {types[1]} "
+                        f"(wire {a} -> {b}); convert with {types[0]}_TO_{types[1]}")
+
     for scope in b.scopes:
         for name, inst in scope.net.instances.items():
             for pname, binds in inst.bindings.items():
                 target = port_node(scope, name, pname, False)
-                bind = binds[0]
-                where = scope.where(f"{name}.{pname}")
-                if isinstance(bind.source, Ref):
-                    ty.union(source_node(scope, bind.source), target,
-                             scope.where(bind.source.path), where, problems)
+                source = binds[0].source
+                if isinstance(source, Ref):
+                    conflict = ty.union(source_node(scope, source), target)
+                    if conflict:
+                        mismatch(scope, source.path, f"{name}.{pname}", conflict)
                 else:
-                    ty.literal(target, bind.source, where)
+                    ty.literal(target, source, scope.where(f"{name}.{pname}"))
             if not inst.is_macro:
                 for p in inst.output_ports():
                     port_node(scope, name, p.name, True)
         for out in scope.net.outputs.values():
             target = net_node(scope, out.name, True)
             if isinstance(out.source, Ref):
-                ty.union(source_node(scope, out.source), target,
-                         scope.where(out.source.path), scope.where(out.name), problems)
+                conflict = ty.union(source_node(scope, out.source), target)
+                if conflict:
+                    mismatch(scope, out.source.path, out.name, conflict)
             else:
                 ty.literal(target, out.source, scope.where(out.name))
 
@@ -386,7 +397,9 @@ def _infer_types(b: _Builder) -> None:
     for leaf in b.leaves:
         for var in type(leaf.block).types:
             key = ("tv", leaf.index, var)
-            if key in ty.parent:
+            if var in leaf.block.bound_types:
+                leaf.types[var] = leaf.block.bound_types[var]
+            elif key in ty.parent:
                 tp = ty.type_of(key)
                 if tp is None:
                     unresolved.add(leaf.index)
