@@ -31,6 +31,7 @@ from . import address as located
 from . import types as t
 from .block import IO, REQUIRED, Block, Extensible, literal
 from .errors import FbdError, UnknownSignal, ValidationError
+from .forkmap import map_in_two
 from .network import Network, Ref
 
 CHUNK = 1024  # leaves per generated function; a force recompiles one chunk
@@ -184,22 +185,23 @@ class _Builder:
         return self.source(child, out.source, out.feedback)
 
     def resolve(self) -> None:
+        no_bindings: list = []
         for scope in self.scopes:
             for name, inst in scope.net.instances.items():
+                leaf = scope.leaves.get(name)  # None for a macro
                 for port in inst.input_ports():
-                    bindings = inst.bindings.get(port.name, [])
-                    where = scope.where(f"{name}.{port.name}")
+                    bindings = inst.bindings.get(port.name, no_bindings)
                     if len(bindings) > 1:
                         drivers = " and ".join(_describe(scope, b.source) for b in bindings)
-                        self.problem(f"{where}: input driven twice (by {drivers})")
-                    if inst.is_macro:
+                        self.problem(f"{scope.where(f'{name}.{port.name}')}: input driven "
+                                     f"twice (by {drivers})")
+                    if leaf is None:
                         continue
-                    leaf = scope.leaves[name]
                     if not bindings:
                         if port.default is REQUIRED:
                             self.broken.add(leaf.index)
-                            self.problem(f"{where}: input is not connected and "
-                                         f"{inst.type_name} gives it no default")
+                            self.problem(f"{scope.where(f'{name}.{port.name}')}: input is not "
+                                         f"connected and {inst.type_name} gives it no default")
                             continue
                         leaf.inputs[port.name] = Src(None, port.default)
                         continue
@@ -813,11 +815,16 @@ class ScanProgram:
     def _generate(self) -> None:
         self._scratch: dict[int, int] = {}
         n_chunks = max(1, -(-len(self.order) // CHUNK))
-        self._chunk_src = [self._chunk_source(c) for c in range(n_chunks)]
+        built = map_in_two(self._chunk_code, list(range(n_chunks)))
+        self._chunk_src = [src for src, _code in built]
         self._namespace = _namespace(self.leaves)
-        for src in self._chunk_src:
-            exec(compile(src, f"<fbd {self.name}>", "exec"), self._namespace)
+        for _src, code in built:
+            exec(code, self._namespace)
         self._link()
+
+    def _chunk_code(self, c: int) -> tuple:
+        src = self._chunk_source(c)
+        return src, compile(src, f"<fbd {self.name}>", "exec")
 
     def _link(self) -> None:
         scan_src = self._scan_source()
