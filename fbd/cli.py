@@ -400,6 +400,18 @@ def _block_json(cls) -> dict:
             "doc": inspect.cleandoc(cls.__doc__ or "")}
 
 
+# ---------------------------------------------------------------------------- export
+def cmd_export(args) -> int:
+    from .plcopen import save
+    network = load_network(args.target)
+    _check_writable(args.output, "-o")
+    cycle_us = _cycle_us(args.cycle)
+    save(network, args.output, cycle=t.format_time(cycle_us))
+    print(f"fbd: wrote {network.name} to {args.output} (PLCopen TC6 XML, a "
+          f"{t.format_time(cycle_us)} task)", file=sys.stderr)
+    return 0
+
+
 # ----------------------------------------------------------------------------- bench
 def cmd_bench(args) -> int:
     from . import bench
@@ -447,6 +459,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name", nargs="?", metavar="NAME")
     p.add_argument("--json", action="store_true", help="print it as JSON")
     p.set_defaults(func=cmd_blocks)
+
+    p = sub.add_parser("export", help="write a network as a PLCopen XML project",
+                       description="Write the network MODULE:FUNCTION builds as a PLCopen "
+                                   "TC6 XML project (Beremiz, OpenPLC Editor): its macros as "
+                                   "function blocks, the network as a program, a configuration "
+                                   "running it in a cyclic task.")
+    p.add_argument("target", metavar="MODULE:FUNCTION")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the .xml file to write")
+    p.add_argument("--cycle", default="5ms", help="the task's interval (default 5ms)")
+    p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("bench", help="measure the compiled scan against its targets",
                        description="Time the compiled scan, the interpreter baseline, "

@@ -86,6 +86,28 @@ class Var:
 
 
 @dataclass
+class TaskSpec:
+    """One program instance of a configuration, as the PLC task that runs it.
+
+    IEC lets one task run several program instances; the simulator runs one
+    program per task, so each instance becomes a task of its own, named after
+    the instance, with its task's interval and priority."""
+    name: str                 # the program instance's name (the PLC task's name)
+    program: str              # the POU it instantiates
+    task: str | None          # the configuration's task ("" when the instance has none)
+    interval_us: int | None   # None: no interval given (runs at the default cycle)
+    priority: int
+    resource: str
+
+
+@dataclass
+class Configuration:
+    name: str
+    tasks: list = field(default_factory=list)       # TaskSpec, in file order
+    globals: dict = field(default_factory=dict)     # name -> initial value
+
+
+@dataclass
 class Project:
     """The POUs of a PLCopen file. ``pous`` maps name → Network for every FBD
     POU that imports; ``errors`` maps the others to why they do not."""
@@ -93,6 +115,7 @@ class Project:
     pous: dict = field(default_factory=dict)
     errors: dict = field(default_factory=dict)
     languages: dict = field(default_factory=dict)  # POU name -> body language
+    configuration: Configuration | None = None      # the first configuration, if any
 
     def network(self, name: str) -> Network:
         if name in self.pous:
@@ -128,6 +151,7 @@ def load_project(path) -> Project:
                 pou_els[pou.get("name")] = pou
     project = Project(str(path))
     globals_ = _global_inits(root)
+    project.configuration = _configuration(root, path, globals_)
     importer = _Importer(project, pou_els, globals_)
     for name in pou_els:
         try:
@@ -138,6 +162,45 @@ def load_project(path) -> Project:
 
 
 load = load_project
+
+
+def _configuration(root, path, globals_) -> Configuration | None:
+    for confs in root.iter(NS + "configurations"):
+        for conf in _children(confs, "configuration"):
+            c = Configuration(conf.get("name") or "config", [], dict(globals_))
+            for res in _children(conf, "resource"):
+                rname = res.get("name") or "resource"
+                for task in _children(res, "task"):
+                    where = f"{path}: task {task.get('name')!r}"
+                    interval = task.get("interval")
+                    if task.get("single") and not interval:
+                        raise PlcOpenError(f"{where}: tasks triggered by an event "
+                                           f"(single={task.get('single')!r}) are not "
+                                           f"supported; give it an interval")
+                    us = None
+                    if interval:
+                        try:
+                            us = t.parse_time(interval if "#" in interval else "T#" + interval,
+                                              where)
+                        except t.TypeError_ as e:
+                            raise PlcOpenError(f"{where}: interval {interval!r} is not a "
+                                               f"duration ({e})") from None
+                        if us <= 0:
+                            raise PlcOpenError(f"{where}: interval {interval!r} must be "
+                                               f"positive")
+                    try:
+                        prio = int(task.get("priority", "0"))
+                    except ValueError:
+                        raise PlcOpenError(f"{where}: priority {task.get('priority')!r} is "
+                                           f"not a number") from None
+                    for inst in _children(task, "pouInstance"):
+                        c.tasks.append(TaskSpec(inst.get("name"), inst.get("typeName"),
+                                                task.get("name"), us, prio, rname))
+                for inst in _children(res, "pouInstance"):
+                    c.tasks.append(TaskSpec(inst.get("name"), inst.get("typeName"), "",
+                                            None, 0, rname))
+            return c
+    return None
 
 
 def _global_inits(root) -> dict:
@@ -196,7 +259,7 @@ def _literal(text: str, tp: t.DataType | None, where: str):
     elif u.startswith("BOOL#"):
         value = u[5:] in ("TRUE", "1")
     elif len(s) >= 2 and s[0] == s[-1] and s[0] in "'\"":
-        value = s[1:-1]
+        value = _unescape(s[1:-1])
     elif "#" in s and s.split("#", 1)[0].upper() in ("REAL", "LREAL"):
         value = float(s.split("#", 1)[1].replace("_", ""))
     elif "#" in s or _NUM.match(s):
@@ -216,6 +279,17 @@ def _literal(text: str, tp: t.DataType | None, where: str):
         except t.TypeError_ as e:
             raise PlcOpenError(str(e)) from None
     return value
+
+
+_ESCAPES = {"$": "$", "'": "'", '"': '"', "L": "\n", "N": "\n", "P": "\f", "R": "\r",
+            "T": "\t"}
+
+
+def _unescape(body: str) -> str:
+    """IEC string escapes: $$ $' $N $T ... and $hh (a character by its code)."""
+    return re.sub(r"\$([0-9A-Fa-f]{2}|.)",
+                  lambda m: _ESCAPES.get(m.group(1).upper(), None) or
+                  (chr(int(m.group(1), 16)) if len(m.group(1)) == 2 else m.group(1)), body)
 
 
 def _is_literal(text: str) -> bool:
@@ -316,7 +390,7 @@ class _PouBuilder:
                            "connector", "continuation"):
                 raise self.err(f"<{tag}> is not supported in FBD", lid)
             self.elements[lid] = c
-        self.net = Network(self.name)
+        self.net = Network(self.name, doc=_doc(self.el))
         self.used_names = set()
         self._inputs = {}
         for var in self.vars.values():
@@ -338,7 +412,10 @@ class _PouBuilder:
         default = var.init if var.init is not None else var.type.default
         if var.type.kind == "time" and isinstance(default, int):
             default = _dt.timedelta(microseconds=default)
-        ref = self.net.input(var.name, var.type, default)
+        try:
+            ref = self.net.input(var.name, var.type, default, at=var.address)
+        except FbdError as e:
+            raise self.err(f"variable {var.name!r}: {e}") from None
         self._inputs[var.name] = ref
         self.used_names.add(var.name)
         return ref
@@ -450,12 +527,14 @@ class _PouBuilder:
                     raise self.err(f"block {tname!r} cannot be placed: {e}", lid) from None
             elif tname in reg:
                 cls = reg[tname]
-                kw = {}
-                if any(isinstance(p, Extensible) for p in cls.inputs):
-                    kw["n"] = max(2, len([p for p in pins if p not in ("EN",)]))
+                kw = _block_options(el, f"block {tname}", lid, self.err)
+                group = next((p for p in cls.inputs if isinstance(p, Extensible)), None)
+                if group is not None:
+                    ext = re.compile(rf"^{re.escape(group.prefix)}[0-9]+$")
+                    kw["n"] = max(group.min, len([p for p in pins if p and ext.match(p)]))
                 try:
                     element = cls(**kw)
-                except FbdError as e:
+                except (FbdError, TypeError) as e:
                     raise self.err(f"block {tname}: {e}", lid) from None
             else:
                 raise self.err(f"unknown block type {tname!r} (neither a standard "
@@ -534,7 +613,7 @@ class _PouBuilder:
                 var = self.vars[name]
                 _, cell = self.writers[name]
                 self.net.connect(src, cell.IN, feedback=self._fb)
-                self.net.output(var.name, cell.OUT, var.type)
+                self._output(var, cell.OUT)
         # outputs never written keep their initial value
         for var in self.vars.values():
             if var.kind in ("outputVars", "return") and var.name not in self.net.outputs \
@@ -542,7 +621,13 @@ class _PouBuilder:
                 value = var.init if var.init is not None else var.type.default
                 if var.type.kind == "time" and isinstance(value, int):
                     value = _dt.timedelta(microseconds=value)
-                self.net.output(var.name, value, var.type)
+                self._output(var, value)
+
+    def _output(self, var: Var, source) -> None:
+        try:
+            self.net.output(var.name, source, var.type, at=var.address)
+        except FbdError as e:
+            raise self.err(f"variable {var.name!r}: {e}") from None
 
     def _connections(self, el):
         cpi = _child(el, "connectionPointIn")
@@ -662,6 +747,45 @@ class _PouBuilder:
         return self._first
 
 
+DATA_NAME = "urn:fbd-sim:block"
+
+
+def _block_options(el, what, lid, err) -> dict:
+    """Bound types and parameters a block carries in its addData (written by our
+    export, fbd.plcopen_export), as keyword arguments of the block's class."""
+    kw = {}
+    ad = _child(el, "addData")
+    for d in (_children(ad, "data") if ad is not None else []):
+        if d.get("name") != DATA_NAME or len(d) == 0:
+            continue
+        info = d[0]
+        types = info.get("types")
+        if types:
+            try:
+                kw["types"] = {k: t.by_name(v) for k, v in
+                               (item.split("=", 1) for item in types.split(","))}
+            except (ValueError, t.TypeError_) as e:
+                raise err(f"{what}: bad types {types!r} in addData: {e}", lid) from None
+        params = info.get("params")
+        if params:
+            import json
+            try:
+                value = json.loads(params)
+            except ValueError:
+                value = None
+            if not isinstance(value, dict):
+                raise err(f"{what}: bad params {params!r} in addData", lid)
+            kw.update(value)
+    return kw
+
+
+def _doc(el) -> str:
+    d = _child(el, "documentation")
+    if d is None:
+        return ""
+    return "".join(d.itertext()).strip()
+
+
 def _pos(el):
     p = _child(el, "position")
     if p is None:
@@ -672,4 +796,12 @@ def _pos(el):
         return (0.0, 0.0)
 
 
-__all__ = ["PlcOpenError", "Project", "load_project", "load"]
+
+
+
+def save(network: Network, path, **options) -> None:
+    """Write ``network`` (and its macros) as a PLCopen project: see
+    :mod:`fbd.plcopen_export`."""
+    from .plcopen_export import save as _save
+    _save(network, path, **options)
+__all__ = ["PlcOpenError", "Project", "load_project", "load", "save"]
