@@ -50,7 +50,11 @@ class Leaf:
     state: dict = field(default_factory=dict)     # name -> slot
     inputs: dict = field(default_factory=dict)    # port -> Src
     types: dict = field(default_factory=dict)     # type var -> DataType
-    port_types: dict = field(default_factory=dict)  # port -> DataType (after inference)
+
+    def port_type(self, port: str) -> t.DataType | None:
+        """A port's type once inference has run (None where it could not tell)."""
+        decl = self.inst._inputs.get(port) or self.inst._outputs[port]
+        return self.types.get(decl.type) if isinstance(decl.type, str) else decl.type
 
 
 class Src(NamedTuple):
@@ -354,18 +358,35 @@ def _infer_types(b: _Builder) -> None:
         problems.append(f"type mismatch: {a} is {types[0]} but {b} is {types[1]} "
                         f"(wire {a} -> {b}); convert with {types[0]}_TO_{types[1]}")
 
+    def fixed(leaf: Leaf | None, decls: dict, port: str):
+        """The port's type if it is concrete or bound, else None (see port_node)."""
+        if leaf is None:
+            return None
+        var = decls[port].type
+        return var if isinstance(var, t.DataType) else leaf.block.bound_types.get(var)
+
+    for tp in t.ELEMENTARY:
+        ty.node(tp, tp)
+    # The loop below runs once per wire of the whole program: where both ends have
+    # a fixed type (nearly all wires of a big program) it only compares them.
     for scope in b.scopes:
+        leaves = scope.leaves
         for name, inst in scope.net.instances.items():
+            leaf = leaves.get(name)  # None for a macro
             for pname, binds in inst.bindings.items():
-                target = port_node(scope, name, pname, False)
+                target = fixed(leaf, inst._inputs, pname) or port_node(scope, name, pname, False)
                 source = binds[0].source
                 if isinstance(source, Ref):
-                    conflict = ty.union(source_node(scope, source), target)
-                    if conflict:
-                        mismatch(scope, source.path, f"{name}.{pname}", conflict)
+                    src_leaf = leaves.get(source.owner.name) if source.kind == "out" else None
+                    node = (fixed(src_leaf, src_leaf.inst._outputs, source.port)
+                            if src_leaf is not None else None) or source_node(scope, source)
+                    if node is not target:
+                        conflict = ty.union(node, target)
+                        if conflict:
+                            mismatch(scope, source.path, f"{name}.{pname}", conflict)
                 else:
                     ty.literal(target, source, scope.where(f"{name}.{pname}"))
-            if not inst.is_macro:
+            if leaf is not None and len(leaf.block.bound_types) < len(type(leaf.block).types):
                 for p in inst.output_ports():
                     port_node(scope, name, p.name, True)
         for out in scope.net.outputs.values():
@@ -412,15 +433,11 @@ def _infer_types(b: _Builder) -> None:
                                     f"{type_hint(type(leaf.block), var)}")
                 else:
                     leaf.types[var] = tp
-        for ports in (leaf.block.input_ports(), leaf.block.output_ports()):
-            for p in ports:
-                leaf.port_types[p.name] = (leaf.types.get(p.type) if isinstance(p.type, str)
-                                           else p.type)
         if leaf.index in unresolved:
             continue
         for port, src in list(leaf.inputs.items()):
             if src.slot is None:
-                tp = leaf.port_types[port]
+                tp = leaf.port_type(port)
                 try:
                     leaf.inputs[port] = Src(None, tp.coerce(src.const, f"{leaf.path}.{port}"))
                 except t.TypeError_ as e:
@@ -607,7 +624,7 @@ class ScanProgram:
             for p in leaf.block.output_ports():
                 slot = leaf.outputs[p.name]
                 if table[slot] is None:
-                    table[slot] = leaf.port_types[p.name].default
+                    table[slot] = leaf.port_type(p.name).default
         for name, slot in self.outputs.items():
             if table[slot] is None:
                 table[slot] = self.output_types[name].default
@@ -634,7 +651,7 @@ class ScanProgram:
         for leaf in self.leaves:
             for port, slot in leaf.outputs.items():
                 sig[f"{leaf.path}.{port}"] = SignalInfo(f"{leaf.path}.{port}",
-                                                        leaf.port_types[port], "out", slot,
+                                                        leaf.port_type(port), "out", slot,
                                                         leaf=leaf.index)
             for sv in leaf.block.state_vars():
                 tp = leaf.types.get(sv.type) if isinstance(sv.type, str) else sv.type
@@ -643,7 +660,7 @@ class ScanProgram:
                                                            leaf=leaf.index)
             for port, src in leaf.inputs.items():
                 sig[f"{leaf.path}.{port}"] = self._alias(f"{leaf.path}.{port}",
-                                                         leaf.port_types[port], "in", src)
+                                                         leaf.port_type(port), "in", src)
         for scope in b.scopes[1:]:
             for port in scope.net.inputs:
                 tp = scope.net.inputs[port][0]
