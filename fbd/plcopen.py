@@ -1,39 +1,62 @@
 """Import PLCopen TC6 XML (v2.01) projects: FBD POUs become :class:`Network` s.
 
-First slice of issue 7 (import only)::
+::
 
-    project = load_project("plc.xml")
+    project = load("plc.xml")
     net = project.network("plc_prg")      # a Network, usable with Harness
+    project.configuration.tasks           # its program instances as PLC tasks
+    save(net, "out.xml")                  # export (fbd.plcopen_export)
 
 What is imported
 ----------------
 * POUs of type program, functionBlock and function whose body is FBD. Function
-  blocks and functions are also usable as macros by other POUs (by typeName);
-  a function's return value is its output ``OUT``.
-* Interface variables: inputVars (and externalVars read by the body) become
-  network inputs with their type and initialValue; outputVars become network
-  outputs; localVars/tempVars are internal signals. Every variable that the body
-  writes is held in a ``MOVE`` instance named after it and also exposed as a
-  network output of the same name, so tests can read it (``h.get("Cnt")``).
-* Elements: ``block`` (standard library by typeName, user POUs as macros,
-  instanceName kept), ``inVariable``, ``outVariable``, ``inOutVariable``,
-  ``connector``/``continuation``, literal expressions (TRUE, 5, 16#FF, 1.5,
-  T#1s, 'text', INT#5), ``negated`` pins (a NOT is inserted) and ``edge``
-  rising/falling input pins (an R_TRIG/F_TRIG is inserted).
-* Execution order: ``executionOrderId`` when the file gives it (> 0);
-  otherwise Beremiz's rule (outputs sorted top to bottom then left to right,
-  each pulling the blocks it depends on). A variable read by an element that
-  runs before the variable is written reads the previous scan's value (a
-  feedback wire; on the first scan the variable's initial value).
+  blocks and functions are also usable as macros by other POUs (by typeName)
+  and from Python (``net.add("c", project.network("Counter"))``); a function's
+  return value is its output ``OUT``.
+* Elements: ``block`` (the standard library by typeName, user POUs as macros,
+  instanceName kept; block parameters from our own ``addData``),
+  ``inVariable``, ``outVariable``, ``inOutVariable``, ``connector`` /
+  ``continuation``, literals (TRUE, 5, 16#FF, 1.5, T#1s, 'text', INT#5),
+  ``negated`` pins (a NOT is inserted), ``edge`` rising/falling pins (an
+  R_TRIG/F_TRIG), ``storage`` set/reset on output variables (set and reset
+  coils: ``v := v OR x`` / ``v := SEL(x, v, FALSE)``).
+* EN/ENO: a block whose EN is wired does not execute while EN is FALSE (IEC
+  61131-3 ed. 2, 2.5.1.2): each of its inputs passes through a SEL that holds
+  the value of the last scan it ran, each output through a SEL that holds its
+  last value, and ENO is EN. Built from SEL blocks and feedback wires, so the
+  compiler needs nothing new.
+* Variables: inputVars are network inputs; outputVars network outputs;
+  localVars that the body writes are kept from scan to scan and also exposed as
+  outputs of the same name (tests can read them); tempVars start from their
+  initial value every scan; constants (``constant="true"``) are literals;
+  externalVars are inputs holding the configuration's global initial value
+  (a global the body writes is kept like a local, since each program runs
+  with its own table). inOutVars (VAR_IN_OUT) become an input ``X`` and an
+  output ``X_OUT``; a block's in-out pin fed from a variable writes the new
+  value back into it. Located variables keep their address on the port
+  (``net.addresses``): inputVars and locals at %I, and %M locals the body
+  only reads, are inputs; outputVars, locals at %Q, and %M locals it writes
+  are outputs.
+* A variable may be written by several elements: each write is one block in
+  execution order, and a read sees the last write before it; a read before
+  any write sees the previous scan's value (a feedback wire; on the first
+  scan the initial value).
+* Execution order, as Beremiz's generator (PLCGenerator.py) has it: elements
+  with ``executionOrderId`` > 0 first, in that order; then the output and
+  in-out variables top to bottom (rows less than 10 apart are one row, left
+  to right), each preceded by the blocks it depends on; then the blocks no
+  output pulled, the same way. A direct wire from an element that runs later
+  reads the previous scan's value.
+* The first configuration: each program instance of each task becomes a
+  :class:`TaskSpec` (interval, priority) that ``fbd run plc.xml`` runs as a PLC
+  task (the simulator runs one program per task).
 
-Not (yet) imported, each a :class:`PlcOpenError` naming the POU and localId
+What is not imported, each a :class:`PlcOpenError` naming the POU and element
 -------------------------------------------------------------------------------
-Bodies in ST, IL, LD or SFC (reported when the POU is asked for or placed, the
-rest of the project still loads), unknown block types, ``storage`` set/reset
-pins, a variable written by more than one element, inOutVars of the
-interface, expressions that are not a variable name or a literal (``a.b``,
-``x[1]``). EN/ENO are ignored: EN must be unconnected or TRUE (the block always
-runs) and ENO reads as TRUE. Configurations/tasks are not imported yet.
+Bodies in ST, IL, LD or SFC (reported when the POU is asked for or placed,
+the rest of the project still loads), unknown block types, expressions that
+are neither a variable name nor a literal (``a.b``, ``x[1]``), jumps, labels
+and returns, derived data types read by the body, event tasks.
 """
 
 from __future__ import annotations
@@ -41,7 +64,9 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from dataclasses import dataclass, field
+from functools import cmp_to_key
 
+from . import address as located
 from . import types as t
 from .block import Extensible, registry
 from .errors import FbdError
@@ -83,6 +108,7 @@ class Var:
     type_name: str
     init: object = None       # coerced initial value, or None
     address: str | None = None
+    constant: bool = False
 
 
 @dataclass
@@ -329,6 +355,8 @@ class _Importer:
 
 
 class _PouBuilder:
+    """One FBD POU into one Network (see the module docstring for the rules)."""
+
     def __init__(self, importer: _Importer, name: str, el):
         self.imp = importer
         self.name = name
@@ -353,12 +381,12 @@ class _PouBuilder:
             return
         for group in iface:
             kind = _tag(group)
-            if kind == "returnType" or kind == "documentation":
+            if kind in ("returnType", "documentation", "addData", ""):
                 continue
+            constant = (group.get("constant") or "").lower() in ("true", "1")
             for v in _children(group, "variable"):
                 var = _var(v, kind, self.name)
-                if kind == "inOutVars":
-                    raise self.err(f"inOutVars ({var.name}) are not supported yet")
+                var.constant = constant
                 if kind == "externalVars" and var.init is None:
                     var.init = self.imp.globals.get(var.name)
                 self.vars[var.name] = var
@@ -389,17 +417,19 @@ class _PouBuilder:
             if tag not in ("block", "inVariable", "outVariable", "inOutVariable",
                            "connector", "continuation"):
                 raise self.err(f"<{tag}> is not supported in FBD", lid)
+            if lid in self.elements:
+                raise self.err("two elements have this localId", lid)
             self.elements[lid] = c
         self.net = Network(self.name, doc=_doc(self.el))
         self.used_names = set()
         self._inputs = {}
-        for var in self.vars.values():
-            if var.kind == "inputVars":
-                self._declare_input(var)
+        self._first = None
         self.connectors = {c.get("name"): c for c in self.elements.values()
                            if _tag(c) == "connector"}
         self.order_elements()
         self.create_blocks()
+        self.collect_writers()
+        self.classify()
         self.create_cells()
         self.wire()
         return self.net
@@ -409,9 +439,7 @@ class _PouBuilder:
             return self._inputs[var.name]
         if var.type is None:
             raise self.err(f"input {var.name!r} has type {var.type_name}, not an elementary type")
-        default = var.init if var.init is not None else var.type.default
-        if var.type.kind == "time" and isinstance(default, int):
-            default = _dt.timedelta(microseconds=default)
+        default = _run_value(var.init if var.init is not None else var.type.default, var.type)
         try:
             ref = self.net.input(var.name, var.type, default, at=var.address)
         except FbdError as e:
@@ -426,11 +454,12 @@ class _PouBuilder:
         tag = _tag(el)
         out = []
         if tag == "block":
-            iv = _child(el, "inputVariables")
-            for v in (iv if iv is not None else []):
-                cpi = _child(v, "connectionPointIn")
-                for c in (_children(cpi, "connection") if cpi is not None else []):
-                    out.append((v, c))
+            for group in ("inputVariables", "inOutVariables"):
+                iv = _child(el, group)
+                for v in (iv if iv is not None else []):
+                    cpi = _child(v, "connectionPointIn")
+                    for c in (_children(cpi, "connection") if cpi is not None else []):
+                        out.append((v, c))
         elif tag in ("outVariable", "inOutVariable", "connector"):
             cpi = _child(el, "connectionPointIn")
             for c in (_children(cpi, "connection") if cpi is not None else []):
@@ -439,16 +468,18 @@ class _PouBuilder:
 
     def _deps(self, el):
         """Elements (blocks / inOutVariables) an element's inputs come from."""
-        deps = []
-        for _, c in self._pin_sources(el):
-            src = self.elements.get(c.get("refLocalId"))
-            src = self._through_continuation(src)
-            if src is None:
-                continue
-            if _tag(src) in ("block", "inOutVariable"):
-                deps.append(src)
-            elif _tag(src) == "connector":
-                deps += self._deps(src)
+        deps, todo, seen = [], [el], set()
+        while todo:
+            e = todo.pop()
+            for _, c in self._pin_sources(e):
+                src = self._through_continuation(self.elements.get(c.get("refLocalId")))
+                if src is None:
+                    continue
+                if _tag(src) in ("block", "inOutVariable"):
+                    deps.append(src)
+                elif _tag(src) == "connector" and src.get("localId") not in seen:
+                    seen.add(src.get("localId"))
+                    todo.append(src)
         return deps
 
     def _through_continuation(self, src):
@@ -465,44 +496,47 @@ class _PouBuilder:
         return src
 
     def order_elements(self):
+        """Ranks of blocks and written variables, as Beremiz's generator orders them:
+        first the elements with an executionOrderId > 0, by it; then the output
+        variables top to bottom (rows 10 apart) and left to right, each preceded
+        by the blocks it depends on; then the remaining blocks the same way."""
         nodes = [e for e in self.elements.values()
                  if _tag(e) in ("block", "outVariable", "inOutVariable")]
         self.rank = {}
-        self.default_rank = 0
-        if any(int(e.get("executionOrderId", "0") or 0) > 0 for e in nodes):
-            self.default_rank = (0, 0.0, 0.0)
-            for e in nodes:
-                self.rank[e.get("localId")] = (int(e.get("executionOrderId", "0") or 0),
-                                               _pos(e)[1], _pos(e)[0])
-            return
-        referenced = set()
-        for e in self.elements.values():
-            for _, c in self._pin_sources(e):
-                referenced.add(c.get("refLocalId"))
-        roots = [e for e in nodes if _tag(e) != "block" or e.get("localId") not in referenced]
-        roots.sort(key=lambda e: (_pos(e)[1], _pos(e)[0]))
-        counter = [0]
-        self.on_stack = set()
-
-        def visit(e):
-            lid = e.get("localId")
-            if lid in self.rank or lid in self.on_stack:
-                return
-            self.on_stack.add(lid)
-            for d in self._deps(e):
-                visit(d)
-            self.on_stack.discard(lid)
-            counter[0] += 1
-            self.rank[lid] = counter[0]
-
-        for r in roots:
-            visit(r)
-        for e in sorted(nodes, key=lambda e: (_pos(e)[1], _pos(e)[0])):
-            visit(e)
+        counter = 0
+        ordered = sorted((e for e in nodes if _order_id(e) > 0), key=_order_id)
+        for e in ordered:
+            counter += 1
+            self.rank[e.get("localId")] = counter
+        rest = [e for e in nodes if _order_id(e) <= 0]
+        key = cmp_to_key(_sort_instances)
+        outs = sorted((e for e in rest if _tag(e) != "block"), key=key)
+        blks = sorted((e for e in rest if _tag(e) == "block"), key=key)
+        on_stack = set()
+        for root in outs + blks:
+            if root.get("localId") in self.rank:
+                continue
+            work = [(root, iter(self._deps(root)))]
+            on_stack.add(root.get("localId"))
+            while work:
+                e, it = work[-1]
+                for d in it:
+                    dlid = d.get("localId")
+                    if dlid in self.rank or dlid in on_stack or _order_id(d) > 0:
+                        continue
+                    on_stack.add(dlid)
+                    work.append((d, iter(self._deps(d))))
+                    break
+                else:
+                    work.pop()
+                    on_stack.discard(e.get("localId"))
+                    counter += 1
+                    self.rank[e.get("localId")] = counter
 
     # -- instances -------------------------------------------------------------
     def _fresh(self, base: str) -> str:
         name = base if _IDENT.match(base) else "b"
+        base = name
         i = 1
         while name in self.used_names:
             i += 1
@@ -513,13 +547,17 @@ class _PouBuilder:
     def create_blocks(self):
         reg = registry()
         self.insts = {}
+        self.en_pins = {}     # lid -> the EN pin element, when EN is connected
         for lid, el in self.elements.items():
             if _tag(el) != "block":
                 continue
             tname = el.get("typeName")
             iname = el.get("instanceName") or f"{tname}_{lid}"
-            pins = [v.get("formalParameter") for v in
-                    (_child(el, "inputVariables") if _child(el, "inputVariables") is not None else [])]
+            ivs = _child(el, "inputVariables")
+            pins = [v.get("formalParameter") for v in (ivs if ivs is not None else [])]
+            for v in (ivs if ivs is not None else []):
+                if v.get("formalParameter") == "EN" and self._connections(v):
+                    self.en_pins[lid] = v
             if tname in self.imp.pou_els:
                 try:
                     element = self.imp.build(tname)
@@ -544,90 +582,263 @@ class _PouBuilder:
             except FbdError as e:
                 raise self.err(str(e), lid) from None
 
-    def create_cells(self):
-        """One MOVE per variable written by the body (outVariable / inOutVariable)."""
-        move = registry()["MOVE"]
-        self.writers = {}
-        for lid, el in self.elements.items():
-            if _tag(el) not in ("outVariable", "inOutVariable"):
-                continue
-            if el.get("storage") not in (None, "none"):
-                raise self.err(f"storage={el.get('storage')!r} pins are not supported yet", lid)
-            name = self._var_name(el, lid)
-            var = self.vars[name]
-            if var.kind in ("inputVars",):
-                raise self.err(f"writing the input {name!r} is not supported", lid)
-            if name in self.writers:
-                raise self.err(f"variable {name!r} is written by more than one element "
-                               f"(localIds {self.writers[name][0]} and {lid}); "
-                               f"not supported yet", lid)
-            cell = self.net.add(self._fresh(var.name), move())
-            self.writers[name] = (lid, cell)
+    def _var_key(self, expr: str, lid, what: str) -> str:
+        if expr in self.vars:
+            return expr
+        match = [k for k in self.vars if k.upper() == expr.upper()]
+        if match:
+            return match[0]
+        raise self.err(f"{what} {expr!r}, which is not a declared variable", lid)
 
     def _var_name(self, el, lid) -> str:
-        expr = (_child(el, "expression").text or "").strip() if _child(el, "expression") is not None else ""
-        if expr not in self.vars:
-            if expr.upper() in (k.upper() for k in self.vars):
-                expr = next(k for k in self.vars if k.upper() == expr.upper())
+        expr_el = _child(el, "expression")
+        expr = (expr_el.text or "").strip() if expr_el is not None else ""
+        return self._var_key(expr, lid, f"{_tag(el)} writes")
+
+    def collect_writers(self):
+        """Every element that writes a variable, by variable, in execution order."""
+        self.writes: dict[str, list] = {}
+        for lid, el in self.elements.items():
+            tag = _tag(el)
+            if tag in ("outVariable", "inOutVariable"):
+                if not self._connections(el):
+                    continue  # an unconnected output variable writes nothing (Beremiz)
+                key = self._var_name(el, lid)
+                suffix = "" if tag == "outVariable" else "In"
+                storage = el.get("storage" + suffix) or "none"
+                if storage not in ("none", "set", "reset"):
+                    raise self.err(f"storage={storage!r} is not a storage modifier", lid)
+                self.writes.setdefault(key, []).append(
+                    {"lid": lid, "el": el, "mode": storage, "pin": None})
+            elif tag == "block":
+                iov = _child(el, "inOutVariables")
+                for v in (iov if iov is not None else []):
+                    conns = self._connections(v)
+                    if not conns:
+                        continue
+                    src = self._through_continuation(self.elements.get(conns[0].get("refLocalId")))
+                    if src is None or _tag(src) not in ("inVariable", "inOutVariable"):
+                        continue
+                    expr_el = _child(src, "expression")
+                    expr = (expr_el.text or "").strip() if expr_el is not None else ""
+                    if expr in self.vars or expr.upper() in (k.upper() for k in self.vars):
+                        key = self._var_key(expr, lid, "")
+                        self.writes.setdefault(key, []).append(
+                            {"lid": lid, "el": el, "mode": "none",
+                             "pin": v.get("formalParameter")})
+        for key, ws in self.writes.items():
+            ws.sort(key=lambda w: self.rank.get(w["lid"], 0))
+            var = self.vars[key]
+            lid = ws[0]["lid"]
+            if var.kind == "inputVars":
+                raise self.err(f"the input {key!r} is written; inputs are read-only", lid)
+            if var.constant:
+                raise self.err(f"the constant {key!r} is written", lid)
+            if var.address and located.parse(var.address, key).area == "I":
+                raise self.err(f"{key!r} is located at {var.address}, an input, and "
+                               f"cannot be written", lid)
+            for w in ws:
+                if w["mode"] != "none" and var.type is not t.BOOL:
+                    raise self.err(f"a {w['mode']} coil on {key!r}, which is "
+                                   f"{var.type_name}, not BOOL", w["lid"])
+
+    def classify(self):
+        """What each variable becomes: an input, an output, both (VAR_IN_OUT), a
+        value held between scans, a constant, or nothing the network shows."""
+        self.role = {}
+        for key, var in self.vars.items():
+            written = key in self.writes
+            area = None
+            if var.address:
+                try:
+                    area = located.parse(var.address, key).area
+                except FbdError as e:
+                    raise self.err(f"variable {key!r}: {e}") from None
+            if var.type is None:
+                role = "retain" if written else "derived"  # e.g. Beremiz's HMI_REAL
+            elif var.constant and var.kind not in ("externalVars", "globalVars"):
+                role = "const"   # an external constant stays an input: the configuration sets it
+            elif var.kind == "inputVars":
+                role = "input"
+            elif var.kind == "inOutVars":
+                role = "inout"
+            elif var.kind in ("externalVars", "globalVars") and not written:
+                role = "input"
+            elif var.kind == "tempVars":
+                role = "temp"
+            elif area == "I" or (area == "M" and not written):
+                role = "input"
             else:
-                raise self.err(f"{_tag(el)} writes {expr!r}, which is not a declared "
-                               f"variable", lid)
-        return expr
+                role = "retain"   # outputVars, localVars, return, written externals
+            self.role[key] = role
+            if role in ("input", "inout"):
+                self._declare_input(var)
+        for key, var in self.vars.items():
+            if self.role[key] == "inout":
+                out = f"{var.name}_OUT"
+                if out in self.vars or out in self.net.inputs:
+                    raise self.err(f"VAR_IN_OUT {var.name!r} would need an output named "
+                                   f"{out!r}, which is taken")
+
+    def create_cells(self):
+        """One block per write of a variable: MOVE, or OR / SEL for set / reset coils."""
+        reg = registry()
+        self.cells = {}
+        for key, ws in self.writes.items():
+            var = self.vars[key]
+            cells = []
+            for w in ws:
+                block = {"none": reg["MOVE"], "set": reg["OR"], "reset": reg["SEL"]}[w["mode"]]()
+                cells.append(self.net.add(self._fresh(var.name), block))
+            self.cells[key] = cells
 
     # -- wires -----------------------------------------------------------------
     def wire(self):
-        self._first = None
+        self.en = {}
+        self.held = {}
+        self._en_busy = set()
         for lid, el in self.elements.items():
-            tag = _tag(el)
-            if tag == "block":
-                inst = self.insts[lid]
-                iv = _child(el, "inputVariables")
-                for v in (iv if iv is not None else []):
-                    pin = v.get("formalParameter")
-                    conns = self._connections(v)
-                    if pin == "EN":
-                        if conns:
-                            src = self.source(conns[0], lid, None)
-                            if src is not True:
-                                raise self.err("a connected EN input is not supported "
-                                               "(EN/ENO are ignored)", lid)
-                        continue
-                    if not conns:
-                        continue
-                    src = self.source(conns[0], lid, None)
-                    src = self._modify(src, v, lid, pin)
-                    try:
-                        feedback = self._fb
-                        self.net.connect(src, inst.port(pin), feedback=feedback)
-                    except FbdError as e:
-                        raise self.err(str(e), lid) from None
-            elif tag in ("outVariable", "inOutVariable"):
-                name = self._var_name(el, lid)
-                conns = self._connections(el)
-                if not conns:
-                    raise self.err(f"{tag} {name!r} is not connected", lid)
-                src = self.source(conns[0], lid, None)
-                neg = el.get("negated") if tag == "outVariable" else el.get("negatedIn")
-                if neg == "true":
-                    src = self._not(src, lid, "in")
-                var = self.vars[name]
-                _, cell = self.writers[name]
-                self.net.connect(src, cell.IN, feedback=self._fb)
-                self._output(var, cell.OUT)
-        # outputs never written keep their initial value
-        for var in self.vars.values():
-            if var.kind in ("outputVars", "return") and var.name not in self.net.outputs \
-                    and var.type is not None:
-                value = var.init if var.init is not None else var.type.default
-                if var.type.kind == "time" and isinstance(value, int):
-                    value = _dt.timedelta(microseconds=value)
-                self._output(var, value)
+            if _tag(el) == "block":
+                self._wire_block(lid, el)
+        for key, ws in self.writes.items():
+            for k, w in enumerate(ws):
+                self._wire_write(key, k, w)
+        self._outputs()
 
-    def _output(self, var: Var, source) -> None:
+    def _wire_block(self, lid, el):
+        inst = self.insts[lid]
+        en = self.en_source(lid)
+        for group in ("inputVariables", "inOutVariables"):
+            iv = _child(el, group)
+            for v in (iv if iv is not None else []):
+                pin = v.get("formalParameter")
+                if pin == "EN":
+                    continue
+                conns = self._connections(v)
+                if not conns:
+                    continue
+                src = self.source(conns[0], lid)
+                src = self._modify(src, v, lid, pin)
+                fb = self._fb
+                if en is not None:
+                    # not executed while EN is FALSE: the block sees the inputs of
+                    # the last scan it ran (a SEL holding its own previous output)
+                    src, fb = self._hold(f"_en_in_{lid}_{pin}", en, src, fb), False
+                try:
+                    self.net.connect(src, inst.port(pin), feedback=fb)
+                except FbdError as e:
+                    raise self.err(str(e), lid) from None
+
+    def _hold(self, base, en, src, fb):
+        """SEL(G=EN, IN0=its own previous output, IN1=src): src while EN, else held."""
+        en_src, en_fb = en
+        sel = self.net.add(self._fresh(base), registry()["SEL"]())
+        self.net.connect(en_src, sel.G, feedback=en_fb)
+        self.net.connect(sel.OUT, sel.IN0, feedback=True)
+        self.net.connect(src, sel.IN1, feedback=fb)
+        return sel.OUT
+
+    def en_source(self, lid):
+        """(source, feedback) of a block's EN, or None when EN is open or TRUE."""
+        if lid in self.en:
+            return self.en[lid]
+        pin = self.en_pins.get(lid)
+        if pin is None:
+            self.en[lid] = None
+            return None
+        if lid in self._en_busy:
+            raise self.err("EN depends on this block's own ENO", lid)
+        self._en_busy.add(lid)
+        src = self.source(self._connections(pin)[0], lid)
+        src = self._modify(src, pin, lid, "EN")
+        self._en_busy.discard(lid)
+        self.en[lid] = None if src is True else (src, self._fb)
+        return self.en[lid]
+
+    def _wire_write(self, key, k, w):
+        var = self.vars[key]
+        cell = self.cells[key][k]
+        lid, el = w["lid"], w["el"]
+        if w["pin"] is not None:   # a block's VAR_IN_OUT writes back what it was given
+            src = self.block_output(lid, w["pin"], lid)
+            fb = False
+        else:
+            tag = _tag(el)
+            src = self.source(self._connections(el)[0], lid)
+            fb = self._fb
+            suffix = "" if tag == "outVariable" else "In"
+            if el.get("negated" + suffix) == "true":
+                src = self._not(src, lid, "in", fb)
+                fb = False
+            edge = el.get("edge" + suffix)
+            if edge in ("rising", "falling"):
+                src, fb = self._edge(src, fb, edge, lid, "in"), False
+        if w["mode"] == "none":
+            self._connect(src, cell.IN, fb, lid)
+            return
+        prev, prev_fb = self._before(key, k)
+        if w["mode"] == "set":      # var := var OR src
+            self._connect(prev, cell.IN1, prev_fb, lid)
+            self._connect(src, cell.IN2, fb, lid)
+        else:                       # var := SEL(src, var, FALSE)
+            self._connect(src, cell.G, fb, lid)
+            self._connect(prev, cell.IN0, prev_fb, lid)
+            self._connect(False, cell.IN1, False, lid)
+        del var
+
+    def _connect(self, src, target, fb, lid):
         try:
-            self.net.output(var.name, source, var.type, at=var.address)
+            self.net.connect(src, target, feedback=fb)
         except FbdError as e:
-            raise self.err(f"variable {var.name!r}: {e}") from None
+            raise self.err(str(e), lid) from None
+
+    def _before(self, key, k):
+        """The value of a variable before its k-th write in the scan: (source, feedback)."""
+        if k > 0:
+            return self.cells[key][k - 1].OUT, False
+        return self._start(key)
+
+    def _start(self, key):
+        """The value a variable has when the scan begins (before any write)."""
+        var = self.vars[key]
+        role = self.role[key]
+        if role in ("input", "inout"):
+            return self._declare_input(var), False
+        if var.type is None:
+            raise self.err(f"{key!r} of type {var.type_name} is read before it is written")
+        init = _run_value(var.init if var.init is not None else var.type.default, var.type)
+        if role in ("temp", "const") or key not in self.cells:
+            return init, False
+        last = self.cells[key][-1].OUT
+        if var.init is not None and var.init != var.type.default:
+            # the first scan reads the initial value, later ones the previous value
+            sel = self.net.add(self._fresh(f"_init_{var.name}"), registry()["SEL"]())
+            self.net.connect(self._first_done(), sel.G, feedback=True)
+            self.net.connect(init, sel.IN0)
+            self.net.connect(last, sel.IN1, feedback=True)
+            return sel.OUT, False
+        return last, True
+
+    def _outputs(self):
+        for key, var in self.vars.items():
+            role = self.role[key]
+            if role in ("input", "const", "derived", "temp"):
+                continue
+            if key in self.cells:
+                source = self.cells[key][-1].OUT
+            elif role == "inout":
+                source = self._inputs[var.name]
+            elif var.kind in ("outputVars", "return") or var.address:
+                source = _run_value(var.init if var.init is not None else var.type.default,
+                                    var.type)
+            else:
+                continue
+            name = f"{var.name}_OUT" if role == "inout" else var.name
+            try:
+                self.net.output(name, source, var.type,
+                                at=var.address if role != "inout" else None)
+            except FbdError as e:
+                raise self.err(f"variable {var.name!r}: {e}") from None
 
     def _connections(self, el):
         cpi = _child(el, "connectionPointIn")
@@ -636,26 +847,29 @@ class _PouBuilder:
     def _modify(self, src, pin_el, lid, pin):
         fb = self._fb
         if pin_el.get("negated") == "true":
-            src = self._not(src, lid, pin)
+            src, fb = self._not(src, lid, pin, fb), False
         edge = pin_el.get("edge")
         if edge in ("rising", "falling"):
-            cls = registry()["R_TRIG" if edge == "rising" else "F_TRIG"]
-            inst = self.net.add(self._fresh(f"_{edge}_{lid}_{pin}"), cls())
-            self.net.connect(src, inst.CLK, feedback=fb)
-            src, fb = inst.Q, False
+            src, fb = self._edge(src, fb, edge, lid, pin), False
         self._fb = fb
         return src
 
-    def _not(self, src, lid, pin):
+    def _edge(self, src, fb, edge, lid, pin):
+        cls = registry()["R_TRIG" if edge == "rising" else "F_TRIG"]
+        inst = self.net.add(self._fresh(f"_{edge}_{lid}_{pin}"), cls())
+        self._connect(src, inst.CLK, fb, lid)
+        return inst.Q
+
+    def _not(self, src, lid, pin, fb=None):
         inst = self.net.add(self._fresh(f"_not_{lid}_{pin}"), registry()["NOT"]())
-        self.net.connect(src, inst.IN, feedback=self._fb)
+        self._connect(src, inst.IN, self._fb if fb is None else fb, lid)
         self._fb = False
         return inst.OUT
 
-    def _consumer_rank(self, lid):
-        return self.rank.get(lid, self.default_rank)
+    def _rank(self, lid):
+        return self.rank.get(lid, 0)
 
-    def source(self, conn, consumer_lid, _unused):
+    def source(self, conn, consumer_lid, _unused=None):
         """The wire end (or literal) a connection refers to; sets ``self._fb``."""
         self._fb = False
         ref = conn.get("refLocalId")
@@ -669,25 +883,16 @@ class _PouBuilder:
             conns = self._connections(el)
             if not conns:
                 raise self.err(f"connector {el.get('name')!r} is not connected", lid)
-            return self.source(conns[0], consumer_lid, None)
+            return self.source(conns[0], consumer_lid)
         if tag == "block":
-            pin = conn.get("formalParameter")
-            inst = self.insts[lid]
-            if pin == "ENO":
-                return True
-            outs = [p.name for p in inst.output_ports()]
-            if (pin is None or pin == "" or pin not in outs) and len(outs) == 1:
-                pin = outs[0]
-            # a loop of direct wires: the consumer runs first
-            self._fb = self._consumer_rank(lid) >= self._consumer_rank(consumer_lid)
-            try:
-                src = inst.port(pin)
-            except FbdError as e:
-                raise self.err(str(e), lid) from None
-            ov = _child(el, "outputVariables")
-            for v in (ov if ov is not None else []):
-                if v.get("formalParameter") == pin and v.get("negated") == "true":
-                    src = self._not(src, lid, pin)
+            return self.block_output(lid, conn.get("formalParameter"), consumer_lid)
+        if tag == "inOutVariable" and self._connections(el):
+            key = self._var_name(el, lid)
+            k = next(i for i, w in enumerate(self.writes[key]) if w["lid"] == lid)
+            src = self.cells[key][k].OUT
+            self._fb = self._rank(lid) >= self._rank(consumer_lid)
+            if el.get("negatedOut") == "true":
+                src = self._not(src, lid, "out")
             return src
         if tag in ("inVariable", "inOutVariable"):
             expr_el = _child(el, "expression")
@@ -699,43 +904,61 @@ class _PouBuilder:
             return src
         raise self.err(f"<{tag}> cannot be the source of a wire", lid)
 
+    def block_output(self, lid, pin, consumer_lid):
+        el = self.elements[lid]
+        inst = self.insts[lid]
+        en = self.en_source(lid)
+        self._fb = False
+        if pin == "ENO":
+            if en is None:
+                return True
+            self._fb = en[1] or self._rank(lid) >= self._rank(consumer_lid)
+            return en[0]
+        outs = [p.name for p in inst.output_ports()]
+        ins = {p.name for p in inst.input_ports()}
+        if pin in ins and f"{pin}_OUT" in outs:   # a VAR_IN_OUT of a placed POU
+            pin = f"{pin}_OUT"
+        if (pin is None or pin == "" or pin not in outs) and len(outs) == 1:
+            pin = outs[0]
+        try:
+            src = inst.port(pin)
+        except FbdError as e:
+            raise self.err(str(e), lid) from None
+        if en is not None:
+            if (lid, pin) not in self.held:
+                self.held[(lid, pin)] = self._hold(f"_en_out_{lid}_{pin}", en, src, False)
+            src = self.held[(lid, pin)]
+        # a loop of direct wires: the consumer runs first and reads the previous scan
+        self._fb = self._rank(lid) >= self._rank(consumer_lid)
+        ov = _child(el, "outputVariables")
+        for v in (ov if ov is not None else []):
+            if v.get("formalParameter") == pin and v.get("negated") == "true":
+                src = self._not(src, lid, pin)
+        return src
+
     def read_var(self, expr, lid, consumer_lid):
         self._fb = False
-        name = expr
-        if name not in self.vars:
-            match = [k for k in self.vars if k.upper() == name.upper()]
-            if match:
-                name = match[0]
-            elif _is_literal(expr):
+        if expr not in self.vars and not any(k.upper() == expr.upper() for k in self.vars):
+            if _is_literal(expr):
                 return _literal(expr, None, f"POU {self.name!r}, localId {lid}")
-            elif _IDENT.match(expr):
+            if _IDENT.match(expr):
                 raise self.err(f"{expr!r} is not a declared variable", lid)
-            else:
-                raise self.err(f"expression {expr!r} is not supported (only variable "
-                               f"names and literals)", lid)
-        var = self.vars[name]
-        if name in self.writers:
-            wlid, cell = self.writers[name]
-            feedback = self.rank.get(wlid, self.default_rank) >= self._consumer_rank(consumer_lid)
-            self._fb = feedback
-            if feedback and var.init is not None and var.init != (
-                    var.type.default if var.type is not None else None):
-                # the first scan reads the initial value, later ones the previous value
-                sel = self.net.add(self._fresh(f"_init_{name}_{lid}"), registry()["SEL"]())
-                self.net.connect(self._first_done(), sel.G, feedback=True)
-                self.net.connect(var.init, sel.IN0)
-                self.net.connect(cell.OUT, sel.IN1, feedback=True)
-                self._fb = False
-                return sel.OUT
-            return cell.OUT
-        if var.kind in ("inputVars", "externalVars"):
-            return self._declare_input(var)
-        if var.type is None:
-            raise self.err(f"reading {name!r} of type {var.type_name} is not supported", lid)
-        value = var.init if var.init is not None else var.type.default
-        if var.type.kind == "time" and isinstance(value, int):
-            value = _dt.timedelta(microseconds=value)
-        return value
+            raise self.err(f"expression {expr!r} is not supported (only variable "
+                           f"names and literals)", lid)
+        key = self._var_key(expr, lid, "reads")
+        var = self.vars[key]
+        if var.type is None and key not in self.writes:
+            raise self.err(f"reading {key!r} of type {var.type_name} is not supported", lid)
+        if self.role[key] == "const":
+            return _run_value(var.init if var.init is not None else var.type.default, var.type)
+        ws = self.writes.get(key, [])
+        r = self._rank(consumer_lid)
+        done = [k for k, w in enumerate(ws) if self._rank(w["lid"]) < r]
+        if done:
+            return self.cells[key][done[-1]].OUT
+        src, fb = self._start(key)
+        self._fb = fb
+        return src
 
     def _first_done(self) -> Ref:
         """An output that is FALSE on the first scan and TRUE afterwards (read
@@ -745,6 +968,29 @@ class _PouBuilder:
             self.net.connect(True, inst.IN)
             self._first = inst.OUT
         return self._first
+
+
+def _run_value(value, tp):
+    """A value as a network port or wire takes it (TIME as a timedelta)."""
+    if tp is not None and tp.kind == "time" and isinstance(value, int) \
+            and not isinstance(value, bool):
+        return _dt.timedelta(microseconds=value)
+    return value
+
+
+def _order_id(el) -> int:
+    try:
+        return int(el.get("executionOrderId", "0") or 0)
+    except ValueError:
+        return 0
+
+
+def _sort_instances(a, b) -> int:
+    """Beremiz's SortInstances: rows less than 10 apart are one row, left to right."""
+    (ax, ay), (bx, by) = _pos(a), _pos(b)
+    if abs(ay - by) < 10:
+        return (ax > bx) - (ax < bx)
+    return (ay > by) - (ay < by)
 
 
 DATA_NAME = "urn:fbd-sim:block"
