@@ -222,6 +222,13 @@ def cmd_run(args) -> int:
     if args.scans < 0:
         raise CliError(f"--scans {args.scans}: cannot run a negative number of scans")
     cycle_us = _cycle_us(args.cycle)
+    if args.program:
+        if not args.target.lower().endswith(".xml"):
+            raise CliError(f"--program {args.program}: only for a PLCopen file "
+                           f"(FILE.xml --program NAME)")
+        args.target = f"{args.target}:{args.program}"
+    elif args.target.lower().endswith(".xml"):
+        return _run_configuration(args, cycle_us)
     program = _compile(args, dump=args.dump)
     sets = sorted((_parse_set(text, program, args.scans) for text in args.set),
                   key=lambda s: s[0])
@@ -272,6 +279,78 @@ def cmd_run(args) -> int:
               f"scan mean {st['mean_us']:.1f} µs, max {st['max_us']:.1f} µs, "
               f"{st['overruns']} overrun{'s' if st['overruns'] != 1 else ''}",
               file=sys.stderr)
+    return 0
+
+
+class _Tasks:
+    """A configuration's tasks seen as one program: signals by ``instance:path``,
+    read from each task's own table (what ``fbd run plc.xml`` traces and prints)."""
+
+    def __init__(self, plc, name: str, tasks: list):
+        self.plc = plc
+        self.name = name
+        self.inputs = [f"{tk.name}:{n}" for tk in tasks for n in tk.program.inputs]
+        self.outputs = [f"{tk.name}:{n}" for tk in tasks for n in tk.program.outputs]
+
+    def signal(self, path: str):
+        task, info = self.plc._locate(path if ":" in path else f"{self.plc.main.name}:{path}")
+        return info
+
+    def __getitem__(self, key):       # a trace reads "slot" (task, slot)
+        task, slot = key
+        return task.s[slot]
+
+    def trace(self, paths):
+        from .trace import Trace
+        infos = [self.plc._locate(p)[0:2] for p in paths]
+        for (_task, info), p in zip(infos, paths):
+            if info.type is None:
+                raise CliError(f"{p} is a block's internal storage, not an IEC value")
+        tr = Trace(self.name, paths, [i.type for _, i in infos],
+                   [None if i.slot is None else (tk, i.slot) for tk, i in infos],
+                   [i.const for _, i in infos], None, self.plc.main.cycle_us)
+        view = self
+
+        class _Recorder:
+            def record(self, s, scan, now_us):
+                tr.record(view, scan, now_us)
+
+        self.plc.main.traces.append(_Recorder())
+        return tr
+
+
+def _run_configuration(args, cycle_us: int) -> int:
+    """``fbd run plc.xml``: the project's configuration, one PLC task per program
+    instance; rows are the main (first) task's scans; signals are ``instance:path``."""
+    from .plcopen import load_project
+    project = load_project(args.target)
+    plc = project.plc(cycle=f"T#{cycle_us}us", dump=args.dump)
+    view = _Tasks(plc, project.configuration.name,
+                  [plc.task(spec.name) for spec in project.configuration.tasks])
+    sets = sorted((_parse_set(text if ":" in text.split("=", 1)[0] else
+                              f"{plc.main.name}:{text}", view, args.scans)
+                   for text in args.set), key=lambda s: s[0])
+    watch = [w if ":" in w else f"{plc.main.name}:{w}" for w in args.watch] or view.outputs
+    for path in watch:
+        view.signal(path)
+    if args.vcd:
+        _check_writable(args.vcd, "--vcd")
+    trace = view.trace(watch)
+    done = 0
+    for at, name, value in sets:
+        if at - 1 > done:
+            plc.scan(at - 1 - done)
+            done = at - 1
+        plc.set(name, value)
+    if args.scans > done:
+        plc.scan(args.scans - done)
+    _print_rows(args.format, view, trace, watch, plc.main.cycle_us)
+    if args.vcd:
+        trace.to_vcd(args.vcd)
+    tasks = ", ".join(f"{tk.name} ({tk.program.name}) every {t.format_time(tk.cycle_us)}: "
+                      f"{tk.scans:,} scans" for tk in
+                      (plc.task(spec.name) for spec in project.configuration.tasks))
+    print(f"fbd: configuration {project.configuration.name}: {tasks}", file=sys.stderr)
     return 0
 
 
@@ -430,7 +509,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="run a network for some scans and print watched signals",
                        description="Run MODULE:FUNCTION (a function returning a Network, or a "
-                                   "Network) on a simulated PLC and print one row per scan.")
+                                   "Network) on a simulated PLC and print one row per scan. "
+                                   "A PLCopen FILE.xml runs its configuration (one task per "
+                                   "program instance, signals as instance:path); FILE.xml:POU "
+                                   "or --program POU runs one POU.")
     p.add_argument("target", metavar="MODULE:FUNCTION")
     p.add_argument("--scans", type=int, default=10, help="scans to run (default 10)")
     p.add_argument("--cycle", default="5ms", help="cycle time, e.g. 5ms, 100us, T#10ms "
@@ -443,6 +525,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("table", "json", "csv"), default="table")
     p.add_argument("--vcd", metavar="FILE", help="also write the watched signals as a VCD file")
     p.add_argument("--dump", metavar="FILE", help="write the generated Python of the scan")
+    p.add_argument("--program", metavar="NAME",
+                   help="with a PLCopen FILE.xml: run this POU alone (as FILE.xml:NAME) "
+                        "instead of the file's configuration")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("info", help="describe a network: blocks, types, macros, order",

@@ -151,6 +151,35 @@ class Project:
         raise PlcOpenError(f"{self.path}: no POU named {name!r} (POUs: "
                            f"{', '.join(self.languages) or 'none'})")
 
+    def plc(self, cycle=0.005, **plc_options):
+        """A :class:`~fbd.runtime.Plc` running the configuration: one task per program
+        instance, with its task's interval and priority (``cycle`` for an instance
+        without an interval). The first instance is the PLC's main task (what
+        :meth:`Plc.scan` counts); read a signal of any as ``"instance:path"``."""
+        import datetime
+
+        from .runtime import Plc, to_us
+        conf = self.configuration
+        if conf is None or not conf.tasks:
+            raise PlcOpenError(f"{self.path}: no configuration with a program instance to "
+                               f"run; run one POU instead (POUs: "
+                               f"{', '.join(self.languages) or 'none'})")
+        plc = None
+        for spec in conf.tasks:
+            net = self.network(spec.program)
+            us = spec.interval_us if spec.interval_us is not None else to_us(cycle, "cycle")
+            if plc is None:
+                plc = Plc(net, datetime.timedelta(microseconds=us), task_name=spec.name,
+                          **plc_options)
+                plc.main.priority = spec.priority
+                continue
+            try:
+                plc.add_task(spec.name, net, us, spec.priority)
+            except FbdError as e:
+                raise PlcOpenError(f"{self.path}: program instance {spec.name!r}: {e}") from None
+        plc.tasks.sort(key=lambda tk: tk.priority)
+        return plc
+
 
 def _parse(path):
     from lxml import etree

@@ -479,3 +479,73 @@ def test_a_ton_tof_chain_with_an_edge_pin(tmp_path):
     assert seen[first_on] == (True, True)
     assert all(on for on, _ in seen[first_on:])
     assert [hold for _, hold in seen[first_on:first_on + 4]] == [True, True, True, False]
+
+
+# -- configurations ------------------------------------------------------------------------
+def _counter_pou(name):
+    return _pou(name, "<localVars>" + _var("N", "INT") + "</localVars>",
+                _in(1, "N") + _in(2, "1")
+                + _block(3, "ADD", {"IN1": (1, None), "IN2": (2, None)}, ["OUT"])
+                + _out(4, "N", 3, y=10))
+
+
+def _with_configuration(tmp_path, *pous, tasks):
+    conf = "".join(
+        f'<task name="{task}" priority="{prio}" interval="{interval}">'
+        f'<pouInstance name="{inst}" typeName="{pou}"/></task>'
+        for task, prio, interval, inst, pou in tasks)
+    path = tmp_path / "conf.xml"
+    path.write_text(HEAD + "".join(pous) + "</pous></types><instances><configurations>"
+                    f'<configuration name="cfg"><resource name="r">{conf}</resource>'
+                    "</configuration></configurations></instances></project>")
+    return path
+
+
+def test_configuration_tasks_run_as_plc_tasks_with_their_intervals(tmp_path):
+    path = _with_configuration(tmp_path, _counter_pou("Fast"), _counter_pou("Slow"),
+                               tasks=[("t_fast", 1, "T#10ms", "fast", "Fast"),
+                                      ("t_slow", 0, "T#30ms", "slow", "Slow")])
+    project = load_project(path)
+    conf = project.configuration
+    assert conf.name == "cfg"
+    assert [(s.name, s.program, s.task, s.interval_us, s.priority) for s in conf.tasks] == [
+        ("fast", "Fast", "t_fast", 10_000, 1), ("slow", "Slow", "t_slow", 30_000, 0)]
+    plc = project.plc()
+    plc.scan(6)                      # the first instance is the main task
+    assert plc.get("fast:N") == 6
+    assert plc.get("slow:N") == 2    # at 0 and 30 ms
+    assert [tk.name for tk in plc.tasks] == ["slow", "fast"]   # by priority
+
+
+def test_cli_runs_the_configuration_or_one_program(tmp_path, capsys):
+    from fbd import cli
+    path = _with_configuration(tmp_path, _counter_pou("Fast"), _counter_pou("Slow"),
+                               tasks=[("t_fast", 1, "T#10ms", "fast", "Fast"),
+                                      ("t_slow", 0, "T#30ms", "slow", "Slow")])
+    assert cli.main(["run", str(path), "--scans", "4", "--format", "csv"]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[0] == "scan,time_s,fast:N,slow:N"
+    assert out.splitlines()[-1].split(",")[2:] == ["4", "2"]
+    assert "fast (Fast) every T#10ms: 4 scans" in err
+    assert cli.main(["run", str(path), "--program", "Slow", "--scans", "2"]) == 0
+    out, _ = capsys.readouterr()
+    assert out.split() == ["scan", "time", "s", "N", "1", "0.000", "1", "2", "0.005", "2"]
+    assert cli.main(["run", f"{path}:Slow", "--scans", "1"]) == 0
+    capsys.readouterr()
+    assert cli.main(["run", str(path), "--set", "fast:Q=1"]) == 2
+    assert "fbd: error:" in capsys.readouterr().err
+
+
+@needs_examples
+def test_cli_runs_a_real_configuration_and_names_what_cannot_run(capsys):
+    from fbd import cli
+    path = SHARED / "openplc_traffic_light_fbd.plc.xml"
+    assert cli.main(["run", str(path), "--scans", "2", "--watch", "O_LEDRed"]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[0].split() == ["scan", "time", "s", "instance0:O_LEDRed"]
+    assert "instance0 (Trafic_light) every T#20ms" in err
+    assert cli.main(["run", str(SHARED / "beremiz_first_steps.plc.xml")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err == ("fbd: error: POU 'plc_prg', element localId 1: block 'CounterST' cannot be "
+                   "placed: POU 'CounterST': body language ST is not supported "
+                   "(only FBD POUs import)")
