@@ -786,12 +786,15 @@ class ScanProgram:
     def _chunk_source(self, c: int) -> str:
         """One chunk of the scan as a function over local variables ``v<slot>``:
         values come in from the table where the chunk reads them before it
-        writes them, and everything it writes goes back in one slice
-        assignment per run of consecutive slots. Locals make the code about a
-        quarter of the size of table indexing, which is what a big program's
-        scan time is made of (instruction cache)."""
+        writes them. Locals make the code about a quarter of the size of table
+        indexing, which is what a big program's scan time is made of
+        (instruction cache). A pure block stores its result in the table as it
+        assigns the local (``v7 = s[7] = ...``); what other blocks write goes
+        back at the end in one slice assignment per run of consecutive slots
+        (a 1024-item tuple costs more than the stores it saves: ~6 ns a block)."""
         body = []
         written: set[int] = set()
+        stored: set[int] = set()
         preload: set[int] = set()
         for index in self.order[c * CHUNK:(c + 1) * CHUNK]:
             leaf = self.leaves[index]
@@ -800,11 +803,18 @@ class ScanProgram:
                     preload.add(read)
             lines, pure = self._leaf_lines(index, _local_name)
             places = [self._place(slot) for slot in (*leaf.outputs.values(), *leaf.state.values())]
-            if not pure:  # it may keep (not assign) a value, or read last scan's
+            if pure:  # each line is "v<place> = <expression>"
+                for k, line in enumerate(lines):
+                    local, eq, rest = line.partition(" = ")
+                    if local[:1] == "v" and local[1:].isdigit() and int(local[1:]) in places:
+                        lines[k] = f"{local} = s[{local[1:]}] = {rest}"
+                        stored.add(int(local[1:]))
+            else:  # it may keep (not assign) a value, or read last scan's
                 preload.update(p for p in places if p not in written)
             written.update(places)
             body.append(f"    # {leaf.path}: {leaf.block.name}")
             body += [f"    {line}" for line in lines]
+        written -= stored
         lines = [f"def _chunk_{c}(s, now):"]
         lines += [f"    v{slot} = s[{slot}]" for slot in sorted(preload)]
         lines += body
