@@ -142,6 +142,7 @@ class Project:
     errors: dict = field(default_factory=dict)
     languages: dict = field(default_factory=dict)  # POU name -> body language
     configuration: Configuration | None = None      # the first configuration, if any
+    configuration_error: PlcOpenError | None = None  # why it cannot run, if it cannot
 
     def network(self, name: str) -> Network:
         if name in self.pous:
@@ -159,6 +160,8 @@ class Project:
         import datetime
 
         from .runtime import Plc, to_us
+        if self.configuration_error is not None:
+            raise self.configuration_error
         conf = self.configuration
         if conf is None or not conf.tasks:
             raise PlcOpenError(f"{self.path}: no configuration with a program instance to "
@@ -182,15 +185,28 @@ class Project:
 
 
 def _parse(path):
+    """Parse an untrusted file safely: no entity is expanded (so no billion laughs
+    and no external file is read), no DTD is loaded, nothing is fetched from the
+    network, and libxml2's limits on depth and size stay on (huge_tree off). A
+    PLCopen file has no DTD: one that declares entities is refused outright."""
     from lxml import etree
     parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False,
-                             load_dtd=False, remove_comments=True)
+                             load_dtd=False, remove_comments=True, remove_pis=True)
     try:
-        return etree.parse(str(path), parser).getroot()
+        tree = etree.parse(str(path), parser)
     except etree.XMLSyntaxError as e:
-        raise PlcOpenError(f"{path}: not well-formed XML: {e}") from None
+        raise PlcOpenError(f"{path}: not well-formed XML: {_flat(str(e))}") from None
     except OSError as e:
         raise PlcOpenError(f"{path}: cannot read: {e}") from None
+    dtd = tree.docinfo.internalDTD
+    if dtd is not None and any(True for _ in dtd.iterentities()):
+        raise PlcOpenError(f"{path}: the file declares XML entities in a DTD; PLCopen files "
+                           f"have none, and this reader does not expand them")
+    return tree.getroot()
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
 
 
 def load_project(path) -> Project:
@@ -206,7 +222,10 @@ def load_project(path) -> Project:
                 pou_els[pou.get("name")] = pou
     project = Project(str(path))
     globals_ = _global_inits(root)
-    project.configuration = _configuration(root, path, globals_)
+    try:
+        project.configuration = _configuration(root, path, globals_)
+    except PlcOpenError as e:   # reported when the configuration is run
+        project.configuration_error = e
     importer = _Importer(project, pou_els, globals_)
     for name in pou_els:
         try:
@@ -412,7 +431,7 @@ class _PouBuilder:
             kind = _tag(group)
             if kind in ("returnType", "documentation", "addData", ""):
                 continue
-            constant = (group.get("constant") or "").lower() in ("true", "1")
+            constant = _true(group.get("constant"))
             for v in _children(group, "variable"):
                 var = _var(v, kind, self.name)
                 var.constant = constant
@@ -580,7 +599,11 @@ class _PouBuilder:
         for lid, el in self.elements.items():
             if _tag(el) != "block":
                 continue
-            tname = el.get("typeName")
+            tname = el.get("typeName") or ""
+            if tname not in self.imp.pou_els and tname not in reg:
+                # IEC names are case-insensitive: "add" is ADD
+                tname = next((n for n in (*self.imp.pou_els, *reg) if n.upper() == tname.upper()),
+                             tname)
             iname = el.get("instanceName") or f"{tname}_{lid}"
             ivs = _child(el, "inputVariables")
             pins = [v.get("formalParameter") for v in (ivs if ivs is not None else [])]
@@ -663,9 +686,6 @@ class _PouBuilder:
                 raise self.err(f"the input {key!r} is written; inputs are read-only", lid)
             if var.constant:
                 raise self.err(f"the constant {key!r} is written", lid)
-            if var.address and located.parse(var.address, key).area == "I":
-                raise self.err(f"{key!r} is located at {var.address}, an input, and "
-                               f"cannot be written", lid)
             for w in ws:
                 if w["mode"] != "none" and var.type is not t.BOOL:
                     raise self.err(f"a {w['mode']} coil on {key!r}, which is "
@@ -683,6 +703,9 @@ class _PouBuilder:
                     area = located.parse(var.address, key).area
                 except FbdError as e:
                     raise self.err(f"variable {key!r}: {e}") from None
+            if area == "I" and written:
+                raise self.err(f"{key!r} is located at {var.address}, an input, and "
+                               f"cannot be written", self.writes[key][0]["lid"])
             if var.type is None:
                 role = "retain" if written else "derived"  # e.g. Beremiz's HMI_REAL
             elif var.constant and var.kind not in ("externalVars", "globalVars"):
@@ -796,7 +819,7 @@ class _PouBuilder:
             src = self.source(self._connections(el)[0], lid)
             fb = self._fb
             suffix = "" if tag == "outVariable" else "In"
-            if el.get("negated" + suffix) == "true":
+            if _true(el.get("negated" + suffix)):
                 src = self._not(src, lid, "in", fb)
                 fb = False
             edge = el.get("edge" + suffix)
@@ -875,7 +898,7 @@ class _PouBuilder:
 
     def _modify(self, src, pin_el, lid, pin):
         fb = self._fb
-        if pin_el.get("negated") == "true":
+        if _true(pin_el.get("negated")):
             src, fb = self._not(src, lid, pin, fb), False
         edge = pin_el.get("edge")
         if edge in ("rising", "falling"):
@@ -898,9 +921,11 @@ class _PouBuilder:
     def _rank(self, lid):
         return self.rank.get(lid, 0)
 
-    def source(self, conn, consumer_lid, _unused=None):
+    def source(self, conn, consumer_lid, _depth=0):
         """The wire end (or literal) a connection refers to; sets ``self._fb``."""
         self._fb = False
+        if _depth > len(self.elements):
+            raise self.err("a loop of connectors with nothing driving it", consumer_lid)
         ref = conn.get("refLocalId")
         el = self.elements.get(ref)
         if el is None:
@@ -912,7 +937,7 @@ class _PouBuilder:
             conns = self._connections(el)
             if not conns:
                 raise self.err(f"connector {el.get('name')!r} is not connected", lid)
-            return self.source(conns[0], consumer_lid)
+            return self.source(conns[0], consumer_lid, _depth + 1)
         if tag == "block":
             return self.block_output(lid, conn.get("formalParameter"), consumer_lid)
         if tag == "inOutVariable" and self._connections(el):
@@ -920,7 +945,7 @@ class _PouBuilder:
             k = next(i for i, w in enumerate(self.writes[key]) if w["lid"] == lid)
             src = self.cells[key][k].OUT
             self._fb = self._rank(lid) >= self._rank(consumer_lid)
-            if el.get("negatedOut") == "true":
+            if _true(el.get("negatedOut")):
                 src = self._not(src, lid, "out")
             return src
         if tag in ("inVariable", "inOutVariable"):
@@ -928,7 +953,7 @@ class _PouBuilder:
             expr = (expr_el.text or "").strip() if expr_el is not None else ""
             neg = el.get("negated") if tag == "inVariable" else el.get("negatedOut")
             src = self.read_var(expr, lid, consumer_lid)
-            if neg == "true":
+            if _true(neg):
                 src = self._not(src, lid, "out")
             return src
         raise self.err(f"<{tag}> cannot be the source of a wire", lid)
@@ -961,7 +986,7 @@ class _PouBuilder:
         self._fb = self._rank(lid) >= self._rank(consumer_lid)
         ov = _child(el, "outputVariables")
         for v in (ov if ov is not None else []):
-            if v.get("formalParameter") == pin and v.get("negated") == "true":
+            if v.get("formalParameter") == pin and _true(v.get("negated")):
                 src = self._not(src, lid, pin)
         return src
 
@@ -997,6 +1022,11 @@ class _PouBuilder:
             self.net.connect(True, inst.IN)
             self._first = inst.OUT
         return self._first
+
+
+def _true(value) -> bool:
+    """An xs:boolean attribute: "true" or "1" (any case, spaces around)."""
+    return (value or "").strip().lower() in ("true", "1")
 
 
 def _run_value(value, tp):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -239,12 +240,37 @@ def test_malformed_xml(tmp_path):
         load_project(tmp_path / "missing.xml")
 
 
-def test_entities_are_not_expanded(tmp_path):
+def test_an_external_entity_is_refused_and_never_read(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP SECRET")
     path = tmp_path / "evil.xml"
-    path.write_text('<?xml version="1.0"?><!DOCTYPE p [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+    path.write_text(f'<?xml version="1.0"?><!DOCTYPE p [<!ENTITY x SYSTEM "file://{secret}">]>'
                     '<project xmlns="http://www.plcopen.org/xml/tc6_0201">&x;</project>')
-    project = load_project(path)  # loads nothing, reads no file
-    assert project.pous == {}
+    with pytest.raises(PlcOpenError, match="declares XML entities") as e:
+        load_project(path)
+    assert "TOP SECRET" not in str(e.value)
+
+
+def test_a_billion_laughs_file_is_an_error_not_a_hang(tmp_path):
+    lol = ['<!ENTITY lol0 "lol">'] + [
+        f'<!ENTITY lol{i} "{("&lol%d;" % (i - 1)) * 10}">' for i in range(1, 10)]
+    path = tmp_path / "laughs.xml"
+    path.write_text('<?xml version="1.0"?><!DOCTYPE p [' + "".join(lol) + ']>'
+                    '<project xmlns="http://www.plcopen.org/xml/tc6_0201">'
+                    '<fileHeader companyName="&lol9;"/></project>')
+    with pytest.raises(PlcOpenError, match="not well-formed XML|declares XML entities"):
+        load_project(path)
+
+
+def test_an_external_dtd_is_neither_loaded_nor_fetched(tmp_path):
+    dtd = tmp_path / "evil.dtd"
+    dtd.write_text('<!ENTITY x "expanded">')
+    for system in (str(dtd), "http://192.0.2.1/evil.dtd"):   # a file, and no network
+        path = tmp_path / "ext.xml"
+        path.write_text(f'<?xml version="1.0"?><!DOCTYPE project SYSTEM "{system}">'
+                        + HEAD.split("?>", 1)[1] + TAIL)
+        project = load_project(path)
+        assert project.pous == {} and project.configuration is None
 
 
 def test_unknown_block_type_and_unsupported_things_name_pou_and_element(tmp_path):
@@ -549,3 +575,169 @@ def test_cli_runs_a_real_configuration_and_names_what_cannot_run(capsys):
     assert err == ("fbd: error: POU 'plc_prg', element localId 1: block 'CounterST' cannot be "
                    "placed: POU 'CounterST': body language ST is not supported "
                    "(only FBD POUs import)")
+
+
+# -- every error, naming the POU and the element -------------------------------------------
+_IO = "<inputVars>" + _var("A", "BOOL") + _var("N", "INT") + "</inputVars>"
+ERRORS = [
+    ("undeclared variable read", "<localVars>" + _var("L", "INT") + "</localVars>",
+     _in(1, "Z") + _out(2, "L", 1),
+     "element localId 1: 'Z' is not a declared variable"),
+    ("undeclared variable written", _IO, _in(1, "A") + _out(2, "Z", 1),
+     "element localId 2: outVariable writes 'Z', which is not a declared variable"),
+    ("an input written", _IO, _in(1, "TRUE") + _out(2, "A", 1),
+     "element localId 2: the input 'A' is written; inputs are read-only"),
+    ("a constant written", '<localVars constant="true">' + _var("K", "INT", "1")
+     + "</localVars>", _in(1, "2") + _out(2, "K", 1),
+     "element localId 2: the constant 'K' is written"),
+    ("a continuation without its connector", "<localVars>" + _var("L", "BOOL") + "</localVars>",
+     '<continuation name="c9" localId="1"><connectionPointOut/></continuation>'
+     + _out(2, "L", 1), "element localId 1: continuation 'c9' has no connector"),
+    ("an open connector", "<localVars>" + _var("L", "BOOL") + "</localVars>",
+     '<connector name="c1" localId="1"><connectionPointIn/></connector>'
+     '<continuation name="c1" localId="3"><connectionPointOut/></continuation>'
+     + _out(2, "L", 3), "element localId 1: connector 'c1' is not connected"),
+    ("a loop of connectors", "<localVars>" + _var("L", "BOOL") + "</localVars>",
+     '<connector name="c1" localId="1"><connectionPointIn><connection refLocalId="3"/>'
+     '</connectionPointIn></connector>'
+     '<continuation name="c1" localId="3"><connectionPointOut/></continuation>'
+     + _out(2, "L", 3), "element localId 2: a loop of connectors with nothing driving it"),
+    ("a wire from nowhere", "<localVars>" + _var("L", "BOOL") + "</localVars>",
+     _out(2, "L", 99), "element localId 2: connection to unknown localId 99"),
+    ("a set coil on an INT", "<localVars>" + _var("L", "INT") + "</localVars>",
+     _in(1, "1") + _out(2, "L", 1, attrs=' storage="set"'),
+     "element localId 2: a set coil on 'L', which is INT, not BOOL"),
+    ("a bad storage modifier", "<localVars>" + _var("L", "BOOL") + "</localVars>",
+     _in(1, "TRUE") + _out(2, "L", 1, attrs=' storage="toggle"'),
+     "element localId 2: storage='toggle' is not a storage modifier"),
+    ("an input location written", "<localVars>" + _var("B", "BOOL", at="%IX0.0")
+     + "</localVars>", _in(1, "TRUE") + _out(2, "B", 1),
+     "element localId 2: 'B' is located at %IX0.0, an input, and cannot be written"),
+    ("a location that is not one", "<localVars>" + _var("B", "BOOL", at="%QX9")
+     + "</localVars>", _in(1, "TRUE") + _out(2, "B", 1),
+     "variable 'B': B: '%QX9' names a bit, so it needs one"),
+    ("a location of the wrong size", "<inputVars>" + _var("B", "BOOL", at="%IW0")
+     + "</inputVars>", "", "variable 'B': P.B: %IW0 holds 16 bits but BOOL needs %IX"),
+    ("a jump", _IO, '<jump localId="5" label="x"><position x="0" y="0"/></jump>',
+     "element localId 5: <jump> is not supported in FBD"),
+    ("a duplicate localId", _IO, _in(1, "A") + _in(1, "N"),
+     "element localId 1: two elements have this localId"),
+    ("EN fed by its own ENO", "<outputVars>" + _var("O", "INT") + "</outputVars>",
+     _in(1, "1") + _block(2, "ADD", {"EN": (2, "ENO"), "IN1": (1, None), "IN2": (1, None)},
+                          ["ENO", "OUT"]) + _out(3, "O", 2, pin="OUT"),
+     "element localId 2: EN depends on this block's own ENO"),
+    ("a derived type read", "<localVars><variable name=\"tm\"><type><derived name=\"TON\"/>"
+     "</type></variable>" + _var("L", "INT") + "</localVars>", _in(1, "tm") + _out(2, "L", 1),
+     "element localId 1: reading 'tm' of type TON is not supported"),
+    ("bad block data", "<outputVars>" + _var("O", "INT") + "</outputVars>",
+     _block(2, "MOVE", {}, ["OUT"]).replace(
+         "</outputVariables>", '</outputVariables><addData><data name="urn:fbd-sim:block" '
+         'handleUnknown="preserve"><b types="T=QUUX"/></data></addData>'),
+     "element localId 2: block MOVE: bad types 'T=QUUX' in addData"),
+    ("an initial value that is not a literal", "<localVars>" + _var("L", "INT", "soon")
+     + "</localVars>", "", "variable 'L'"),
+    ("an array initial value", '<localVars><variable name="L"><type><INT/></type>'
+     '<initialValue><arrayValue/></initialValue></variable></localVars>', "",
+     "variable 'L': only simple initial values"),
+]
+
+
+@pytest.mark.parametrize("iface, body, message", [e[1:] for e in ERRORS],
+                         ids=[e[0] for e in ERRORS])
+def test_each_import_error_names_the_pou_and_the_element(tmp_path, iface, body, message):
+    project = load_project(_write(tmp_path, _pou("P", iface, body)))  # the file still loads
+    with pytest.raises(PlcOpenError) as e:
+        project.network("P")
+    assert str(e.value).startswith("POU 'P'")
+    assert message in str(e.value)
+
+
+@pytest.mark.parametrize("lang", ["ST", "IL", "LD", "SFC"])
+def test_other_languages_load_and_fail_only_when_run_or_placed(tmp_path, lang):
+    body = ('<xhtml:p xmlns:xhtml="http://www.w3.org/1999/xhtml">x</xhtml:p>'
+            if lang in ("ST", "IL") else "")
+    other = (f'<pou name="Other" pouType="functionBlock"><interface/><body><{lang}>{body}'
+             f"</{lang}></body></pou>")
+    user = _pou("User", "", _block(1, "Other", {}, [], inst="o"))
+    fine = _pou("Fine", "<outputVars>" + _var("O", "INT") + "</outputVars>",
+                _in(1, "3") + _out(2, "O", 1))
+    project = load_project(_write(tmp_path, other, user, fine))
+    assert Harness(project.network("Fine")).scan().get("O") == 3
+    assert project.languages["Other"] == lang
+    with pytest.raises(PlcOpenError, match=f"POU 'Other': body language {lang} is not "):
+        project.network("Other")
+    with pytest.raises(PlcOpenError, match=f"POU 'User', element localId 1: block 'Other' "
+                                           f"cannot be placed: .*body language {lang}"):
+        project.network("User")
+
+
+def test_a_pou_that_places_itself_is_named(tmp_path):
+    rec = _pou("R", "", _block(1, "R", {}, [], inst="r"), kind="functionBlock")
+    with pytest.raises(PlcOpenError, match="POU 'R' uses itself"):
+        load_project(_write(tmp_path, rec)).network("R")
+
+
+@pytest.mark.parametrize("task, message", [
+    ('<task name="t" priority="0" single="trig"><pouInstance name="i" typeName="Main"/></task>',
+     "task 't': tasks triggered by an event (single='trig') are not supported"),
+    ('<task name="t" priority="0" interval="soon"><pouInstance name="i" typeName="Main"/>'
+     "</task>", "task 't': interval 'soon' is not a duration"),
+    ('<task name="t" priority="0" interval="T#0s"><pouInstance name="i" typeName="Main"/>'
+     "</task>", "task 't': interval 'T#0s' must be positive"),
+    ('<task name="t" priority="high" interval="T#1s"><pouInstance name="i" typeName="Main"/>'
+     "</task>", "task 't': priority 'high' is not a number"),
+    ("", "no configuration with a program instance to run"),
+])
+def test_configuration_errors_come_when_it_is_run(tmp_path, task, message):
+    main = _pou("Main", "<outputVars>" + _var("O", "INT") + "</outputVars>",
+                _in(1, "3") + _out(2, "O", 1))
+    path = tmp_path / "c.xml"
+    path.write_text(HEAD + main + "</pous></types><instances><configurations>"
+                    f'<configuration name="c"><resource name="r">{task}</resource>'
+                    "</configuration></configurations></instances></project>")
+    project = load_project(path)       # loads; its POUs run alone
+    assert Harness(project.network("Main")).scan().get("O") == 3
+    with pytest.raises(PlcOpenError, match=re.escape(message)):
+        project.plc()
+
+
+def test_lenient_with_the_quirks_of_real_files(tmp_path):
+    """An invalid creationDateTime (HEAD has "nope"), xs:boolean "1", lower-case type
+    names, documentation and vendor addData are all accepted."""
+    prog = _pou("Main", _IO + "<outputVars>" + _var("O", "BOOL") + "</outputVars>"
+                "<addData><data name='x' handleUnknown='discard'><v/></data></addData>",
+                _in(1, "A") + _block(2, "not", {"IN": (1, None)}, ["OUT"])
+                + _out(3, "O", 2, pin="OUT", attrs=' negated="1"'))
+    h = Harness(_net(tmp_path, prog))
+    h.set(A=True).scan()
+    h.expect(O=True)
+
+
+# What running each example's configuration gives: None (it runs) or the error's start.
+CONFIGURATIONS = {
+    "beremiz_first_steps": "POU 'plc_prg', element localId 1: block 'CounterST' cannot be "
+                           "placed: POU 'CounterST': body language ST",
+    "beremiz_iec61131_lang_test": "POU 'main_test', element localId 4: block "
+                                  "'CONVERSION_TEST' cannot be placed",
+    "beremiz_logging_tof_beat": "POU 'program0', element localId 11: unknown block type "
+                                "'LOGGER'",
+    "beremiz_svghmi_xy_counter_sincos": None,
+    "openplc_traffic_light_fbd": None,
+}
+
+
+@needs_examples
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_every_example_configuration_runs_or_names_what_cannot(path):
+    project = load_project(path)
+    expected = CONFIGURATIONS[path.name.removesuffix(".plc.xml")]
+    if expected is not None:
+        with pytest.raises(PlcOpenError) as e:
+            project.plc()
+        assert str(e.value).startswith(expected)
+        return
+    plc = project.plc()
+    spec = project.configuration.tasks[0]
+    assert plc.main.name == spec.name and plc.main.cycle_us == spec.interval_us
+    plc.scan(50)
+    assert plc.scans == 50

@@ -239,3 +239,21 @@ def test_fbd_export_user_errors_are_one_line(tmp_path, capsys):
     _, err = capsys.readouterr()
     assert status == 2
     assert err.strip().splitlines()[-1].startswith("fbd: error: -o ")
+
+
+# -- real programs from the editors -------------------------------------------------------------
+EXAMPLES = XSD.parent / "examples"
+
+
+@pytest.mark.parametrize("stem, pou", [("openplc_traffic_light_fbd", "Trafic_light"),
+                                       ("beremiz_first_steps", "CounterFBD"),
+                                       ("beremiz_svghmi_xy_counter_sincos", "program0")])
+def test_real_fbd_programs_export_and_import_back_unchanged(tmp_path, schema, stem, pou):
+    path = EXAMPLES / f"{stem}.plc.xml"
+    if not path.is_file():
+        pytest.skip(f"{path} is absent")
+    net = load_project(path).network(pou)
+    imported = _round_trip(net, tmp_path, schema)
+    inputs = [n for n, (tp, _d) in net.inputs.items() if tp is BOOL]
+    steps = [{n: (i // (k + 3)) % 2 == 0 for k, n in enumerate(inputs)} for i in range(300)]
+    assert_same_scans(net, imported, steps)
