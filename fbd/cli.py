@@ -1,6 +1,6 @@
 """The ``fbd`` command: run, describe and benchmark networks; list the block library.
 
-Core verbs live here: ``run``, ``info``, ``blocks``, ``bench``. Verbs that
+Core verbs live here: ``run``, ``info``, ``blocks``, ``export``, ``bench``. Verbs that
 belong to a program or to the HMI are plug-ins: a package names a function
 ``register(subparsers)`` in the ``fbd.commands`` entry-point group; it adds
 its parser with ``subparsers.add_parser(...)`` and sets

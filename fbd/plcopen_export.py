@@ -308,23 +308,26 @@ class _Exporter:
 
     @staticmethod
     def _break(nodes, outputs, loop) -> None:
-        """Inline one macro of ``loop``: the smallest whose inlining frees the loop's
-        other instances (a macro whose output does not depend on the input the loop
-        feeds), else the smallest."""
+        """Inline the macro of ``loop`` whose inlining leaves the fewest of the loop's
+        other instances on a loop (a macro whose outputs do not depend on the inputs
+        the loop feeds frees them all); of those, the smallest."""
         macros = sorted((n for n in loop if isinstance(nodes[n].element, Network)),
                         key=lambda n: (_size(nodes[n].element), n))
         if not macros:
             raise ExportError(f"a loop without a feedback mark through "
                               f"{' -> '.join(sorted(loop))}")
+        best = None
         for m in macros:
             trial = {n: _Node(x.name, x.element, x.path, dict(x.bindings))
                      for n, x in nodes.items()}
             _inline(trial, dict(outputs), m)
             still = set().union(*_loops(_graph(trial)))
-            if len((set(loop) - {m}) & still) < len(loop) - 1:
-                _inline(nodes, outputs, m)
-                return
-        _inline(nodes, outputs, macros[0])
+            left = len((set(loop) - {m}) & still)
+            if best is None or left < best[0]:
+                best = (left, m)
+            if left == 0:
+                break
+        _inline(nodes, outputs, best[1])
 
     def _order(self, nodes, outputs) -> list[str]:
         """Inline macros on loops until the level has an order of whole calls; that
@@ -551,6 +554,7 @@ class _PouWriter:
         self.level = level
 
         ids = {}       # source -> localId of the element it comes from
+        self.rects = []  # what is placed so far: (x, y, w, h)
         # inputs, at the layout's inputs box
         if INPUTS in level.boxes:
             box = level.boxes[INPUTS]
@@ -569,6 +573,7 @@ class _PouWriter:
                        width=_n(box.w), height=_n(box.h))
             blocks[name] = blk
             _sub(blk, "position", x=_n(box.x), y=_n(box.y))
+            self.rects.append((box.x, box.y - 14, box.w, box.h + 14))   # with its name
             _sub(blk, "inputVariables")
             _sub(blk, "inOutVariables")
             outs = _sub(blk, "outputVariables")
@@ -609,6 +614,7 @@ class _PouWriter:
                 ov = _sub(self.fbd, "outVariable", localId=self.lid(), executionOrderId=order_id,
                           height=VAR_H, width=_n(_text_w(name)))
                 _sub(ov, "position", x=_n(x), y=_n(y - VAR_H / 2))
+                self.rects.append((x, y - VAR_H / 2, _text_w(name), VAR_H))
                 cpi = _sub(ov, "connectionPointIn")
                 _sub(cpi, "relPosition", x="0", y=_n(VAR_H / 2))
                 self._connect(cpi, src, fb, (x, y), routes.get((OUTPUTS, name)), ids, pins,
@@ -620,15 +626,31 @@ class _PouWriter:
                 sx, sy = level.boxes[INPUTS].out_port(src[1])
             else:
                 sx, sy = pins[(src[1], src[2])]
-            x, y = sx + 16, sy + VAR_H / 2 + 2
+            w = _text_w(var)
+            x, y = self._free_spot(sx + 8, sy, w)   # beside its source, clear of the rest
             order_id += 1
             ov = _sub(self.fbd, "outVariable", localId=self.lid(), executionOrderId=order_id,
-                      height=VAR_H, width=_n(_text_w(var)))
+                      height=VAR_H, width=_n(w))
             _sub(ov, "position", x=_n(x), y=_n(y - VAR_H / 2))
             cpi = _sub(ov, "connectionPointIn")
             _sub(cpi, "relPosition", x="0", y=_n(VAR_H / 2))
-            self._connect(cpi, src, False, (x, y), None, ids, pins, None, blocks)
+            c = _sub(cpi, "connection", refLocalId=ids[src] if src[0] == "in"
+                     else blocks[src[1]].get("localId"))
+            if src[0] == "out":
+                c.set("formalParameter", src[2])
+            self._points(c, [(x, y), (sx + 4, y), (sx + 4, sy), (sx, sy)])
             _sub(ov, "expression").text = var
+
+    def _free_spot(self, x, y, w):
+        """The nearest (x, y) at or below the given point where a variable box of width
+        ``w`` overlaps no block or variable already placed."""
+        for k in range(2000):
+            yy = y + k * (VAR_H + 2)
+            rect = (x, yy - VAR_H / 2, w, VAR_H)
+            if not any(_overlap(rect, r) for r in self.rects):
+                self.rects.append(rect)
+                return x, yy
+        return x, y  # pragma: no cover - a column of 2000 variables
 
     def _type_name(self, node) -> str:
         if isinstance(node.element, Network):
@@ -641,6 +663,7 @@ class _PouWriter:
         w = _text_w(expr)
         iv = _sub(self.fbd, "inVariable", localId=lid, height=VAR_H, width=_n(w))
         _sub(iv, "position", x=_n(x - w), y=_n(y - VAR_H / 2))
+        self.rects.append((x - w, y - VAR_H / 2, w, VAR_H))
         _sub(_sub(iv, "connectionPointOut"), "relPosition", x=_n(w), y=_n(VAR_H / 2))
         _sub(iv, "expression").text = expr
         return lid
@@ -666,13 +689,21 @@ class _PouWriter:
             c = _sub(cpi, "connection", refLocalId=blocks[src[1]].get("localId"),
                      formalParameter=src[2])
             start = pins[(src[1], src[2])]
-        pts = list(reversed(points)) if points else [(x, y), start]
+        if points:
+            pts = list(reversed(points))
+        else:   # an orthogonal route: along the consumer's row, across, to the source
+            mx = (x + start[0]) / 2 if start[0] < x else x - 8
+            pts = [(x, y), (mx, y), (mx, start[1]), start]
         self._points(c, pts)
 
     @staticmethod
     def _points(c, pts) -> None:
         for px, py in pts:
             _sub(c, "position", x=_n(px), y=_n(py))
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
 def _addr(net: Network, name: str):

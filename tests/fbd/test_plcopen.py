@@ -741,3 +741,23 @@ def test_every_example_configuration_runs_or_names_what_cannot(path):
     assert plc.main.name == spec.name and plc.main.cycle_us == spec.interval_us
     plc.scan(50)
     assert plc.scans == 50
+
+
+def test_an_imported_function_block_is_a_macro_for_python_networks(tmp_path):
+    from fbd import BOOL, Network
+    fb = _pou("Gate", "<inputVars>" + _var("A", "BOOL") + _var("B", "BOOL") + "</inputVars>"
+              "<outputVars>" + _var("Y", "BOOL") + "</outputVars>",
+              _in(1, "A") + _in(2, "B")
+              + _block(3, "AND", {"IN1": (1, None), "IN2": (2, None)}, ["OUT"],
+                       extra={"IN2": ' negated="true"'})
+              + _out(4, "Y", 3, pin="OUT"), kind="functionBlock")
+    gate = load_project(_write(tmp_path, fb)).pous["Gate"]
+    net = Network("Mine")
+    x = net.input("X", BOOL)
+    g1 = net.add("g1", gate, A=x, B=False)
+    g2 = net.add("g2", gate, A=x, B=g1.Y)
+    net.output("Q", g2.Y)
+    h = Harness(net)
+    h.set(X=True).scan()
+    h.expect(Q=False)        # g1: TRUE AND NOT FALSE; g2: TRUE AND NOT TRUE
+    assert h.get("g1.Y") is True

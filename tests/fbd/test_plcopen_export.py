@@ -221,6 +221,10 @@ def test_2048_exports_valid_xml_and_runs_identically_scan_for_scan(tmp_path, sch
             h.set(k, v)
         h.scan()
     assert h.get("SCORE") > 0  # the game was really played
+    pous = {p.get("name") for p in etree.parse(str(tmp_path / "Game2048.xml")).iter(NS + "pou")}
+    # Control feeds the processing that feeds it back within a scan: it is inlined; the
+    # other macros stay function blocks (Move is renamed: IEC names ignore case, MOVE exists)
+    assert "Control" not in pous and {"Cell", "Processing", "Move_2", "Random"} <= pous
 
 
 # -- the command line ------------------------------------------------------------------
