@@ -634,12 +634,20 @@ class _PouBuilder:
             except FbdError as e:
                 raise self.err(str(e), lid) from None
 
+    def _upper(self) -> dict:
+        """Variable names by their upper case (IEC names ignore case), made once."""
+        if getattr(self, "_upper_names", None) is None:
+            self._upper_names = {}
+            for k in self.vars:
+                self._upper_names.setdefault(k.upper(), k)
+        return self._upper_names
+
     def _var_key(self, expr: str, lid, what: str) -> str:
         if expr in self.vars:
             return expr
-        match = [k for k in self.vars if k.upper() == expr.upper()]
-        if match:
-            return match[0]
+        key = self._upper().get(expr.upper())
+        if key is not None:
+            return key
         raise self.err(f"{what} {expr!r}, which is not a declared variable", lid)
 
     def _var_name(self, el, lid) -> str:
@@ -673,7 +681,7 @@ class _PouBuilder:
                         continue
                     expr_el = _child(src, "expression")
                     expr = (expr_el.text or "").strip() if expr_el is not None else ""
-                    if expr in self.vars or expr.upper() in (k.upper() for k in self.vars):
+                    if expr in self.vars or expr.upper() in self._upper():
                         key = self._var_key(expr, lid, "")
                         self.writes.setdefault(key, []).append(
                             {"lid": lid, "el": el, "mode": "none",
@@ -992,7 +1000,7 @@ class _PouBuilder:
 
     def read_var(self, expr, lid, consumer_lid):
         self._fb = False
-        if expr not in self.vars and not any(k.upper() == expr.upper() for k in self.vars):
+        if expr not in self.vars and expr.upper() not in self._upper():
             if _is_literal(expr):
                 return _literal(expr, None, f"POU {self.name!r}, localId {lid}")
             if _IDENT.match(expr):

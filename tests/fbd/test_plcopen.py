@@ -761,3 +761,19 @@ def test_an_imported_function_block_is_a_macro_for_python_networks(tmp_path):
     h.set(X=True).scan()
     h.expect(Q=False)        # g1: TRUE AND NOT FALSE; g2: TRUE AND NOT TRUE
     assert h.get("g1.Y") is True
+
+
+def test_a_function_returns_through_its_name_and_is_placed_by_other_pous(tmp_path):
+    fn = ('<pou name="Twice" pouType="function"><interface><returnType><INT/></returnType>'
+          "<inputVars>" + _var("X", "INT") + "</inputVars></interface><body><FBD>"
+          + _in(1, "X") + _block(2, "ADD", {"IN1": (1, None), "IN2": (1, None)}, ["OUT"])
+          + _out(3, "twice", 2, pin="OUT") + "</FBD></body></pou>")   # case ignored
+    prog = _pou("Main", "<inputVars>" + _var("N", "INT") + "</inputVars>"
+                "<outputVars>" + _var("O", "INT") + "</outputVars>",
+                _in(1, "N") + _block(2, "Twice", {"X": (1, None)}, ["OUT"])
+                + _out(3, "O", 2))
+    project = load_project(_write(tmp_path, fn, prog))
+    assert list(project.pous["Twice"].outputs) == ["OUT"]
+    h = Harness(project.network("Main"))
+    h.set(N=21).scan()
+    h.expect(O=42)
