@@ -314,15 +314,19 @@ class HidatoPanel(Panel):
 
     def new_puzzle(self, size: int | None = None, difficulty: str | None = None,
                    seed: int | None = None) -> None:
-        """Generate and play a new square puzzle (size and difficulty from the controls)."""
+        """Generate and play a new puzzle on a square of ``size`` (size and difficulty
+        from the controls) with a few holes cut out, as printed Hidatos have, so
+        the shape changes from one puzzle to the next; the seed decides both."""
         size = size or self.size_box.currentData()
         difficulty = difficulty or self.difficulty_box.currentText()
         seed = random.randrange(1_000_000) if seed is None else seed
-        board = generate(size, size, seed=seed, difficulty=difficulty)
+        holes = random.Random(seed).randint(0, size * size // 8)
+        board = generate(size, size, holes=holes, seed=seed, difficulty=difficulty)
         self.chooser.blockSignals(True)
         self.chooser.setCurrentIndex(-1)
         self.chooser.blockSignals(False)
-        self.load(board, f"new {size}x{size} {difficulty}, seed {seed}")
+        shape = f", {holes} hole{'s' if holes != 1 else ''}" if holes else ""
+        self.load(board, f"new {size}x{size}{shape} {difficulty}, seed {seed}")
 
     # -- building the widgets -----------------------------------------------------------
     def _build(self) -> None:
