@@ -42,6 +42,7 @@ from PyQt6.QtWidgets import (
 
 from programs.hidato import DIFFICULTIES, Board, HidatoGame, bundled, generate
 
+from ..background import BackgroundJob
 from ..panel import Panel, plc_status
 
 __all__ = ["HidatoPanel", "BoardView", "cell_style", "next_number", "PAGE", "CONFLICT",
@@ -247,6 +248,9 @@ class HidatoPanel(Panel):
         self.typed = ""
         self.last_placed: int | None = None
         self._queue: deque = deque()
+        self._generator = BackgroundJob(self)
+        self._generator.finished.connect(self._play_generated)
+        self._generator.failed.connect(self._generation_failed)
         self._build()
         if isinstance(puzzle, Board):
             self.load(puzzle, "custom")
@@ -314,19 +318,41 @@ class HidatoPanel(Panel):
 
     def new_puzzle(self, size: int | None = None, difficulty: str | None = None,
                    seed: int | None = None) -> None:
-        """Generate and play a new puzzle on a square of ``size`` (size and difficulty
-        from the controls) with a few holes cut out, as printed Hidatos have, so
-        the shape changes from one puzzle to the next; the seed decides both."""
+        """Generate a new puzzle on a square of ``size`` (size and difficulty from
+        the controls) with a few holes cut out, as printed Hidatos have, so the
+        shape changes from one puzzle to the next; the seed decides both. It is
+        generated in the background (up to a few seconds at 10x10; the window
+        stays live, see :attr:`generating`) and played when ready."""
+        if self._generator.busy:
+            self.message.emit("a new puzzle is still being generated")
+            return
         size = size or self.size_box.currentData()
         difficulty = difficulty or self.difficulty_box.currentText()
         seed = random.randrange(1_000_000) if seed is None else seed
         holes = random.Random(seed).randint(0, size * size // 8)
-        board = generate(size, size, holes=holes, seed=seed, difficulty=difficulty)
+        shape = f" ({holes} hole{'s' if holes != 1 else ''})" if holes else ""
+        self._generating = f"new {size}x{size} {difficulty}{shape}, seed {seed}"
+        self._generator.start(generate, size, size, holes=holes, seed=seed,
+                              difficulty=difficulty)
+        self.new_button.setEnabled(False)
+        self.message.emit(f"generating a {size}x{size} {difficulty} puzzle with a unique "
+                          f"solution…")
+
+    @property
+    def generating(self) -> bool:
+        """A new puzzle is being generated."""
+        return self._generator.busy
+
+    def _generation_failed(self, error: Exception) -> None:
+        self.new_button.setEnabled(True)
+        self.message.emit(f"could not generate a puzzle: {error}")
+
+    def _play_generated(self, board: Board) -> None:
+        self.new_button.setEnabled(True)
         self.chooser.blockSignals(True)
         self.chooser.setCurrentIndex(-1)
         self.chooser.blockSignals(False)
-        shape = f", {holes} hole{'s' if holes != 1 else ''}" if holes else ""
-        self.load(board, f"new {size}x{size}{shape} {difficulty}, seed {seed}")
+        self.load(board, self._generating)
 
     # -- building the widgets -----------------------------------------------------------
     def _build(self) -> None:

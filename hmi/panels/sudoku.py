@@ -29,7 +29,6 @@ from collections import deque
 from PyQt6.QtCore import QPointF, QRectF, QSize, Qt, pyqtSignal
 from PyQt6.QtGui import QColor, QFont, QKeyEvent, QPainter, QPalette, QPen
 from PyQt6.QtWidgets import (
-    QApplication,
     QComboBox,
     QHBoxLayout,
     QLabel,
@@ -49,6 +48,7 @@ from programs.sudoku import (
     read_grid,
 )
 
+from ..background import BackgroundJob
 from ..panel import Panel, plc_status
 
 __all__ = ["SudokuPanel", "JigsawPanel", "BoardView", "REGION_COLOURS", "DIFFICULTIES"]
@@ -298,6 +298,10 @@ class SudokuPanel(Panel):
         self._pending: int | None = None  # CMD_SEQ posted, not yet taken
         self._shown: tuple | None = None
         self._generated = 0
+        self._generator = BackgroundJob(self)
+        self._generator.finished.connect(self._add_generated)
+        self._generator.failed.connect(
+            lambda error: self.message.emit(f"could not generate a grid: {error}"))
         self.puzzles = [p for p in bundled_puzzles() if p["kind"] == self.KIND]
         self._build()
         self._build_menu()
@@ -468,22 +472,35 @@ class SudokuPanel(Panel):
         self.setFocus()
 
     def new_puzzle(self, difficulty: str) -> None:
-        """Generate a new grid of ``difficulty`` (a wait cursor meanwhile), add it to
-        the chooser and play it."""
+        """Generate a new grid of ``difficulty`` in the background (the window and
+        the PLC stay live; see :attr:`generating`), then add it to the chooser
+        and play it."""
         if self.game.state == "playing":
             self.message.emit("stop the game to choose another grid")
             return
+        if self._generator.busy:
+            self.message.emit("a new grid is still being generated")
+            return
         seed = None if self.seed is None else self.seed + self._generated
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-        try:
-            grid, regions = generate(difficulty, jigsaw=self.jigsaw, seed=seed)
-        finally:
-            QApplication.restoreOverrideCursor()
         self._generated += 1
-        name = f"new {difficulty} #{self._generated}"
+        self._generating = f"new {difficulty} #{self._generated}"
+        self._generator.start(generate, difficulty, jigsaw=self.jigsaw, seed=seed)
+        self.message.emit(f"generating a {difficulty} grid with a unique solution…")
+
+    @property
+    def generating(self) -> bool:
+        """A new grid is being generated."""
+        return self._generator.busy
+
+    def _add_generated(self, result) -> None:
+        grid, regions = result
+        name = self._generating
         givens = sum(v != 0 for row in grid for v in row)
         self.chooser.insertItem(0, f"{name}  ·  {givens} givens",
                                 {"name": name, "grid": grid, "regions": regions})
+        if self.game.state == "playing":  # started meanwhile: the game is not taken away
+            self.message.emit(f"{name} is ready in the list; stop the game to play it")
+            return
         self.chooser.setCurrentIndex(0)
         self.load(grid, regions, name)
 

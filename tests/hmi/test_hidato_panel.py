@@ -205,6 +205,9 @@ def test_choosing_a_puzzle_of_the_same_shape_uses_setup(rig):
 def test_new_puzzle_and_screenshot(qtbot):
     rig = HidatoRig(qtbot, puzzle="6x6-hard-s3")
     rig.panel.new_puzzle(4, "easy", seed=3)
+    assert rig.panel.generating and not rig.panel.new_button.isEnabled()
+    qtbot.waitUntil(lambda: not rig.panel.generating, timeout=10_000)
+    assert rig.panel.new_button.isEnabled()
     rig.settle()
     assert (rig.game.rows, rig.game.cols) == (4, 4)
     assert rig.game.state == "playing"

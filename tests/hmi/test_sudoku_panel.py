@@ -201,10 +201,24 @@ def test_new_easy_generates_a_grid(qtbot):
     chooser = rig.panel.chooser
     index = chooser.findText("New: easy")
     chooser.activated.emit(index)
+    assert rig.panel.generating
+    qtbot.waitUntil(lambda: not rig.panel.generating, timeout=10_000)
     rig.settle()
     assert chooser.currentText().startswith("new easy #1")
     grid = chooser.currentData()["grid"]
     assert rig.game.initial == grid and solve(grid) is not None
+
+
+def test_a_grid_generated_while_a_game_started_waits_in_the_list(qtbot):
+    rig = SudokuRig(qtbot, SudokuPanel(seed=7))
+    playing = rig.game.initial
+    rig.panel.new_puzzle("easy")
+    rig.start()                       # the player starts the current grid meanwhile
+    qtbot.waitUntil(lambda: not rig.panel.generating, timeout=10_000)
+    rig.settle()
+    assert rig.game.state == "playing" and rig.game.initial == playing
+    assert rig.panel.chooser.itemText(0).startswith("new easy #1")
+    assert rig.panel.chooser.currentIndex() != 0
 
 
 def test_panels_are_registered(qtbot):
