@@ -32,6 +32,7 @@ from . import types as t
 from .block import IO, REQUIRED, Block, Extensible, literal
 from .errors import FbdError, UnknownSignal, ValidationError
 from .forkmap import map_in_two
+from .graph import loops
 from .network import Network, Ref
 
 CHUNK = 1024  # leaves per generated function; a force recompiles one chunk
@@ -495,61 +496,12 @@ def _order(b: _Builder) -> list[int]:
                 heapq.heappush(ready, j)
     if len(order) < n:
         left = {i for i in range(n) if indeg[i] > 0}
-        for comp in _cycles(left, succ):
+        for comp in loops(left, lambda v: [w for w in succ[v] if w in left]):
             names = " -> ".join(b.leaves[i].path for i in comp)
             b.problem(f"loop without a feedback mark through {len(comp)} block"
                       f"{'s' if len(comp) > 1 else ''}: {names} -> {b.leaves[comp[0]].path}; "
                       f"mark one of its wires with feedback=True")
     return order
-
-
-def _cycles(nodes: set[int], succ: list[list[int]]) -> list[list[int]]:
-    """Strongly connected components with a cycle among ``nodes`` (iterative Tarjan)."""
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    on: set[int] = set()
-    stack: list[int] = []
-    comps: list[list[int]] = []
-    counter = 0
-    for start in sorted(nodes):
-        if start in index:
-            continue
-        work = [(start, 0)]
-        while work:
-            v, i = work.pop()
-            if i == 0:
-                index[v] = low[v] = counter
-                counter += 1
-                stack.append(v)
-                on.add(v)
-            recurse = False
-            nexts = [w for w in succ[v] if w in nodes]
-            while i < len(nexts):
-                w = nexts[i]
-                i += 1
-                if w not in index:
-                    work.append((v, i))
-                    work.append((w, 0))
-                    recurse = True
-                    break
-                if w in on:
-                    low[v] = min(low[v], index[w])
-            if recurse:
-                continue
-            if low[v] == index[v]:
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on.discard(w)
-                    comp.append(w)
-                    if w == v:
-                        break
-                if len(comp) > 1 or v in succ[v]:
-                    comps.append(sorted(comp))
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[v])
-    return sorted(comps)
 
 
 # ---------------------------------------------------------------------- program

@@ -48,6 +48,7 @@ from . import types as t
 from .block import REQUIRED, Block, registry
 from .compiler import compile_network
 from .errors import FbdError
+from .graph import loops
 from .layout import INPUTS, OUTPUTS, PORT_H, layout_level
 from .library import load_libraries
 from .network import Network, Ref
@@ -358,6 +359,10 @@ class _Exporter:
         raise ExportError("too many macros to inline")  # pragma: no cover
 
 
+def _loops(graph: dict) -> list[list]:
+    return loops(graph, lambda v: sorted(graph[v]))
+
+
 def _graph(nodes) -> dict:
     graph = {name: set() for name in nodes}
     for name, node in nodes.items():
@@ -365,48 +370,6 @@ def _graph(nodes) -> dict:
             if src[0] == "out" and not fb:
                 graph[name].add(src[1])
     return graph
-
-
-def _loops(graph: dict) -> list[set]:
-    """The strongly connected components of ``graph`` (node -> its sources) that hold
-    a loop, each a set of nodes (iterative Tarjan)."""
-    index, low, on, stack, comps = {}, {}, set(), [], []
-    counter = 0
-    for start in sorted(graph):
-        if start in index:
-            continue
-        work = [(start, iter(sorted(graph[start])))]
-        index[start] = low[start] = counter
-        counter += 1
-        stack.append(start)
-        on.add(start)
-        while work:
-            v, it = work[-1]
-            for w in it:
-                if w not in index:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    on.add(w)
-                    work.append((w, iter(sorted(graph[w]))))
-                    break
-                if w in on:
-                    low[v] = min(low[v], index[w])
-            else:
-                work.pop()
-                if work:
-                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
-                if low[v] == index[v]:
-                    comp = set()
-                    while True:
-                        w = stack.pop()
-                        on.discard(w)
-                        comp.add(w)
-                        if w == v:
-                            break
-                    if len(comp) > 1 or v in graph[v]:
-                        comps.append(comp)
-    return comps
 
 
 def _size(net: Network) -> int:
