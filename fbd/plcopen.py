@@ -14,7 +14,8 @@ What is imported
   and from Python (``net.add("c", project.network("Counter"))``); a function's
   return value is its output ``OUT``.
 * Elements: ``block`` (the standard library by typeName, user POUs as macros,
-  instanceName kept; block parameters from our own ``addData``),
+  instanceName kept; block parameters from our own ``addData``; MULTIME and
+  DIVTIME, the edition-2 names, are MUL_TIME and DIV_TIME),
   ``inVariable``, ``outVariable``, ``inOutVariable``, ``connector`` /
   ``continuation``, literals (TRUE, 5, 16#FF, 1.5, T#1s, 'text', INT#5),
   ``negated`` pins (a NOT is inserted), ``edge`` rising/falling pins (an
@@ -47,6 +48,12 @@ What is imported
   to right), each preceded by the blocks it depends on; then the blocks no
   output pulled, the same way. A direct wire from an element that runs later
   reads the previous scan's value.
+* A POU our export wrote for one of this library's blocks (MEMORY, LIFO, ...:
+  an ST function block whose ``addData`` ``urn:fbd-sim:native`` names the
+  block, its types and its parameters) is that block again, wherever it is
+  placed; its ST is not read. The marker must agree with the POU's interface,
+  or the POU is refused with the reason. A POU of the same name without the
+  marker is an ordinary POU (one in ST does not import).
 * The first configuration: each program instance of each task becomes a
   :class:`TaskSpec` (interval, priority) that ``fbd run plc.xml`` runs as a PLC
   task (the simulator runs one program per task).
@@ -140,6 +147,7 @@ class Project:
     path: str
     pous: dict = field(default_factory=dict)
     errors: dict = field(default_factory=dict)
+    blocks: dict = field(default_factory=dict)     # POU name -> the library block it is
     languages: dict = field(default_factory=dict)  # POU name -> body language
     configuration: Configuration | None = None      # the first configuration, if any
     configuration_error: PlcOpenError | None = None  # why it cannot run, if it cannot
@@ -147,6 +155,10 @@ class Project:
     def network(self, name: str) -> Network:
         if name in self.pous:
             return self.pous[name]
+        if name in self.blocks:
+            raise PlcOpenError(f"{self.path}: POU {name!r} is the library block "
+                               f"{self.blocks[name]!r} (written in ST for the editors), "
+                               f"not a network; place it in one")
         if name in self.errors:
             raise self.errors[name]
         raise PlcOpenError(f"{self.path}: no POU named {name!r} (POUs: "
@@ -227,7 +239,15 @@ def load_project(path) -> Project:
     except PlcOpenError as e:   # reported when the configuration is run
         project.configuration_error = e
     importer = _Importer(project, pou_els, globals_)
+    for name, el in pou_els.items():   # our blocks first: the other POUs place them
+        if _native_marker(el) is not None:
+            try:
+                importer.native(name)
+            except PlcOpenError as e:
+                project.errors[name] = e
     for name in pou_els:
+        if name in importer.natives:
+            continue
         try:
             importer.build(name)
         except PlcOpenError as e:
@@ -380,6 +400,22 @@ class _Importer:
         self.pou_els = pou_els
         self.globals = globals_
         self.building: list[str] = []
+        self.natives: dict = {}     # POU name -> a function making its library block
+
+    def native(self, name: str):
+        """The library block that the marked POU ``name`` stands for (see
+        :func:`_native_block`); a fresh Block on every call."""
+        if name not in self.natives:
+            el = self.pou_els[name]
+            self.natives[name] = None
+            self.project.languages[name] = next(
+                (_tag(c) for b in _children(el, "body") for c in b if _tag(c) in LANGUAGES), None)
+            self.natives[name] = _native_block(name, el)
+            self.project.blocks[name] = self.natives[name]()
+        factory = self.natives[name]
+        if factory is None:
+            raise self.project.errors[name]
+        return factory()
 
     def build(self, name: str) -> Network:
         p = self.project
@@ -604,13 +640,20 @@ class _PouBuilder:
                 # IEC names are case-insensitive: "add" is ADD
                 tname = next((n for n in (*self.imp.pou_els, *reg) if n.upper() == tname.upper()),
                              tname)
+            if tname not in self.imp.pou_els:
+                tname = EDITION2_NAMES.get(tname.upper(), tname)
             iname = el.get("instanceName") or f"{tname}_{lid}"
             ivs = _child(el, "inputVariables")
             pins = [v.get("formalParameter") for v in (ivs if ivs is not None else [])]
             for v in (ivs if ivs is not None else []):
                 if v.get("formalParameter") == "EN" and self._connections(v):
                     self.en_pins[lid] = v
-            if tname in self.imp.pou_els:
+            if tname in self.imp.pou_els and _native_marker(self.imp.pou_els[tname]) is not None:
+                try:
+                    element = self.imp.native(tname)
+                except PlcOpenError as e:
+                    raise self.err(f"block {tname!r} cannot be placed: {e}", lid) from None
+            elif tname in self.imp.pou_els:
                 try:
                     element = self.imp.build(tname)
                 except PlcOpenError as e:
@@ -1061,6 +1104,71 @@ def _sort_instances(a, b) -> int:
 
 
 DATA_NAME = "urn:fbd-sim:block"
+NATIVE_NAME = "urn:fbd-sim:native"
+#: edition-2 names of IEC functions (Beremiz's, matiec's) -> this library's
+EDITION2_NAMES = {"MULTIME": "MUL_TIME", "DIVTIME": "DIV_TIME"}
+
+
+def _native_marker(pou_el):
+    """The ``fbd:native`` element of a POU our export wrote for a library block, or
+    None (a POU anyone else wrote, even of the same name, has none)."""
+    ad = _child(pou_el, "addData")
+    for d in (_children(ad, "data") if ad is not None else []):
+        if d.get("name") == NATIVE_NAME and len(d) > 0:
+            return d[0]
+    return None
+
+
+def _native_block(name: str, pou_el):
+    """A function making the block the marked POU ``name`` stands for, once the
+    marker is checked: a known block, each of its type variables bound to an
+    elementary type, valid parameters, and ports that are the POU's interface."""
+    import json
+    m = _native_marker(pou_el)
+
+    def err(msg):
+        return PlcOpenError(f"POU {name!r}: its fbd-sim marker (addData {NATIVE_NAME}) "
+                            f"{msg}")
+
+    bname = m.get("block") or ""
+    cls = registry().get(bname)
+    if cls is None:
+        raise err(f"names the block {bname!r}, which this library does not have")
+    types = {}
+    for item in filter(None, (m.get("types") or "").split(",")):
+        var, _, tname = item.partition("=")
+        if var not in cls.types:
+            raise err(f"binds {var!r}, which is not a type variable of {bname}")
+        try:
+            types[var] = t.by_name(tname)
+        except t.TypeError_:
+            raise err(f"binds {var} to {tname!r}, which is not an elementary type") from None
+    missing = [v for v in cls.types if v not in types]
+    if missing:
+        raise err(f"leaves the type {missing[0]} of {bname} unbound")
+    try:
+        params = json.loads(m.get("params") or "{}")
+    except ValueError:
+        params = None
+    if not isinstance(params, dict):
+        raise err(f"has params {m.get('params')!r}, not a JSON object")
+    try:
+        block = cls(types=types, **params)
+    except (FbdError, TypeError) as e:
+        raise err(f"does not make a {bname}: {e}") from None
+    # the interface must be the block's ports: a marker edited apart from it is refused
+    iface = _child(pou_el, "interface")
+    for kind, ports in (("inputVars", block.input_ports()), ("outputVars", block.output_ports())):
+        want = [(p.name, (types[p.type] if isinstance(p.type, str) else p.type).name)
+                for p in ports]
+        have = [(v.get("name"), _var(v, kind, name).type_name.upper())
+                for g in (_children(iface, kind) if iface is not None else [])
+                for v in _children(g, "variable")]
+        if have != want:
+            show = "; ".join(f"{n}: {tp}" for n, tp in want)
+            got = "; ".join(f"{n}: {tp}" for n, tp in have) or "none"
+            raise err(f"says {block!r}, whose {kind} are {show}, but the POU declares {got}")
+    return lambda: cls(types=types, **params)
 
 
 def _block_options(el, what, lid, err) -> dict:

@@ -21,7 +21,16 @@ writes a whole project that Beremiz and OpenPLC Editor open:
   the reader sees the value of the previous scan, as the wire did;
 * block parameters this library adds to IEC (``first_scan_pulse``,
   ``depth``) and explicitly bound types travel in the block's ``addData``
-  (``urn:fbd-sim:block``), which other tools preserve or ignore.
+  (``urn:fbd-sim:block``), which other tools preserve or ignore;
+* a block this library adds to IEC's (MEMORY, LIFO, FIFO, NEG, F_TRIG without
+  its first-scan pulse) becomes a function block POU written in ST, one per
+  concrete configuration (``FBD_MEMORY_DINT``, ``FBD_LIFO_INT_16``), that the
+  editors compile and that does exactly what the block does; the POU's
+  ``addData`` (``urn:fbd-sim:native``) names the block, its types and
+  parameters, so :func:`fbd.plcopen.load` maps it back to the block without
+  reading the ST. MUL_TIME and DIV_TIME are written as MULTIME and DIVTIME,
+  their edition-2 names that Beremiz and matiec know. NOW (the PLC's clock)
+  has no IEC equivalent and stays as it is: the editors do not know it.
 
 IEC runs a function block call as a whole, where this simulator may
 interleave the blocks of two macros that feed each other (control ->
@@ -57,6 +66,9 @@ NS_URI = "http://www.plcopen.org/xml/tc6_0201"
 XHTML_URI = "http://www.w3.org/1999/xhtml"
 DATA_NAME = "urn:fbd-sim:block"   # addData carrying block parameters and bound types
 DATA_NS = "urn:fbd-sim"
+NATIVE_NAME = "urn:fbd-sim:native"  # addData marking a POU that is one of our blocks
+#: IEC edition-3 names written with the edition-2 names Beremiz and matiec know
+EDITION2_NAMES = {"MUL_TIME": "MULTIME", "DIV_TIME": "DIVTIME"}
 _P = "{%s}" % NS_URI
 VAR_H = PORT_H                     # the height of an in/out variable box
 
@@ -241,6 +253,7 @@ class _Exporter:
         self.table = program.new_table()
         self.pous: dict[str, etree._Element] = {}     # name -> <pou>
         self.canon: dict[str, str] = {}               # name -> its body, serialised
+        self.natives: dict[tuple, str] = {}           # block configuration -> its POU
         self.taken = {n.upper() for n in registry()} | {tp.name for tp in t.ELEMENTARY}
         # position of each instance path in the execution order (a macro: its first block)
         self.first: dict[str, int] = {}
@@ -290,6 +303,30 @@ class _Exporter:
                 sub_names[name] = self.pou(node.element, node.path + ".", "functionBlock")
         el = _PouWriter(self, net, prefix, kind, nodes, outputs, order, sub_names).write()
         return self._register(net.name, el)
+
+    def native_pou(self, node) -> str | None:
+        """The name of the ST function block POU standing for the block of ``node``
+        (made on first use), or None when the block is IEC's own."""
+        block = node.element
+        if isinstance(block, Network) or block.name not in _NATIVE_ST:
+            return None
+        if block.name == "F_TRIG" and block.p["first_scan_pulse"]:
+            return None     # IEC's F_TRIG
+        types = {}
+        for var in type(block).types:
+            tp = block.bound_types.get(var)
+            for port in (*block.output_ports(), *block.input_ports()):
+                if tp is None and port.type == var:
+                    tp = self.sig_type(f"{node.path}.{port.name}")
+            if tp is None:
+                raise ExportError(f"{node.path}: the type {var} of {block.name} is unknown")
+            types[var] = tp
+        key = (block.name, tuple(sorted((k, v.name) for k, v in types.items())),
+               json.dumps(block.p, sort_keys=True))
+        if key not in self.natives:
+            self.natives[key] = self._register(_native_name(block, types),
+                                               _native_el(block, types))
+        return self.natives[key]
 
     def _register(self, base: str, el) -> str:
         el.set("name", "")
@@ -405,6 +442,12 @@ class _PouWriter:
         # names: variables first; instances renamed where IEC's one namespace clashes
         used = set(ex.taken) | {n.upper() for n in net.inputs} | {n.upper() for n in net.outputs}
         used |= {n.upper() for n in self.sub_names.values()}
+        self.native = {}      # instance -> the ST POU standing for its block
+        for name in self.order:
+            pou_name = ex.native_pou(self.nodes[name])
+            if pou_name is not None:
+                self.native[name] = pou_name
+                used.add(pou_name.upper())
         self.iname = {}
         for name in self.order:
             new, k = name, 1
@@ -473,8 +516,8 @@ class _PouWriter:
             node = self.nodes[name]
             if isinstance(node.element, Network):
                 local.append((self.iname[name], None, None, self.sub_names[name]))
-            elif type(node.element).stateful:
-                local.append((self.iname[name], None, None, node.element.name))
+            elif name in self.native or type(node.element).stateful:
+                local.append((self.iname[name], None, None, self._type_name(node)))
         if local:
             group = _sub(iface, "localVars")
             for name, tp, init, derived in local:
@@ -546,7 +589,8 @@ class _PouWriter:
                 _sub(_sub(v, "connectionPointOut"), "relPosition", x=_n(px - box.x),
                      y=_n(py - box.y))
                 pins[(name, port)] = (px, py)
-            data = None if isinstance(node.element, Network) else _block_data(node.element)
+            data = None if isinstance(node.element, Network) or name in self.native \
+                else _block_data(node.element)
             if data is not None:
                 ad = _sub(blk, "addData")
                 d = _sub(ad, "data", name=DATA_NAME, handleUnknown="preserve")
@@ -618,7 +662,9 @@ class _PouWriter:
     def _type_name(self, node) -> str:
         if isinstance(node.element, Network):
             return self.sub_names[node.name]
-        return node.element.name
+        if node.name in self.native:
+            return self.native[node.name]
+        return EDITION2_NAMES.get(node.element.name, node.element.name)
 
     def _in_var(self, expr, x, y, right=False) -> int:
         """An inVariable whose connection point is at (x, y) (its right edge)."""
@@ -674,6 +720,163 @@ def _addr(net: Network, name: str):
     return str(a) if a is not None else None
 
 
+# ----------------------------------------------- our blocks as ST function blocks
+def _st_default(tp) -> str:
+    """The type's initial value as an ST literal (what OUT holds when cleared)."""
+    return {"bool": "FALSE", "real": "0.0", "time": "T#0s", "string": "''"}.get(tp.kind, "0")
+
+
+def _st_memory(block, types):
+    return [], f"""\
+IF RST THEN
+  OUT := {_st_default(types["T"])};
+ELSIF SET THEN
+  OUT := IN;
+END_IF;"""
+
+
+def _st_neg(block, types):
+    tp = types["T"]
+    # ST's unary minus is for signed types; 0 - IN wraps an unsigned one alike
+    return [], "OUT := -IN;" if tp.signed else "OUT := 0 - IN;"
+
+
+def _st_f_trig(block, types):
+    # CODESYS's F_TRIG: no pulse before CLK has been TRUE (IEC ed. 2's fires on scan 1)
+    return [("M", t.BOOL)], """\
+Q := NOT CLK AND M;
+M := CLK;"""
+
+
+def _st_store(block, types):
+    """LIFO and FIFO: the elements in ARRAY[0..depth-1]; a stack grows from DATA[0],
+    a queue is a ring from HEAD (its front) to TAIL (where the next PUSH goes)."""
+    depth, tp, fifo = block.p["depth"], types["T"], type(block).fifo
+    local = [("DATA", ("array", depth, tp)), ("PUSH_M", t.BOOL), ("POP_M", t.BOOL),
+             ("PUSH_E", t.BOOL), ("POP_E", t.BOOL)]
+    if fifo:
+        local += [("HEAD", t.INT), ("TAIL", t.INT)]
+        clear = "  COUNT := 0;\n  HEAD := 0;\n  TAIL := 0;"
+        pop = f"""\
+      HEAD := HEAD + 1;
+      IF HEAD >= {depth} THEN
+        HEAD := 0;
+      END_IF;
+      COUNT := COUNT - 1;"""
+        push = f"""\
+      DATA[TAIL] := IN;
+      TAIL := TAIL + 1;
+      IF TAIL >= {depth} THEN
+        TAIL := 0;
+      END_IF;
+      COUNT := COUNT + 1;"""
+        top = "DATA[HEAD]"
+    else:
+        clear = "  COUNT := 0;"
+        pop = "      COUNT := COUNT - 1;"
+        push = "      DATA[COUNT] := IN;\n      COUNT := COUNT + 1;"
+        top = "DATA[COUNT - 1]"
+    return local, f"""\
+PUSH_E := PUSH AND NOT PUSH_M;
+POP_E := POP AND NOT POP_M;
+PUSH_M := PUSH;
+POP_M := POP;
+IF RST THEN
+{clear}
+  OVERFLOW := FALSE;
+  UNDERFLOW := FALSE;
+ELSIF PUSH_E OR POP_E THEN
+  OVERFLOW := FALSE;
+  UNDERFLOW := FALSE;
+  IF POP_E THEN
+    IF COUNT > 0 THEN
+{pop}
+    ELSE
+      UNDERFLOW := TRUE;
+    END_IF;
+  END_IF;
+  IF PUSH_E THEN
+    IF COUNT < {depth} THEN
+{push}
+    ELSE
+      OVERFLOW := TRUE;
+    END_IF;
+  END_IF;
+END_IF;
+EMPTY := COUNT = 0;
+FULL := COUNT >= {depth};
+IF COUNT > 0 THEN
+  OUT := {top};
+ELSE
+  OUT := {_st_default(tp)};
+END_IF;"""
+
+
+#: the blocks this library adds to IEC that an ST function block does exactly:
+#: type name -> (block, concrete types) -> (local variables, ST body). NOW reads the
+#: PLC's clock, which IEC gives no function to read: it stays an unknown block.
+_NATIVE_ST = {"MEMORY": _st_memory, "NEG": _st_neg, "F_TRIG": _st_f_trig,
+              "LIFO": _st_store, "FIFO": _st_store}
+
+
+def _native_name(block, types) -> str:
+    """``FBD_<TYPE>[_<T>...][_<depth>]``: IEC names no FBD_ POU, and a user macro of
+    that name is told apart (``_2``) by the exporter."""
+    parts = ["FBD", block.name, *(tp.name for tp in types.values())]
+    if "depth" in block.p:
+        parts.append(str(block.p["depth"]))
+    if block.name == "F_TRIG":
+        parts.append("NO_FIRST_PULSE")
+    return "_".join(parts)
+
+
+def native_st(block, types) -> str:
+    """The ST body of the function block standing for ``block`` at ``types``."""
+    return _NATIVE_ST[block.name](block, types)[1]
+
+
+def _native_el(block, types):
+    local, st = _NATIVE_ST[block.name](block, types)
+
+    def port_type(port):
+        return types[port.type] if isinstance(port.type, str) else port.type
+
+    pou = etree.Element(_P + "pou", name="", pouType="functionBlock")
+    iface = _sub(pou, "interface")
+    for tag, ports in (("inputVars", block.input_ports()), ("outputVars", block.output_ports())):
+        group = _sub(iface, tag)
+        for port in ports:
+            tp = port_type(port)
+            v = _sub(group, "variable", name=port.name)
+            _type_el(v, tp)
+            if tag == "inputVars" and port.default is not REQUIRED and port.default != tp.default:
+                _value_el(v, port.default, tp)
+    if local:
+        group = _sub(iface, "localVars")
+        for name, tp in local:
+            v = _sub(group, "variable", name=name)
+            if isinstance(tp, tuple):            # ("array", depth, element type)
+                arr = _sub(_sub(v, "type"), "array")
+                _sub(arr, "dimension", lower="0", upper=str(tp[1] - 1))
+                _type_el(arr, tp[2], "baseType")
+            else:
+                _type_el(v, tp)
+    body = _sub(_sub(pou, "body"), "ST")
+    etree.SubElement(body, "{%s}p" % XHTML_URI).text = etree.CDATA(st)
+    ad = _sub(pou, "addData")
+    d = _sub(ad, "data", name=NATIVE_NAME, handleUnknown="preserve")
+    etree.SubElement(d, "{%s}native" % DATA_NS, nsmap={"fbd": DATA_NS}, block=block.name,
+                     types=",".join(f"{k}={v.name}" for k, v in types.items()),
+                     params=json.dumps(block.p, sort_keys=True))
+    doc = _sub(pou, "documentation")
+    p = etree.SubElement(doc, "{%s}p" % XHTML_URI)
+    shown = ", ".join([*(tp.name for tp in types.values()),
+                       *(f"{k}={v!r}" for k, v in sorted(block.p.items()))])
+    p.text = etree.CDATA(f"fbd-sim's block {block.name}({shown}) in ST; fbd-sim imports this POU back "
+                         f"as that block (addData {NATIVE_NAME}).")
+    return pou
+
+
 def _block_data(block: Block):
     """Attributes for the addData of a block: bound types and non-default parameters."""
     data = {}
@@ -695,4 +898,4 @@ def _n(x) -> str:
     return str(int(v)) if v == int(v) else f"{v:.1f}"
 
 
-__all__ = ["save", "to_xml", "ExportError"]
+__all__ = ["save", "to_xml", "native_st", "ExportError"]

@@ -4,6 +4,7 @@ schema, laid out, and importing it back runs identically scan for scan."""
 from __future__ import annotations
 
 import random
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -11,9 +12,9 @@ import pytest
 from lxml import etree
 
 import blocks
-from fbd import BOOL, DINT, INT, REAL, STRING, TIME, Network, cli
-from fbd.plcopen import load_project, save
-from fbd.plcopen_export import ExportError
+from fbd import BOOL, DINT, INT, LREAL, REAL, STRING, TIME, UINT, Network, cli
+from fbd.plcopen import PlcOpenError, load_project, save
+from fbd.plcopen_export import ExportError, native_st
 from fbd.runtime import Plc
 
 XSD = Path(__file__).resolve().parents[3] / "shared" / "plcopen" / "tc6_xml_v201.xsd"
@@ -133,7 +134,9 @@ def test_small_network_exports_valid_xml_and_runs_identically(tmp_path, schema):
 def test_macros_of_one_name_with_different_bodies_become_two_pous(tmp_path):
     root = etree.parse(str(_export(mixed(), tmp_path))).getroot()
     pous = {p.get("name"): p.get("pouType") for p in root.iter(NS + "pou")}
-    assert pous == {"Latch": "functionBlock", "Latch_2": "functionBlock", "Mixed": "program"}
+    # (F_TRIG without its first-scan pulse is not IEC's: an ST function block of its own)
+    assert pous == {"Latch": "functionBlock", "Latch_2": "functionBlock", "Mixed": "program",
+                    "FBD_F_TRIG_NO_FIRST_PULSE": "functionBlock"}
     task = root.find(f".//{NS}task")
     assert task.get("interval") == "T#5ms"
     assert task.find(NS + "pouInstance").get("typeName") == "Mixed"
@@ -225,6 +228,287 @@ def test_2048_exports_valid_xml_and_runs_identically_scan_for_scan(tmp_path, sch
     # Control feeds the processing that feeds it back within a scan: it is inlined; the
     # other macros stay function blocks (Move is renamed: IEC names ignore case, MOVE exists)
     assert "Control" not in pous and {"Cell", "Processing", "Move_2", "Random"} <= pous
+
+
+# -- blocks IEC does not have: ST function blocks the editors compile ------------------------------
+# The IEC 61131-3 library as Beremiz and OpenPLC Editor know it (Beremiz's plcopen/iec_std.csv and
+# Standard_Function_Blocks.xml, matiec's lib/): a block of another type must be a POU of the file.
+IEC_FUNCTIONS = set("""TRUNC ABS SQRT LN LOG EXP SIN COS TAN ASIN ACOS ATAN ADD MUL SUB DIV MOD EXPT
+    MOVE ADD_TIME SUB_TIME MULTIME DIVTIME SHL SHR ROR ROL AND OR XOR NOT SEL MAX MIN LIMIT MUX
+    GT GE EQ LT LE NE LEN LEFT RIGHT MID CONCAT INSERT DELETE REPLACE FIND""".split())
+IEC_FUNCTION_BLOCKS = {"SR", "RS", "R_TRIG", "F_TRIG", "CTU", "CTD", "CTUD", "TP", "TON", "TOF"}
+CONVERSION = re.compile(r"^[A-Z]+_TO_[A-Z]+$")
+
+
+def unknown_to_the_editors(root) -> set:
+    pous = {p.get("name") for p in root.iter(NS + "pou")}
+    return {b.get("typeName") for b in root.iter(NS + "block")
+            if b.get("typeName") not in pous | IEC_FUNCTIONS | IEC_FUNCTION_BLOCKS
+            and not CONVERSION.match(b.get("typeName"))}
+
+
+def st_of(root, pou_name) -> str:
+    pou = next(p for p in root.iter(NS + "pou") if p.get("name") == pou_name)
+    return pou.find(f"{NS}body/{NS}ST/{{http://www.w3.org/1999/xhtml}}p").text
+
+
+def stores() -> Network:
+    """MEMORY on several types, LIFO and FIFO (two configurations, one used twice), NEG,
+    F_TRIG without its first-scan pulse, MUL_TIME and DIV_TIME."""
+    net = Network("Stores")
+    x, push, pop = net.input("X", INT), net.input("PUSH", BOOL), net.input("POP", BOOL)
+    rst, set_ = net.input("RST", BOOL), net.input("SET", BOOL)
+    conv = {DINT: blocks.INT_TO_DINT(), REAL: blocks.INT_TO_REAL(), TIME: blocks.INT_TO_TIME(),
+            STRING: blocks.INT_TO_STRING(), BOOL: blocks.INT_TO_BOOL()}
+    for tp, block in conv.items():
+        c = net.add(f"to_{tp.name}", block, IN=x)
+        m = net.add(f"keep_{tp.name}", blocks.MEMORY(), IN=c.OUT, SET=set_, RST=rst)
+        net.output(f"MEM_{tp.name}", m.OUT)
+    m = net.add("mem_int", blocks.MEMORY(INT), IN=x, SET=push)
+    net.output("MEM_INT", m.OUT)
+    for name, block in (("stack", blocks.LIFO(INT, depth=3)), ("stack2", blocks.LIFO(INT, depth=3)),
+                        ("queue", blocks.FIFO(INT, depth=4)), ("texts", blocks.FIFO(STRING))):
+        value = x if block.bound_types["T"] is INT else net.add(
+            f"{name}_text", blocks.INT_TO_STRING(), IN=x).OUT
+        st = net.add(name, block, PUSH=push, POP=pop if name != "stack2" else push, IN=value,
+                     RST=rst)
+        for port in ("OUT", "EMPTY", "FULL", "COUNT", "OVERFLOW", "UNDERFLOW"):
+            net.output(f"{name}_{port}".upper(), getattr(st, port))
+    neg = net.add("minus", blocks.NEG(INT), IN=x)
+    uneg = net.add("uminus", blocks.NEG(UINT), IN=net.add("u", blocks.INT_TO_UINT(), IN=x).OUT)
+    fall = net.add("fall", blocks.F_TRIG(first_scan_pulse=False), CLK=push)
+    mul = net.add("scale", blocks.MUL_TIME(INT), IN1="T#1s", IN2=x)
+    div = net.add("share", blocks.DIV_TIME(LREAL), IN1=mul.OUT, IN2=3.0)
+    for name, ref in (("NEGATED", neg.OUT), ("UNEGATED", uneg.OUT), ("FELL", fall.Q), ("DIVIDED", div.OUT)):
+        net.output(name, ref)
+    return net
+
+
+def store_steps(n=400, seed=5):
+    rng = random.Random(seed)
+    return [{"X": rng.choice([-32768, 32767, 1000]) if rng.random() < 0.1 else rng.randint(-9, 9),
+             "PUSH": rng.random() < 0.5, "POP": rng.random() < 0.4,
+             "RST": rng.random() < 0.05, "SET": rng.random() < 0.5} for _ in range(n)]
+
+
+def test_library_blocks_become_st_function_blocks_and_round_trip_exactly(tmp_path, schema):
+    net = stores()
+    imported = _round_trip(net, tmp_path, schema)
+    assert_same_scans(net, imported, store_steps())
+    root = etree.parse(str(tmp_path / "Stores.xml")).getroot()
+    assert unknown_to_the_editors(root) == set()
+    pous = {p.get("name") for p in root.iter(NS + "pou")}
+    assert pous == {"Stores", "FBD_MEMORY_DINT", "FBD_MEMORY_REAL", "FBD_MEMORY_TIME",
+                    "FBD_MEMORY_STRING", "FBD_MEMORY_BOOL", "FBD_MEMORY_INT", "FBD_LIFO_INT_3",
+                    "FBD_FIFO_INT_4", "FBD_FIFO_STRING_16", "FBD_NEG_INT", "FBD_NEG_UINT",
+                    "FBD_F_TRIG_NO_FIRST_PULSE"}
+    types = {b.get("instanceName"): b.get("typeName") for b in root.iter(NS + "block")}
+    assert types["stack"] == types["stack2"] == "FBD_LIFO_INT_3"   # one POU per configuration
+    assert types["scale"] == "MULTIME" and types["share"] == "DIVTIME"
+    # each instance is declared as a variable of its POU, as the editors want
+    prog = next(p for p in root.iter(NS + "pou") if p.get("name") == "Stores")
+    declared = {v.get("name"): v.find(f"{NS}type/{NS}derived").get("name")
+                for v in prog.find(f"{NS}interface/{NS}localVars")}
+    assert declared["keep_DINT"] == "FBD_MEMORY_DINT" and declared["minus"] == "FBD_NEG_INT"
+    # the array of a stack: its depth, its element type
+    lifo = next(p for p in root.iter(NS + "pou") if p.get("name") == "FBD_LIFO_INT_3")
+    data = next(v for v in lifo.iter(NS + "variable") if v.get("name") == "DATA")
+    dim = data.find(f"{NS}type/{NS}array/{NS}dimension")
+    assert (dim.get("lower"), dim.get("upper")) == ("0", "2")
+    assert data.find(f"{NS}type/{NS}array/{NS}baseType/{NS}INT") is not None
+    # our importer maps each back to the block, from the marker alone
+    project = load_project(tmp_path / "Stores.xml")
+    assert repr(project.blocks["FBD_FIFO_STRING_16"]) == "FIFO(STRING)"
+    assert repr(project.blocks["FBD_LIFO_INT_3"]) == "LIFO(INT, depth=3)"
+    kinds = {i.name: repr(i.element) for i in imported.instances.values()}
+    assert kinds["keep_DINT"] == "MEMORY(DINT)" and kinds["fall"] == "F_TRIG(first_scan_pulse=False)"
+    assert kinds["scale"] == "MUL_TIME(INT)"
+    with pytest.raises(PlcOpenError, match="is the library block LIFO"):
+        project.network("FBD_LIFO_INT_3")
+
+
+def test_the_st_of_each_library_block(tmp_path):
+    root = etree.parse(str(_export(stores(), tmp_path))).getroot()
+    assert st_of(root, "FBD_MEMORY_DINT") == """\
+IF RST THEN
+  OUT := 0;
+ELSIF SET THEN
+  OUT := IN;
+END_IF;"""
+    assert "OUT := '';" in st_of(root, "FBD_MEMORY_STRING")
+    assert "OUT := T#0s;" in st_of(root, "FBD_MEMORY_TIME")
+    assert "OUT := 0.0;" in st_of(root, "FBD_MEMORY_REAL")
+    assert st_of(root, "FBD_NEG_INT") == "OUT := -IN;"
+    assert st_of(root, "FBD_NEG_UINT") == "OUT := 0 - IN;"
+    assert st_of(root, "FBD_F_TRIG_NO_FIRST_PULSE") == "Q := NOT CLK AND M;\nM := CLK;"
+    assert st_of(root, "FBD_LIFO_INT_3") == """\
+PUSH_E := PUSH AND NOT PUSH_M;
+POP_E := POP AND NOT POP_M;
+PUSH_M := PUSH;
+POP_M := POP;
+IF RST THEN
+  COUNT := 0;
+  OVERFLOW := FALSE;
+  UNDERFLOW := FALSE;
+ELSIF PUSH_E OR POP_E THEN
+  OVERFLOW := FALSE;
+  UNDERFLOW := FALSE;
+  IF POP_E THEN
+    IF COUNT > 0 THEN
+      COUNT := COUNT - 1;
+    ELSE
+      UNDERFLOW := TRUE;
+    END_IF;
+  END_IF;
+  IF PUSH_E THEN
+    IF COUNT < 3 THEN
+      DATA[COUNT] := IN;
+      COUNT := COUNT + 1;
+    ELSE
+      OVERFLOW := TRUE;
+    END_IF;
+  END_IF;
+END_IF;
+EMPTY := COUNT = 0;
+FULL := COUNT >= 3;
+IF COUNT > 0 THEN
+  OUT := DATA[COUNT - 1];
+ELSE
+  OUT := 0;
+END_IF;"""
+    fifo = st_of(root, "FBD_FIFO_INT_4")
+    for line in ("DATA[TAIL] := IN;", "IF TAIL >= 4 THEN", "IF HEAD >= 4 THEN", "OUT := DATA[HEAD];",
+                 "  COUNT := 0;\n  HEAD := 0;\n  TAIL := 0;"):
+        assert line in fifo
+
+
+class _St:
+    """Just enough of ST to run the bodies above: assignments, IF/ELSIF/ELSE, AND/OR/NOT,
+    comparisons, arrays indexed from 0, and the literals the bodies use."""
+
+    def __init__(self, st: str):
+        out, depth = [], 0
+        for line in st.splitlines():
+            line = line.strip().rstrip(";")
+            if line.startswith("ELSIF ") or line == "ELSE" or line == "END_IF":
+                depth -= 1
+            if line != "END_IF":
+                code = re.sub(r"'[^']*'", lambda m: repr(m.group(0)[1:-1]), line)
+                code = code.replace(":=", "<-").replace(">=", "@GE").replace("<=", "@LE")
+                code = code.replace("=", "==").replace("<-", "=")
+                code = code.replace("@GE", ">=").replace("@LE", "<=").replace("T#0s", "0")
+                for st_word, py in (("ELSIF", "elif"), ("IF", "if"), ("ELSE", "else"),
+                                    ("AND", "and"), ("OR", "or"), ("NOT", "not"),
+                                    ("TRUE", "True"), ("FALSE", "False")):
+                    code = re.sub(rf"\b{st_word}\b", py, code)
+                code = re.sub(r"\s*THEN$", ":", code)
+                out.append("    " * depth + (code + ":" if code == "else" else code))
+            if line.endswith("THEN") or line == "ELSE":
+                depth += 1
+        self.code = compile("\n".join(out), "<st>", "exec")
+
+    def run(self, env: dict) -> None:
+        exec(self.code, {}, env)
+
+
+@pytest.mark.parametrize("block", [blocks.MEMORY(INT), blocks.LIFO(INT, depth=3),
+                                   blocks.FIFO(INT, depth=3), blocks.FIFO(INT, depth=1),
+                                   blocks.F_TRIG(first_scan_pulse=False)], ids=repr)
+def test_the_st_does_what_the_block_does_scan_for_scan(block):
+    """The generated ST, run line by line, against the block itself: every output on
+    every scan of a random sequence that fills, empties, overflows and resets."""
+    types = {var: INT for var in type(block).types}
+    net = Network("One")
+    ins = {p.name: net.input(p.name, INT if p.type == "T" else p.type) for p in block.input_ports()}
+    inst = net.add("b", block, **ins)
+    for p in block.output_ports():
+        net.output(p.name, getattr(inst, p.name))
+    plc = Plc(net)
+    st = _St(native_st(block, types))
+    env = {p.name: (0 if p.type == "T" else p.type.default) for p in block.output_ports()}
+    env.update(M=False, PUSH_M=False, POP_M=False, HEAD=0, TAIL=0,
+               DATA=[0] * block.p.get("depth", 0))
+    rng = random.Random(11)
+    for scan in range(600):
+        inputs = {"IN": rng.randint(-99, 99), "SET": rng.random() < 0.5, "CLK": rng.random() < 0.5,
+                  "PUSH": rng.random() < 0.5, "POP": rng.random() < 0.45,
+                  "RST": rng.random() < 0.04}
+        for p in block.input_ports():
+            plc.set(p.name, inputs[p.name])
+            env[p.name] = inputs[p.name]
+        plc.scan()
+        st.run(env)
+        for p in block.output_ports():
+            assert plc.get(p.name) == env[p.name], f"scan {scan + 1}: {p.name}"
+
+
+def test_the_2048_export_places_no_block_the_editors_do_not_know_but_now(tmp_path):
+    from programs.game2048 import build
+    root = etree.parse(str(_export(build("multi_scan", "article", seed=3), tmp_path))).getroot()
+    # NOW reads the PLC's clock, which IEC has no function for: documented as the one left
+    assert unknown_to_the_editors(root) == {"NOW"}
+    pous = {p.get("name") for p in root.iter(NS + "pou")}
+    assert {"FBD_MEMORY_INT", "FBD_MEMORY_DINT"} <= pous
+    assert "MEMORY" not in {b.get("typeName") for b in root.iter(NS + "block")}
+
+
+def _edit_marker(path, **attrs):
+    tree = etree.parse(str(path))
+    marker = next(e for e in tree.iter("{urn:fbd-sim}native")
+                  if e.getparent().getparent().getparent().get("name") == "FBD_MEMORY_DINT")
+    for k, v in attrs.items():
+        marker.set(k, v)
+    tree.write(str(path))
+
+
+@pytest.mark.parametrize("attrs, message", [
+    ({"types": "T=INT"}, r"says MEMORY\(INT\), whose inputVars are IN: INT.*but the POU declares "
+                         r"IN: DINT"),
+    ({"block": "MEMORYX"}, "names the block 'MEMORYX', which this library does not have"),
+    ({"block": "LIFO"}, "says LIFO"),
+    ({"types": "T=QWORD"}, "binds T to 'QWORD', which is not an elementary type"),
+    ({"types": ""}, "leaves the type T of MEMORY unbound"),
+    ({"params": "{\"depth\": 3}"}, "does not make a MEMORY: .*no parameter 'depth'"),
+    ({"params": "[1"}, "not a JSON object"),
+])
+def test_a_pou_whose_marker_was_edited_is_refused_with_the_reason(tmp_path, attrs, message):
+    path = _export(stores(), tmp_path)
+    _edit_marker(path, **attrs)
+    project = load_project(path)
+    assert "FBD_MEMORY_DINT" not in project.blocks
+    assert re.search(message, str(project.errors["FBD_MEMORY_DINT"]))
+    with pytest.raises(PlcOpenError, match=r"block 'FBD_MEMORY_DINT' cannot be placed: POU "
+                                           r"'FBD_MEMORY_DINT': its fbd-sim marker"):
+        project.network("Stores")
+    assert "FBD_MEMORY_INT" in project.blocks    # the other POUs still load
+
+
+def test_a_pou_of_the_same_name_without_our_marker_is_not_taken_for_ours(tmp_path):
+    """Someone else's FBD_MEMORY_DINT (no marker) is an ordinary ST POU: not imported."""
+    path = _export(stores(), tmp_path)
+    tree = etree.parse(str(path))
+    pou = next(p for p in tree.iter(NS + "pou") if p.get("name") == "FBD_MEMORY_DINT")
+    pou.remove(pou.find(NS + "addData"))
+    tree.write(str(path))
+    project = load_project(path)
+    assert "FBD_MEMORY_DINT" not in project.blocks and "FBD_MEMORY_INT" in project.blocks
+    assert project.languages["FBD_MEMORY_DINT"] == "ST"
+    with pytest.raises(PlcOpenError, match="FBD_MEMORY_DINT.*body language ST is not supported"):
+        project.network("Stores")
+
+
+def test_a_user_macro_named_like_a_generated_pou_keeps_its_own(tmp_path):
+    inner = Network("FBD_MEMORY_INT")
+    v = inner.input("V", INT)
+    inner.output("W", inner.add("m", blocks.MEMORY(INT), IN=v, SET=True).OUT)
+    net = Network("Top")
+    x = net.input("X", INT)
+    net.output("Y", net.add("mac", inner, V=x).W)
+    imported = _round_trip(net, tmp_path)
+    assert_same_scans(net, imported, [{"X": i} for i in range(5)])
+    root = etree.parse(str(tmp_path / "Top.xml")).getroot()
+    assert {p.get("name") for p in root.iter(NS + "pou")} == {"Top", "FBD_MEMORY_INT",
+                                                               "FBD_MEMORY_INT_2"}
 
 
 # -- the command line ------------------------------------------------------------------
