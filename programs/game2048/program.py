@@ -32,6 +32,14 @@ is in progress), ``PLACING`` (a new tile is being placed: the board shows the
 position after the slide and merge), ``GAME_OVER``, ``WON`` (BOOL), ``TAKEN``
 (INT: CMD_SEQ of the last command taken), ``EMPTY`` (INT: empty cells, in
 ``smart`` mode; -1 in ``article`` mode, which does not count them).
+
+Located as Modbus clients see them (``fbd serve 2048``, OpenPLC's layout,
+holding registers from 0): ``CMD`` %MW0 and ``CMD_SEQ`` %MW1 (holding
+registers 1024 and 1025: write both with one request to issue a command),
+``CELL_r_c`` %MD(4r+c) (holding registers 2048 + 2(4r+c), high word first),
+``SCORE`` %MD16 (2080), ``GAIN`` %MD17 (2082), ``TAKEN`` %QW0 (0), ``EMPTY``
+%QW1 (1), and coils ``MOVED`` %QX0.0 (0), ``BUSY`` %QX0.1 (1), ``PLACING``
+%QX0.2 (2), ``GAME_OVER`` %QX0.3 (3), ``WON`` %QX0.4 (4).
 """
 
 from __future__ import annotations
@@ -70,8 +78,8 @@ def build(processing: str = "single_pass", placement: str = "smart", seed: int =
 
     net = Network("Game2048", doc=f"2048 from blocks ({processing}, {placement} placement, "
                                   f"seed {seed})")
-    cmd = net.input("CMD", INT)
-    seq = net.input("CMD_SEQ", INT)
+    cmd = net.input("CMD", INT, at="%MW0")
+    seq = net.input("CMD_SEQ", INT, at="%MW1")
     control = net.add("control", control_macro(), Cmd=cmd, Seq=seq)
     random = net.add("random", random_macro(), Seed=offset)
 
@@ -130,16 +138,16 @@ def build(processing: str = "single_pass", placement: str = "smart", seed: int =
     won = net.add("won", won_macro(), **values)
 
     for r, c in CELLS:
-        net.output(f"CELL_{r}_{c}", cells[r, c].Value)
-    net.output("SCORE", score.Total)
-    net.output("GAIN", control.LastGain)
-    net.output("MOVED", control.Moved)
-    net.output("BUSY", control.Busy)
-    net.output("PLACING", control.Placing)
-    net.output("GAME_OVER", over.Over)
-    net.output("WON", won.Won)
-    net.output("TAKEN", control.Taken)
-    net.output("EMPTY", empty, INT)
+        net.output(f"CELL_{r}_{c}", cells[r, c].Value, at=f"%MD{SIZE * r + c}")
+    net.output("SCORE", score.Total, at="%MD16")
+    net.output("GAIN", control.LastGain, at="%MD17")
+    net.output("MOVED", control.Moved, at="%QX0.0")
+    net.output("BUSY", control.Busy, at="%QX0.1")
+    net.output("PLACING", control.Placing, at="%QX0.2")
+    net.output("GAME_OVER", over.Over, at="%QX0.3")
+    net.output("WON", won.Won, at="%QX0.4")
+    net.output("TAKEN", control.Taken, at="%QW0")
+    net.output("EMPTY", empty, INT, at="%QW1")
     return net
 
 

@@ -1,0 +1,465 @@
+"""The Modbus TCP server (fbd.modbus) and ``fbd serve``: OpenPLC's layout, every
+function code, exception responses, process-image semantics, 2048 played over TCP,
+concurrent clients. Loopback only, free ports (port 0), no timed assertions."""
+
+import asyncio
+import datetime
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from pymodbus.client import AsyncModbusTcpClient, ModbusTcpClient
+
+import blocks
+from fbd import BOOL, BYTE, DINT, INT, LREAL, REAL, TIME, Network, Plc, cli
+from fbd.errors import FbdError
+from fbd.modbus import (
+    COILS,
+    DISCRETE_INPUTS,
+    HOLDING_REGISTERS,
+    INPUT_REGISTERS,
+    IW_WINDOW,
+    IX_WINDOW,
+    ModbusServer,
+    ProcessImage,
+    locate,
+    run_realtime,
+)
+from programs.game2048 import build as build_2048
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve()
+N_ECHO = 20
+
+
+# ------------------------------------------------------------------------------ programs
+def io_program() -> Network:
+    """One port of every kind, each input echoed to an output."""
+    net = Network("Io")
+    x = net.input("X", BOOL, at="%IX1.2")
+    w = net.input("W", INT, at="%IW5")
+    m = net.input("M", INT, at="%MW3")
+    d = net.input("D", DINT, at="%MD4")
+    r = net.input("R", REAL, at="%MD5")
+    lr = net.input("LR", LREAL, at="%ML2")
+    tm = net.input("TM", TIME, at="%ML3")
+    net.output("QX", net.add("inv", blocks.NOT(), IN=x).OUT, at="%QX2.7")
+    net.output("QW", w, at="%QW7")
+    net.output("QM", m, at="%MW4")
+    net.output("QD", d, at="%MD6")
+    net.output("QR", r, at="%MD7")
+    net.output("QLR", lr, at="%ML4")
+    net.output("QTM", tm, at="%ML5")
+    return net
+
+
+def counter_program() -> Network:
+    """Q0..Q15 = counter + k (%QW0..15): a read of them is consistent only if it is from
+    one scan. IN_i (%MW i for i < 10, %IW i through the window above) echoed to %QW 16+i."""
+    net = Network("Counter")
+    inc = net.add("inc", blocks.ADD(INT), IN2=1)
+    net.connect(inc.OUT, inc.IN1, feedback=True)
+    for k in range(16):
+        net.output(f"Q{k}", net.add(f"q{k}", blocks.ADD(INT), IN1=inc.OUT, IN2=k).OUT,
+                   at=f"%QW{k}")
+    for i in range(N_ECHO):
+        at = f"%MW{i}" if i < 10 else f"%IW{i}"
+        net.output(f"ECHO_{i}", net.input(f"IN_{i}", INT, at=at), at=f"%QW{16 + i}")
+    return net
+
+
+def unlocated() -> Network:
+    net = Network("Plain")
+    net.output("Q", net.input("A", BOOL))
+    return net
+
+
+def scan(plc: Plc, image: ProcessImage, n: int = 1) -> None:
+    """What run_realtime does each cycle: hand clients' writes over, then scan."""
+    for _ in range(n):
+        image.apply()
+        plc.scan()
+
+
+def echo_address(i: int) -> int:
+    return 1024 + i if i < 10 else IW_WINDOW + i
+
+
+@pytest.fixture
+def served():
+    """A server on a headless PLC: the test scans it by hand, so nothing is timed."""
+    started = []
+
+    def start(net, **kw):
+        plc = Plc(net, cycle=0.005)
+        server = ModbusServer(plc, port=0, **kw).start()
+        client = ModbusTcpClient("127.0.0.1", port=server.port, timeout=5)
+        assert client.connect()
+        started.append((server, client))
+        return plc, server, client
+
+    yield start
+    for server, client in started:
+        client.close()
+        server.stop()
+
+
+# ------------------------------------------------------------------------ the layout
+def test_locations_follow_openplcs_layout():
+    plc = Plc(io_program())
+    where = {loc.name: (loc.table, loc.start, loc.count, loc.writable) for loc in locate(plc.program)}
+    assert where == {
+        "X": (DISCRETE_INPUTS, 10, 1, (COILS, IX_WINDOW + 10)),
+        "W": (INPUT_REGISTERS, 5, 1, (HOLDING_REGISTERS, IW_WINDOW + 5)),
+        "M": (HOLDING_REGISTERS, 1027, 1, (HOLDING_REGISTERS, 1027)),
+        "D": (HOLDING_REGISTERS, 2056, 2, (HOLDING_REGISTERS, 2056)),
+        "R": (HOLDING_REGISTERS, 2058, 2, (HOLDING_REGISTERS, 2058)),
+        "LR": (HOLDING_REGISTERS, 4104, 4, (HOLDING_REGISTERS, 4104)),
+        "TM": (HOLDING_REGISTERS, 4108, 4, (HOLDING_REGISTERS, 4108)),
+        "QX": (COILS, 23, 1, None),
+        "QW": (HOLDING_REGISTERS, 7, 1, None),
+        "QM": (HOLDING_REGISTERS, 1028, 1, None),
+        "QD": (HOLDING_REGISTERS, 2060, 2, None),
+        "QR": (HOLDING_REGISTERS, 2062, 2, None),
+        "QLR": (HOLDING_REGISTERS, 4112, 4, None),
+        "QTM": (HOLDING_REGISTERS, 4116, 4, None),
+    }
+
+
+@pytest.mark.parametrize("at, type_, says", [
+    ("%QB0", BYTE, "%QB0 has no Modbus address"),
+    ("%QX100.0", BOOL, r"%QX100.0 is past the last Modbus address of its kind \(%QX99.7\)"),
+    ("%MW1024", INT, r"%MW1024 is past the last .* \(%MW1023\)"),
+])
+def test_a_location_openplc_cannot_serve_is_refused_by_name(at, type_, says):
+    net = Network("Odd")
+    net.output("Q", net.input("A", type_), at=at)
+    with pytest.raises(FbdError, match=f"Odd.Q: {says}"):
+        ProcessImage(Plc(net))
+
+
+def test_a_program_without_located_ports_cannot_be_served():
+    with pytest.raises(FbdError, match="no located inputs or outputs"):
+        ProcessImage(Plc(unlocated()))
+
+
+# ---------------------------------------------------------- the image (no network)
+def test_values_cross_the_image_in_their_types_high_word_first():
+    plc = Plc(io_program())
+    image = ProcessImage(plc)
+    writes = {
+        (COILS, IX_WINDOW + 10): [True],
+        (HOLDING_REGISTERS, IW_WINDOW + 5): [0xFFFE],                # -2
+        (HOLDING_REGISTERS, 1027): [1234],
+        (HOLDING_REGISTERS, 2056): [0xFFFE, 0x0001],                 # -131071
+        (HOLDING_REGISTERS, 2058): list(struct.unpack(">2H", struct.pack(">f", 1.5))),
+        (HOLDING_REGISTERS, 4104): list(struct.unpack(">4H", struct.pack(">d", -2.25))),
+        (HOLDING_REGISTERS, 4108): [0, 0, 0x000F, 0x4240],           # 1 s in µs
+    }
+    for (table, address), values in writes.items():
+        assert image.write(table, address, values) is None
+    scan(plc, image)
+    assert (plc.get("QX"), plc.get("QW"), plc.get("QM"), plc.get("QD")) == (False, -2, 1234, -131071)
+    assert (plc.get("QR"), plc.get("QLR"), plc.get("QTM")) == (1.5, -2.25,
+                                                               datetime.timedelta(seconds=1))
+    assert image.read(COILS, 23, 1) == [False]
+    assert image.read(DISCRETE_INPUTS, 10, 1) == [True]
+    assert image.read(COILS, IX_WINDOW + 10, 1) == [True]        # the window reads back too
+    assert image.read(INPUT_REGISTERS, 5, 1) == [0xFFFE]
+    assert image.read(HOLDING_REGISTERS, 7, 1) == [0xFFFE]
+    assert image.read(HOLDING_REGISTERS, 2060, 2) == [0xFFFE, 0x0001]
+    assert image.read(HOLDING_REGISTERS, 4116, 4) == [0, 0, 0x000F, 0x4240]
+    assert image.read(HOLDING_REGISTERS, 3000, 3) == [0, 0, 0]   # nobody there: reads 0
+
+
+def test_writes_wait_for_the_next_scan_and_reads_show_the_last_one():
+    plc = Plc(io_program())
+    image = ProcessImage(plc)
+    scan(plc, image)
+    image.write(HOLDING_REGISTERS, 1027, [7])
+    assert image.read(HOLDING_REGISTERS, 1027, 2) == [0, 0]      # not latched yet
+    assert plc.get("QM") == 0
+    image.write(HOLDING_REGISTERS, 1027, [8])                     # the last write of a scan wins
+    scan(plc, image)
+    assert plc.get("QM") == 8
+    assert image.read(HOLDING_REGISTERS, 1027, 2) == [8, 8]       # input latched, output published
+
+
+def test_a_write_to_half_of_a_double_word_keeps_the_other_half():
+    plc = Plc(io_program())
+    image = ProcessImage(plc)
+    image.write(HOLDING_REGISTERS, 2056, [0x0001, 0x0002])
+    scan(plc, image)
+    image.write(HOLDING_REGISTERS, 2057, [0x0003])                 # low word only
+    image.apply()                                                  # handed over, not latched
+    image.write(HOLDING_REGISTERS, 2056, [0x0000])                 # then the high word
+    scan(plc, image)
+    assert plc.get("QD") == 0x0000_0003
+
+
+@pytest.mark.parametrize("table, address, values", [
+    (HOLDING_REGISTERS, 7, [1]),              # an output
+    (HOLDING_REGISTERS, 100, [1]),            # nobody located there
+    (HOLDING_REGISTERS, 1027, [1, 2]),        # runs from an input onto an output
+    (COILS, 23, [True]),                      # an output coil
+    (HOLDING_REGISTERS, 9216, [1]),           # past the table
+])
+def test_a_write_that_is_not_all_inputs_is_refused_whole(table, address, values):
+    plc = Plc(io_program())
+    image = ProcessImage(plc)
+    assert int(image.write(table, address, values)) == 2
+    scan(plc, image)
+    assert plc.get("QM") == 0 and image.refused == 1
+
+
+def test_a_detached_image_stops_following_the_plc():
+    plc = Plc(io_program())
+    image = ProcessImage(plc)
+    assert image in plc.main.traces
+    image.detach()
+    assert image not in plc.main.traces
+
+
+# ---------------------------------------------------------------- over TCP
+def test_every_function_code(served):
+    plc, server, c = served(io_program())
+    assert c.write_coil(IX_WINDOW + 10, True).bits == [True]                         # FC 5
+    assert c.write_register(1027, 42).registers == [42]                              # FC 6
+    assert not c.write_registers(2056, [0, 5]).isError()                             # FC 16
+    assert not c.write_coils(IX_WINDOW + 10, [False]).isError()                      # FC 15
+    assert not c.write_registers(IW_WINDOW + 5, [9]).isError()
+    scan(plc, server.image)
+    assert c.read_coils(23, count=1).bits[0] is True                                 # FC 1
+    assert c.read_discrete_inputs(10, count=1).bits[0] is False                      # FC 2
+    assert c.read_holding_registers(1027, count=2).registers == [42, 42]             # FC 3
+    assert c.read_holding_registers(2060, count=2).registers == [0, 5]
+    assert c.read_input_registers(5, count=1).registers == [9]                       # FC 4
+    assert plc.get("QD") == 5 and plc.get("QW") == 9
+
+
+def _raw(port: int, pdu: bytes, unit: int = 1) -> bytes:
+    """Send one Modbus TCP frame, return the reply's PDU."""
+    frame = struct.pack(">HHHB", 7, 0, len(pdu) + 1, unit) + pdu
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(frame)
+        head = _recv(s, 7)
+        return _recv(s, struct.unpack(">H", head[4:6])[0] - 1)
+
+
+def _recv(s, n: int) -> bytes:
+    data = b""
+    while len(data) < n:
+        chunk = s.recv(n - len(data))
+        assert chunk, "the server closed the connection"
+        data += chunk
+    return data
+
+
+def test_bad_requests_get_exception_responses_and_the_server_goes_on(served):
+    plc, server, c = served(io_program())
+    illegal_address = [
+        c.read_holding_registers(9215, count=2),       # runs past the end
+        c.read_coils(1600, count=1),
+        c.read_discrete_inputs(800, count=1),
+        c.read_input_registers(1020, count=10),
+        c.write_register(7, 1),                         # an output: read-only
+        c.write_coil(23, True),
+        c.write_registers(100, [1, 2]),                 # nobody there
+    ]
+    for reply in illegal_address:
+        assert reply.isError() and reply.exception_code == 2, reply
+    # Function codes we do not serve: 23 (read/write multiple), 8 (diagnostics), 0x41.
+    for pdu in (bytes([23]) + struct.pack(">HHHHB", 0, 1, 1027, 1, 2) + b"\x00\x01",
+                bytes([8, 0, 0, 0x12, 0x34]), bytes([0x41, 0, 0])):
+        assert _raw(server.port, pdu)[:2] == bytes([pdu[0] | 0x80, 1])
+    assert _raw(server.port, bytes([3]) + struct.pack(">HH", 1027, 1))[:2] == b"\x03\x02"
+    assert c.read_holding_registers(1027, count=1).registers == [0]   # still serving
+    assert server.image.refused >= len(illegal_address)
+
+
+def test_a_client_that_disconnects_mid_request_harms_nothing(served):
+    plc, server, c = served(io_program())
+    frame = struct.pack(">HHHB", 1, 0, 6, 1) + bytes([6]) + struct.pack(">HH", 1027, 77)
+    with socket.create_connection(("127.0.0.1", server.port)) as s:
+        s.sendall(frame[:5])                            # half a header, then gone
+    with socket.create_connection(("127.0.0.1", server.port)) as s:
+        s.sendall(frame)                                # a whole write, gone before the reply
+    for _ in range(50):                                 # the second write lands, in its time
+        scan(plc, server.image)
+        if c.read_holding_registers(1027, count=1).registers == [77]:
+            break
+    assert c.read_holding_registers(1027, count=1).registers == [77]
+    assert c.write_register(1027, 78).registers == [78]
+
+
+def test_the_server_binds_to_loopback_by_default(served):
+    plc, server, c = served(io_program())
+    assert server.host == "127.0.0.1" and server.address[0] == "127.0.0.1"
+    args = cli.build_parser().parse_args(["serve", "2048"])
+    assert args.bind == "127.0.0.1" and args.port is None
+
+
+def test_a_port_in_use_is_reported():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        plc = Plc(io_program())
+        with pytest.raises(FbdError, match=f"port {s.getsockname()[1]} on 127.0.0.1 is already "
+                                           f"in use"):
+            ModbusServer(plc, port=s.getsockname()[1]).start()
+        assert not plc.main.traces
+
+
+# --------------------------------------------------------------------- 2048 over TCP
+def test_a_client_plays_2048_over_tcp(served):
+    plc, server, c = served(build_2048(seed=3))
+
+    def command(cmd: int) -> int:
+        seq = c.read_holding_registers(1025, count=1).registers[0] + 1
+        assert not c.write_registers(1024, [cmd, seq]).isError()
+        for scans in range(1, 1000):
+            scan(plc, server.image)
+            taken = c.read_holding_registers(0, count=1).registers[0]
+            if taken == seq and not c.read_coils(1, count=1).bits[0]:   # TAKEN, not BUSY
+                return scans
+        raise AssertionError("the command never finished")
+
+    def board() -> list:
+        regs = c.read_holding_registers(2048, count=32).registers
+        return [[regs[2 * (4 * r + col)] << 16 | regs[2 * (4 * r + col) + 1] for col in range(4)]
+                for r in range(4)]
+
+    command(5)                                                            # start
+    assert sorted(v for row in board() for v in row if v) in ([2, 2], [2, 4], [4, 4])
+    moves = 0
+    for cmd in [1, 2, 3, 4] * 6:
+        before = board()
+        command(cmd)
+        after = board()
+        assert after == [[plc.get(f"CELL_{r}_{col}") for col in range(4)] for r in range(4)]
+        moved = c.read_coils(0, count=1).bits[0]
+        if moved:
+            moves += 1
+            assert sum(map(sum, after)) - sum(map(sum, before)) in (2, 4)   # one new tile
+        else:
+            assert after == before
+    hi, lo = c.read_holding_registers(2080, count=2).registers
+    assert hi << 16 | lo == plc.get("SCORE") > 0 and moves > 5
+    assert c.read_coils(3, count=2).bits[:2] == [plc.get("GAME_OVER"), plc.get("WON")]
+
+
+# ------------------------------------------------------------------ many clients at once
+def test_20_clients_500_requests_no_lost_write_no_torn_read():
+    plc = Plc(counter_program(), cycle=0.001)
+    stop = threading.Event()
+    with ModbusServer(plc, port=0) as server:
+        runner = threading.Thread(target=run_realtime, args=(plc, server.image, stop))
+        runner.start()
+        try:
+            problems = asyncio.run(_hammer(server.port))
+        finally:
+            stop.set()
+            runner.join()
+    assert problems == []
+    assert server.image.writes == N_ECHO * 250 and server.image.refused == 0
+
+
+async def _hammer(port: int) -> list:
+    problems = []
+
+    async def client(i: int):
+        address = echo_address(i)
+        async with AsyncModbusTcpClient("127.0.0.1", port=port, timeout=10) as c:
+            last_echo = 0
+            for v in range(1, 251):
+                reply = (await c.write_register(address, v) if v % 2 else
+                         await c.write_registers(address, [v]))
+                if reply.isError():
+                    problems.append(f"client {i}: write {v} refused: {reply}")
+                regs = (await c.read_holding_registers(0, count=16 + N_ECHO)).registers
+                if any((regs[k] - regs[0]) % 65536 != k for k in range(16)):
+                    problems.append(f"client {i}: torn read {regs[:16]}")
+                echo = regs[16 + i]
+                if not last_echo <= echo <= v:
+                    problems.append(f"client {i}: echo {echo} after {last_echo}, wrote {v}")
+                last_echo = echo
+            for _ in range(1000):                      # the last write, a scan or two later
+                echo = (await c.read_holding_registers(16 + i, count=1)).registers[0]
+                if echo == 250:
+                    return
+                await asyncio.sleep(0.001)
+            problems.append(f"client {i}: lost write: echo {echo}, last written 250")
+
+    await asyncio.gather(*(client(i) for i in range(N_ECHO)))
+    return problems
+
+
+# ------------------------------------------------------------------------ fbd serve
+def test_serve_map_prints_the_address_table(capsys):
+    assert cli.main(["serve", "2048", "--map"]) == 0
+    out = capsys.readouterr().out
+    for line in ("%MW0      holding register 1024        CMD        INT   input      read/write",
+                 "%MD15     holding registers 2078-2079  CELL_3_3   DINT  output     read",
+                 "%QX0.3    coil 3                       GAME_OVER  BOOL  output     read"):
+        assert line in out
+    assert "coils 800-1599" in out and "holding registers 8192-9215" in out
+
+
+def test_serve_map_shows_the_window_of_an_input(capsys):
+    assert cli.main(["serve", f"{HERE}:io_program", "--map"]) == 0
+    out = capsys.readouterr().out
+    assert "discrete input 10" in out and "read; write coil 810" in out
+    assert "read; write holding register 8197" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["serve", f"{HERE}:unlocated"], "Plain has no located inputs or outputs"),
+    (["serve", "2049"], "no program named '2049' (named programs: 2048); give one as "
+                        "MODULE:FUNCTION; did you mean 2048?"),
+    (["serve", "no_such_module_xyz:f"], "no module named 'no_such_module_xyz'"),
+    (["serve", f"{HERE}:io_program", "--bind", "nosuchhost.invalid"], "--bind nosuchhost.invalid"),
+    (["serve", f"{HERE}:io_program", "--port", "70000"], "--port 70000: a TCP port is 0..65535"),
+    (["serve", f"{HERE}:io_program", "--cycle", "5"], "--cycle 5: give a unit"),
+])
+def test_serve_user_errors_are_one_line_and_status_2(capsys, argv, message):
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("fbd: error: ") and message in err and err.count("\n") == 1
+
+
+def test_serve_port_in_use_is_one_line(capsys):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        assert cli.main(["serve", f"{HERE}:io_program", "--port", str(s.getsockname()[1])]) == 2
+    assert "already in use" in capsys.readouterr().err
+
+
+def test_fbd_serve_runs_until_ctrl_c():
+    exe = Path(sys.executable).parent / "fbd"
+    proc = subprocess.Popen([str(exe), "serve", f"{HERE}:counter_program", "--port", "0",
+                             "--cycle", "2ms"], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stderr.readline()
+        assert "over Modbus TCP on 127.0.0.1:" in line, line
+        port = int(line.split("127.0.0.1:")[1].split(",")[0])
+        with ModbusTcpClient("127.0.0.1", port=port, timeout=5) as c:
+            assert not c.write_register(1024, 5).isError()
+            for _ in range(1000):
+                if c.read_holding_registers(16, count=1).registers == [5]:
+                    break
+            assert c.read_holding_registers(16, count=1).registers == [5]
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 0
+        rest = proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stderr.close()
+    assert "fbd: stopped after" in rest and "1 writes" in rest and "Traceback" not in rest
