@@ -172,9 +172,9 @@ def locate(program: ScanProgram) -> list[Location]:
 
 # ------------------------------------------------------------------ values <-> registers
 def _encoder(tp: t.DataType, count: int):
-    """raw run-time value -> list of ``count`` registers (high word first), or a bool."""
+    """raw run-time value -> list of ``count`` registers (high word first), or of one bit."""
     if count == 1 and tp is t.BOOL:
-        return bool
+        return lambda raw: [bool(raw)]
     bits = 16 * count
     if tp.kind == "real":
         fmt = ">f" if bits == 32 else ">d"
@@ -240,7 +240,9 @@ class ProcessImage:
                        DISCRETE_INPUTS: [False] * TABLE_SIZE[DISCRETE_INPUTS],
                        INPUT_REGISTERS: [0] * TABLE_SIZE[INPUT_REGISTERS],
                        HOLDING_REGISTERS: [0] * TABLE_SIZE[HOLDING_REGISTERS]}
-        # What record() copies: (slot, encode, table list, start, end), a window twice.
+        # What record() copies: (slot, encode, table list, start, end, may skip), a
+        # window twice; _last holds the value each copied last (unchanged values are
+        # not encoded again; reals always are, since -0.0 == 0.0).
         self._copies = []
         # table -> address -> (location, index of the register within the value)
         self._writable: dict[str, dict[int, tuple[Location, int]]] = {
@@ -252,11 +254,12 @@ class ProcessImage:
                 places.append(loc.window)
             for table, start in places:
                 self._copies.append((loc.slot, enc, self.tables[table], start,
-                                     start + loc.count))
+                                     start + loc.count, loc.type.kind != "real"))
             if loc.writable:
                 table, start = loc.writable
                 for k in range(loc.count):
                     self._writable[table][start + k] = (loc, k)
+        self._last = [object()] * len(self._copies)
         self._pending: dict[str, tuple[Location, list]] = {}   # written, not yet handed over
         self._inflight: dict[str, list] = {}  # handed to plc.set, not yet latched and published
         self.scan = 0          # the scan the tables show (0: none yet)
@@ -273,12 +276,17 @@ class ProcessImage:
     # -- the PLC's side -----------------------------------------------------------
     def record(self, s: list, scan: int, now_us: int) -> None:
         """After a scan: publish it to the tables, hand clients' writes to the PLC."""
+        last = self._last
+        changed = []
+        for i, (slot, enc, table, start, end, skip) in enumerate(self._copies):
+            value = s[slot]
+            if skip and value == last[i]:
+                continue
+            last[i] = value
+            changed.append((table, start, end, enc(value)))
         with self.lock:
-            for slot, enc, table, start, end in self._copies:
-                if end - start == 1 and enc is bool:
-                    table[start] = bool(s[slot])
-                else:
-                    table[start:end] = enc(s[slot])
+            for table, start, end, words in changed:
+                table[start:end] = words
             self.scan = scan
             self._inflight = {}
             handed = self._take()

@@ -463,3 +463,11 @@ def test_fbd_serve_runs_until_ctrl_c():
             proc.wait()
         proc.stderr.close()
     assert "fbd: stopped after" in rest and "1 writes" in rest and "Traceback" not in rest
+
+
+def test_the_benchmark_runs_and_prints_its_table(capsys):
+    from fbd import modbus_bench
+    assert modbus_bench.main(["2048", "--seconds", "0.2"]) == 0
+    out, err = capsys.readouterr()
+    assert "20  4 reads : 1 write" in out and "scan with 20 clients" in out
+    assert "process image per scan" in out and "modbus_bench: 20 clients, reads ..." in err
