@@ -34,7 +34,8 @@ the same values as the discrete inputs and input registers.
 inputs: a located ``%M`` input, or the input window. Writing an output, an
 address nobody is located at, or past the end of a table is answered with
 exception 2 (ILLEGAL DATA ADDRESS) and changes nothing; a function code other
-than 1, 2, 3, 4, 5, 6, 15 and 16 with exception 1 (ILLEGAL FUNCTION).
+than 1, 2, 3, 4, 5, 6, 15 and 16 with exception 1 (ILLEGAL FUNCTION). Every
+unit id addresses the one PLC, as on OpenPLC.
 
 **Process image semantics.** Client writes wait in the image and are applied
 at the start of the next scan (as :meth:`fbd.Plc.set` writes are); the last

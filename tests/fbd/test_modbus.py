@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from pymodbus.client import AsyncModbusTcpClient, ModbusTcpClient
+from pymodbus.exceptions import ConnectionException
 
 import blocks
 from fbd import BOOL, BYTE, DINT, INT, LREAL, REAL, TIME, Network, Plc, cli
@@ -295,6 +296,19 @@ def test_a_client_that_disconnects_mid_request_harms_nothing(served):
             break
     assert c.read_holding_registers(1027, count=1).registers == [77]
     assert c.write_register(1027, 78).registers == [78]
+
+
+def test_stopping_the_server_closes_its_connections():
+    plc = Plc(io_program())
+    server = ModbusServer(plc, port=0).start()
+    with ModbusTcpClient("127.0.0.1", port=server.port, timeout=5, retries=0) as c, \
+            socket.create_connection(("127.0.0.1", server.port), timeout=5) as raw:
+        assert c.read_holding_registers(1027, count=1, device_id=7).registers == [0]  # any unit
+        server.stop()
+        assert raw.recv(10) == b""                       # closed by the server
+        with pytest.raises(ConnectionException, match="closed"):
+            c.read_holding_registers(1027, count=1)
+    assert not plc.main.traces
 
 
 def test_the_server_binds_to_loopback_by_default(served):
