@@ -52,6 +52,9 @@ def resolve(target: str) -> str:
     names = program_names()
     if target in names:
         return names[target]
+    if target.lower().endswith(".xml"):
+        raise CliError(f"{target}: name the POU to serve, as in {target}:POU (fbd serve runs one "
+                       f"program, not a configuration's tasks)")
     close = difflib.get_close_matches(target, list(names), n=1, cutoff=0.5)
     hint = f"; did you mean {close[0]}?" if close else ""
     raise CliError(f"no program named {target!r} (named programs: {', '.join(names) or 'none'}); "

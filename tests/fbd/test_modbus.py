@@ -431,8 +431,19 @@ def test_serve_map_shows_the_window_of_an_input(capsys):
     assert "read; write holding register 8197" in out
 
 
+def test_serve_a_plcopen_pou_with_its_located_variables(capsys, tmp_path):
+    xml = tmp_path / "io.xml"
+    assert cli.main(["export", f"{HERE}:io_program", "-o", str(xml)]) == 0
+    capsys.readouterr()
+    assert cli.main(["serve", f"{xml}:Io", "--map"]) == 0
+    out = capsys.readouterr().out
+    assert "%MD4      holding registers 2056-2057  D     DINT   input      read/write" in out
+    assert "%IX1.2    discrete input 10" in out
+
+
 @pytest.mark.parametrize("argv, message", [
     (["serve", f"{HERE}:unlocated"], "Plain has no located inputs or outputs"),
+    (["serve", "plc.xml"], "plc.xml: name the POU to serve, as in plc.xml:POU"),
     (["serve", "2049"], "no program named '2049' (named programs: 2048); give one as "
                         "MODULE:FUNCTION; did you mean 2048?"),
     (["serve", "no_such_module_xyz:f"], "no module named 'no_such_module_xyz'"),
