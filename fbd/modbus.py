@@ -218,9 +218,10 @@ class ProcessImage:
     thread that runs the PLC) :meth:`record` copies the published outputs and
     the latched inputs into the tables under :attr:`lock`, then hands the
     writes clients made since to :meth:`fbd.Plc.set`, so they are latched at
-    the start of the next scan. :meth:`apply` does that hand-over too; a
-    runner calls it just before a scan (:func:`run_realtime`), so a write that
-    arrives between two scans makes the next one.
+    the start of the next scan. :meth:`apply` does that hand-over too, and the
+    task calls it at the start of every scan (a ``before_scan`` hook), so a
+    write that arrives between two scans makes the next one, whoever runs the
+    PLC (:func:`run_realtime`, a test calling ``plc.scan()``, the HMI).
 
     :meth:`read` and :meth:`write` are what the server calls (from its own
     thread): a read is one slice of a table under the lock, so it shows one
@@ -268,11 +269,17 @@ class ProcessImage:
         self._task = plc.main
         self.record(self._task.s, 0, plc.now_us)   # the tables start as the PLC's table stands
         self._task.traces.append(self)
+        self._task.before_scan.append(self._before_scan)
 
     def detach(self) -> None:
         """Stop following the PLC's scans."""
         if self in self._task.traces:
             self._task.traces.remove(self)
+        if self._before_scan in self._task.before_scan:
+            self._task.before_scan.remove(self._before_scan)
+
+    def _before_scan(self, _task) -> None:
+        self.apply()
 
     # -- the PLC's side -----------------------------------------------------------
     def record(self, s: list, scan: int, now_us: int) -> None:
@@ -475,7 +482,7 @@ class ModbusServer:
 
     >>> plc = Plc(net, cycle=0.005)                       # doctest: +SKIP
     >>> with ModbusServer(plc, port=0) as server:         # port 0: any free port
-    ...     run_realtime(plc, server.image, stop)         # or plc.scan() from anywhere
+    ...     run_realtime(plc, stop)                       # or plc.scan() from anywhere
     ...     server.port                                   # the port it listens on
 
     Binds to ``127.0.0.1`` unless told otherwise. Whoever runs the PLC (this
@@ -555,13 +562,12 @@ class ModbusServer:
         self.stop()
 
 
-def run_realtime(plc: Plc, image: ProcessImage | None, stop: threading.Event,
-                 scans: int | None = None) -> int:
+def run_realtime(plc: Plc, stop: threading.Event, scans: int | None = None) -> int:
     """Scan ``plc`` once per cycle of wall-clock time until ``stop`` is set (or
     ``scans`` scans have run); returns the scans run.
 
-    Each cycle: clients' writes handed over (:meth:`ProcessImage.apply`), one
-    scan (the image's recorder publishes it), then a sleep to the next cycle's
+    Each cycle: one scan (a served PLC's image takes clients' writes at its
+    start and publishes the scan at its end), then a sleep to the next cycle's
     start. The PLC's simulated clock advances one cycle per scan, so NOW and
     the timers keep their meaning; if the host falls more than a cycle behind,
     the schedule restarts from now instead of running scans back to back to
@@ -571,8 +577,6 @@ def run_realtime(plc: Plc, image: ProcessImage | None, stop: threading.Event,
     due = time.perf_counter()
     done = 0
     while not stop.is_set() and (scans is None or done < scans):
-        if image is not None:
-            image.apply()
         plc.scan()
         done += 1
         due += cycle

@@ -101,7 +101,7 @@ def _phase(plc: Plc, image, seconds: float, during=None):
     returns (mean scan µs, max scan µs, the result of during)."""
     plc.stats.count = plc.stats.total_ns = plc.stats.max_ns = 0
     stop = threading.Event()
-    runner = threading.Thread(target=run_realtime, args=(plc, image, stop))
+    runner = threading.Thread(target=run_realtime, args=(plc, stop))
     runner.start()
     try:
         if during is None:

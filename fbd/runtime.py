@@ -131,11 +131,19 @@ class Task:
         self.next_due = 0
         self.stats = ScanStats(cycle_us)
         self.traces: list[Trace] = []
+        # Called with the task at the start of every scan, before the latch: where
+        # something outside the PLC's thread (a Modbus server) hands over the
+        # input writes it has collected, so they make this very scan.
+        self.before_scan: list = []
         self.on_overrun: list = []
 
     def run_scan(self, now_us: int) -> None:
-        """One whole scan at simulated time ``now_us``: :meth:`latch`, the compiled
-        scan (execute and publish), :meth:`record`, inlined: this is the hot path."""
+        """One whole scan at simulated time ``now_us``: the ``before_scan`` hooks,
+        :meth:`latch`, the compiled scan (execute and publish), :meth:`record`,
+        inlined: this is the hot path."""
+        if self.before_scan:
+            for hook in self.before_scan:
+                hook(self)
         s = self.s
         if self.pending:
             for slot, value in self.pending.items():
@@ -157,6 +165,8 @@ class Task:
     def latch(self) -> None:
         """A scan's first step: pending input writes enter the table, forces are
         re-applied (as :meth:`run_scan` does)."""
+        for hook in self.before_scan:
+            hook(self)
         s = self.s
         if self.pending:
             for slot, value in self.pending.items():

@@ -90,7 +90,7 @@ def cmd_serve(args) -> int:
         # SIGTERM (kill, a service manager) stops it as cleanly as Ctrl-C does.
         previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
-        run_realtime(plc, server.image, stop)
+        run_realtime(plc, stop)
     except KeyboardInterrupt:
         pass
     finally:

@@ -343,3 +343,23 @@ def test_a_programs_input_starts_at_its_declared_default():
     h.unforce("X")
     h.scan()
     assert h.get("Y") == 7          # back to the value the process gives it
+
+
+def test_a_before_scan_hook_writes_inputs_that_the_same_scan_latches():
+    net = Network("Echo")
+    net.output("OUT", net.add("m", blocks.MOVE(), IN=net.input("IN", INT)).OUT)
+    plc = Plc(net)
+    seen = []
+
+    def hook(task):
+        seen.append(task.scans)
+        plc.set("IN", 10 * (task.scans + 1))
+
+    plc.main.before_scan.append(hook)
+    plc.scan()
+    assert plc.get("OUT") == 10
+    plc.scan(2)
+    assert plc.get("OUT") == 30 and seen == [0, 1, 2]
+    plc.main.before_scan.remove(hook)
+    plc.scan()
+    assert plc.get("OUT") == 30 and seen == [0, 1, 2]
