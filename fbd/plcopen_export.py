@@ -485,6 +485,7 @@ class _PouWriter:
         body = _sub(pou, "body")
         self.fbd = _sub(body, "FBD")
         self._body()
+        _into_view(self.fbd)
         if net.doc:
             doc = _sub(pou, "documentation")
             p = etree.SubElement(doc, "{%s}p" % XHTML_URI)
@@ -709,6 +710,21 @@ class _PouWriter:
     def _points(c, pts) -> None:
         for px, py in pts:
             _sub(c, "position", x=_n(px), y=_n(py))
+
+
+def _into_view(fbd, margin: float = 20) -> None:
+    """Shift a body's absolute positions so none is above or left of ``margin``:
+    wires routed around the top row can go negative, and an editor's canvas
+    starts at 0 (relative pin positions stay as they are)."""
+    positions = list(fbd.iter(_P + "position"))
+    if not positions:
+        return
+    dx = max(0.0, margin - min(float(p.get("x")) for p in positions))
+    dy = max(0.0, margin - min(float(p.get("y")) for p in positions))
+    if dx or dy:
+        for p in positions:
+            p.set("x", _n(float(p.get("x")) + dx))
+            p.set("y", _n(float(p.get("y")) + dy))
 
 
 def _overlap(a, b) -> bool:

@@ -450,6 +450,9 @@ def test_the_2048_export_places_no_block_the_editors_do_not_know_but_now(tmp_pat
     pous = {p.get("name") for p in root.iter(NS + "pou")}
     assert {"FBD_MEMORY_INT", "FBD_MEMORY_DINT"} <= pous
     assert "MEMORY" not in {b.get("typeName") for b in root.iter(NS + "block")}
+    # every element and wire point on the editors' canvas, which starts at 0
+    positions = list(root.iter(NS + "position"))
+    assert positions and min(float(p.get(k)) for p in positions for k in "xy") >= 0
 
 
 def _edit_marker(path, **attrs):
