@@ -97,3 +97,66 @@ def test_the_real_library_builds_and_agrees():
     for path, info in program.signals.items():
         if info.kind == "out":
             assert it.get(path) == plc.get(path), path
+
+
+def _compare_with_interpreter(program, plc, it, rng, scans, paths):
+    for k in range(scans):
+        for name, tp in program.input_types.items():
+            if rng.random() < 0.3:
+                value = rng.random() < 0.5 if tp.name == "BOOL" else rng.randint(-300, 300)
+                plc.set(name, value)
+                it.set(name, value)
+        plc.scan()
+        it.scan(plc.now_us - plc.main.cycle_us)
+        wrong = [p for p in paths if it.get(p) != plc.get(p)]
+        assert not wrong, f"scan {k + 1}: " + ", ".join(
+            f"{p}: {it.get(p)!r} != {plc.get(p)!r}" for p in wrong)[:500]
+
+
+def test_a_program_of_several_chunks_scans_as_the_interpreter_forced_or_not():
+    """Values cross chunk boundaries (loaded, stored, written back at the end) and a
+    force recompiles the chunk that writes the signal: still block for block the same.
+    The interpreter has no forcing: the forced block's object overrides its output
+    after its code runs, which is what a force on a stateless block means."""
+    from fbd.compiler import CHUNK
+    net = random_network(2 * CHUNK + 300, seed=11, mix=MIX, library=LIBRARY, feedback=0.05)
+    program = compile_network(net)
+    assert "_chunk_2" in program.source()
+    plc, it = Plc(program), Interpreter(program)
+    rng = random.Random(11)
+    paths = [p for p, info in program.signals.items() if info.kind in ("out", "state", "output")]
+    _compare_with_interpreter(program, plc, it, rng, 6, paths)
+
+    stateless = ("AND", "OR", "XOR", "NOT", "ADD", "SUB", "GT", "EQ", "SEL", "MOVE")
+    leaf = next(lf for lf in program.leaves[CHUNK + 50:] if lf.block.name in stateless)
+    middle = f"{leaf.path}.OUT"
+    value = not plc.get(middle) if isinstance(plc.get(middle), bool) else 7
+    plc.force(middle, value)
+    obj = it.object(leaf.path)
+    computed = obj.fn
+
+    def forced(i, o, st, now):
+        computed(i, o, st, now)
+        o["OUT"] = value
+
+    obj.fn = forced
+    _compare_with_interpreter(program, plc, it, rng, 6, paths)
+    assert plc.get(middle) == value
+    plc.unforce(middle)
+    obj.fn = computed
+    _compare_with_interpreter(program, plc, it, rng, 6, paths)
+
+
+def test_compiling_on_two_cores_gives_the_program_one_core_gives(monkeypatch):
+    from fbd import forkmap
+    from fbd.compiler import CHUNK
+    net = random_network(forkmap.MIN_ITEMS * CHUNK + 10, seed=3, mix=MIX, library=LIBRARY)
+    forked = compile_network(net)
+    monkeypatch.setenv("FBD_COMPILE_JOBS", "1")
+    alone = compile_network(net)
+    assert forked.source() == alone.source()
+    s1, s2 = forked.new_table(), alone.new_table()
+    for k in range(5):
+        forked.scan(s1, k * 5000)
+        alone.scan(s2, k * 5000)
+    assert s1 == s2
