@@ -28,7 +28,8 @@ What is imported
   compiler needs nothing new.
 * Variables: inputVars are network inputs; outputVars network outputs;
   localVars that the body writes are kept from scan to scan and also exposed as
-  outputs of the same name (tests can read them); tempVars start from their
+  outputs of the same name (tests can read them), except the variables our
+  export writes to carry a feedback wire (addData ``urn:fbd-sim:feedback``); tempVars start from their
   initial value every scan; constants (``constant="true"``) are literals;
   externalVars are inputs holding the configuration's global initial value
   (a global the body writes is kept like a local, since each program runs
@@ -116,6 +117,7 @@ class Var:
     init: object = None       # coerced initial value, or None
     address: str | None = None
     constant: bool = False
+    feedback: bool = False    # our export's carrier of a feedback wire (not an output)
 
 
 @dataclass
@@ -339,7 +341,13 @@ def _var(v, kind, pou) -> Var:
             raise PlcOpenError(f"{where}: only simple initial values of elementary "
                                f"types are supported")
         init = _literal(sv.get("value", ""), tp, where)
-    return Var(name, kind, tp, tname, init, v.get("address"))
+    return Var(name, kind, tp, tname, init, v.get("address"),
+               feedback=kind == "localVars" and _has_data(v, FEEDBACK_NAME))
+
+
+def _has_data(el, name: str) -> bool:
+    ad = _child(el, "addData")
+    return ad is not None and any(d.get("name") == name for d in _children(ad, "data"))
 
 
 def _literal(text: str, tp: t.DataType | None, where: str):
@@ -927,6 +935,8 @@ class _PouBuilder:
             role = self.role[key]
             if role in ("input", "const", "derived", "temp"):
                 continue
+            if var.feedback and not var.address:
+                continue  # a wire our export carried in a variable: not an output
             if key in self.cells:
                 source = self.cells[key][-1].OUT
             elif role == "inout":
@@ -1105,6 +1115,7 @@ def _sort_instances(a, b) -> int:
 
 DATA_NAME = "urn:fbd-sim:block"
 NATIVE_NAME = "urn:fbd-sim:native"
+FEEDBACK_NAME = "urn:fbd-sim:feedback"
 #: edition-2 names of IEC functions (Beremiz's, matiec's) -> this library's
 EDITION2_NAMES = {"MULTIME": "MUL_TIME", "DIVTIME": "DIV_TIME"}
 

@@ -67,6 +67,7 @@ XHTML_URI = "http://www.w3.org/1999/xhtml"
 DATA_NAME = "urn:fbd-sim:block"   # addData carrying block parameters and bound types
 DATA_NS = "urn:fbd-sim"
 NATIVE_NAME = "urn:fbd-sim:native"  # addData marking a POU that is one of our blocks
+FEEDBACK_NAME = "urn:fbd-sim:feedback"  # addData marking a variable that only carries a feedback wire
 #: IEC edition-3 names written with the edition-2 names Beremiz and matiec know
 EDITION2_NAMES = {"MUL_TIME": "MULTIME", "DIV_TIME": "DIVTIME"}
 _P = "{%s}" % NS_URI
@@ -532,6 +533,10 @@ class _PouWriter:
                 _type_el(v, tp)
                 if init is not None and init != tp.default:
                     _value_el(v, tp.to_python(init) if tp.kind == "time" else init, tp)
+                # Our import keeps a marked variable a wire, not an output of the
+                # network: a round trip gives back the interface it started with.
+                d = _sub(_sub(v, "addData"), "data", name=FEEDBACK_NAME, handleUnknown="discard")
+                etree.SubElement(d, "{%s}feedback" % DATA_NS, nsmap={"fbd": DATA_NS})
 
     # -- body ----------------------------------------------------------------------
     def _body(self):

@@ -169,6 +169,19 @@ def test_a_feedback_wire_becomes_a_variable_written_last(tmp_path):
     assert orders["count_2"] < orders["COUNT"]
 
 
+def test_a_round_trip_gives_back_the_interface_without_the_feedback_variables(tmp_path):
+    original = mixed()
+    imported = _round_trip(original, tmp_path)
+    assert list(imported.outputs) == list(original.outputs)
+    assert list(imported.inputs) == list(original.inputs)
+    # a variable of the same name that someone else declared is an output as before
+    path = tmp_path / "Mixed.xml"
+    text = path.read_text().replace("urn:fbd-sim:feedback", "urn:someone-else:note")
+    path.write_text(text)
+    project = load_project(path)
+    assert "fb_1" in project.network("Mixed").outputs
+
+
 def test_blocks_do_not_overlap_in_the_exported_diagram(tmp_path):
     root = etree.parse(str(_export(mixed(), tmp_path))).getroot()
     for pou in root.iter(NS + "pou"):
@@ -208,6 +221,9 @@ def test_2048_exports_valid_xml_and_runs_identically_scan_for_scan(tmp_path, sch
     from programs.game2048 import build
     net = build(*variant, seed=3)
     imported = _round_trip(net, tmp_path, schema)
+    assert list(imported.outputs) == list(net.outputs)
+    assert {k: str(v) for k, v in imported.addresses.items()} == {
+        k: str(v) for k, v in net.addresses.items()}   # what fbd serve serves
     rng = random.Random(7)
     steps, seq = [], 0
     for scan in range(300):
