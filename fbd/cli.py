@@ -62,6 +62,12 @@ def load_network(target: str) -> Network:
     for MODULE first, as ``python -m`` does.
     """
     module_name, colon, attr = target.rpartition(":")
+    if target.lower().endswith(".xml"):  # a whole project where one network is wanted
+        from .plcopen import load_project
+        pous = list(load_project(target).pous)
+        example = f"{target}:{pous[0]}" if pous else f"{target}:POU"
+        raise CliError(f"{target}: name the POU, as in {example} (its FBD POUs: "
+                       f"{', '.join(pous) or 'none'})")
     if not colon or not module_name or not attr:
         raise CliError(f"{target!r}: name the network as MODULE:FUNCTION, "
                        f"e.g. programs.game2048:build")

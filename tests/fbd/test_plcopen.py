@@ -560,6 +560,10 @@ def test_cli_runs_the_configuration_or_one_program(tmp_path, capsys):
     capsys.readouterr()
     assert cli.main(["run", str(path), "--set", "fast:Q=1"]) == 2
     assert "fbd: error:" in capsys.readouterr().err
+    # where one network is wanted, a bare project is told which POUs it could name
+    assert cli.main(["info", str(path)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"fbd: error: {path}: name the POU, as in {path}:Fast (its FBD POUs: Fast, Slow)")
 
 
 @needs_examples
