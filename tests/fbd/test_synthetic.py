@@ -72,18 +72,7 @@ def test_interpreter_agrees_with_the_compiled_scan(seed):
     it = Interpreter(program)
     rng = random.Random(seed)
     paths = [p for p, info in program.signals.items() if info.kind in ("out", "state", "output")]
-    for k in range(12):
-        for name, tp in program.input_types.items():
-            if rng.random() < 0.3:
-                value = rng.random() < 0.5 if tp.name == "BOOL" else rng.randint(-300, 300)
-                plc.set(name, value)
-                it.set(name, value)
-        plc.scan()
-        it.scan(plc.now_us - plc.main.cycle_us)
-        got = {p: it.get(p) for p in paths}
-        want = {p: plc.get(p) for p in paths}
-        assert got == want, f"seed {seed}, scan {k + 1}: " + ", ".join(
-            f"{p}: {got[p]!r} != {want[p]!r}" for p in paths if got[p] != want[p])[:500]
+    _compare_with_interpreter(program, plc, it, rng, 12, paths)
 
 
 def test_the_real_library_builds_and_agrees():
