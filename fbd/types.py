@@ -116,6 +116,8 @@ class DataType:
         Raises TypeError_ naming ``where`` for anything that does not fit; never
         wraps silently (a literal out of range is a mistake, not an overflow).
         """
+        if type(value).__module__ == "numpy" and hasattr(value, "item"):
+            value = value.item()  # a NumPy scalar, e.g. read back from a trace's arrays
         kind = self.kind
         if kind == "bool":
             if isinstance(value, bool) or (isinstance(value, int) and value in (0, 1)):

@@ -70,3 +70,14 @@ def test_time_values_beyond_64_bits_of_microseconds_are_refused():
         t.TIME.coerce(datetime.timedelta(days=900_000_000))
     with pytest.raises(t.TypeError_, match="out of range for TIME"):
         t.TIME.coerce("T#999999999999d")
+
+
+def test_numpy_scalars_from_a_trace_are_accepted_as_their_python_values():
+    import numpy as np
+
+    from fbd import BOOL, INT, LREAL, UINT
+    assert BOOL.coerce(np.bool_(True)) is True
+    assert INT.coerce(np.int64(-5)) == -5 and type(INT.coerce(np.int16(7))) is int
+    assert LREAL.coerce(np.float32(1.5)) == 1.5
+    with pytest.raises(t.TypeError_, match="out of range for UINT"):
+        UINT.coerce(np.int64(-1))
