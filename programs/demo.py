@@ -19,7 +19,10 @@ def traffic_light(red="T#3s", red_yellow="T#1s", green="T#3s", yellow="T#1s",
     """A traffic light: RED, RED+YELLOW, GREEN, YELLOW, round again, while ENABLE.
 
     Inputs: ``ENABLE`` (BOOL). Outputs: ``RED``, ``YELLOW``, ``GREEN`` (BOOL) and
-    ``CYCLES`` (INT, full cycles completed since the PLC started).
+    ``CYCLES`` (INT, full cycles completed since the PLC started). Located as
+    an OpenPLC program would be (``fbd serve programs.demo:traffic_light``):
+    ENABLE %IX0.0 (a client writes it at coil 800), the lamps %QX0.0-%QX0.2
+    (coils 0-2), CYCLES %QW0 (holding register 0).
 
     How it works: four steps (RS flip-flops, one per phase) form a ring; each
     step starts its own TON, and when that timer is done the next step is set
@@ -39,7 +42,7 @@ def traffic_light(red="T#3s", red_yellow="T#1s", green="T#3s", yellow="T#1s",
     scans a period).
     """
     net = Network("traffic_light", doc="a traffic light from TON, RS, R_TRIG and CTU blocks")
-    enable = net.input("ENABLE", BOOL)
+    enable = net.input("ENABLE", BOOL, at="%IX0.0")
     start = net.add("start", R_TRIG(), CLK=enable)
     off = net.add("off", NOT(), IN=enable)
 
@@ -82,10 +85,10 @@ def traffic_light(red="T#3s", red_yellow="T#1s", green="T#3s", yellow="T#1s",
                            IN2=yellow_step.Q1, IN3=flash.OUT)
     cycles = net.add("cycles", CTU(), CU=timers[-1].Q)
 
-    net.output("RED", red_light.OUT)
-    net.output("YELLOW", yellow_light.OUT)
-    net.output("GREEN", green_only.OUT)
-    net.output("CYCLES", cycles.CV)
+    net.output("RED", red_light.OUT, at="%QX0.0")
+    net.output("YELLOW", yellow_light.OUT, at="%QX0.1")
+    net.output("GREEN", green_only.OUT, at="%QX0.2")
+    net.output("CYCLES", cycles.CV, at="%QW0")
     return net
 
 

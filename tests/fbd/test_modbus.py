@@ -495,3 +495,16 @@ def test_the_benchmark_runs_and_prints_its_table(capsys):
     out, err = capsys.readouterr()
     assert "20  4 reads : 1 write" in out and "scan with 20 clients" in out
     assert "process image per scan" in out and "modbus_bench: 20 clients, reads ..." in err
+
+
+def test_the_demo_traffic_light_is_driven_through_the_input_window():
+    from programs.demo import traffic_light
+    plc = Plc(traffic_light())
+    image = ProcessImage(plc)
+    assert image.read(COILS, 0, 3) == [False, False, False]       # before the first scan
+    assert image.write(COILS, 800, [True]) is None                 # ENABLE (%IX0.0)
+    plc.scan(2)
+    assert image.read(DISCRETE_INPUTS, 0, 1) == [True]
+    assert image.read(COILS, 0, 3) == [True, False, False]         # RED
+    plc.scan(1601)
+    assert image.read(HOLDING_REGISTERS, 0, 1) == [1]              # CYCLES
