@@ -39,18 +39,26 @@ CHUNK = 1024  # leaves per generated function; a force recompiles one chunk
 
 
 # --------------------------------------------------------------------------- data
-@dataclass
 class Leaf:
-    """One elementary block instance of the flattened program."""
-    index: int
-    path: str
-    block: Block
-    inst: Any
-    scope: "Scope"
-    outputs: dict = field(default_factory=dict)   # port -> slot
-    state: dict = field(default_factory=dict)     # name -> slot
-    inputs: dict = field(default_factory=dict)    # port -> Src
-    types: dict = field(default_factory=dict)     # type var -> DataType
+    """One elementary block instance of the flattened program (a plain class with
+    slots: a big program makes one per block, and a dataclass's default
+    factories made that a fifth of flattening)."""
+    __slots__ = ("index", "path", "block", "inst", "scope", "outputs", "state", "inputs",
+                 "types")
+
+    def __init__(self, index: int, path: str, block: Block, inst, scope: "Scope"):
+        self.index = index
+        self.path = path
+        self.block = block
+        self.inst = inst
+        self.scope = scope
+        self.outputs: dict = {}   # port -> slot
+        self.state: dict = {}     # name -> slot
+        self.inputs: dict = {}    # port -> Src
+        self.types: dict = {}     # type var -> DataType
+
+    def __repr__(self) -> str:
+        return f"<Leaf {self.index} {self.path}: {self.block!r}>"
 
     def port_type(self, port: str) -> t.DataType | None:
         """A port's type once inference has run (None where it could not tell)."""
@@ -110,7 +118,7 @@ class _Builder:
 
     def slot(self, init) -> int:
         self.slot_init.append(init)
-        self.n_slots += 1
+        self.n_slots = len(self.slot_init)
         return self.n_slots - 1
 
     def problem(self, text: str) -> None:
@@ -128,6 +136,7 @@ class _Builder:
             self.problem(f"{scope.prefix.rstrip('.')}: macro {scope.net.name} contains itself")
             return
         stack = stack | {id(scope.net)}
+        slot_init, prefix, leaves = self.slot_init, scope.prefix, scope.leaves
         for name, inst in scope.net.instances.items():
             if inst.is_macro:
                 child = Scope(inst.element, f"{scope.prefix}{name}.", scope, inst)
@@ -135,14 +144,18 @@ class _Builder:
                 self.scopes.append(child)
                 self._walk(child, stack)
             else:
-                leaf = Leaf(len(self.leaves), scope.where(name), inst.element, inst, scope)
-                for p in inst.element.output_ports():
-                    leaf.outputs[p.name] = self.slot(p.default if p.default is not REQUIRED
-                                                     else None)
-                for sv in inst.element.state_vars():
-                    leaf.state[sv.name] = self.slot(None)
-                scope.leaves[name] = leaf
+                element = inst.element
+                leaf = Leaf(len(self.leaves), prefix + name, element, inst, scope)
+                outputs = leaf.outputs
+                for p in element.output_ports():
+                    outputs[p.name] = len(slot_init)
+                    slot_init.append(p.default if p.default is not REQUIRED else None)
+                for sv in element.state_vars():
+                    leaf.state[sv.name] = len(slot_init)
+                    slot_init.append(None)
+                leaves[name] = leaf
                 self.leaves.append(leaf)
+        self.n_slots = len(slot_init)
 
     # ------------------------------------------------------------------ resolve
     def source(self, scope: Scope, src, feedback: bool) -> Src:
@@ -192,8 +205,10 @@ class _Builder:
     def resolve(self) -> None:
         no_bindings: list = []
         for scope in self.scopes:
+            leaves = scope.leaves
             for name, inst in scope.net.instances.items():
-                leaf = scope.leaves.get(name)  # None for a macro
+                leaf = leaves.get(name)  # None for a macro
+                inputs = leaf.inputs if leaf is not None else None
                 for port in inst.input_ports():
                     bindings = inst.bindings.get(port.name, no_bindings)
                     if len(bindings) > 1:
@@ -208,11 +223,19 @@ class _Builder:
                             self.problem(f"{scope.where(f'{name}.{port.name}')}: input is not "
                                          f"connected and {inst.type_name} gives it no default")
                             continue
-                        leaf.inputs[port.name] = Src(None, port.default)
+                        inputs[port.name] = Src(None, port.default)
                         continue
+                    bind = bindings[0]
+                    src = bind.source
+                    if type(src) is Ref and src.kind == "out":
+                        # The common case, inlined: a block's output in the same network.
+                        driver = leaves.get(src.owner.name)
+                        if driver is not None:
+                            inputs[port.name] = Src(driver.outputs[src.port], None, bind.feedback,
+                                                    driver.index)
+                            continue
                     try:
-                        leaf.inputs[port.name] = self.source(scope, bindings[0].source,
-                                                             bindings[0].feedback)
+                        inputs[port.name] = self.source(scope, src, bind.feedback)
                     except _Unresolved as e:
                         self.broken.add(leaf.index)
                         self.problem(str(e))
