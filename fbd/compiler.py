@@ -587,7 +587,7 @@ class ScanProgram:
         """A fresh signal table holding every initial value (a cold start)."""
         table = list(self._slot_init)
         for leaf in self.leaves:
-            for sv in leaf.block.state_vars():
+            for sv in leaf.block.state_vars() if leaf.state else ():
                 tp = leaf.types.get(sv.type) if isinstance(sv.type, str) else sv.type
                 if callable(sv.init):
                     value = sv.init(leaf.block, leaf.types)
@@ -599,7 +599,8 @@ class ScanProgram:
             for p in leaf.block.output_ports():
                 slot = leaf.outputs[p.name]
                 if table[slot] is None:
-                    table[slot] = leaf.port_type(p.name).default
+                    tp = leaf.types.get(p.type) if isinstance(p.type, str) else p.type
+                    table[slot] = tp.default
         for name, slot in self.outputs.items():
             if table[slot] is None:
                 table[slot] = self.output_types[name].default
