@@ -495,6 +495,7 @@ class ModbusServer:
         self.host = host
         self.port = port
         self.image = ProcessImage(plc)
+        self._context = _Context(self.image)
         self.address: tuple[str, int] | None = None   # where it listens, once started
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -530,7 +531,7 @@ class ModbusServer:
     async def _serve(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
-        server = _TcpServer(_Context(self.image), (self.host, self.port))
+        server = _TcpServer(self._context, (self.host, self.port))
         if not await server.listen():
             await server.shutdown()
             self._error = FbdError(f"cannot listen on {self.host}:{self.port}")
@@ -544,6 +545,16 @@ class ModbusServer:
         finally:
             await server.shutdown()
             await asyncio.sleep(0)  # let the closed connections' callbacks run
+
+    def follow(self, plc: Plc) -> None:
+        """Serve ``plc`` from now on (a new game's PLC, say), keeping the listener and
+        the clients' connections: a SCADA polling the old program goes on polling
+        the new one. Raises :class:`FbdError` (serving the old one still) if ``plc``
+        has no located ports."""
+        image = ProcessImage(plc)
+        old, self.image, self.plc = self.image, image, plc
+        self._context.image = image   # one attribute: the server thread sees old or new
+        old.detach()
 
     def stop(self) -> None:
         """Close every connection and the listener; stop following the PLC."""

@@ -37,6 +37,9 @@ APP_TITLE = "FBD PLC simulator"
 TICK_MS = 10                         # the UI timer; ~100 ticks a second, 2 scans each at 5 ms
 MAX_SCANS_PER_TICK = 40              # at most 200 ms of simulated time caught up per tick
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0)  # the Simulation > Speed menu
+# fbd serve's default port (fbd.modbus.DEFAULT_PORT, not imported here: pymodbus takes
+# a quarter of a second to import, paid only when serving is switched on).
+MODBUS_PORT = 5020
 DEFAULT_SIZE = (560, 820)            # the window's first size, if the screen has room
 
 
@@ -60,6 +63,8 @@ class MainWindow(QMainWindow):
         self.panel: Panel | None = None
         self.program: str | None = None
         self.debugger_window = None     # the open DebuggerWindow: it owns the PLC's pacing
+        self.modbus = None              # the ModbusServer serving the panel's PLC, if on
+        self.modbus_host, self.modbus_port = "127.0.0.1", MODBUS_PORT
         self._panel_menus: list = []
         self._build_menus()
         self.loop_label = QLabel()
@@ -115,6 +120,11 @@ class MainWindow(QMainWindow):
         self.debug_action.setShortcut("Ctrl+D")
         self.debug_action.setToolTip("Step scans, watch, force and break on this panel's live PLC")
         self.debug_action.triggered.connect(lambda _=False: self.open_debugger())
+        self.modbus_action = self.sim_menu.addAction("Serve over &Modbus TCP")
+        self.modbus_action.setCheckable(True)
+        self.modbus_action.setToolTip("Let SCADA/HMI clients read and drive this PLC, as "
+                                      "'fbd serve' does (127.0.0.1, port 5020)")
+        self.modbus_action.toggled.connect(self.set_serving)
 
         help_menu = bar.addMenu("&Help")
         help_menu.addAction("&About", self._about)
@@ -137,6 +147,8 @@ class MainWindow(QMainWindow):
         old = self.panel
         if self.debugger_window is not None:     # it debugs the old panel's PLC
             self.debugger_window.close()
+        if self.modbus is not None:              # it serves the old panel's PLC
+            self.modbus_action.setChecked(False)
         if old is not None:
             old.shutdown()
             for menu in self._panel_menus:
@@ -205,6 +217,52 @@ class MainWindow(QMainWindow):
         self.loop.restart()          # no burst of the time the debugger had the PLC
         self._show_loop()
 
+    # -- Modbus TCP ---------------------------------------------------------------------------
+    def set_serving(self, on: bool) -> None:
+        """Serve the panel's PLC over Modbus TCP (its located ports, OpenPLC's layout)
+        while ``on``; the server follows the panel to a new PLC (a new game)."""
+        if not on:
+            self._stop_serving()
+        elif self.modbus is None:
+            self._serve(self.panel.plc if self.panel is not None else None)
+        if self.modbus_action.isChecked() != (self.modbus is not None):
+            self.modbus_action.setChecked(self.modbus is not None)
+        self._show_loop()
+
+    def _serve(self, plc) -> None:
+        from fbd.errors import FbdError
+        from fbd.modbus import ModbusServer
+        if plc is None:
+            self.statusBar().showMessage("no PLC to serve", 5000)
+            return
+        try:
+            self.modbus = ModbusServer(plc, host=self.modbus_host, port=self.modbus_port).start()
+        except FbdError as e:     # no located ports, the port in use, ...
+            self.statusBar().showMessage(f"Modbus TCP: {e}", 10000)
+            return
+        # the addresses: fbd serve NAME --map, or the README's table for 2048
+        self.statusBar().showMessage(f"serving {plc.program.name} over Modbus TCP", 10000)
+
+    def _stop_serving(self) -> None:
+        if self.modbus is not None:
+            self.modbus.stop()
+            self.modbus = None
+
+    def _follow_plc_with_server(self) -> None:
+        """The panel replaced its PLC (a new game): the server serves the new one on
+        the same connections; a PLC it cannot serve stops it, saying why."""
+        from fbd.errors import FbdError
+        plc = self.panel.plc if self.panel is not None else None
+        if self.modbus is None or self.modbus.plc is plc:
+            return
+        try:
+            if plc is None:
+                raise FbdError("no PLC to serve")
+            self.modbus.follow(plc)
+        except FbdError as e:
+            self.modbus_action.setChecked(False)     # stops it
+            self.statusBar().showMessage(f"Modbus TCP stopped: {e}", 10000)
+
     # -- the real-time loop ---------------------------------------------------------------
     def tick(self, now_ns: int | None = None) -> int:
         """One tick: run the scans the wall time owes the PLC, refresh the panel.
@@ -215,6 +273,8 @@ class MainWindow(QMainWindow):
         plc = panel.plc
         if plc is not None:
             self.loop.cycle_ns = round(plc.cycle * 1e6) * 1000
+        if self.modbus is not None:
+            self._follow_plc_with_server()
         if self.debugger_window is not None:   # the debugger owns the pacing
             self._follow_plc()
             return 0
@@ -255,10 +315,13 @@ class MainWindow(QMainWindow):
         else:
             state = "real time" if loop.speed == 1 else f"{loop.speed:g}x real time"
         dropped = f"  ·  {loop.dropped_ns / 1e9:.2f} s dropped" if loop.dropped_ns else ""
-        self.loop_label.setText(f"{state}{dropped}")
+        served = (f"  ·  Modbus TCP {self.modbus_host}:{self.modbus.port}"
+                  if self.modbus is not None else "")
+        self.loop_label.setText(f"{state}{dropped}{served}")
 
     def closeEvent(self, event) -> None:
         self.timer.stop()
+        self._stop_serving()
         if self.debugger_window is not None:
             self.debugger_window.close()
         if self.panel is not None:

@@ -508,3 +508,23 @@ def test_the_demo_traffic_light_is_driven_through_the_input_window():
     assert image.read(COILS, 0, 3) == [True, False, False]         # RED
     plc.scan(1601)
     assert image.read(HOLDING_REGISTERS, 0, 1) == [1]              # CYCLES
+
+
+def test_a_server_follows_a_new_plc_on_the_same_connections(served):
+    from programs.demo import traffic_light
+    plc, server, client = served(traffic_light())
+    plc.scan()
+    new = Plc(traffic_light())
+    new.set("ENABLE", True)
+    new.scan(2)
+    server.follow(new)
+    assert client.read_coils(0, count=3).bits[:3] == [True, False, False]   # the new one's RED
+    with pytest.raises(FbdError, match="no located inputs or outputs"):
+        server.follow(Plc(io_program_without_locations()))
+    assert server.plc is new and client.read_coils(0, count=1).bits[0] is True
+
+
+def io_program_without_locations() -> Network:
+    net = Network("Plain")
+    net.output("Q", net.input("A", BOOL))
+    return net
