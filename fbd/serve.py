@@ -39,7 +39,9 @@ def register(subparsers) -> None:
                         "0.0.0.0 for every interface)")
     p.add_argument("--port", type=int, default=None,
                    help="the TCP port (default 5020; Modbus's own 502 needs root)")
-    p.add_argument("--cycle", default="5ms", help="scan cycle, e.g. 5ms, 10ms (default 5ms)")
+    p.add_argument("--cycle", default=None,
+                   help="scan cycle, e.g. 5ms, 10ms (default 5ms; for a PLCopen project, its "
+                        "task's interval)")
     p.add_argument("--map", action="store_true",
                    help="print the Modbus address of every located port and exit")
     p.set_defaults(func=cmd_serve)
@@ -53,8 +55,7 @@ def resolve(target: str) -> str:
     if target in names:
         return names[target]
     if target.lower().endswith(".xml"):
-        raise CliError(f"{target}: name the POU to serve, as in {target}:POU (fbd serve runs one "
-                       f"program, not a configuration's tasks)")
+        return target   # a PLCopen project: its configuration's one program (see _xml_program)
     close = difflib.get_close_matches(target, list(names), n=1, cutoff=0.5)
     hint = f"; did you mean {close[0]}?" if close else ""
     raise CliError(f"no program named {target!r} (named programs: {', '.join(names) or 'none'}); "
@@ -66,8 +67,13 @@ def cmd_serve(args) -> int:
     from .modbus import DEFAULT_PORT, ModbusServer, ProcessImage, run_realtime
     from .runtime import Plc
 
-    cycle_us = _cycle_us(args.cycle)
-    net = load_network(resolve(args.target))
+    target = resolve(args.target)
+    if target.lower().endswith(".xml"):
+        net, interval_us = _xml_program(target)
+        cycle_us = _cycle_us(args.cycle) if args.cycle else interval_us or 5000
+    else:
+        net = load_network(target)
+        cycle_us = _cycle_us(args.cycle or "5ms")
     plc = Plc(net, cycle=f"T#{cycle_us}us")
     if args.map:
         image = ProcessImage(plc)
@@ -103,6 +109,24 @@ def cmd_serve(args) -> int:
           f"{image.reads:,} reads, {image.writes:,} writes, {image.refused:,} refused",
           file=sys.stderr)
     return 0
+
+
+def _xml_program(path: str):
+    """``fbd serve plc.xml``: the program its configuration runs, as OpenPLC's runtime
+    runs the project it is given, with that task's interval; the server serves one
+    program, so a configuration of several instances is told to name one."""
+    from .plcopen import load_project
+    project = load_project(path)
+    config = project.configuration
+    if config is None or not config.tasks:
+        raise CliError(f"{path} has no configuration to run; name the POU to serve, as in "
+                       f"{path}:POU (its FBD POUs: {', '.join(project.pous) or 'none'})")
+    if len(config.tasks) > 1:
+        names = ", ".join(f"{tk.name} ({tk.program})" for tk in config.tasks)
+        raise CliError(f"{path}: its configuration runs {len(config.tasks)} programs ({names}) "
+                       f"and fbd serve serves one; name it, as in {path}:{config.tasks[0].program}")
+    spec = config.tasks[0]
+    return project.network(spec.program), spec.interval_us
 
 
 def _print_map(name: str, rows) -> None:

@@ -440,9 +440,29 @@ def test_serve_a_plcopen_pou_with_its_located_variables(capsys, tmp_path):
     assert "%IX1.2    discrete input 10" in out
 
 
+def test_serve_a_project_runs_its_configurations_program_at_its_interval(capsys, tmp_path):
+    xml = tmp_path / "io.xml"
+    assert cli.main(["export", f"{HERE}:io_program", "-o", str(xml), "--cycle", "20ms"]) == 0
+    capsys.readouterr()
+    assert cli.main(["serve", str(xml), "--map"]) == 0
+    assert "Io: Modbus TCP address map" in capsys.readouterr().out
+    from fbd.serve import _xml_program
+    net, interval_us = _xml_program(str(xml))
+    assert net.name == "Io" and interval_us == 20_000    # the scan runs at the task's interval
+    # two program instances: fbd serve serves one, and says which to name
+    text = xml.read_text()
+    start = text.index("<pouInstance")
+    end = text.index("/>", start) + 2
+    twice = text[start:end].replace('name="', 'name="other_', 1)
+    xml.write_text(text[:end] + twice + text[end:])
+    assert cli.main(["serve", str(xml), "--map"]) == 2
+    err = capsys.readouterr().err
+    assert "its configuration runs 2 programs" in err and f"{xml}:Io" in err
+
+
 @pytest.mark.parametrize("argv, message", [
     (["serve", f"{HERE}:unlocated"], "Plain has no located inputs or outputs"),
-    (["serve", "plc.xml"], "plc.xml: name the POU to serve, as in plc.xml:POU"),
+    (["serve", "plc.xml"], "plc.xml: cannot read"),
     (["serve", "2049"], "no program named '2049' (named programs: 2048); give one as "
                         "MODULE:FUNCTION; did you mean 2048?"),
     (["serve", "no_such_module_xyz:f"], "no module named 'no_such_module_xyz'"),
