@@ -2,12 +2,15 @@
 
 The steps, each a function below:
 
-1. ``_flatten``: walk the macro hierarchy; every leaf block gets a full path
+1. ``flatten``: walk the macro hierarchy; every leaf block gets a full path
    (``cell_0_0.memory``) and slots for its outputs and state.
-2. ``_resolve``: follow every input through macro ports to the leaf output,
-   network input or literal that drives it.
-3. ``_infer_types``: unify the types at both ends of every wire (generic
-   blocks take the type of what they are wired to), check families.
+2. ``resolve``: follow every input through macro ports to the leaf output,
+   network input or literal that drives it, unify the types at both ends of
+   every wire (generic blocks take the type of what they are wired to), and
+   note the forward wires the order follows. One pass: at 100k blocks each
+   pass over the wires costs a tenth of a second.
+3. ``_infer_types``: bind what the wires left open (from literals), check
+   families, give every block its types.
 4. ``_order``: a deterministic topological order of the forward wires, ties
    broken by the order blocks were added; loops without a feedback mark are
    reported with the blocks in them.
@@ -25,6 +28,7 @@ import heapq
 import math
 import os
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, NamedTuple
 
 from . import address as located
@@ -97,6 +101,18 @@ class SignalInfo(NamedTuple):
     leaf: int | None = None  # the block that writes the slot, if any
 
 
+_new_src = partial(tuple.__new__, Src)  # Src((slot, const, feedback, leaf)), at half the cost
+
+
+class _Template(NamedTuple):
+    """One block configuration's code, ready to format with an instance's names."""
+    fmt: str        # statements with {k} for each placeholder's name
+    pure: bool      # see ScanProgram._leaf_lines
+    local: str      # the statements in a chunk: {k} are slot numbers, read as v<slot>
+    tokens: dict    # port or state name -> placeholder number
+    n_inputs: int   # placeholders before the outputs'
+
+
 class _Unresolved(Exception):
     pass
 
@@ -110,11 +126,16 @@ class _Builder:
         self.broken: set[int] = set()  # leaves with an unconnected input (no type errors on top)
         self.n_slots = 0
         self.slot_init: list[Any] = []     # value, or a callable producing a fresh value
+        self.writer: dict[int, int] = {}   # slot -> the leaf that writes it
         self.inputs: dict[str, int] = {}   # top-level input -> slot
         self.top = Scope(net, "", None, None)
         self.scopes: list[Scope] = [self.top]
+        self.types = _Types()
+        self.succ: list[list[int]] = []    # leaf -> the leaves that read it in the same scan
+        self.indeg: list[int] = []         # leaf -> how many forward wires it reads
         self._memo: dict = {}
         self._busy: set = set()
+        self._shapes: dict = {}  # (block type, n) -> its outputs (name, initial) and state names
 
     def slot(self, init) -> int:
         self.slot_init.append(init)
@@ -130,31 +151,43 @@ class _Builder:
             # network placed as a macro with the input left open would see it.
             self.inputs[name] = self.slot(tp.default if default is REQUIRED else default)
         self._walk(self.top, set())
+        self.succ = [[] for _ in self.leaves]
+        self.indeg = [0] * len(self.leaves)
 
     def _walk(self, scope: Scope, stack: set) -> None:
         if id(scope.net) in stack:
             self.problem(f"{scope.prefix.rstrip('.')}: macro {scope.net.name} contains itself")
             return
         stack = stack | {id(scope.net)}
-        slot_init, prefix, leaves = self.slot_init, scope.prefix, scope.leaves
+        slot_init, prefix, leaves, writer = self.slot_init, scope.prefix, scope.leaves, self.writer
+        all_leaves, shapes = self.leaves, self._shapes
         for name, inst in scope.net.instances.items():
-            if inst.is_macro:
-                child = Scope(inst.element, f"{scope.prefix}{name}.", scope, inst)
+            element = inst.element
+            if isinstance(element, Network):
+                child = Scope(element, f"{prefix}{name}.", scope, inst)
                 scope.children[name] = child
                 self.scopes.append(child)
                 self._walk(child, stack)
-            else:
-                element = inst.element
-                leaf = Leaf(len(self.leaves), prefix + name, element, inst, scope)
-                outputs = leaf.outputs
-                for p in element.output_ports():
-                    outputs[p.name] = len(slot_init)
-                    slot_init.append(p.default if p.default is not REQUIRED else None)
-                for sv in element.state_vars():
-                    leaf.state[sv.name] = len(slot_init)
-                    slot_init.append(None)
-                leaves[name] = leaf
-                self.leaves.append(leaf)
+                continue
+            index = len(all_leaves)
+            leaf = Leaf(index, prefix + name, element, inst, scope)
+            shape = shapes.get((element.__class__, element.n))
+            if shape is None:
+                shape = shapes[element.__class__, element.n] = (
+                    tuple((p.name, p.default if p.default is not REQUIRED else None)
+                          for p in element.output_ports()),
+                    tuple(sv.name for sv in element.state_vars()))
+            outputs, state_names = shape
+            for port, init in outputs:
+                writer[len(slot_init)] = index
+                leaf.outputs[port] = len(slot_init)
+                slot_init.append(init)
+            for var in state_names:
+                writer[len(slot_init)] = index
+                leaf.state[var] = len(slot_init)
+                slot_init.append(None)
+            leaves[name] = leaf
+            all_leaves.append(leaf)
         self.n_slots = len(slot_init)
 
     # ------------------------------------------------------------------ resolve
@@ -203,47 +236,88 @@ class _Builder:
         return self.source(child, out.source, out.feedback)
 
     def resolve(self) -> None:
-        no_bindings: list = []
+        """Give every leaf input its Src, check the types at both ends of every
+        wire and note the forward wires between leaves (see the module docstring)."""
+        wires = _WireTypes(self.types, self.problems)
+        succ, indeg, problem, new_src = self.succ, self.indeg, self.problem, _new_src
+        DataType = t.DataType
         for scope in self.scopes:
             leaves = scope.leaves
             for name, inst in scope.net.instances.items():
                 leaf = leaves.get(name)  # None for a macro
-                inputs = leaf.inputs if leaf is not None else None
-                for port in inst.input_ports():
-                    bindings = inst.bindings.get(port.name, no_bindings)
-                    if len(bindings) > 1:
-                        drivers = " and ".join(_describe(scope, b.source) for b in bindings)
-                        self.problem(f"{scope.where(f'{name}.{port.name}')}: input driven "
-                                     f"twice (by {drivers})")
-                    if leaf is None:
-                        continue
-                    if not bindings:
+                all_bindings = inst.bindings
+                if leaf is None:
+                    for pname in inst._inputs:
+                        bindings = all_bindings.get(pname)
+                        if bindings is not None:
+                            if len(bindings) > 1:
+                                problem(_driven_twice(scope, name, pname, bindings))
+                            wires.wire(scope, name, None, inst, pname, bindings[0].source)
+                    continue
+                inputs, index, bound = leaf.inputs, leaf.index, leaf.block.bound_types
+                for pname, port in inst._inputs.items():
+                    bindings = all_bindings.get(pname)
+                    if bindings is None:
                         if port.default is REQUIRED:
-                            self.broken.add(leaf.index)
-                            self.problem(f"{scope.where(f'{name}.{port.name}')}: input is not "
-                                         f"connected and {inst.type_name} gives it no default")
-                            continue
-                        inputs[port.name] = Src(None, port.default)
+                            self.broken.add(index)
+                            problem(f"{scope.where(f'{name}.{pname}')}: input is not "
+                                    f"connected and {inst.type_name} gives it no default")
+                        else:
+                            inputs[pname] = new_src((None, port.default, False, -1))
                         continue
+                    if len(bindings) > 1:
+                        problem(_driven_twice(scope, name, pname, bindings))
                     bind = bindings[0]
                     src = bind.source
-                    if type(src) is Ref and src.kind == "out":
-                        # The common case, inlined: a block's output in the same network.
+                    if src.__class__ is Ref and src.kind == "out":
                         driver = leaves.get(src.owner.name)
                         if driver is not None:
-                            inputs[port.name] = Src(driver.outputs[src.port], None, bind.feedback,
-                                                    driver.index)
+                            # The common case, inlined: a block's output in the same network.
+                            feedback = bind.feedback
+                            inputs[pname] = new_src((driver.outputs[src.port], None, feedback,
+                                                     driver.index))
+                            if not feedback:
+                                succ[driver.index].append(index)
+                                indeg[index] += 1
+                            # Where both ends have a fixed type (nearly every wire of a
+                            # big program) the check is one comparison.
+                            target = port.type
+                            if target.__class__ is not DataType:
+                                target = bound.get(target)
+                            source = driver.inst._outputs[src.port].type
+                            if source.__class__ is not DataType:
+                                source = driver.block.bound_types.get(source)
+                            if target is None or source is None:
+                                wires.wire(scope, name, leaf, inst, pname, src)
+                            elif target is not source:
+                                wires.mismatch(scope, src.path, f"{name}.{pname}",
+                                               (source, target))
                             continue
                     try:
-                        inputs[port.name] = self.source(scope, src, bind.feedback)
+                        got = self.source(scope, src, bind.feedback)
                     except _Unresolved as e:
-                        self.broken.add(leaf.index)
-                        self.problem(str(e))
+                        self.broken.add(index)
+                        problem(str(e))
+                    else:
+                        inputs[pname] = got
+                        if got.leaf >= 0 and not got.feedback:
+                            succ[got.leaf].append(index)
+                            indeg[index] += 1
+                    wires.wire(scope, name, leaf, inst, pname, src)
+                if len(bound) < len(leaf.block.types):
+                    for pname in inst._outputs:
+                        wires.port_node(scope, name, pname, True)
             for out in scope.net.outputs.values():
                 try:
                     self.source(scope, out.source, out.feedback)
                 except _Unresolved as e:
-                    self.problem(str(e))
+                    problem(str(e))
+                wires.net_output(scope, out)
+
+
+def _driven_twice(scope: Scope, name: str, port: str, bindings: list) -> str:
+    drivers = " and ".join(_describe(scope, b.source) for b in bindings)
+    return f"{scope.where(f'{name}.{port}')}: input driven twice (by {drivers})"
 
 
 def _describe(scope: Scope, src) -> str:
@@ -342,17 +416,23 @@ def _candidates(value) -> list:
     return cands
 
 
-def _infer_types(b: _Builder) -> None:
-    ty = _Types()
-    problems = b.problems
+class _WireTypes:
+    """The type nodes of ports and the general case of a wire's types, for
+    :meth:`_Builder.resolve` (which compares fixed types itself)."""
 
-    def port_node(scope: Scope, name: str, port: str, out: bool):
+    def __init__(self, ty: _Types, problems: list):
+        self.ty = ty
+        self.problems = problems
+        for tp in t.ELEMENTARY:
+            ty.node(tp, tp)
+
+    def port_node(self, scope: Scope, name: str, port: str, out: bool):
         """The type node of a port of instance ``name`` in ``scope``: the type itself
-        where it is concrete or bound (most ports of a big program: no node to
-        make, and a wire between two of them is one comparison)."""
+        where it is concrete or bound."""
+        ty = self.ty
         leaf = scope.leaves.get(name)
         if leaf is None:
-            return net_node(scope.children[name], port, out)
+            return self.net_node(scope.children[name], port, out)
         decl = (leaf.inst._outputs if out else leaf.inst._inputs)[port]
         var = decl.type
         if isinstance(var, str):
@@ -367,60 +447,57 @@ def _infer_types(b: _Builder) -> None:
             return key
         return ty.node(var, var)
 
-    def net_node(scope: Scope, port: str, out: bool):
+    def net_node(self, scope: Scope, port: str, out: bool):
         if out:
-            return ty.node(("o", id(scope), port), scope.net.outputs[port].type)
-        return ty.node(("i", id(scope), port), scope.net.inputs[port][0])
+            return self.ty.node(("o", id(scope), port), scope.net.outputs[port].type)
+        return self.ty.node(("i", id(scope), port), scope.net.inputs[port][0])
 
-    def source_node(scope: Scope, src: Ref):
+    def source_node(self, scope: Scope, src: Ref):
         if src.kind == "netin":
-            return net_node(scope, src.port, False)
-        return port_node(scope, src.owner.name, src.port, True)
+            return self.net_node(scope, src.port, False)
+        return self.port_node(scope, src.owner.name, src.port, True)
 
-    def mismatch(scope: Scope, source: str, target: str, types: tuple) -> None:
+    def mismatch(self, scope: Scope, source: str, target: str, types: tuple) -> None:
         a, b = scope.where(source), scope.where(target)
-        problems.append(f"type mismatch: {a} is {types[0]} but {b} is {types[1]} "
-                        f"(wire {a} -> {b}); convert with {types[0]}_TO_{types[1]}")
+        self.problems.append(f"type mismatch: {a} is {types[0]} but {b} is {types[1]} "
+                             f"(wire {a} -> {b}); convert with {types[0]}_TO_{types[1]}")
 
-    def fixed(leaf: Leaf | None, decls: dict, port: str):
-        """The port's type if it is concrete or bound, else None (see port_node)."""
-        if leaf is None:
-            return None
-        var = decls[port].type
-        return var if isinstance(var, t.DataType) else leaf.block.bound_types.get(var)
-
-    for tp in t.ELEMENTARY:
-        ty.node(tp, tp)
-    # The loop below runs once per wire of the whole program: where both ends have
-    # a fixed type (nearly all wires of a big program) it only compares them.
-    for scope in b.scopes:
-        leaves = scope.leaves
-        for name, inst in scope.net.instances.items():
-            leaf = leaves.get(name)  # None for a macro
-            for pname, binds in inst.bindings.items():
-                target = fixed(leaf, inst._inputs, pname) or port_node(scope, name, pname, False)
-                source = binds[0].source
-                if isinstance(source, Ref):
-                    src_leaf = leaves.get(source.owner.name) if source.kind == "out" else None
-                    node = (fixed(src_leaf, src_leaf.inst._outputs, source.port)
-                            if src_leaf is not None else None) or source_node(scope, source)
-                    if node is not target:
-                        conflict = ty.union(node, target)
-                        if conflict:
-                            mismatch(scope, source.path, f"{name}.{pname}", conflict)
-                else:
-                    ty.literal(target, source, scope.where(f"{name}.{pname}"))
-            if leaf is not None and len(leaf.block.bound_types) < len(type(leaf.block).types):
-                for p in inst.output_ports():
-                    port_node(scope, name, p.name, True)
-        for out in scope.net.outputs.values():
-            target = net_node(scope, out.name, True)
-            if isinstance(out.source, Ref):
-                conflict = ty.union(source_node(scope, out.source), target)
+    def wire(self, scope: Scope, name: str, leaf: Leaf | None, inst, port: str, source) -> None:
+        """Join the types of ``source`` and input ``port`` of instance ``name``."""
+        ty = self.ty
+        target = _fixed(leaf, inst._inputs, port) or self.port_node(scope, name, port, False)
+        if isinstance(source, Ref):
+            src_leaf = scope.leaves.get(source.owner.name) if source.kind == "out" else None
+            node = (_fixed(src_leaf, src_leaf.inst._outputs, source.port)
+                    if src_leaf is not None else None) or self.source_node(scope, source)
+            if node is not target:
+                conflict = ty.union(node, target)
                 if conflict:
-                    mismatch(scope, out.source.path, out.name, conflict)
-            else:
-                ty.literal(target, out.source, scope.where(out.name))
+                    self.mismatch(scope, source.path, f"{name}.{port}", conflict)
+        else:
+            ty.literal(target, source, scope.where(f"{name}.{port}"))
+
+    def net_output(self, scope: Scope, out) -> None:
+        target = self.net_node(scope, out.name, True)
+        if isinstance(out.source, Ref):
+            conflict = self.ty.union(self.source_node(scope, out.source), target)
+            if conflict:
+                self.mismatch(scope, out.source.path, out.name, conflict)
+        else:
+            self.ty.literal(target, out.source, scope.where(out.name))
+
+
+def _fixed(leaf: Leaf | None, decls: dict, port: str):
+    """The port's type if it is concrete or bound, else None (see port_node)."""
+    if leaf is None:
+        return None
+    var = decls[port].type
+    return var if isinstance(var, t.DataType) else leaf.block.bound_types.get(var)
+
+
+def _infer_types(b: _Builder) -> None:
+    ty = b.types
+    problems = b.problems
 
     # Bind what wires left open from literals, then check families.
     for key in list(ty.parent):
@@ -438,8 +515,6 @@ def _infer_types(b: _Builder) -> None:
             for fam, where in fams:
                 if tp not in fam:
                     problems.append(f"{where}: needs {fam}, but is wired to {tp}")
-    b.types = ty
-
     unresolved: set = set()
     for leaf in b.leaves:
         for var in type(leaf.block).types:
@@ -500,13 +575,7 @@ def _infer_types(b: _Builder) -> None:
 # ------------------------------------------------------------------------ order
 def _order(b: _Builder) -> list[int]:
     n = len(b.leaves)
-    succ: list[list[int]] = [[] for _ in range(n)]
-    indeg = [0] * n
-    for leaf in b.leaves:
-        for src in leaf.inputs.values():
-            if src.leaf >= 0 and not src.feedback:
-                succ[src.leaf].append(leaf.index)
-                indeg[leaf.index] += 1
+    succ, indeg = b.succ, list(b.indeg)
     ready = [i for i in range(n) if indeg[i] == 0]
     heapq.heapify(ready)
     order: list[int] = []
@@ -546,10 +615,7 @@ class ScanProgram:
         self._b = b
         self.inputs: dict[str, int] = dict(b.inputs)
         self.input_types = {n: tp for n, (tp, _d) in b.net.inputs.items()}
-        self.writer: dict[int, int] = {}
-        for leaf in b.leaves:
-            for slot in (*leaf.outputs.values(), *leaf.state.values()):
-                self.writer[slot] = leaf.index
+        self.writer: dict[int, int] = b.writer
         self._snapshots: dict[int, int] = {}  # source slot -> its previous-scan copy
         self._leaf_inputs: list[dict] = [self._input_reads(leaf) for leaf in b.leaves]
         # Top-level outputs get their own slots: the output image, published at scan end.
@@ -691,43 +757,49 @@ class ScanProgram:
         so its outputs need no value from before the block runs."""
         leaf = self.leaves[index]
         values = []   # what each placeholder of the template stands for, in order
-        tokens = {}
         consts = []
         for port, read in self._leaf_inputs[index].items():
             if isinstance(read, str):
                 consts.append((port, read))
             else:
-                tokens[port] = len(values)
                 values.append(name(read))
         pre = []
         written = set()
         for names in (leaf.outputs, leaf.state):
-            for var, slot in names.items():
-                tokens[var] = len(values)
+            for slot in names.values():
                 values.append(name(self._place(slot)))
                 written.add(slot)
+        tpl = self._template(leaf, tuple(consts))
         for port, src in leaf.inputs.items():
             if src.slot in written:  # wired to itself: read last scan's value first
                 tmp = f"_i{index}_{port}"
-                pre.append(f"{tmp} = {values[tokens[port]]}")
-                values[tokens[port]] = tmp
-        fmt, pure = self._template(leaf, tokens, consts)
-        return pre + fmt.format(*values).split("\n"), pure
+                pre.append(f"{tmp} = {values[tpl.tokens[port]]}")
+                values[tpl.tokens[port]] = tmp
+        return pre + tpl.fmt.format(*values).split("\n"), tpl.pure
 
-    def _template(self, leaf: Leaf, tokens: dict, consts: list) -> list:
+    def _template(self, leaf: Leaf, consts: tuple) -> "_Template":
         """The block's code with placeholders for slots, generated once per
         block configuration and reused for every instance (most of a big
-        program's compile time would otherwise go to calling ``code`` again)."""
+        program's compile time would otherwise go to calling ``code`` again).
+        Placeholders are numbered: the wired inputs in port order, then the
+        outputs, then the state variables, so the literal inputs (``consts``)
+        and the configuration decide the rest."""
         block = leaf.block
         try:
             key = (type(block), block.n, tuple(block.p.items()), tuple(leaf.types.items()),
-                   tuple(consts), tuple(tokens.items()))
-            hash(key)
+                   consts)
+            cached = self._templates.get(key)
         except TypeError:  # an unhashable parameter: no caching for this block
-            key = None
-        cached = self._templates.get(key) if key is not None else None
+            key = cached = None
         if cached is not None:
             return cached
+        literal_ports = {port for port, _src in consts}
+        tokens = {}
+        for port in leaf.inputs:
+            if port not in literal_ports:
+                tokens[port] = len(tokens)
+        for var in (*leaf.outputs, *leaf.state):
+            tokens[var] = len(tokens)
         names = {name: f"\x00{k}\x00" for name, k in tokens.items()}
         names.update(consts)
         counter = iter(range(1 << 30))
@@ -741,12 +813,24 @@ class ScanProgram:
             if not line.strip():
                 continue
             parts = line.split("\x00")
-            template.append([(part, -1) if i % 2 == 0 else ("", int(part))
+            template.append([(part.replace("{", "{{").replace("}", "}}"), -1) if i % 2 == 0
+                             else ("", int(part))
                              for i, part in enumerate(parts) if part or i % 2])
+        pure = _is_pure(template, leaf, tokens)
         # The whole block as one format string: one C-level call per instance.
-        fmt = "\n".join("".join(part.replace("{", "{{").replace("}", "}}") if k < 0 else f"{{{k}}}"
-                                 for part, k in line) for line in template)
-        result = (fmt, _is_pure(template, leaf, tokens))
+        fmt = "\n".join("".join(text if k < 0 else f"{{{k}}}" for text, k in line)
+                        for line in template)
+        # The same over locals ``v<slot>`` as a chunk runs it, indented, given slot
+        # numbers; a pure block stores its outputs in the table as it assigns them.
+        local = []
+        for line in template:
+            text = "".join(text if k < 0 else f"v{{{k}}}" for text, k in line)
+            if pure:
+                target = line[0][1]
+                text = f"v{{{target}}} = s[{{{target}}}]" + text[len(f"v{{{target}}}"):]
+            local.append(text)
+        result = _Template(fmt, pure, "    " + "\n    ".join(local), tokens,
+                           len(tokens) - len(leaf.outputs) - len(leaf.state))
         if key is not None:
             self._templates[key] = result
         return result
@@ -772,24 +856,42 @@ class ScanProgram:
         written: set[int] = set()
         stored: set[int] = set()
         preload: set[int] = set()
+        leaves, leaf_inputs, forced = self.leaves, self._leaf_inputs, self.forced
+        place = self._place
         for index in self.order[c * CHUNK:(c + 1) * CHUNK]:
-            leaf = self.leaves[index]
-            for read in self._leaf_inputs[index].values():
-                if not isinstance(read, str) and read not in written:
-                    preload.add(read)
-            lines, pure = self._leaf_lines(index, _local_name)
-            places = [self._place(slot) for slot in (*leaf.outputs.values(), *leaf.state.values())]
-            if pure:  # each line is "v<place> = <expression>"
-                for k, line in enumerate(lines):
-                    local, eq, rest = line.partition(" = ")
-                    if local[:1] == "v" and local[1:].isdigit() and int(local[1:]) in places:
-                        lines[k] = f"{local} = s[{local[1:]}] = {rest}"
+            leaf = leaves[index]
+            reads = leaf_inputs[index]
+            slots = [*leaf.outputs.values(), *leaf.state.values()]
+            places = [place(slot) for slot in slots] if forced else slots
+            body.append(f"    # {leaf.path}: {leaf.block.name}")
+            ins = []
+            consts = []
+            for port, read in reads.items():
+                if read.__class__ is str:
+                    consts.append((port, read))
+                else:
+                    ins.append(read)
+                    if read not in written:
+                        preload.add(read)
+            if not set(slots).isdisjoint(ins):  # wired to itself: the general path
+                lines, pure = self._leaf_lines(index, _local_name)
+                for line in lines:
+                    local, _eq, rest = line.partition(" = ")
+                    if pure and local[:1] == "v" and local[1:].isdigit() and int(local[1:]) in places:
+                        line = f"{local} = s[{local[1:]}] = {rest}"
                         stored.add(int(local[1:]))
+                    body.append(f"    {line}")
+                if not pure:
+                    preload.update(p for p in places if p not in written)
+                written.update(places)
+                continue
+            tpl = self._template(leaf, tuple(consts))
+            body.append(tpl.local.format(*ins, *places))
+            if tpl.pure:
+                stored.update(places)
             else:  # it may keep (not assign) a value, or read last scan's
                 preload.update(p for p in places if p not in written)
             written.update(places)
-            body.append(f"    # {leaf.path}: {leaf.block.name}")
-            body += [f"    {line}" for line in lines]
         written -= stored
         lines = [f"def _chunk_{c}(s, now):"]
         lines += [f"    v{slot} = s[{slot}]" for slot in sorted(preload)]
