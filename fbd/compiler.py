@@ -125,7 +125,8 @@ class _Builder:
         self.leaves: list[Leaf] = []
         self.broken: set[int] = set()  # leaves with an unconnected input (no type errors on top)
         self.n_slots = 0
-        self.slot_init: list[Any] = []     # value, or a callable producing a fresh value
+        self.slot_init: list[Any] = []     # each slot's initial value (types known: all of them)
+        self.fresh: list = []              # (slot, make, leaf): state whose value is made per table
         self.writer: dict[int, int] = {}   # slot -> the leaf that writes it
         self.inputs: dict[str, int] = {}   # top-level input -> slot
         self.top = Scope(net, "", None, None)
@@ -516,11 +517,13 @@ def _infer_types(b: _Builder) -> None:
                 if tp not in fam:
                     problems.append(f"{where}: needs {fam}, but is wired to {tp}")
     unresolved: set = set()
+    slot_init, fresh = b.slot_init, b.fresh
     for leaf in b.leaves:
-        for var in type(leaf.block).types:
+        block = leaf.block
+        for var in block.types:
             key = ("tv", leaf.index, var)
-            if var in leaf.block.bound_types:
-                leaf.types[var] = leaf.block.bound_types[var]
+            if var in block.bound_types:
+                leaf.types[var] = block.bound_types[var]
             elif key in ty.parent:
                 tp = ty.type_of(key)
                 if tp is None:
@@ -528,19 +531,36 @@ def _infer_types(b: _Builder) -> None:
                     if leaf.index in b.broken:
                         continue
                     problems.append(f"{leaf.path}: cannot infer type {var} of "
-                                    f"{leaf.block.name}; give it, e.g. "
-                                    f"{type_hint(type(leaf.block), var)}")
+                                    f"{block.name}; give it, e.g. "
+                                    f"{type_hint(type(block), var)}")
                 else:
                     leaf.types[var] = tp
         if leaf.index in unresolved:
             continue
-        for port, src in list(leaf.inputs.items()):
+        inputs = leaf.inputs
+        for port, src in inputs.items():
             if src.slot is None:
                 tp = leaf.port_type(port)
                 try:
-                    leaf.inputs[port] = Src(None, tp.coerce(src.const, f"{leaf.path}.{port}"))
+                    inputs[port] = Src(None, tp.coerce(src.const, f"{leaf.path}.{port}"))
                 except t.TypeError_ as e:
                     problems.append(str(e))
+        # Initial values, now that the types are known: an output without a
+        # declared default starts at its type's, state at what it declares.
+        for decl, slot in zip(leaf.inst._outputs.values(), leaf.outputs.values()):
+            if slot_init[slot] is None:
+                tp = decl.type
+                slot_init[slot] = (tp if tp.__class__ is t.DataType else leaf.types[tp]).default
+        if leaf.state:
+            for sv in block.state_vars():
+                slot = leaf.state[sv.name]
+                if callable(sv.init):  # a fresh value for every table (a LIFO's list)
+                    fresh.append((slot, sv.init, leaf))
+                elif sv.init is not None:
+                    slot_init[slot] = sv.init
+                else:
+                    tp = leaf.types.get(sv.type) if isinstance(sv.type, str) else sv.type
+                    slot_init[slot] = tp.default if tp is not None else None
     # Network-output and macro-port literals are checked against their declared type,
     # and located outputs whose type only inference knew against their location.
     for scope in b.scopes:
@@ -612,6 +632,7 @@ class ScanProgram:
         self.order = order
         self.position = {leaf_index: pos for pos, leaf_index in enumerate(order)}
         self._slot_init = b.slot_init
+        self._fresh = b.fresh  # (slot, make, leaf): state made anew for every table
         self._b = b
         self.inputs: dict[str, int] = dict(b.inputs)
         self.input_types = {n: tp for n, (tp, _d) in b.net.inputs.items()}
@@ -627,7 +648,8 @@ class ScanProgram:
             if src.slot is None:
                 slot = self._new_slot(tp.coerce(src.const, name))
             else:
-                slot = self._new_slot(self._slot_init[src.slot])
+                init = self._slot_init[src.slot]
+                slot = self._new_slot(tp.default if init is None else init)
                 self._publish.append((slot, src))
             self.outputs[name] = slot
         self.output_types = {n: b.types.type_of(("o", id(b.top), n)) for n in b.net.outputs}
@@ -652,24 +674,8 @@ class ScanProgram:
     def new_table(self) -> list:
         """A fresh signal table holding every initial value (a cold start)."""
         table = list(self._slot_init)
-        for leaf in self.leaves:
-            for sv in leaf.block.state_vars() if leaf.state else ():
-                tp = leaf.types.get(sv.type) if isinstance(sv.type, str) else sv.type
-                if callable(sv.init):
-                    value = sv.init(leaf.block, leaf.types)
-                elif sv.init is None:
-                    value = tp.default if tp is not None else None
-                else:
-                    value = sv.init
-                table[leaf.state[sv.name]] = value
-            for p in leaf.block.output_ports():
-                slot = leaf.outputs[p.name]
-                if table[slot] is None:
-                    tp = leaf.types.get(p.type) if isinstance(p.type, str) else p.type
-                    table[slot] = tp.default
-        for name, slot in self.outputs.items():
-            if table[slot] is None:
-                table[slot] = self.output_types[name].default
+        for slot, make, leaf in self._fresh:
+            table[slot] = make(leaf.block, leaf.types)
         for src_slot, prev in self._snapshots.items():
             table[prev] = table[src_slot]
         return table

@@ -21,6 +21,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from .errors import FbdError
 
@@ -68,7 +69,7 @@ class DataType:
         """Held as a Python int that wraps at ``bits`` (integers, bit strings, TIME)."""
         return self.kind in ("int", "bits", "time")
 
-    @property
+    @cached_property
     def default(self):
         """The IEC initial value: FALSE, 0, 0.0, T#0s, ''."""
         return {"bool": False, "real": 0.0, "string": ""}.get(self.kind, 0)
