@@ -1,7 +1,8 @@
-"""map_in_two: the same results as a plain map, half of them computed in a forked child."""
+"""map_in_two: the same results as a plain map, part of them computed in a forked child."""
 
 import os
 import threading
+import time
 
 import pytest
 
@@ -13,18 +14,46 @@ def _pid_and_code(x):
     return os.getpid(), compile(f"y = {x} * 2", "<test>", "exec")
 
 
-def test_the_second_half_is_computed_by_a_child_and_results_keep_their_order():
-    items = list(range(forkmap.MIN_ITEMS))
-    results = map_in_two(_pid_and_code, items)
-    pids = [pid for pid, _ in results]
+def _slow_pid_and_code(x):
+    time.sleep(0.01)  # long enough for the child to start and take its share
+    return _pid_and_code(x)
+
+
+def test_this_process_and_a_child_share_the_items_and_results_keep_their_order():
+    items = list(range(2 * forkmap.MIN_ITEMS))
+    results = map_in_two(_slow_pid_and_code, items)
     if threading.active_count() > 1:
         pytest.skip("another Python thread runs in this test process: map_in_two does not fork")
-    assert set(pids[:len(items) // 2]) == {os.getpid()}
-    assert os.getpid() not in pids[len(items) // 2:]
+    pids = {pid for pid, _ in results}
+    assert os.getpid() in pids and len(pids) == 2
     for x, (_pid, code) in zip(items, results):
         ns = {}
         exec(code, ns)
         assert ns["y"] == x * 2
+
+
+def _double(x):
+    return 2 * x
+
+
+def test_more_items_than_the_queue_has_numbers_are_taken_in_batches():
+    items = list(range(5 * forkmap._QUEUE_BYTES))
+    assert map_in_two(_double, items) == [2 * x for x in items]
+
+
+PARENT = os.getpid()
+
+
+def _child_dies(x):
+    if os.getpid() != PARENT:
+        os._exit(3)  # the items it took are lost with it
+    time.sleep(0.005)
+    return x
+
+
+def test_items_a_dead_child_took_are_computed_here():
+    items = list(range(2 * forkmap.MIN_ITEMS))
+    assert map_in_two(_child_dies, items) == items
 
 
 def test_short_lists_and_the_off_switch_stay_in_this_process(monkeypatch):
