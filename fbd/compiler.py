@@ -29,6 +29,7 @@ import math
 import os
 from dataclasses import dataclass, field
 from functools import partial
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from . import address as located
@@ -43,6 +44,9 @@ CHUNK = 1024  # leaves per generated function; a force recompiles one chunk
 
 
 # --------------------------------------------------------------------------- data
+_NOTHING = MappingProxyType({})  # shared by the many leaves with no state or no type variables
+
+
 class Leaf:
     """One elementary block instance of the flattened program (a plain class with
     slots: a big program makes one per block, and a dataclass's default
@@ -57,9 +61,9 @@ class Leaf:
         self.inst = inst
         self.scope = scope
         self.outputs: dict = {}   # port -> slot
-        self.state: dict = {}     # name -> slot
+        self.state = _NOTHING     # name -> slot (a dict of its own if the block has state)
         self.inputs: dict = {}    # port -> Src
-        self.types: dict = {}     # type var -> DataType
+        self.types = _NOTHING     # type var -> DataType (set by inference)
 
     def __repr__(self) -> str:
         return f"<Leaf {self.index} {self.path}: {self.block!r}>"
@@ -183,6 +187,8 @@ class _Builder:
                 writer[len(slot_init)] = index
                 leaf.outputs[port] = len(slot_init)
                 slot_init.append(init)
+            if state_names:
+                leaf.state = {}
             for var in state_names:
                 writer[len(slot_init)] = index
                 leaf.state[var] = len(slot_init)
@@ -520,11 +526,16 @@ def _infer_types(b: _Builder) -> None:
     slot_init, fresh = b.slot_init, b.fresh
     for leaf in b.leaves:
         block = leaf.block
-        for var in block.types:
-            key = ("tv", leaf.index, var)
-            if var in block.bound_types:
-                leaf.types[var] = block.bound_types[var]
-            elif key in ty.parent:
+        bound = block.bound_types
+        if len(bound) == len(block.types):  # built with every type it needs, or generic in none
+            if bound:
+                leaf.types = MappingProxyType(bound)
+        else:
+            leaf.types = types = dict(bound)
+            for var in block.types:
+                key = ("tv", leaf.index, var)
+                if var in bound or key not in ty.parent:
+                    continue
                 tp = ty.type_of(key)
                 if tp is None:
                     unresolved.add(leaf.index)
@@ -534,7 +545,7 @@ def _infer_types(b: _Builder) -> None:
                                     f"{block.name}; give it, e.g. "
                                     f"{type_hint(type(block), var)}")
                 else:
-                    leaf.types[var] = tp
+                    types[var] = tp
         if leaf.index in unresolved:
             continue
         inputs = leaf.inputs
