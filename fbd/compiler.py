@@ -649,7 +649,7 @@ class ScanProgram:
         self.input_types = {n: tp for n, (tp, _d) in b.net.inputs.items()}
         self.writer: dict[int, int] = b.writer
         self._snapshots: dict[int, int] = {}  # source slot -> its previous-scan copy
-        self._leaf_inputs: list[dict] = [self._input_reads(leaf) for leaf in b.leaves]
+        self._reads: list[tuple] = [self._input_reads(leaf) for leaf in b.leaves]
         # Top-level outputs get their own slots: the output image, published at scan end.
         self.outputs: dict[str, int] = {}
         self._publish: list[tuple[int, Src]] = []
@@ -745,22 +745,24 @@ class ScanProgram:
             raise UnknownSignal(path, self.signals) from None
 
     # -- code ------------------------------------------------------------------
-    def _input_reads(self, leaf: Leaf) -> dict:
-        """Each input's slot to read (an int), or its literal (Python source)."""
-        reads = {}
+    def _input_reads(self, leaf: Leaf) -> tuple:
+        """What the block's inputs read: the slots of the wired ones in port order,
+        and ``(port, Python source)`` for each literal one."""
+        ins = []
+        consts = []
         for port, src in leaf.inputs.items():
-            if src.slot is None:
-                reads[port] = literal(src.const)
-                continue
             slot = src.slot
+            if slot is None:
+                consts.append((port, literal(src.const)))
+                continue
             if src.feedback and src.leaf >= 0 and (
                     src.leaf != leaf.index and self.position[src.leaf] < self.position[leaf.index]):
                 # The source has already run this scan: read the copy taken at scan start.
                 if slot not in self._snapshots:
                     self._snapshots[slot] = self._new_slot(None)
                 slot = self._snapshots[slot]
-            reads[port] = slot
-        return reads
+            ins.append(slot)
+        return tuple(ins), tuple(consts)
 
     def leaf_code(self, index: int) -> list[str]:
         """The statements of one block over the signal table, as a debugger
@@ -773,20 +775,15 @@ class ScanProgram:
         and whether it is *pure*: it assigns every output from its inputs alone,
         so its outputs need no value from before the block runs."""
         leaf = self.leaves[index]
-        values = []   # what each placeholder of the template stands for, in order
-        consts = []
-        for port, read in self._leaf_inputs[index].items():
-            if isinstance(read, str):
-                consts.append((port, read))
-            else:
-                values.append(name(read))
+        ins, consts = self._reads[index]
+        values = [name(slot) for slot in ins]   # what each placeholder stands for, in order
         pre = []
         written = set()
         for names in (leaf.outputs, leaf.state):
             for slot in names.values():
                 values.append(name(self._place(slot)))
                 written.add(slot)
-        tpl = self._template(leaf, tuple(consts))
+        tpl = self._template(leaf, consts)
         for port, src in leaf.inputs.items():
             if src.slot in written:  # wired to itself: read last scan's value first
                 tmp = f"_i{index}_{port}"
@@ -873,23 +870,17 @@ class ScanProgram:
         written: set[int] = set()
         stored: set[int] = set()
         preload: set[int] = set()
-        leaves, leaf_inputs, forced = self.leaves, self._leaf_inputs, self.forced
+        leaves, reads, forced = self.leaves, self._reads, self.forced
         place = self._place
         for index in self.order[c * CHUNK:(c + 1) * CHUNK]:
             leaf = leaves[index]
-            reads = leaf_inputs[index]
+            ins, consts = reads[index]
             slots = [*leaf.outputs.values(), *leaf.state.values()]
             places = [place(slot) for slot in slots] if forced else slots
             body.append(f"    # {leaf.path}: {leaf.block.name}")
-            ins = []
-            consts = []
-            for port, read in reads.items():
-                if read.__class__ is str:
-                    consts.append((port, read))
-                else:
-                    ins.append(read)
-                    if read not in written:
-                        preload.add(read)
+            for slot in ins:
+                if slot not in written:
+                    preload.add(slot)
             if not set(slots).isdisjoint(ins):  # wired to itself: the general path
                 lines, pure = self._leaf_lines(index, _local_name)
                 for line in lines:
@@ -902,7 +893,7 @@ class ScanProgram:
                     preload.update(p for p in places if p not in written)
                 written.update(places)
                 continue
-            tpl = self._template(leaf, tuple(consts))
+            tpl = self._template(leaf, consts)
             body.append(tpl.local.format(*ins, *places))
             if tpl.pure:
                 stored.update(places)
