@@ -112,7 +112,7 @@ class _Template(NamedTuple):
     """One block configuration's code, ready to format with an instance's names."""
     fmt: str        # statements with {k} for each placeholder's name
     pure: bool      # see ScanProgram._leaf_lines
-    local: str      # the statements in a chunk: {k} are slot numbers, read as v<slot>
+    local: str      # the statements in a chunk: {k} names, {k + len(tokens)} slot numbers
     tokens: dict    # port or state name -> placeholder number
     n_inputs: int   # placeholders before the outputs'
 
@@ -837,11 +837,12 @@ class ScanProgram:
         # The same over locals ``v<slot>`` as a chunk runs it, indented, given slot
         # numbers; a pure block stores its outputs in the table as it assigns them.
         local = []
+        n = len(tokens)
         for line in template:
-            text = "".join(text if k < 0 else f"v{{{k}}}" for text, k in line)
+            text = "".join(text if k < 0 else f"{{{k}}}" for text, k in line)
             if pure:
                 target = line[0][1]
-                text = f"v{{{target}}} = s[{{{target}}}]" + text[len(f"v{{{target}}}"):]
+                text = f"{{{target}}} = s[{{{target + n}}}]" + text[len(f"{{{target}}}"):]
             local.append(text)
         result = _Template(fmt, pure, "    " + "\n    ".join(local), tokens,
                            len(tokens) - len(leaf.outputs) - len(leaf.state))
@@ -858,60 +859,95 @@ class ScanProgram:
         return slot
 
     def _chunk_source(self, c: int) -> str:
-        """One chunk of the scan as a function over local variables ``v<slot>``:
-        values come in from the table where the chunk reads them before it
-        writes them. Locals make the code about a quarter of the size of table
+        """One chunk of the scan as a function over local variables.
+
+        Values come in from the table where the chunk reads them before it
+        writes them, loaded just before the first block that needs them; a
+        value read once and never written here is read from the table in place
+        (``s[12]``). Locals make the code about a quarter of the size of table
         indexing, which is what a big program's scan time is made of
-        (instruction cache). A pure block stores its result in the table as it
-        assigns the local (``v7 = s[7] = ...``); what other blocks write goes
-        back at the end in one slice assignment per run of consecutive slots
-        (a 1024-item tuple costs more than the stores it saves: ~6 ns a block)."""
-        body = []
-        written: set[int] = set()
-        stored: set[int] = set()
-        preload: set[int] = set()
-        leaves, reads, forced = self.leaves, self._reads, self.forced
-        place = self._place
-        for index in self.order[c * CHUNK:(c + 1) * CHUNK]:
+        (instruction cache). Every value is in the table when its block is
+        done: a pure block stores its result as it assigns the local
+        (``v7 = s[7] = ...``), any other block's outputs and state are stored
+        right after it.
+
+        Locals are names ``v0, v1, ...`` handed out like registers: a value's
+        name is free again after the last block that reads it. CPython numbers
+        a function's locals in order, and every access to one numbered 256 or
+        more costs an extra instruction (EXTENDED_ARG, about 2 ns); a chunk of
+        1,024 blocks has more than a thousand values but a few hundred alive at
+        once, and the scan has a quarter fewer instructions.
+        """
+        leaves, reads, forced, place = self.leaves, self._reads, self.forced, self._place
+        blocks = []
+        first: dict[int, int] = {}      # slot -> the block where its name is first needed
+        last: dict[int, int] = {}       # slot -> the last block that needs it
+        defined: set[int] = set()       # slots written in this chunk so far
+        load: set[int] = set()          # slots whose value comes from the table
+        named: set[int] = set()         # ... and need a name: read twice, or kept by their block
+        for pos, index in enumerate(self.order[c * CHUNK:(c + 1) * CHUNK]):
             leaf = leaves[index]
             ins, consts = reads[index]
             slots = [*leaf.outputs.values(), *leaf.state.values()]
             places = [place(slot) for slot in slots] if forced else slots
-            body.append(f"    # {leaf.path}: {leaf.block.name}")
+            tpl = self._template(leaf, consts)
             for slot in ins:
-                if slot not in written:
-                    preload.add(slot)
-            if not set(slots).isdisjoint(ins):  # wired to itself: the general path
-                lines, pure = self._leaf_lines(index, _local_name)
+                if slot not in defined:
+                    if slot in load:
+                        named.add(slot)
+                    else:
+                        load.add(slot)
+                if slot not in first:
+                    first[slot] = pos
+                last[slot] = pos
+            for slot in places:
+                if slot not in first:
+                    first[slot] = pos
+                last[slot] = pos
+            if not tpl.pure:  # it may keep (not assign) a value, or read last scan's
+                load.update(places)
+                named.update(places)
+            defined.update(places)
+            blocks.append((index, leaf, ins, places, tpl, not set(slots).isdisjoint(ins)))
+        in_place = load - named - defined
+        starts: dict[int, list] = {}
+        frees: dict[int, list] = {}
+        for slot, pos in first.items():
+            if slot not in in_place:
+                starts.setdefault(pos, []).append(slot)
+                frees.setdefault(last[slot], []).append(slot)
+        names: dict[int, str] = {slot: f"s[{slot}]" for slot in in_place}
+        name = names.__getitem__
+        free: list[str] = []
+        made = 0
+        body = [f"def _chunk_{c}(s, now):"]
+        for pos, (index, leaf, ins, places, tpl, self_wired) in enumerate(blocks):
+            body.append(f"    # {leaf.path}: {leaf.block.name}")
+            for slot in starts.get(pos, ()):
+                if free:
+                    names[slot] = local = free.pop()
+                else:
+                    names[slot] = local = f"v{made}"
+                    made += 1
+                if slot in load:
+                    body.append(f"    {local} = s[{slot}]")
+            if self_wired:  # the general path: it reads its own output's last value first
+                lines, pure = self._leaf_lines(index, name)
+                own = {names[slot]: slot for slot in places}
                 for line in lines:
                     local, _eq, rest = line.partition(" = ")
-                    if pure and local[:1] == "v" and local[1:].isdigit() and int(local[1:]) in places:
-                        line = f"{local} = s[{local[1:]}] = {rest}"
-                        stored.add(int(local[1:]))
+                    if pure and local in own:
+                        line = f"{local} = s[{own[local]}] = {rest}"
                     body.append(f"    {line}")
-                if not pure:
-                    preload.update(p for p in places if p not in written)
-                written.update(places)
-                continue
-            tpl = self._template(leaf, consts)
-            body.append(tpl.local.format(*ins, *places))
-            if tpl.pure:
-                stored.update(places)
-            else:  # it may keep (not assign) a value, or read last scan's
-                preload.update(p for p in places if p not in written)
-            written.update(places)
-        written -= stored
-        lines = [f"def _chunk_{c}(s, now):"]
-        lines += [f"    v{slot} = s[{slot}]" for slot in sorted(preload)]
-        lines += body
-        for lo, hi in _runs(sorted(written)):
-            if hi == lo + 1:
-                lines.append(f"    s[{lo}] = v{lo}")
             else:
-                lines.append(f"    s[{lo}:{hi}] = ({', '.join(f'v{k}' for k in range(lo, hi))},)")
-        if len(lines) == 1:
-            lines.append("    pass")
-        return "\n".join(lines) + "\n"
+                body.append(tpl.local.format(*map(name, ins), *map(name, places), *ins, *places))
+            if not tpl.pure:
+                body += [f"    s[{slot}] = {names[slot]}" for slot in places]
+            if pos in frees:
+                free += map(name, frees[pos])
+        if len(body) == 1:
+            body.append("    pass")
+        return "\n".join(body) + "\n"
 
     def _scan_source(self) -> str:
         lines = ["def scan(s, now):"]
@@ -1014,25 +1050,6 @@ class ScanProgram:
 
 def _table_name(slot: int) -> str:
     return f"s[{slot}]"
-
-
-def _local_name(slot: int) -> str:
-    return f"v{slot}"
-
-
-def _runs(slots: list[int]):
-    """Consecutive runs ``(lo, hi)`` of a sorted list of ints."""
-    start = prev = None
-    for k in slots:
-        if start is None:
-            start = prev = k
-        elif k == prev + 1:
-            prev = k
-        else:
-            yield start, prev + 1
-            start = prev = k
-    if start is not None:
-        yield start, prev + 1
 
 
 def _is_pure(template: list, leaf: Leaf, tokens: dict) -> bool:

@@ -136,6 +136,18 @@ def test_a_program_of_several_chunks_scans_as_the_interpreter_forced_or_not():
     _compare_with_interpreter(program, plc, it, rng, 6, paths)
 
 
+def test_a_chunk_hands_out_local_names_again_once_their_values_are_dead():
+    """CPython needs an extra instruction for every access to a local numbered
+    256 or more; a chunk has over a thousand values but far fewer alive at once."""
+    from fbd.compiler import CHUNK
+    program = compile_network(random_network(2 * CHUNK, seed=5, mix=MIX, library=LIBRARY))
+    chunks = [program._namespace[f"_chunk_{c}"] for c in range(2)]
+    assert all(fn.__code__.co_nlocals < 256 for fn in chunks), [
+        fn.__code__.co_nlocals for fn in chunks]
+    # ... and a value read once from the table is read where it is used
+    assert " = s[" in program.source() and "if s[" in program.source() or "(s[" in program.source()
+
+
 def test_compiling_on_two_cores_gives_the_program_one_core_gives(monkeypatch):
     from fbd import forkmap
     from fbd.compiler import CHUNK
