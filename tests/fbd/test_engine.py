@@ -363,3 +363,23 @@ def test_a_before_scan_hook_writes_inputs_that_the_same_scan_latches():
     plc.main.before_scan.remove(hook)
     plc.scan()
     assert plc.get("OUT") == 30 and seen == [0, 1, 2]
+
+
+def test_a_program_nobody_holds_any_more_is_freed():
+    """Compiled programs and their networks have reference cycles; compilation must
+    not leave them where the collector never looks (a new game compiles anew)."""
+    import gc
+    import weakref
+
+    def compile_one():
+        net = Network("Counter")
+        acc = net.add("acc", blocks.ADD(INT), IN2=1)
+        net.connect(acc.OUT, acc.IN1, feedback=True)
+        net.output("N", acc.OUT)
+        plc = Plc(net)
+        plc.scan(3)
+        return weakref.ref(plc.main.program), weakref.ref(net)
+
+    program, net = compile_one()
+    gc.collect()
+    assert program() is None and net() is None
