@@ -40,6 +40,7 @@ from .forkmap import map_in_two
 from .graph import loops
 from .network import Network, Ref
 
+STORE_EVERY = 16  # blocks between two stores of their values to the table (see _chunk_source)
 CHUNK = 1024  # leaves per generated function; a force recompiles one chunk
 
 
@@ -112,7 +113,7 @@ class _Template(NamedTuple):
     """One block configuration's code, ready to format with an instance's names."""
     fmt: str        # statements with {k} for each placeholder's name
     pure: bool      # see ScanProgram._leaf_lines
-    local: str      # the statements in a chunk: {k} names, {k + len(tokens)} slot numbers
+    chunk: str      # the same, indented for a chunk's function
     tokens: dict    # port or state name -> placeholder number
     n_inputs: int   # placeholders before the outputs'
 
@@ -834,17 +835,7 @@ class ScanProgram:
         # The whole block as one format string: one C-level call per instance.
         fmt = "\n".join("".join(text if k < 0 else f"{{{k}}}" for text, k in line)
                         for line in template)
-        # The same over locals ``v<slot>`` as a chunk runs it, indented, given slot
-        # numbers; a pure block stores its outputs in the table as it assigns them.
-        local = []
-        n = len(tokens)
-        for line in template:
-            text = "".join(text if k < 0 else f"{{{k}}}" for text, k in line)
-            if pure:
-                target = line[0][1]
-                text = f"{{{target}}} = s[{{{target + n}}}]" + text[len(f"{{{target}}}"):]
-            local.append(text)
-        result = _Template(fmt, pure, "    " + "\n    ".join(local), tokens,
+        result = _Template(fmt, pure, "    " + fmt.replace("\n", "\n    "), tokens,
                            len(tokens) - len(leaf.outputs) - len(leaf.state))
         if key is not None:
             self._templates[key] = result
@@ -866,17 +857,18 @@ class ScanProgram:
         value read once and never written here is read from the table in place
         (``s[12]``). Locals make the code about a quarter of the size of table
         indexing, which is what a big program's scan time is made of
-        (instruction cache). Every value is in the table when its block is
-        done: a pure block stores its result as it assigns the local
-        (``v7 = s[7] = ...``), any other block's outputs and state are stored
-        right after it.
+        (instruction and data caches). What the blocks assign goes to the table
+        every ``STORE_EVERY`` blocks, one slice assignment per run of
+        consecutive slots (``s[40:56] = v3, v7, ...,``): a slot number is a
+        constant, an int object the store must read, and a store per value
+        cost a quarter more instructions and half again the cache misses.
 
         Locals are names ``v0, v1, ...`` handed out like registers: a value's
-        name is free again after the last block that reads it. CPython numbers
-        a function's locals in order, and every access to one numbered 256 or
-        more costs an extra instruction (EXTENDED_ARG, about 2 ns); a chunk of
-        1,024 blocks has more than a thousand values but a few hundred alive at
-        once, and the scan has a quarter fewer instructions.
+        name is free again once it is stored and no later block reads it.
+        CPython numbers a function's locals in order, and every access to one
+        numbered 256 or more costs an extra instruction (EXTENDED_ARG, about
+        2 ns); a chunk of 1,024 blocks has more than a thousand values but
+        under two hundred alive at once.
         """
         leaves, reads, forced, place = self.leaves, self._reads, self.forced, self._place
         blocks = []
@@ -920,6 +912,8 @@ class ScanProgram:
         name = names.__getitem__
         free: list[str] = []
         made = 0
+        pending: list[int] = []   # slots assigned since the last store to the table
+        dead: list[str] = []      # their names, free once they are stored
         body = [f"def _chunk_{c}(s, now):"]
         for pos, (index, leaf, ins, places, tpl, self_wired) in enumerate(blocks):
             body.append(f"    # {leaf.path}: {leaf.block.name}")
@@ -932,19 +926,20 @@ class ScanProgram:
                 if slot in load:
                     body.append(f"    {local} = s[{slot}]")
             if self_wired:  # the general path: it reads its own output's last value first
-                lines, pure = self._leaf_lines(index, name)
-                own = {names[slot]: slot for slot in places}
-                for line in lines:
-                    local, _eq, rest = line.partition(" = ")
-                    if pure and local in own:
-                        line = f"{local} = s[{own[local]}] = {rest}"
-                    body.append(f"    {line}")
+                body += [f"    {line}" for line in self._leaf_lines(index, name)[0]]
             else:
-                body.append(tpl.local.format(*map(name, ins), *map(name, places), *ins, *places))
-            if not tpl.pure:
-                body += [f"    s[{slot}] = {names[slot]}" for slot in places]
+                body.append(tpl.chunk.format(*map(name, ins), *map(name, places)))
+            pending += places
             if pos in frees:
-                free += map(name, frees[pos])
+                dead += map(name, frees[pos])
+            if len(pending) >= STORE_EVERY or pos == len(blocks) - 1:
+                for lo, hi in _runs(sorted(pending)):
+                    if hi == lo + 1:
+                        body.append(f"    s[{lo}] = {names[lo]}")
+                    else:
+                        body.append(f"    s[{lo}:{hi}] = {', '.join(map(name, range(lo, hi)))},")
+                free += dead
+                pending, dead = [], []
         if len(body) == 1:
             body.append("    pass")
         return "\n".join(body) + "\n"
@@ -1132,3 +1127,18 @@ def _compile(net: Network, dump: str | None) -> ScanProgram:
     if b.problems:
         raise ValidationError(net.name, b.problems)
     return ScanProgram(b, order, dump)
+
+
+def _runs(slots: list[int]):
+    """Consecutive runs ``(lo, hi)`` of a sorted list of ints."""
+    start = prev = None
+    for k in slots:
+        if start is None:
+            start = prev = k
+        elif k == prev + 1:
+            prev = k
+        else:
+            yield start, prev + 1
+            start = prev = k
+    if start is not None:
+        yield start, prev + 1
