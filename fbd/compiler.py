@@ -40,7 +40,7 @@ from .forkmap import map_in_two
 from .graph import loops
 from .network import Network, Ref
 
-STORE_EVERY = 16  # blocks between two stores of their values to the table (see _chunk_source)
+STORE_EVERY = 16  # values a chunk assigns between two stores to the table (see _chunk_source)
 CHUNK = 1024  # leaves per generated function; a force recompiles one chunk
 
 
@@ -858,7 +858,7 @@ class ScanProgram:
         (``s[12]``). Locals make the code about a quarter of the size of table
         indexing, which is what a big program's scan time is made of
         (instruction and data caches). What the blocks assign goes to the table
-        every ``STORE_EVERY`` blocks, one slice assignment per run of
+        once ``STORE_EVERY`` values are waiting, one slice assignment per run of
         consecutive slots (``s[40:56] = v3, v7, ...,``): a slot number is a
         constant, an int object the store must read, and a store per value
         cost a quarter more instructions and half again the cache misses.
