@@ -4,7 +4,8 @@ On synthetic networks (:func:`fbd.synthetic.random_network`) of each size it
 measures, in one run and on one machine:
 
 * **build**: making the Network (not a target; shown so a slow build is seen);
-* **compile**: ``compile_network`` plus making the first :class:`~fbd.runtime.Plc`;
+* **compile**: ``compile_network`` plus making the first :class:`~fbd.runtime.Plc`,
+  the median of three compiles from scratch (one with ``--quick``);
 * **scan**: the compiled ``program.scan(s, now)`` called in a bare loop, as the
   median over several runs of the mean time per scan, and that per block;
 * **interp**: the same program run by :class:`fbd.interp.Interpreter`, the
@@ -19,7 +20,9 @@ and what simpy adds on top.
 
 Timed loops run with the garbage collector off, as :mod:`timeit` does. The
 figures are wall-clock times on a machine that may be busy with other work;
-medians make them robust to a few disturbed runs, not to a loaded machine.
+medians make them robust to a few disturbed runs, not to a loaded machine, so
+the report also gives the spread of the runs (fastest to slowest) and says
+when it is wide.
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ __all__ = ["run_bench", "targets", "format_report", "parse_sizes", "add_argument
 
 SIZES = (1000, 10_000, 100_000)
 CYCLE_US = 5000
+COMPILES = 3      # compiles timed per size (1 with --quick)
+WIDE_SPREAD = 1.3  # slowest run / fastest beyond this: something else slowed the runs
 OVERHEAD_BLOCKS = 100
 
 #: (key, text, limit, unit, the size it is judged at)
@@ -68,6 +73,9 @@ class SizeResult:
     interp_scans: int = 0
     speedup: float | None = None
     feedback_copies: int = 0
+    scan_range_us: tuple | None = None     # (fastest, slowest) run of the compiled scan
+    compile_range_s: tuple | None = None   # (fastest, slowest) compile
+    compiles: int = 1
 
 
 @dataclass
@@ -157,9 +165,10 @@ def _time_plc(plc: Plc, scans: int) -> float:
     return (time.perf_counter_ns() - t0) / scans / 1000
 
 
-def _runs(timer, budget_s: float, runs: int, max_scans: int = 1_000_000) -> tuple[float, int]:
+def _runs(timer, budget_s: float, runs: int, max_scans: int = 1_000_000) -> tuple:
     """Median over ``runs`` of ``timer(scans)``, with ``scans`` chosen so one run
-    takes about ``budget_s``. Returns (median µs/scan, scans per run)."""
+    takes about ``budget_s``. Returns (median µs/scan, scans per run, (fastest,
+    slowest))."""
     first = timer(1)  # also a warm-up
     scans = max(1, min(max_scans, int(budget_s * 1e6 / max(first, 0.01))))
     gc_was_on = gc.isenabled()
@@ -169,7 +178,7 @@ def _runs(timer, budget_s: float, runs: int, max_scans: int = 1_000_000) -> tupl
     finally:
         if gc_was_on:
             gc.enable()
-    return statistics.median(times), scans
+    return statistics.median(times), scans, (min(times), max(times))
 
 
 # -------------------------------------------------------------------------- bench
@@ -182,6 +191,7 @@ def run_bench(sizes=SIZES, *, quick: bool = False, seed: int = 1, library: dict 
     """
     budget = 0.02 if quick else 0.1
     runs = 3 if quick else 7
+    compiles = 1 if quick else COMPILES
     interp_runs = 3 if quick else 5
     if interp_limit is None:
         interp_limit = 10_000 if quick else max(sizes)
@@ -192,23 +202,32 @@ def run_bench(sizes=SIZES, *, quick: bool = False, seed: int = 1, library: dict 
         t0 = time.perf_counter()
         net = random_network(n, seed, library=library)
         build = time.perf_counter() - t0
-        progress(f"bench: {n} blocks: compiling (built in {build:.2f} s)")
-        gc.collect()
-        t0 = time.perf_counter()
-        program = compile_network(net)
-        Plc(program)
-        comp = time.perf_counter() - t0
+        comps = []
+        program = None
+        for k in range(compiles):
+            progress(f"bench: {n} blocks: compiling"
+                     + (f" (built in {build:.2f} s)" if k == 0 else f", {k + 1} of {compiles}"))
+            program = None  # each compile starts from nothing, as a user's first one does
+            gc.collect()
+            t0 = time.perf_counter()
+            program = compile_network(net)
+            Plc(program)
+            comps.append(time.perf_counter() - t0)
+        comp = statistics.median(comps)
         progress(f"bench: {n} blocks: timing the compiled scan (compiled in {comp:.2f} s)")
         s = program.new_table()
-        scan_us, per_run = _runs(lambda k, s=s, p=program: _time_bare(p, s, k, 0), budget, runs)
+        scan_us, per_run, spread = _runs(lambda k, s=s, p=program: _time_bare(p, s, k, 0),
+                                         budget, runs)
         r = SizeResult(n, build, comp, scan_us, scan_us * 1000 / n, runs, per_run,
-                       feedback_copies=program.info()["feedback_copies"])
+                       feedback_copies=program.info()["feedback_copies"],
+                       scan_range_us=spread, compile_range_s=(min(comps), max(comps)),
+                       compiles=compiles)
         if n <= interp_limit:
             progress(f"bench: {n} blocks: timing the interpreter "
                      f"(compiled scan {scan_us:.1f} µs)")
             it = Interpreter(program)
-            r.interp_scan_us, r.interp_scans = _runs(lambda k, it=it: _time_interp(it, k),
-                                                     budget, interp_runs)
+            r.interp_scan_us, r.interp_scans, _ = _runs(lambda k, it=it: _time_interp(it, k),
+                                                        budget, interp_runs)
             r.interp_ns_per_block = r.interp_scan_us * 1000 / n
             r.speedup = r.interp_scan_us / scan_us
             del it
@@ -282,6 +301,33 @@ def _fmt(v, digits: int = 1, suffix: str = "") -> str:
     return "-" if v is None else f"{v:,.{digits}f}{suffix}"
 
 
+def _spread_lines(result: BenchResult) -> list[str]:
+    """Fastest and slowest run of each size, and a warning where they differ
+    so much that the machine, not the program, set the figures."""
+    lines, wide = [], []
+    for r in result.sizes:
+        parts = []
+        if r.scan_range_us:
+            lo, hi = r.scan_range_us
+            parts.append(f"scan {lo:,.1f}-{hi:,.1f} µs over {r.runs} runs")
+            if lo > 0 and hi / lo > WIDE_SPREAD:
+                wide.append(f"{r.blocks:,}")
+        if r.compile_range_s and r.compiles > 1:
+            lo, hi = r.compile_range_s
+            parts.append(f"compile {lo:.2f}-{hi:.2f} s over {r.compiles} compiles")
+            if lo > 0 and hi / lo > WIDE_SPREAD:
+                wide.append(f"{r.blocks:,}")
+        if parts:
+            lines.append(f"  {r.blocks:>9,} blocks: " + "; ".join(parts))
+    if lines:
+        lines.insert(0, "spread, fastest to slowest:")
+    if wide:
+        lines.append(f"  the runs at {', '.join(dict.fromkeys(wide))} blocks differ by more than "
+                     f"{WIDE_SPREAD - 1:.0%}: other work on the machine slowed some of "
+                     f"them, so their medians are less certain than they look")
+    return lines
+
+
 def format_report(result: BenchResult) -> str:
     lines = [f"fbd bench: synthetic networks, seed {result.seed}"
              f"{', quick' if result.quick else ''}; Python {result.python}",
@@ -299,6 +345,7 @@ def format_report(result: BenchResult) -> str:
     lines.append("")
     lines.append("scan µs: median over runs of the mean compiled scan (bare loop); interp: "
                  "the object-per-block interpreter on the same program")
+    lines += _spread_lines(result)
     o = result.overhead
     if o is not None:
         lines.append(f"simpy overhead ({o.blocks}-block network, {o.rounds} x {o.scans:,} scans): "

@@ -238,6 +238,26 @@ def test_bench_json_and_table(capsys):
         "PASS", "n/a", "PASS", "n/a", "PASS"]
 
 
+def test_bench_reports_the_spread_of_its_runs_and_warns_when_it_is_wide(capsys):
+    status, out, _ = fbd(capsys, "bench", "--sizes", "200", "--quick", "--json")
+    assert status == 0
+    size = json.loads(out)["sizes"][0]
+    fastest, slowest = size["scan_range_us"]
+    assert 0 < fastest <= size["scan_us"] <= slowest
+    assert size["compiles"] == 1  # --quick compiles once; the full bench takes the median of 3
+    from fbd.bench import BenchResult, SizeResult, format_report
+
+    def report(scan_range, compile_range):
+        return format_report(BenchResult(1, False, "3", "AND", [SizeResult(
+            100_000, 0.7, 1.8, 4500.0, 45.0, 7, 20, scan_range_us=scan_range,
+            compile_range_s=compile_range, compiles=3)]))
+    calm = report((4400.0, 4700.0), (1.75, 1.85))
+    assert "100,000 blocks: scan 4,400.0-4,700.0 µs over 7 runs; compile 1.75-1.85 s over 3" in calm
+    assert "differ by more than 30%" not in calm
+    busy = report((4400.0, 6900.0), (1.75, 1.85))
+    assert "the runs at 100,000 blocks differ by more than 30%" in busy
+
+
 # ---------------------------------------------------------------------- plug-ins
 class _EP:
     def __init__(self, name, fn):
