@@ -1048,19 +1048,23 @@ def _table_name(slot: int) -> str:
 
 
 def _is_pure(template: list, leaf: Leaf, tokens: dict) -> bool:
-    """Every line is ``<output> = <expression of inputs>``, each output is
-    assigned, and there is no state: the block never reads or keeps an old value."""
+    """Every output is first assigned from inputs alone, by a statement of the
+    block's top level (``<output> = <expression of inputs>``), before any line
+    mentions it, and there is no state: the block never reads or keeps an old
+    value. Lines after the assignment may change the output (a wrap-around)."""
     if leaf.state:
         return False
     outs = {tokens[p] for p in leaf.outputs}
     assigned = set()
     for line in template:
         (head, target), rest = line[0], line[1:]
-        if head or target not in outs or not rest or not rest[0][0].startswith(" = "):
+        if (not head and target in outs and target not in assigned and rest
+                and rest[0][0].startswith(" = ")):
+            if any(k in outs and k not in assigned for _part, k in rest):
+                return False
+            assigned.add(target)
+        elif any(k in outs and k not in assigned for _part, k in line):
             return False
-        if any(k in outs for _part, k in rest):
-            return False
-        assigned.add(target)
     return assigned == outs
 
 

@@ -383,3 +383,26 @@ def test_a_program_nobody_holds_any_more_is_freed():
     program, net = compile_one()
     gc.collect()
     assert program() is None and net() is None
+
+
+def test_a_block_that_assigns_its_output_and_then_wraps_it_reads_no_old_value():
+    """ADD assigns OUT and then wraps it in place, so the scan does not load OUT's
+    last value before the block; MEMORY assigns OUT only when it writes, so it must."""
+    net = Network("Wraps")
+    a, w = net.input("A", INT), net.input("W", BOOL)
+    add = net.add("add", blocks.ADD(), IN1=a, IN2=1)
+    net.add("diff", blocks.SUB(), IN1=add.OUT, IN2=a)
+    mem = net.add("mem", blocks.MEMORY(), IN=add.OUT, SET=w)
+    net.output("Q", mem.OUT)
+    program = compile_network(net)
+    source = program.source()
+    for pure in ("add.OUT", "diff.OUT"):
+        assert f"= s[{program.signal(pure).slot}]\n" not in source, pure
+    assert f"= s[{program.signal('mem.OUT').slot}]\n" in source
+    h = Harness(net)
+    h.set(A=32767, W=True)
+    h.scan()
+    assert (h.get("add.OUT"), h.get("diff.OUT"), h.get("Q")) == (-32768, 1, -32768)
+    h.set(A=-32768, W=False)
+    h.scan()
+    assert (h.get("add.OUT"), h.get("diff.OUT"), h.get("Q")) == (-32767, 1, -32768)

@@ -15,6 +15,22 @@ def test_integers_wrap_at_their_width_like_compiled_code(tp, value, wrapped):
     assert eval(tp.wrap(str(value))) == wrapped  # the generated expression agrees
 
 
+@pytest.mark.parametrize("tp", [t.SINT, t.USINT, t.INT, t.UINT, t.DINT, t.UDINT, t.LINT,
+                                t.ULINT, t.BYTE, t.WORD, t.TIME])
+def test_wrap_into_wraps_every_sum_and_difference_of_two_values(tp):
+    """The statements ADD and SUB of two inputs compile to agree with wrap_value
+    at the ends of the range, where one correction must be enough."""
+    edges = [tp.min, tp.min + 1, -1, 0, 1, tp.max // 2, tp.max - 1, tp.max]
+    edges = [v for v in edges if tp.min <= v <= tp.max]
+    code = compile("\n".join(tp.wrap_into("out", "a + b") + tp.wrap_into("d", "a - b")),
+                   "wrap", "exec")
+    for a in edges:
+        for b in edges:
+            env = {"a": a, "b": b}
+            exec(code, env)
+            assert (env["out"], env["d"]) == (tp.wrap_value(a + b), tp.wrap_value(a - b)), (a, b)
+
+
 @pytest.mark.parametrize("text, us", [
     ("T#1s500ms", 1_500_000), ("TIME#-2m", -120_000_000), ("t#1.5s", 1_500_000),
     ("T#1d2h3m4s5ms6us", 93_784_005_006), ("T#0s", 0), ("T#5ms", 5000), ("LTIME#1h", 3_600_000_000),
