@@ -20,6 +20,13 @@ it for this scan's), ``io.T`` a resolved type, ``io.ins("IN")`` the
 extensible group, ``io.now`` the PLC clock in µs, ``io.p`` the parameters, and
 ``io.tmp()`` a fresh local name. The generated code sees the module
 ``math`` and the functions a block type lists in ``helpers``.
+
+Code that has no state and assigns each output at its top level
+(``OUT = expression of inputs``) before any line mentions that output is
+*pure*: it may change the output afterwards (ADD's wrap-around does), but the
+scan never has to fetch the output's last value before the block runs. Any
+other shape is correct too, only a little slower (the last value is loaded
+first, as an output assigned under an ``if`` needs it).
 """
 
 from __future__ import annotations
