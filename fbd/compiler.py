@@ -29,6 +29,7 @@ import math
 import os
 from dataclasses import dataclass, field
 from functools import partial
+from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
@@ -123,12 +124,25 @@ class _Unresolved(Exception):
 
 
 # ---------------------------------------------------------------------- flatten
+def _output_shape(port) -> tuple:
+    """(name, initial value, type variable): the declared default, else the type's
+    own where the type is fixed; for a generic port without a default, its type
+    variable, whose default the block's bound type or inference gives."""
+    if port.default is not REQUIRED:
+        return port.name, port.default, None
+    if isinstance(port.type, t.DataType):
+        return port.name, port.type.default, None
+    return port.name, None, port.type
+
+
 class _Builder:
     def __init__(self, net: Network):
         self.net = net
         self.problems: list[str] = []
         self.leaves: list[Leaf] = []
         self.broken: set[int] = set()  # leaves with an unconnected input (no type errors on top)
+        self.with_literals: set[int] = set()  # leaves with an input driven by a constant
+        self.with_feedback: set[int] = set()  # leaves with an input on a feedback wire
         self.n_slots = 0
         self.slot_init: list[Any] = []     # each slot's initial value (types known: all of them)
         self.fresh: list = []              # (slot, make, leaf): state whose value is made per table
@@ -180,11 +194,13 @@ class _Builder:
             shape = shapes.get((element.__class__, element.n))
             if shape is None:
                 shape = shapes[element.__class__, element.n] = (
-                    tuple((p.name, p.default if p.default is not REQUIRED else None)
-                          for p in element.output_ports()),
+                    tuple(_output_shape(p) for p in element.output_ports()),
                     tuple(sv.name for sv in element.state_vars()))
             outputs, state_names = shape
-            for port, init in outputs:
+            for port, init, var in outputs:
+                if var is not None:  # generic: its type's default if the block binds it
+                    tp = element.bound_types.get(var)
+                    init = tp.default if tp is not None else None  # else set by inference
                 writer[len(slot_init)] = index
                 leaf.outputs[port] = len(slot_init)
                 slot_init.append(init)
@@ -272,6 +288,7 @@ class _Builder:
                                     f"connected and {inst.type_name} gives it no default")
                         else:
                             inputs[pname] = new_src((None, port.default, False, -1))
+                            self.with_literals.add(index)
                         continue
                     if len(bindings) > 1:
                         problem(_driven_twice(scope, name, pname, bindings))
@@ -287,6 +304,8 @@ class _Builder:
                             if not feedback:
                                 succ[driver.index].append(index)
                                 indeg[index] += 1
+                            else:
+                                self.with_feedback.add(index)
                             # Where both ends have a fixed type (nearly every wire of a
                             # big program) the check is one comparison.
                             target = port.type
@@ -308,6 +327,10 @@ class _Builder:
                         problem(str(e))
                     else:
                         inputs[pname] = got
+                        if got.slot is None:
+                            self.with_literals.add(index)
+                        elif got.feedback:
+                            self.with_feedback.add(index)
                         if got.leaf >= 0 and not got.feedback:
                             succ[got.leaf].append(index)
                             indeg[index] += 1
@@ -524,11 +547,12 @@ def _infer_types(b: _Builder) -> None:
                 if tp not in fam:
                     problems.append(f"{where}: needs {fam}, but is wired to {tp}")
     unresolved: set = set()
-    slot_init, fresh = b.slot_init, b.fresh
+    slot_init, fresh, with_literals = b.slot_init, b.fresh, b.with_literals
     for leaf in b.leaves:
         block = leaf.block
         bound = block.bound_types
-        if len(bound) == len(block.types):  # built with every type it needs, or generic in none
+        inferred = len(bound) < len(block.types)
+        if not inferred:  # built with every type it needs, or generic in none
             if bound:
                 leaf.types = MappingProxyType(bound)
         else:
@@ -549,20 +573,24 @@ def _infer_types(b: _Builder) -> None:
                     types[var] = tp
         if leaf.index in unresolved:
             continue
-        inputs = leaf.inputs
-        for port, src in inputs.items():
-            if src.slot is None:
-                tp = leaf.port_type(port)
-                try:
-                    inputs[port] = Src(None, tp.coerce(src.const, f"{leaf.path}.{port}"))
-                except t.TypeError_ as e:
-                    problems.append(str(e))
+        if leaf.index in with_literals:
+            inputs = leaf.inputs
+            for port, src in inputs.items():
+                if src.slot is None:
+                    tp = leaf.port_type(port)
+                    try:
+                        inputs[port] = Src(None, tp.coerce(src.const, f"{leaf.path}.{port}"))
+                    except t.TypeError_ as e:
+                        problems.append(str(e))
         # Initial values, now that the types are known: an output without a
-        # declared default starts at its type's, state at what it declares.
-        for decl, slot in zip(leaf.inst._outputs.values(), leaf.outputs.values()):
-            if slot_init[slot] is None:
-                tp = decl.type
-                slot_init[slot] = (tp if tp.__class__ is t.DataType else leaf.types[tp]).default
+        # declared default starts at its type's (flattening gave it where the
+        # block's own types tell), state at what it declares.
+        if inferred:
+            for decl, slot in zip(leaf.inst._outputs.values(), leaf.outputs.values()):
+                if slot_init[slot] is None:
+                    tp = decl.type
+                    slot_init[slot] = (tp if tp.__class__ is t.DataType
+                                       else leaf.types[tp]).default
         if leaf.state:
             for sv in block.state_vars():
                 slot = leaf.state[sv.name]
@@ -650,7 +678,11 @@ class ScanProgram:
         self.input_types = {n: tp for n, (tp, _d) in b.net.inputs.items()}
         self.writer: dict[int, int] = b.writer
         self._snapshots: dict[int, int] = {}  # source slot -> its previous-scan copy
-        self._reads: list[tuple] = [self._input_reads(leaf) for leaf in b.leaves]
+        # What each block reads; most read plain wires only, their slots in port order.
+        special, slot_of = b.with_literals | b.with_feedback, itemgetter(0)
+        self._reads: list[tuple] = [
+            self._input_reads(leaf) if leaf.index in special
+            else (tuple(map(slot_of, leaf.inputs.values())), ()) for leaf in b.leaves]
         # Top-level outputs get their own slots: the output image, published at scan end.
         self.outputs: dict[str, int] = {}
         self._publish: list[tuple[int, Src]] = []
