@@ -117,6 +117,7 @@ class _Template(NamedTuple):
     chunk: str      # the same, indented for a chunk's function
     tokens: dict    # port or state name -> placeholder number
     n_inputs: int   # placeholders before the outputs'
+    label: str      # ": <block name>", for the comment above each instance's code
 
 
 class _Unresolved(Exception):
@@ -548,13 +549,17 @@ def _infer_types(b: _Builder) -> None:
                     problems.append(f"{where}: needs {fam}, but is wired to {tp}")
     unresolved: set = set()
     slot_init, fresh, with_literals = b.slot_init, b.fresh, b.with_literals
+    views: dict = {}  # id(block) -> its bound types, one read-only view for all its leaves
     for leaf in b.leaves:
         block = leaf.block
         bound = block.bound_types
         inferred = len(bound) < len(block.types)
         if not inferred:  # built with every type it needs, or generic in none
             if bound:
-                leaf.types = MappingProxyType(bound)
+                view = views.get(id(block))
+                if view is None:
+                    view = views[id(block)] = MappingProxyType(bound)
+                leaf.types = view
         else:
             leaf.types = types = dict(bound)
             for var in block.types:
@@ -699,6 +704,7 @@ class ScanProgram:
         self.output_types = {n: b.types.type_of(("o", id(b.top), n)) for n in b.net.outputs}
         self._signals: dict[str, SignalInfo] | None = None
         self._templates: dict = {}
+        self._block_templates: dict = {}  # (id(block), consts) -> template, see _template
         self.forced: set[int] = set()
         self._chunk_src: list[str] = []
         self._chunks: list = []
@@ -832,13 +838,25 @@ class ScanProgram:
         outputs, then the state variables, so the literal inputs (``consts``)
         and the configuration decide the rest."""
         block = leaf.block
+        # Where the block's own types are all its leaf's (a read-only view, see
+        # _infer_types), the block object and the literals decide the template:
+        # many leaves share one block (a macro placed many times), and this key
+        # costs a fraction of the full one.
+        by_block = None
+        if leaf.types.__class__ is MappingProxyType:
+            by_block = (id(block), consts)
+            cached = self._block_templates.get(by_block)
+            if cached is not None:
+                return cached
         try:
             key = (type(block), block.n, tuple(block.p.items()), tuple(leaf.types.items()),
                    consts)
             cached = self._templates.get(key)
         except TypeError:  # an unhashable parameter: no caching for this block
-            key = cached = None
+            key = cached = by_block = None
         if cached is not None:
+            if by_block is not None:
+                self._block_templates[by_block] = cached
             return cached
         literal_ports = {port for port, _src in consts}
         tokens = {}
@@ -868,9 +886,11 @@ class ScanProgram:
         fmt = "\n".join("".join(text if k < 0 else f"{{{k}}}" for text, k in line)
                         for line in template)
         result = _Template(fmt, pure, "    " + fmt.replace("\n", "\n    "), tokens,
-                           len(tokens) - len(leaf.outputs) - len(leaf.state))
+                           len(tokens) - len(leaf.outputs) - len(leaf.state), f": {block.name}")
         if key is not None:
             self._templates[key] = result
+            if by_block is not None:
+                self._block_templates[by_block] = result
         return result
 
     def _place(self, slot: int) -> int:
@@ -903,6 +923,7 @@ class ScanProgram:
         under two hundred alive at once.
         """
         leaves, reads, forced, place = self.leaves, self._reads, self.forced, self._place
+        with_feedback = self._b.with_feedback  # the only leaves that can read their own output
         blocks = []
         first: dict[int, int] = {}      # slot -> the block where its name is first needed
         last: dict[int, int] = {}       # slot -> the last block that needs it
@@ -912,7 +933,8 @@ class ScanProgram:
         for pos, index in enumerate(self.order[c * CHUNK:(c + 1) * CHUNK]):
             leaf = leaves[index]
             ins, consts = reads[index]
-            slots = [*leaf.outputs.values(), *leaf.state.values()]
+            slots = ([*leaf.outputs.values()] if leaf.state is _NOTHING
+                     else [*leaf.outputs.values(), *leaf.state.values()])
             places = [place(slot) for slot in slots] if forced else slots
             tpl = self._template(leaf, consts)
             for slot in ins:
@@ -932,7 +954,8 @@ class ScanProgram:
                 load.update(places)
                 named.update(places)
             defined.update(places)
-            blocks.append((index, leaf, ins, places, tpl, not set(slots).isdisjoint(ins)))
+            blocks.append((index, leaf, ins, places, tpl,
+                           index in with_feedback and not set(slots).isdisjoint(ins)))
         in_place = load - named - defined
         starts: dict[int, list] = {}
         frees: dict[int, list] = {}
@@ -948,7 +971,7 @@ class ScanProgram:
         dead: list[str] = []      # their names, free once they are stored
         body = [f"def _chunk_{c}(s, now):"]
         for pos, (index, leaf, ins, places, tpl, self_wired) in enumerate(blocks):
-            body.append(f"    # {leaf.path}: {leaf.block.name}")
+            body.append(f"    # {leaf.path}{tpl.label}")
             for slot in starts.get(pos, ()):
                 if free:
                     names[slot] = local = free.pop()
