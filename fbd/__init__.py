@@ -6,10 +6,10 @@ Build a :class:`Network` from blocks (``import blocks``) and other networks
 """
 
 from .block import Block, Port, State, extensible, register, registry
-from .compiler import ScanProgram, compile_network
+from .compiler.pycode import ScanProgram, compile_network
 from .errors import FbdError, UnknownSignal, ValidationError, WiringError
 from .network import Network
-from .runtime import Plc
+from .runtime.plc import Plc
 from .types import (
     ANY,
     ANY_BIT,

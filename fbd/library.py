@@ -9,7 +9,7 @@ its module in the ``fbd.libraries`` entry-point group of its
 
 Packages that add verbs to the ``fbd`` command name a function
 ``register(subparsers)`` in the ``fbd.commands`` group; :func:`command_plugins`
-lists them for :mod:`fbd.cli`.
+lists them for :mod:`fbd.tools.cli`.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from __future__ import annotations
 from .block import Block
 from .errors import FbdError
 from .network import Network
-from .runtime import Plc
+from .runtime.plc import Plc
 
 
 class Harness:
@@ -28,7 +28,7 @@ class Harness:
         net = Network(f"{block.name}_alone")
         missing = [v for v in type(block).types if v not in block.bound_types]
         if missing:
-            from .compiler import type_hint
+            from .compiler.pycode import type_hint
             raise FbdError(f"{block.name} is generic; give its type, e.g. "
                            f"{type_hint(type(block), missing[0])}")
         wires = {}

@@ -231,7 +231,7 @@ class MainWindow(QMainWindow):
 
     def _serve(self, plc) -> None:
         from fbd.errors import FbdError
-        from fbd.modbus import ModbusServer
+        from fbd.modbus.server import ModbusServer
         if plc is None:
             self.statusBar().showMessage("no PLC to serve", 5000)
             return

@@ -6,7 +6,7 @@ shares the interpreter (the GIL switches every few milliseconds), so the
 window keeps repainting, the game keeps scanning, and the panel says what it
 is doing. The job is a plain function that touches no widget; a QTimer on the
 UI thread polls for its end, so no Qt object crosses threads. The thread ends
-with its job (no pool lingers), which keeps :mod:`fbd.forkmap` free to fork
+with its job (no pool lingers), which keeps :mod:`fbd.compiler.forkmap` free to fork
 once the job is done.
 """
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 
-from fbd.cli import CliError
+from fbd.tools.cli import CliError
 
 from .panels import PANELS
 

@@ -31,7 +31,7 @@ def _game():
 
 def bare(seconds: float) -> float:
     """Scans/s of the model alone at MAX speed."""
-    from fbd.debug import MAX, Debugger
+    from fbd.debug.debugger import MAX, Debugger
     dbg = Debugger(_game().plc)
     dbg.speed = MAX
     dbg.run()

@@ -6,7 +6,7 @@ the ``fbd.commands`` group of pyproject.toml); registering imports no Qt.
 
 from __future__ import annotations
 
-from fbd.cli import CliError, load_network
+from fbd.tools.cli import CliError, load_network
 
 
 def register(subparsers) -> None:
@@ -21,7 +21,7 @@ def register(subparsers) -> None:
 
 
 def cmd_debug(args) -> int:
-    from fbd.runtime import Plc
+    from fbd.runtime.plc import Plc
     net = load_network(args.target)
     if not args.cycle > 0:
         raise CliError(f"--cycle must be positive, not {args.cycle}")

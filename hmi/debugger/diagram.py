@@ -1,6 +1,6 @@
 """The diagram view: one network level as FBD boxes and wires with live values.
 
-The layout comes from :mod:`hmi.debugger.layout`; this module only draws it
+The layout comes from :mod:`fbd.debug.layout`; this module only draws it
 and refreshes the values (one :class:`~fbd.debug.Probe` per level, read at
 each refresh, touching only the wires whose value changed; a hidden view
 refreshes when shown). A level opens at a readable zoom (the whole level if
@@ -27,10 +27,9 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
-from fbd.debug import format_value
+from fbd.debug.debugger import format_value
+from fbd.debug.layout import HEADER_H, PORT_H, Level, layout_level
 from fbd.network import Network
-
-from .layout import HEADER_H, PORT_H, Level, layout_level
 
 __all__ = ["DiagramView", "DiagramPanel", "TRUE_COLOUR", "FORCED_COLOUR", "CURRENT_COLOUR"]
 

@@ -29,7 +29,7 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
-from fbd.debug import ConditionError
+from fbd.debug.debugger import ConditionError
 from fbd.errors import FbdError
 
 __all__ = ["HierarchyTree", "WatchPanel", "BreakpointPanel", "TrendPanel", "PathEdit"]

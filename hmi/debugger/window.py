@@ -26,7 +26,7 @@ from PyQt6.QtWidgets import (
     QToolBar,
 )
 
-from fbd.debug import MAX, Debugger
+from fbd.debug.debugger import MAX, Debugger
 from fbd.errors import FbdError
 
 from .diagram import DiagramPanel

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from fbd.cli import CliError
+from fbd.tools.cli import CliError
 
 
 def register(subparsers) -> None:

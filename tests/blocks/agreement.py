@@ -8,7 +8,7 @@ output and state slots, which is where the two executions differ most.
 import random
 
 from fbd import BOOL, STRING, TIME
-from fbd.interp import Interpreter
+from fbd.compiler.interp import Interpreter
 from fbd.testing import Harness
 
 

@@ -14,8 +14,8 @@ import pytest
 
 import blocks
 from fbd.block import registry
+from fbd.compiler.interp import Interpreter
 from fbd.errors import ValidationError, WiringError
-from fbd.interp import Interpreter
 from fbd.network import Network
 from fbd.testing import Harness
 from fbd.types import (

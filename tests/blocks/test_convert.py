@@ -14,8 +14,8 @@ import pytest
 import blocks
 from blocks.convert import Conversion
 from fbd.block import register, registry
+from fbd.compiler.interp import Interpreter
 from fbd.errors import ValidationError
-from fbd.interp import Interpreter
 from fbd.network import Network
 from fbd.testing import Harness
 from fbd.types import DINT, ELEMENTARY, INT, LINT, LREAL, REAL, STRING, UINT, ULINT, USINT

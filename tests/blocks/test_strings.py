@@ -10,8 +10,8 @@ import pytest
 
 import blocks
 from fbd.block import registry
+from fbd.compiler.interp import Interpreter
 from fbd.errors import ValidationError
-from fbd.interp import Interpreter
 from fbd.network import Network
 from fbd.testing import Harness
 from fbd.types import DINT, INT, LINT, SINT, STRING, UDINT, UINT, ULINT

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from fbd import cli
+from fbd.tools import cli
 from tests.fbd import standins
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -228,7 +228,7 @@ def test_bench_json_and_table(capsys):
     by = {tg["target"]: tg for tg in doc["targets"]}
     assert by["cycle"]["status"] == "n/a" and by["speedup"]["at_blocks"] == 300
     assert "bench: 300 blocks: timing the interpreter" in err
-    from fbd.bench import BenchResult, Overhead, SizeResult, format_report
+    from fbd.tools.bench import BenchResult, Overhead, SizeResult, format_report
     result = BenchResult(1, True, "3", "AND", [SizeResult(10_000, 0.1, 0.5, 400.0, 40.0, 3, 10,
                                                           8000.0, 800.0, 3, 20.0)],
                          Overhead(100, 10, 3, 6.0, 5.0, 1.0))
@@ -245,7 +245,7 @@ def test_bench_reports_the_spread_of_its_runs_and_warns_when_it_is_wide(capsys):
     fastest, slowest = size["scan_range_us"]
     assert 0 < fastest <= size["scan_us"] <= slowest
     assert size["compiles"] == 1  # --quick compiles once; the full bench takes the median of 3
-    from fbd.bench import BenchResult, SizeResult, format_report
+    from fbd.tools.bench import BenchResult, SizeResult, format_report
 
     def report(scan_range, compile_range):
         return format_report(BenchResult(1, False, "3", "AND", [SizeResult(

@@ -10,9 +10,9 @@ import re
 import pytest
 
 import blocks
-import fbd.debug
+import fbd.debug.debugger
 from fbd import BOOL, INT, REAL, STRING, TIME, Network, Plc
-from fbd.debug import MAX, TREND_CAPACITY, ConditionError, Debugger, Hit, format_value
+from fbd.debug.debugger import MAX, TREND_CAPACITY, ConditionError, Debugger, Hit, format_value
 from fbd.errors import FbdError, UnknownSignal
 from tests.fbd.toys import CLOCK, INC, PLUS, TICKS
 

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from fbd import forkmap
-from fbd.forkmap import map_in_two
+from fbd.compiler import forkmap
+from fbd.compiler.forkmap import map_in_two
 
 
 def _pid_and_code(x):

@@ -1,6 +1,6 @@
 """loops(): the cycles of a directed graph, as the compiler and the PLCopen export need them."""
 
-from fbd.graph import loops
+from fbd.compiler.graph import loops
 
 
 def test_components_with_a_cycle_are_found_sorted_and_acyclic_parts_left_out():

@@ -5,7 +5,7 @@ import datetime
 import pytest
 
 from fbd import BOOL, INT, TIME, FbdError, Network, Plc, UnknownSignal, compile_network
-from fbd.interp import Interpreter
+from fbd.compiler.interp import Interpreter
 from tests.fbd.standins import ADD, AND, CLOCK, EDGE, MOVE, NOT, OR, SEL, SR
 
 

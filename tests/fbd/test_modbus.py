@@ -17,9 +17,9 @@ from pymodbus.client import AsyncModbusTcpClient, ModbusTcpClient
 from pymodbus.exceptions import ConnectionException
 
 import blocks
-from fbd import BOOL, BYTE, DINT, INT, LREAL, REAL, TIME, Network, Plc, cli
+from fbd import BOOL, BYTE, DINT, INT, LREAL, REAL, TIME, Network, Plc
 from fbd.errors import FbdError
-from fbd.modbus import (
+from fbd.modbus.server import (
     COILS,
     DISCRETE_INPUTS,
     HOLDING_REGISTERS,
@@ -31,6 +31,7 @@ from fbd.modbus import (
     locate,
     run_realtime,
 )
+from fbd.tools import cli
 from programs.game2048 import build as build_2048
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -446,7 +447,7 @@ def test_serve_a_project_runs_its_configurations_program_at_its_interval(capsys,
     capsys.readouterr()
     assert cli.main(["serve", str(xml), "--map"]) == 0
     assert "Io: Modbus TCP address map" in capsys.readouterr().out
-    from fbd.serve import _xml_program
+    from fbd.modbus.serve import _xml_program
     net, interval_us = _xml_program(str(xml))
     assert net.name == "Io" and interval_us == 20_000    # the scan runs at the task's interval
     # two program instances: fbd serve serves one, and says which to name
@@ -510,7 +511,7 @@ def test_fbd_serve_runs_until_ctrl_c():
 
 
 def test_the_benchmark_runs_and_prints_its_table(capsys):
-    from fbd import modbus_bench
+    from fbd.modbus import bench as modbus_bench
     assert modbus_bench.main(["2048", "--seconds", "0.2"]) == 0
     out, err = capsys.readouterr()
     assert "20  4 reads : 1 write" in out and "scan with 20 clients" in out

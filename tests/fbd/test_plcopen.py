@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from fbd.compiler import compile_network
+from fbd.compiler.pycode import compile_network
 from fbd.errors import FbdError
-from fbd.plcopen import PlcOpenError, load_project
+from fbd.plcopen.reader import PlcOpenError, load_project
 from fbd.testing import Harness
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "plcopen" / "examples"
@@ -296,7 +296,7 @@ def test_unknown_block_type_and_unsupported_things_name_pou_and_element(tmp_path
 
 @needs_examples
 def test_cli_runs_a_pou_of_a_plcopen_file(capsys):
-    from fbd.cli import load_network
+    from fbd.tools.cli import load_network
     path = SHARED / "beremiz_first_steps.plc.xml"
     assert load_network(f"{path}:CounterFBD").name == "CounterFBD"
     with pytest.raises(PlcOpenError, match="body language ST"):
@@ -544,7 +544,7 @@ def test_configuration_tasks_run_as_plc_tasks_with_their_intervals(tmp_path):
 
 
 def test_cli_runs_the_configuration_or_one_program(tmp_path, capsys):
-    from fbd import cli
+    from fbd.tools import cli
     path = _with_configuration(tmp_path, _counter_pou("Fast"), _counter_pou("Slow"),
                                tasks=[("t_fast", 1, "T#10ms", "fast", "Fast"),
                                       ("t_slow", 0, "T#30ms", "slow", "Slow")])
@@ -568,7 +568,7 @@ def test_cli_runs_the_configuration_or_one_program(tmp_path, capsys):
 
 @needs_examples
 def test_cli_runs_a_real_configuration_and_names_what_cannot_run(capsys):
-    from fbd import cli
+    from fbd.tools import cli
     path = SHARED / "openplc_traffic_light_fbd.plc.xml"
     assert cli.main(["run", str(path), "--scans", "2", "--watch", "O_LEDRed"]) == 0
     out, err = capsys.readouterr()

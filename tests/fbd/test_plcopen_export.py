@@ -12,10 +12,11 @@ import pytest
 from lxml import etree
 
 import blocks
-from fbd import BOOL, DINT, INT, LREAL, REAL, STRING, TIME, UINT, Network, cli
-from fbd.plcopen import PlcOpenError, load_project, save
-from fbd.plcopen_export import ExportError, native_st
-from fbd.runtime import Plc
+from fbd import BOOL, DINT, INT, LREAL, REAL, STRING, TIME, UINT, Network
+from fbd.plcopen.reader import PlcOpenError, load_project, save
+from fbd.plcopen.writer import ExportError, native_st
+from fbd.runtime.plc import Plc
+from fbd.tools import cli
 
 XSD = Path(__file__).resolve().parents[3] / "shared" / "plcopen" / "tc6_xml_v201.xsd"
 NS = "{http://www.plcopen.org/xml/tc6_0201}"

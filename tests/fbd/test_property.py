@@ -1,5 +1,5 @@
 """Property: on random networks, the compiled scan equals a block-by-block
-evaluation of the same blocks (fbd.interp), every block output, every scan.
+evaluation of the same blocks (fbd.compiler.interp), every block output, every scan.
 
 Hypothesis draws the structure (block types, which output feeds which input,
 feedback wires closing loops, literals) and the input sequence, so a failure
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import blocks
 from fbd import BOOL, INT, TIME, Network, Plc
-from fbd.interp import Interpreter
+from fbd.compiler.interp import Interpreter
 
 # name -> (factory, [(input port, type)], [(output port, type)])
 PALETTE = {

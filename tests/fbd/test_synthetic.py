@@ -6,9 +6,9 @@ import random
 import pytest
 
 from fbd import FbdError, Plc, compile_network
-from fbd.interp import Interpreter
+from fbd.compiler.interp import Interpreter
 from fbd.library import load_libraries
-from fbd.synthetic import random_network, usable_kinds
+from fbd.tools.synthetic import random_network, usable_kinds
 from tests.fbd.standins import LIBRARY
 
 MIX = (("AND", None, 3), ("OR", None, 3), ("XOR", None, 1), ("NOT", None, 2),
@@ -107,7 +107,7 @@ def test_a_program_of_several_chunks_scans_as_the_interpreter_forced_or_not():
     force recompiles the chunk that writes the signal: still block for block the same.
     The interpreter has no forcing: the forced block's object overrides its output
     after its code runs, which is what a force on a stateless block means."""
-    from fbd.compiler import CHUNK
+    from fbd.compiler.pycode import CHUNK
     net = random_network(2 * CHUNK + 300, seed=11, mix=MIX, library=LIBRARY, feedback=0.05)
     program = compile_network(net)
     assert "_chunk_2" in program.source()
@@ -139,7 +139,7 @@ def test_a_program_of_several_chunks_scans_as_the_interpreter_forced_or_not():
 def test_a_chunk_hands_out_local_names_again_once_their_values_are_dead():
     """CPython needs an extra instruction for every access to a local numbered
     256 or more; a chunk has over a thousand values but far fewer alive at once."""
-    from fbd.compiler import CHUNK
+    from fbd.compiler.pycode import CHUNK
     program = compile_network(random_network(2 * CHUNK, seed=5, mix=MIX, library=LIBRARY))
     chunks = [program._namespace[f"_chunk_{c}"] for c in range(2)]
     assert all(fn.__code__.co_nlocals < 256 for fn in chunks), [
@@ -149,8 +149,8 @@ def test_a_chunk_hands_out_local_names_again_once_their_values_are_dead():
 
 
 def test_compiling_on_two_cores_gives_the_program_one_core_gives(monkeypatch):
-    from fbd import forkmap
-    from fbd.compiler import CHUNK
+    from fbd.compiler import forkmap
+    from fbd.compiler.pycode import CHUNK
     net = random_network(forkmap.MIN_ITEMS * CHUNK + 10, seed=3, mix=MIX, library=LIBRARY)
     forked = compile_network(net)
     monkeypatch.setenv("FBD_COMPILE_JOBS", "1")

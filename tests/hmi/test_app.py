@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from PyQt6.QtWidgets import QApplication
 
-from fbd import cli
+from fbd.tools import cli
 from hmi import app as app_module
 from hmi.app import MAX_SCANS_PER_TICK, MainWindow
 from hmi.panel import Panel

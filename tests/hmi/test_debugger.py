@@ -9,9 +9,9 @@ from PyQt6.QtCore import QPoint, QPointF, Qt
 from PyQt6.QtGui import QWheelEvent
 from PyQt6.QtWidgets import QApplication
 
-from fbd.debug import MAX
+from fbd.debug.debugger import MAX
+from fbd.debug.layout import crossings, layout_level, overlaps
 from hmi.debugger.cli import register  # noqa: F401  (the verb imports no Qt)
-from hmi.debugger.layout import crossings, layout_level, overlaps
 from hmi.debugger.window import DebuggerWindow
 from programs.game2048 import Game2048
 from tests.hmi.rig import Rig
@@ -246,7 +246,7 @@ def test_the_wheel_zooms_the_diagram(win):
 
 def test_the_debug_verb_opens_the_window_on_the_target(qtbot, monkeypatch):
     import hmi.app
-    from fbd.cli import main
+    from fbd.tools.cli import main
     opened = []
 
     def fake_exec(app):       # instead of the event loop: look at the window, close it
@@ -271,7 +271,7 @@ def test_the_debug_verb_opens_the_window_on_the_target(qtbot, monkeypatch):
     ("programs.game2048.cell", "MODULE:FUNCTION"),
 ])
 def test_the_debug_verb_rejects_a_bad_target_in_one_line(capsys, target, message):
-    from fbd.cli import main
+    from fbd.tools.cli import main
     assert main(["debug", target]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("fbd: error: ") and message in err

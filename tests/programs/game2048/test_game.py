@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from fbd import FbdError, compile_network
-from fbd.cli import main as fbd_main
+from fbd.tools.cli import main as fbd_main
 from programs.game2048 import DIRECTIONS, PLACEMENTS, VARIANTS, Game2048, build
 from tests.programs.game2048.reference import game_over, move, random_board
 

@@ -1,6 +1,6 @@
 """``fbd hidato solve|generate``: output in the text format, one-line errors, exit codes."""
 
-from fbd.cli import main
+from fbd.tools.cli import main
 from programs.hidato import Board, count_solutions
 
 

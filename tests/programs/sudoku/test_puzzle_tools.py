@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from fbd.cli import main as fbd_main
 from fbd.errors import FbdError
+from fbd.tools.cli import main as fbd_main
 from programs.sudoku import (
     bundled_puzzles,
     count_solutions,

@@ -38,7 +38,7 @@ processing -> control in 2048). Such a level has no order of whole calls, so
 the macros on such a loop are inlined into the exported POU (their blocks
 named ``<instance>_<block>``) until one exists; the behaviour is unchanged.
 
-Positions come from the debugger's layout (:mod:`fbd.layout`): columns by
+Positions come from the debugger's layout (:mod:`fbd.debug.layout`): columns by
 data flow, boxes stacked in execution order, wires routed around boxes.
 Importing the file again (:func:`fbd.plcopen.load`) gives a network that runs
 identically scan for scan.
@@ -53,14 +53,14 @@ import math
 
 from lxml import etree
 
-from . import types as t
-from .block import REQUIRED, Block, registry
-from .compiler import compile_network
-from .errors import FbdError
-from .graph import loops
-from .layout import INPUTS, OUTPUTS, PORT_H, layout_level
-from .library import load_libraries
-from .network import Network, Ref
+from .. import types as t
+from ..block import REQUIRED, Block, registry
+from ..compiler.graph import loops
+from ..compiler.pycode import compile_network
+from ..debug.layout import INPUTS, OUTPUTS, PORT_H, layout_level
+from ..errors import FbdError
+from ..library import load_libraries
+from ..network import Network, Ref
 
 NS_URI = "http://www.plcopen.org/xml/tc6_0201"
 XHTML_URI = "http://www.w3.org/1999/xhtml"

@@ -33,13 +33,13 @@ from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from . import address as located
-from . import types as t
-from .block import IO, REQUIRED, Block, Extensible, literal
-from .errors import FbdError, UnknownSignal, ValidationError
+from .. import address as located
+from .. import types as t
+from ..block import IO, REQUIRED, Block, Extensible, literal
+from ..errors import FbdError, UnknownSignal, ValidationError
+from ..network import Network, Ref
 from .forkmap import map_in_two
 from .graph import loops
-from .network import Network, Ref
 
 STORE_EVERY = 16  # values a chunk assigns between two stores to the table (see _chunk_source)
 CHUNK = 1024  # leaves per generated function; a force recompiles one chunk

@@ -5,7 +5,7 @@
     project = load("plc.xml")
     net = project.network("plc_prg")      # a Network, usable with Harness
     project.configuration.tasks           # its program instances as PLC tasks
-    save(net, "out.xml")                  # export (fbd.plcopen_export)
+    save(net, "out.xml")                  # export (fbd.plcopen.writer)
 
 What is imported
 ----------------
@@ -74,12 +74,12 @@ import re
 from dataclasses import dataclass, field
 from functools import cmp_to_key
 
-from . import address as located
-from . import types as t
-from .block import Extensible, registry
-from .errors import FbdError
-from .library import load_libraries
-from .network import Network, Ref
+from .. import address as located
+from .. import types as t
+from ..block import Extensible, registry
+from ..errors import FbdError
+from ..library import load_libraries
+from ..network import Network, Ref
 
 NS = "{http://www.plcopen.org/xml/tc6_0201}"
 LANGUAGES = ("FBD", "ST", "IL", "LD", "SFC")
@@ -173,7 +173,7 @@ class Project:
         :meth:`Plc.scan` counts); read a signal of any as ``"instance:path"``."""
         import datetime
 
-        from .runtime import Plc, to_us
+        from ..runtime.plc import Plc, to_us
         if self.configuration_error is not None:
             raise self.configuration_error
         conf = self.configuration
@@ -1184,7 +1184,7 @@ def _native_block(name: str, pou_el):
 
 def _block_options(el, what, lid, err) -> dict:
     """Bound types and parameters a block carries in its addData (written by our
-    export, fbd.plcopen_export), as keyword arguments of the block's class."""
+    export, fbd.plcopen.writer), as keyword arguments of the block's class."""
     kw = {}
     ad = _child(el, "addData")
     for d in (_children(ad, "data") if ad is not None else []):
@@ -1233,7 +1233,7 @@ def _pos(el):
 
 def save(network: Network, path, **options) -> None:
     """Write ``network`` (and its macros) as a PLCopen project: see
-    :mod:`fbd.plcopen_export`."""
-    from .plcopen_export import save as _save
+    :mod:`fbd.plcopen.writer`."""
+    from .writer import save as _save
     _save(network, path, **options)
 __all__ = ["PlcOpenError", "Project", "load_project", "load", "save"]

@@ -26,13 +26,13 @@ import os
 import sys
 from pathlib import Path
 
-from . import types as t
-from .block import registry
-from .compiler import ScanProgram, compile_network
-from .errors import FbdError, UnknownSignal, ValidationError
-from .library import command_plugins, load_libraries
-from .network import Network
-from .runtime import Plc
+from .. import types as t
+from ..block import registry
+from ..compiler.pycode import ScanProgram, compile_network
+from ..errors import FbdError, UnknownSignal, ValidationError
+from ..library import command_plugins, load_libraries
+from ..network import Network
+from ..runtime.plc import Plc
 
 __all__ = ["main", "build_parser", "load_network", "CliError"]
 
@@ -63,7 +63,7 @@ def load_network(target: str) -> Network:
     """
     module_name, colon, attr = target.rpartition(":")
     if target.lower().endswith(".xml"):  # a whole project where one network is wanted
-        from .plcopen import load_project
+        from ..plcopen.reader import load_project
         pous = list(load_project(target).pous)
         example = f"{target}:{pous[0]}" if pous else f"{target}:POU"
         raise CliError(f"{target}: name the POU, as in {example} (its FBD POUs: "
@@ -72,7 +72,7 @@ def load_network(target: str) -> Network:
         raise CliError(f"{target!r}: name the network as MODULE:FUNCTION, "
                        f"e.g. programs.game2048:build")
     if module_name.lower().endswith(".xml"):  # a PLCopen project: FILE.xml:POU
-        from .plcopen import load_project
+        from ..plcopen.reader import load_project
         return load_project(module_name).network(attr)
     module = _import(module_name)
     obj = module
@@ -206,7 +206,7 @@ def _flat(text: str) -> str:
 
 
 def _cycle_us(text: str) -> int:
-    from .runtime import to_us
+    from ..runtime.plc import to_us
     body = text.strip()
     try:
         float(body)
@@ -307,7 +307,7 @@ class _Tasks:
         return task.s[slot]
 
     def trace(self, paths):
-        from .trace import Trace
+        from ..runtime.trace import Trace
         infos = [self.plc._locate(p)[0:2] for p in paths]
         for (_task, info), p in zip(infos, paths):
             if info.type is None:
@@ -328,7 +328,7 @@ class _Tasks:
 def _run_configuration(args, cycle_us: int) -> int:
     """``fbd run plc.xml``: the project's configuration, one PLC task per program
     instance; rows are the main (first) task's scans; signals are ``instance:path``."""
-    from .plcopen import load_project
+    from ..plcopen.reader import load_project
     project = load_project(args.target)
     plc = project.plc(cycle=f"T#{cycle_us}us", dump=args.dump)
     view = _Tasks(plc, project.configuration.name,
@@ -487,7 +487,7 @@ def _block_json(cls) -> dict:
 
 # ---------------------------------------------------------------------------- export
 def cmd_export(args) -> int:
-    from .plcopen import save
+    from ..plcopen.reader import save
     network = load_network(args.target)
     _check_writable(args.output, "-o")
     cycle_us = _cycle_us(args.cycle)

@@ -1,6 +1,6 @@
 """``fbd bench``: how fast the compiled scan is, against the targets we set.
 
-On synthetic networks (:func:`fbd.synthetic.random_network`) of each size it
+On synthetic networks (:func:`fbd.tools.synthetic.random_network`) of each size it
 measures, in one run and on one machine:
 
 * **build**: making the Network (not a target; shown so a slow build is seen);
@@ -8,7 +8,7 @@ measures, in one run and on one machine:
   the median of three compiles from scratch (one with ``--quick``);
 * **scan**: the compiled ``program.scan(s, now)`` called in a bare loop, as the
   median over several runs of the mean time per scan, and that per block;
-* **interp**: the same program run by :class:`fbd.interp.Interpreter`, the
+* **interp**: the same program run by :class:`fbd.compiler.interp.Interpreter`, the
   object-per-block baseline, timed the same way, and the speedup of the
   compiled scan over it;
 
@@ -35,10 +35,10 @@ import sys
 import time
 from dataclasses import asdict, dataclass, field
 
-from .compiler import compile_network
-from .errors import FbdError
-from .interp import Interpreter
-from .runtime import Plc
+from ..compiler.interp import Interpreter
+from ..compiler.pycode import compile_network
+from ..errors import FbdError
+from ..runtime.plc import Plc
 from .synthetic import random_network, usable_kinds
 
 __all__ = ["run_bench", "targets", "format_report", "parse_sizes", "add_arguments", "main"]

@@ -1,6 +1,6 @@
 """How fast ``fbd serve`` answers, and what serving costs the scan.
 
-``python -m fbd.modbus_bench [TARGET] [--seconds S] [--quick]`` serves TARGET
+``python -m fbd.modbus.bench [TARGET] [--seconds S] [--quick]`` serves TARGET
 (default ``2048``, resolved as ``fbd serve`` resolves it) on a PLC running in
 real time, and measures:
 
@@ -29,10 +29,10 @@ import sys
 import threading
 import time
 
-from .cli import load_network
-from .modbus import ModbusServer, ProcessImage, run_realtime
-from .runtime import Plc
+from ..runtime.plc import Plc
+from ..tools.cli import load_network
 from .serve import resolve
+from .server import ModbusServer, ProcessImage, run_realtime
 
 BOARD = (3, 2048, 32)   # function code, address, count: the 2048 board
 
@@ -72,7 +72,7 @@ async def _clients(port: int, n: int, seconds: float, mix: bool) -> float:
 
 def _client_process(port: int, n: int, seconds: float, mix: bool) -> float:
     """Run ``n`` clients in another process for ``seconds``; their requests per second."""
-    done = subprocess.run([sys.executable, "-m", "fbd.modbus_bench", "--clients-only",
+    done = subprocess.run([sys.executable, "-m", "fbd.modbus.bench", "--clients-only",
                            str(port), str(n), str(seconds), "1" if mix else "0"],
                           capture_output=True, text=True, check=False)
     if done.returncode != 0:
@@ -117,7 +117,7 @@ def _phase(plc: Plc, image, seconds: float, during=None):
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m fbd.modbus_bench",
+    p = argparse.ArgumentParser(prog="python -m fbd.modbus.bench",
                                 description="Requests per second of fbd serve with 1 and 20 "
                                             "clients, and what serving costs the scan.")
     p.add_argument("target", nargs="?", default="2048", metavar="MODULE:FUNCTION|NAME")

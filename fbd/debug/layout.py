@@ -1,5 +1,5 @@
 """The diagram layout of one network level, Qt-free (tested with numbers): the debugger
-draws it and the PLCopen export (fbd.plcopen_export) places its elements with it.
+draws it and the PLCopen export (fbd.plcopen.writer) places its elements with it.
 
 A level is a :class:`~fbd.network.Network` (the program, or a macro's body)
 seen at a path prefix (``""`` at the top, ``"cell_0_0."`` inside a macro

@@ -34,10 +34,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .block import IO
-from .compiler import ScanProgram, _groups, _namespace, compile_network
-from .errors import FbdError, UnknownSignal
-from .network import Network
+from ..block import IO
+from ..errors import FbdError, UnknownSignal
+from ..network import Network
+from .pycode import ScanProgram, _groups, _namespace, compile_network
 
 __all__ = ["Interpreter", "BlockObject"]
 

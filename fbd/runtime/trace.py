@@ -8,7 +8,7 @@ from typing import TextIO
 
 import numpy as np
 
-from . import types as t
+from .. import types as t
 
 
 def _dtype(tp: t.DataType | None):

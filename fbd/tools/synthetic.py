@@ -22,10 +22,10 @@ import random
 from bisect import bisect_left
 from dataclasses import dataclass
 
-from . import types as t
-from .block import REQUIRED, Block, registry
-from .errors import FbdError, WiringError
-from .network import Binding, Instance, Network, Ref
+from .. import types as t
+from ..block import REQUIRED, Block, registry
+from ..errors import FbdError, WiringError
+from ..network import Binding, Instance, Network, Ref
 
 __all__ = ["random_network", "usable_kinds", "DEFAULT_MIX", "Kind"]
 

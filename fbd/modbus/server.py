@@ -47,7 +47,7 @@ next.
 
 :class:`ModbusServer` runs the pymodbus server on its own thread and event
 loop; :func:`run_realtime` scans the PLC in real time on the calling thread.
-``fbd serve`` (:mod:`fbd.serve`) puts the two together.
+``fbd serve`` (:mod:`fbd.modbus.serve`) puts the two together.
 """
 
 from __future__ import annotations
@@ -67,11 +67,11 @@ from pymodbus.pdu import DecodePDU, ExceptionResponse, ModbusPDU
 from pymodbus.server import ModbusTcpServer
 from pymodbus.simulator import DataType, SimData, SimDevice
 
-from . import types as t
-from .address import Address
-from .compiler import ScanProgram
-from .errors import FbdError
-from .runtime import Plc
+from .. import types as t
+from ..address import Address
+from ..compiler.pycode import ScanProgram
+from ..errors import FbdError
+from ..runtime.plc import Plc
 
 __all__ = ["ProcessImage", "ModbusServer", "Location", "run_realtime", "locate",
            "COILS", "DISCRETE_INPUTS", "INPUT_REGISTERS", "HOLDING_REGISTERS",

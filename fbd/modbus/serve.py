@@ -16,7 +16,7 @@ import sys
 import threading
 from importlib.metadata import entry_points
 
-from .cli import CliError, load_network
+from ..tools.cli import CliError, load_network
 
 PROGRAMS = "fbd.programs"
 
@@ -63,9 +63,9 @@ def resolve(target: str) -> str:
 
 
 def cmd_serve(args) -> int:
-    from .cli import _cycle_us
-    from .modbus import DEFAULT_PORT, ModbusServer, ProcessImage, run_realtime
-    from .runtime import Plc
+    from ..runtime.plc import Plc
+    from ..tools.cli import _cycle_us
+    from .server import DEFAULT_PORT, ModbusServer, ProcessImage, run_realtime
 
     target = resolve(args.target)
     if target.lower().endswith(".xml"):
@@ -115,7 +115,7 @@ def _xml_program(path: str):
     """``fbd serve plc.xml``: the program its configuration runs, as OpenPLC's runtime
     runs the project it is given, with that task's interval; the server serves one
     program, so a configuration of several instances is told to name one."""
-    from .plcopen import load_project
+    from ..plcopen.reader import load_project
     project = load_project(path)
     config = project.configuration
     if config is None or not config.tasks:
@@ -130,7 +130,7 @@ def _xml_program(path: str):
 
 
 def _print_map(name: str, rows) -> None:
-    from .modbus import IW_WINDOW, IX_WINDOW
+    from .server import IW_WINDOW, IX_WINDOW
     table = [("location", "modbus (from 0)", "name", "type", "direction", "client access"),
              *rows]
     widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]

@@ -40,10 +40,10 @@ import simpy.rt
 from simpy.core import StopSimulation
 from simpy.events import URGENT
 
-from . import types as t
-from .compiler import ScanProgram, compile_network
-from .errors import FbdError, UnknownSignal
-from .network import Network
+from .. import types as t
+from ..compiler.pycode import ScanProgram, compile_network
+from ..errors import FbdError, UnknownSignal
+from ..network import Network
 from .trace import Trace
 
 log = logging.getLogger("fbd")
@@ -112,7 +112,7 @@ class Task:
     """One cyclic IEC task: a compiled program with its own signal table and period.
 
     ``traces`` holds the recorders called after every scan with
-    ``record(s, scan, now_us)``: :class:`~fbd.trace.Trace` objects, and anything
+    ``record(s, scan, now_us)``: :class:`~fbd.runtime.trace.Trace` objects, and anything
     else with that method (the debugger's breakpoint check), at no cost to a
     scan when the list is empty.
     """

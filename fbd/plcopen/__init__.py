@@ -1,0 +1,12 @@
+"""PLCopen TC6 XML: projects saved by Beremiz and OpenPLC Editor in (:mod:`.reader`),
+networks out (:mod:`.writer`).
+
+    project = fbd.plcopen.load_project("plc.xml")
+    fbd.plcopen.save(network, "out.xml")
+"""
+
+from .reader import PlcOpenError, Project, load, load_project, save
+from .writer import ExportError, native_st, to_xml
+
+__all__ = ["PlcOpenError", "Project", "load_project", "load", "save", "to_xml", "native_st",
+           "ExportError"]
