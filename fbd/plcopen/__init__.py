@@ -5,8 +5,8 @@ networks out (:mod:`.writer`).
     fbd.plcopen.save(network, "out.xml")
 """
 
-from .reader import PlcOpenError, Project, load, load_project, save
+from .reader import Configuration, PlcOpenError, Project, TaskSpec, load, load_project, save
 from .writer import ExportError, native_st, to_xml
 
-__all__ = ["PlcOpenError", "Project", "load_project", "load", "save", "to_xml", "native_st",
-           "ExportError"]
+__all__ = ["PlcOpenError", "Project", "Configuration", "TaskSpec", "load_project", "load", "save",
+           "to_xml", "native_st", "ExportError"]

@@ -1,0 +1,608 @@
+"""One FBD or LD POU into one :class:`~fbd.network.Network`.
+
+The body's statements (:mod:`.body`, in Beremiz's order) run one after the
+other in a scan; a network runs its blocks in data-flow order. The builder
+makes the two agree by giving every write of a variable its own block (a
+MOVE, or the SEL / OR of a guarded or set/reset write) and wiring every read
+to the write before it in the statement order ("single assignment"): a read
+after a write sees it, a read before any write sees what the variable held
+at the end of the previous scan (a feedback wire; on the first scan its
+initial value), and the variable's output is its last write. So a variable
+holds what was last written to it, at every point of the scan and at its
+end, as in the ST that Beremiz generates.
+
+What each variable becomes:
+
+* ``inputVars``: network inputs (read-only); ``inOutVars``: input ``X`` and
+  output ``X_OUT``; ``outputVars``, the function result ``OUT``, and locals
+  the body writes: outputs, kept from scan to scan; ``tempVars`` (and a
+  function's locals, which IEC starts afresh each call): their initial value
+  at the start of every scan, not shown; constants: literals, never written.
+* A program's local that the body only reads is an input holding its initial
+  value (what an HMI or a debugger writes); a function block's is a literal.
+* ``externalVars`` (globals): an input when only read, kept like a local when
+  written; in a configuration run (:meth:`Project.plc`) they are the
+  configuration's globals, shared by every program (see :mod:`.project`).
+* Located variables keep their address on the port: %I and read-only %M are
+  inputs, %Q and written %M outputs.
+
+Blocks: a function (ADD, SEL, a FUNCTION POU) whose EN is FALSE is not
+executed and hands its output type's initial value on (matiec's ``TEST_EN``);
+a function block (TON, CTU, a FUNCTION_BLOCK POU) keeps its outputs and does
+not see its inputs change; ENO is EN. A variable fed directly by such a block
+is written only while ENO is TRUE.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .. import address as located
+from .. import types as t
+from ..block import Extensible, registry
+from ..errors import FbdError
+from ..network import Network, Ref
+from .body import Assign, BlockInfo, Body, Call, Trigger
+from .interface import read_interface
+from .native import block_options
+from .source import PlcOpenError, child, children, documentation, in_file, quote, tag
+from .values import is_literal, literal, run_value
+
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+#: edition-2 names of IEC functions (Beremiz's, matiec's) -> this library's
+EDITION2_NAMES = {"MULTIME": "MUL_TIME", "DIVTIME": "DIV_TIME"}
+LANGUAGES = ("FBD", "LD", "ST", "IL", "SFC")
+
+
+class PouBuilder:
+    """Builds the network of the POU ``name`` (element ``el``); ``importer`` gives
+    the project's other POUs, types and globals (see :class:`.project.Importer`).
+    ``bound_globals``: the globals are shared through the configuration, so a
+    written global starts each scan from the shared value, not its own."""
+
+    def __init__(self, importer, name: str, el, bound_globals: bool = False):
+        self.imp = importer
+        self.name = name
+        self.el = el
+        self.kind = el.get("pouType")
+        self.bound_globals = bound_globals
+        self.net: Network | None = None
+
+    def err(self, msg: str, lid=None) -> PlcOpenError:
+        at = f", element localId {_lid(lid)}" if lid is not None else ""
+        return in_file(self.imp.project.path, f"POU {quote(self.name)}{at}: {msg}")
+
+    # ---------------------------------------------------------------- the POU
+    def build(self) -> Network:
+        body_el, lang = body_of(self.el)
+        if lang not in ("FBD", "LD"):
+            named = {"ST": "ST (Structured Text)", "IL": "IL (Instruction List)",
+                     "SFC": "SFC (Sequential Function Chart)"}.get(lang, lang or "missing")
+            raise self.err(f"body language {named} is not supported yet (FBD and LD POUs "
+                           f"import)")
+        if self.kind not in ("program", "functionBlock", "function"):
+            raise self.err(f"pouType {quote(self.kind)} is not supported")
+        self.vars = read_interface(self.el, self.name, self.imp.data_types,
+                                   f"POU {quote(self.name)}")
+        for var in self.vars.values():
+            if var.kind == "externalVars" and var.init is None:
+                glob = self.imp.globals.get(var.name)
+                if glob is not None:
+                    var.init = glob.init
+        self._upper = {}
+        for k in self.vars:
+            self._upper.setdefault(k.upper(), k)
+        self.net = Network(self.name, doc=documentation(self.el))
+        self.used = set()                # instance names taken
+        self.body = Body(body_el, self.block_info, self.err, lang)
+        self.create_blocks()
+        try:
+            self.statements = self.body.generate()
+        except PlcOpenError as e:
+            if str(e) != e.detail:
+                raise
+            raise self.err(e.detail) from None
+        self.place_blocks()
+        self.classify()
+        self.run_statements()
+        self.finish()
+        return self.net
+
+    # ---------------------------------------------------------------- blocks
+    def create_blocks(self):
+        """What each placed block is (its type and :class:`BlockInfo`); the instances
+        come once the statements say which blocks run (:meth:`place_blocks`)."""
+        self.elements, self.infos = {}, {}
+        reg = registry()
+        for el in self.body.blocks():
+            lid = el.get("localId")
+            self.elements[lid], self.infos[lid] = self._element(el, lid, el.get("typeName") or "",
+                                                                reg)
+
+    def place_blocks(self):
+        self.insts, self.eno = {}, {}
+        for el in self.body.blocks():
+            lid = el.get("localId")
+            if lid in self.body.cancelled:
+                continue
+            iname = el.get("instanceName") or f"{el.get('typeName') or 'block'}_{lid}"
+            try:
+                inst = self.insts[lid] = self.net.add(self._fresh(iname), self.elements[lid])
+            except FbdError as e:
+                raise self.err(str(e), lid) from None
+            if self.body._en_pin(el) is not None:
+                self.eno[lid] = self._add(f"{inst.name}_ENO", "MOVE")
+
+    def _element(self, el, lid, tname, reg):
+        pou = self.imp.pou_name(tname)
+        if pou is None and tname not in reg:
+            upper = tname.upper()
+            tname = EDITION2_NAMES.get(upper) or next((n for n in reg if n.upper() == upper),
+                                                      tname)
+        if pou is not None:
+            try:
+                element = self.imp.placeable(pou)
+            except PlcOpenError as e:
+                raise self.err(f"block {quote(tname)} cannot be placed: {e.detail}", lid) from None
+            if isinstance(element, Network):
+                inouts = self.imp.inouts.get(pou, set())
+                inputs = [n for n in element.inputs]
+                outputs = [n for n in element.outputs
+                           if not (n.endswith("_OUT") and n[:-4] in inouts)]
+                function = self.imp.kinds.get(pou) == "function"
+                return element, BlockInfo(function, inputs, outputs, set(inouts))
+            return element, self._library_info(element, function=False)
+        if tname not in reg:
+            raise self.err(f"unknown block type {quote(tname)} (neither a standard block "
+                           f"nor a POU of this project)", lid)
+        cls = reg[tname]
+        pins = [v.get("formalParameter") for g in ("inputVariables", "inOutVariables")
+                for v in children(child(el, g), "variable")]
+
+        def what(msg):
+            return self.err(f"block {tname}: {msg}", lid)
+
+        kw = block_options(el, cls, pins, what)
+        try:
+            element = cls(**kw)
+        except (FbdError, TypeError) as e:
+            raise what(str(e)[:300]) from None
+        return element, self._library_info(element, function=not cls.stateful)
+
+    @staticmethod
+    def _library_info(block, function: bool) -> BlockInfo:
+        cls = type(block)
+        return BlockInfo(function, [p.name for p in block.input_ports()],
+                         [p.name for p in block.output_ports()], set(),
+                         any(isinstance(p, Extensible) for p in cls.inputs))
+
+    def block_info(self, lid) -> BlockInfo:
+        return self.infos[lid]
+
+    def _fresh(self, base: str) -> str:
+        name = base if _IDENT.match(base) and len(base) <= 120 else "b"
+        base, i = name, 1
+        while name in self.used:
+            i += 1
+            name = f"{base}_{i}"
+        self.used.add(name)
+        return name
+
+    def _add(self, base: str, block_name: str, **kw):
+        return self.net.add(self._fresh(base), registry()[block_name](**kw))
+
+    # -------------------------------------------------------------- variables
+    def key(self, text: str):
+        """The declared variable ``text`` names (IEC names ignore case), or None."""
+        if text in self.vars:
+            return text
+        return self._upper.get(text.upper())
+
+    def classify(self):
+        """Each variable's role, from its declaration and whether the body writes it."""
+        self.written = set()
+        for st in self.statements:
+            if isinstance(st, Assign):
+                key = self.key(st.target)
+                if key is None:
+                    raise self._undeclared(st.target, st.lid, f"{st.what} writes")
+                self._check_writable(key, st.lid)
+                self.written.add(key)
+            elif isinstance(st, Call):
+                for key in self._inout_targets(st):
+                    self._check_writable(key, st.lid)
+                    self.written.add(key)
+        self.role, self.inputs = {}, {}
+        for key, var in self.vars.items():
+            area = self._area(key, var)
+            written = key in self.written
+            if var.type is None:
+                role = "derived"
+            elif var.constant and var.kind not in ("externalVars", "globalVars"):
+                role = "const"
+            elif var.kind == "inputVars":
+                role = "input"
+            elif var.kind == "inOutVars":
+                role = "inout"
+            elif var.kind == "tempVars" or (var.kind == "localVars" and self.kind == "function"):
+                role = "temp"
+            elif var.kind in ("externalVars", "globalVars"):
+                role = "state" if written else "input"
+            elif area == "I" or (area == "M" and not written):
+                role = "input"
+            elif (var.kind == "localVars" and self.kind == "program" and not written
+                  and area is None and not var.feedback):
+                role = "input"      # what an HMI, Modbus or a debugger writes
+            else:
+                role = "state"
+            self.role[key] = role
+            if role in ("input", "inout"):
+                self._declare_input(key, var)
+        for key, var in self.vars.items():
+            if self.role[key] == "inout" and (f"{var.name}_OUT" in self.vars):
+                raise self.err(f"VAR_IN_OUT {quote(var.name)} would need an output named "
+                               f"{var.name}_OUT, which is taken")
+
+    def _area(self, key, var):
+        if not var.address:
+            return None
+        try:
+            return located.parse(var.address, key).area
+        except FbdError as e:
+            raise self.err(f"variable {quote(key)}: {e}") from None
+
+    def _check_writable(self, key, lid):
+        var = self.vars[key]
+        if var.kind == "inputVars":
+            raise self.err(f"the input {quote(key)} is written; inputs are read-only", lid)
+        if var.constant:
+            raise self.err(f"the constant {quote(key)} is written", lid)
+        if var.type is None:
+            raise self.err(f"{quote(key)} of type {var.type_name} is written; "
+                           f"{_derived_hint(var)}", lid)
+        if var.address and self._area(key, var) == "I":
+            raise self.err(f"{quote(key)} is located at {var.address}, an input, and cannot "
+                           f"be written", lid)
+
+    def _declare_input(self, key, var):
+        try:
+            self.inputs[key] = self.net.input(var.name, var.type, var.start,
+                                              at=var.address if var.address else None)
+        except FbdError as e:
+            raise self.err(f"variable {quote(var.name)}: {e}") from None
+
+    def _inout_targets(self, call: Call):
+        """Variables a call's VAR_IN_OUT pins write back into."""
+        info = self.infos[call.lid]
+        for pin, expr in call.inputs:
+            if pin in info.inouts and expr[0] == "var":
+                key = self.key(expr[1])
+                if key is not None:
+                    yield key
+
+    def _undeclared(self, text, lid, what):
+        if "." in text or "[" in text:
+            return self.err(f"{what} {quote(text)}: member and element access is not "
+                            f"supported yet (structures and arrays)", lid)
+        return self.err(f"{what} {quote(text)}, which is not a declared variable", lid)
+
+    # -------------------------------------------------------------- statements
+    def run_statements(self):
+        self.current = {}        # variable -> (source, feedback): its value now
+        self.done = set()        # blocks called so far
+        self.edges = {}          # trigger index -> its Q
+        self.held = {}           # (lid, pin) -> the output as EN leaves it
+        self.starts = {}         # variable -> the block holding its value at scan start
+        self._scanned = None
+        self.writes = {}         # variable -> how many writes so far (names the cells)
+        for st in self.statements:
+            if isinstance(st, Call):
+                self.call(st)
+            elif isinstance(st, Assign):
+                self.assign(st)
+            elif isinstance(st, Trigger):
+                cls = "R_TRIG" if st.edge == "rising" else "F_TRIG"
+                inst = self._add(f"_{st.edge}_{st.lid}_{st.pin}", cls)
+                self._connect(self.resolve(st.expr, st.lid), inst.CLK, st.lid)
+                self.edges[st.index] = inst.Q
+
+    def call(self, st: Call):
+        lid, inst, info = st.lid, self.insts[st.lid], self.infos[st.lid]
+        eno = self.eno.get(lid)
+        if eno is not None:
+            self._connect(self.resolve(st.en, lid), eno.IN, lid)
+        elif st.en is not None:       # EN wired through something the body cannot see
+            raise self.err("EN is wired but the block has no EN pin", lid)
+        hold = eno is not None and not info.function
+        for pin, expr in st.inputs:
+            src = self.resolve(expr, lid)
+            if hold:
+                # a function block not executed while EN is FALSE sees the inputs of
+                # the last scan it ran: a SEL holding its own previous output
+                sel = self._add(f"_en_in_{lid}_{pin}", "SEL")
+                self._connect((eno.OUT, False), sel.G, lid)
+                self.net.connect(sel.OUT, sel.IN0, feedback=True)
+                self._connect(src, sel.IN1, lid)
+                src = (sel.OUT, False)
+            try:
+                target = inst.port(pin)
+            except FbdError as e:
+                raise self.err(str(e), lid) from None
+            self._connect(src, target, lid)
+        self.done.add(lid)
+        for key in self._inout_targets(st):
+            pin = next(p for p, e in st.inputs if e[0] == "var" and self.key(e[1]) == key)
+            out = (inst.port(f"{pin}_OUT"), False)
+            if eno is not None:
+                out = self._guarded(key, (eno.OUT, False), out, lid)
+            else:
+                out = self._cell(key, "MOVE", lid, IN=out)
+            self.current[key] = out
+
+    def assign(self, st: Assign):
+        key = self.key(st.target)
+        var = self.vars[key]
+        raw = (st.guard is not None and st.expr[0] == "out" and st.guard[1] == st.expr[1]
+               and st.expr[2] != "ENO")
+        src = self._raw_out(st.expr) if raw else self.resolve(st.expr, st.lid)
+        if st.mode != "none":
+            if var.type is not t.BOOL:
+                raise self.err(f"a {st.mode} coil on {quote(key)}, which is {var.type_name}, "
+                               f"not BOOL", st.lid)
+            prev = self.value(key, st.lid)
+            if st.mode == "set":    # IF src THEN v := TRUE
+                value = self._cell(key, "OR", st.lid, IN1=prev, IN2=src)
+            else:                   # IF src THEN v := FALSE
+                value = self._cell(key, "SEL", st.lid, G=src, IN0=prev, IN1=(False, False))
+            if st.guard is not None:
+                value = self._guarded(key, self.resolve(st.guard, st.lid), value, st.lid)
+        elif st.guard is not None:  # IF ENO THEN v := src
+            value = self._guarded(key, self.resolve(st.guard, st.lid), src, st.lid)
+        else:
+            value = self._cell(key, "MOVE", st.lid, IN=src)
+        self.current[key] = value
+
+    def _guarded(self, key, guard, src, lid):
+        return self._cell(key, "SEL", lid, G=guard, IN0=self.value(key, lid), IN1=src)
+
+    def _cell(self, key, block, lid, **inputs):
+        """A block that is one write of ``key``; returns its output as a source."""
+        n = self.writes[key] = self.writes.get(key, 0) + 1
+        cell = self._add(f"{self.vars[key].name}_w{n}" if n > 1 else f"{self.vars[key].name}_w",
+                         block)
+        for port, src in inputs.items():
+            self._connect(src, cell.port(port), lid)
+        return (cell.OUT, False)
+
+    def _connect(self, src, target, lid):
+        value, fb = src
+        try:
+            self.net.connect(value, target, feedback=fb)
+        except FbdError as e:
+            raise self.err(str(e), lid) from None
+
+    # ------------------------------------------------------------ expressions
+    def resolve(self, expr, lid):
+        """(source, feedback) of an expression at this point of the scan. Nested
+        NOT / AND / OR are built bottom-up with an explicit stack."""
+        stack, results = [(expr, False)], []
+        while stack:
+            e, ready = stack.pop()
+            kind = e[0]
+            if kind in ("not", "and", "or") and not ready:
+                stack.append((e, True))
+                for sub in reversed(e[1] if kind != "not" else (e[1],)):
+                    stack.append((sub, False))
+                continue
+            if kind == "lit":
+                results.append((e[1], False))
+            elif kind == "var":
+                results.append(self.read(e[1], e[2], lid))
+            elif kind == "out":
+                results.append(self.block_output(e[1], e[2], lid))
+            elif kind == "edge":
+                results.append((self.edges[e[1]], False))
+            elif kind == "not":
+                src = results.pop()
+                if isinstance(src[0], bool):
+                    results.append((not src[0], False))
+                    continue
+                inst = self._add(f"_not_{e[2]}_{e[3]}", "NOT")
+                self._connect(src, inst.IN, lid)
+                results.append((inst.OUT, False))
+            else:
+                n = len(e[1])
+                args = results[-n:]
+                del results[-n:]
+                inst = self._add(f"_{kind}_{lid}", kind.upper(), n=n)
+                for i, src in enumerate(args, 1):
+                    self._connect(src, inst.port(f"IN{i}"), lid)
+                results.append((inst.OUT, False))
+        return results[0]
+
+    def read(self, text, element_lid, lid):
+        """A variable read at this point: its last write, or its value at scan start."""
+        key = self.key(text)
+        if key is not None:
+            var = self.vars[key]
+            if var.type is None:
+                raise self.err(f"reading {quote(key)} of type {var.type_name} is not "
+                               f"supported; {_derived_hint(var)}", element_lid)
+            return self.value(key, element_lid)
+        if is_literal(text):
+            return literal(text, None, f"POU {quote(self.name)}, localId {quote(element_lid)}"), False
+        member = self._member(text)
+        if member is not None:
+            return self.block_output(member[0], member[1], lid)
+        if _IDENT.match(text):
+            raise self.err(f"{quote(text)} is not a declared variable", element_lid)
+        if re.match(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*|\[[^]]*\])+$", text):
+            raise self._undeclared(text, element_lid, "reads")
+        raise self.err(f"expression {quote(text)} is not supported (only variable names, "
+                       f"literals and outputs of this body's function blocks, "
+                       f"instance.output)", element_lid)
+
+    def _member(self, text):
+        """``inst.Q``: the output Q of the block this body places as ``inst``."""
+        name, dot, pin = text.partition(".")
+        if not dot or not _IDENT.match(pin):
+            return None
+        for lid, inst in self.insts.items():
+            if inst.name.upper() == name.upper():
+                outs = {p.name.upper(): p.name for p in inst.output_ports()}
+                if pin.upper() in outs:
+                    return lid, outs[pin.upper()]
+        return None
+
+    def value(self, key, lid):
+        if key in self.current:
+            return self.current[key]
+        return self.start(key, lid)
+
+    def start(self, key, lid):
+        """What ``key`` holds when the scan begins."""
+        var, role = self.vars[key], self.role[key]
+        if role in ("input", "inout"):
+            return self.inputs[key], False
+        if role in ("temp", "const") or key not in self.written:
+            return var.start, False
+        if key not in self.starts:
+            init_differs = var.init is not None and var.init != run_value(var.type.default,
+                                                                            var.type)
+            if init_differs and not self.bound_globals_for(key):
+                # the first scan reads the initial value, later ones the previous value
+                sel = self._add(f"_start_{var.name}", "SEL")
+                self.net.connect(self._first_done(), sel.G, feedback=True)
+                self.net.connect(var.init, sel.IN0)
+                self.starts[key] = (sel, "IN1")
+            else:
+                self.starts[key] = (self._add(f"_start_{var.name}", "MOVE"), "IN")
+        return self.starts[key][0].OUT, False
+
+    def bound_globals_for(self, key) -> bool:
+        return self.bound_globals and self.vars[key].kind in ("externalVars", "globalVars")
+
+    def _first_done(self) -> Ref:
+        """An output that is FALSE on the first scan and TRUE afterwards (read
+        through a feedback wire)."""
+        if self._scanned is None:
+            inst = self._add("_scanned", "MOVE")
+            self.net.connect(True, inst.IN)
+            self._scanned = inst.OUT
+        return self._scanned
+
+    def block_output(self, lid, pin, consumer):
+        """A block's output as its consumers see it: this scan's when the block has
+        run, else the last scan's; held or reset as EN leaves it."""
+        if lid in self.body.cancelled:
+            raise self.err("this function has no input connected, so Beremiz does not call "
+                           "it; its output cannot be read", lid)
+        fb = lid not in self.done
+        inst = self.insts[lid]
+        eno = self.eno.get(lid)
+        if pin == "ENO":
+            return (eno.OUT, fb) if eno is not None else (True, False)
+        src = self._raw_out(("out", lid, pin))[0]
+        if eno is None:
+            return src, fb
+        if (lid, pin) not in self.held:
+            if self.infos[lid].function:
+                out = self._add(f"_en_out_{lid}_{pin}", "SEL")
+                self.net.connect(eno.OUT, out.G)
+                self.net.connect(self._default_like(src, lid, pin), out.IN0)
+                self.net.connect(src, out.IN1)
+            else:    # a function block keeps its outputs while not executed
+                out = self._add(f"_en_out_{lid}_{pin}", "SEL")
+                self.net.connect(eno.OUT, out.G)
+                self.net.connect(out.OUT, out.IN0, feedback=True)
+                self.net.connect(src, out.IN1)
+            self.held[(lid, pin)] = out.OUT
+        del inst
+        return self.held[(lid, pin)], fb
+
+    def _raw_out(self, expr):
+        lid, pin = expr[1], expr[2]
+        inst = self.insts[lid]
+        if pin in self.infos[lid].inouts:
+            pin = f"{pin}_OUT"
+        outs = [p.name for p in inst.output_ports()]
+        if (not pin or pin not in outs) and len(outs) == 1:
+            pin = outs[0]
+        try:
+            return inst.port(pin), lid not in self.done
+        except FbdError as e:
+            raise self.err(str(e), lid) from None
+
+    def _default_like(self, src, lid, pin):
+        """The initial value of ``src``'s type: a literal where the block's port says
+        the type, else a SEL that never leaves its initial value (its type is
+        inferred from ``src``)."""
+        for port in self.insts[lid].output_ports():
+            if port.name == src.port and isinstance(port.type, t.DataType):
+                return run_value(port.type.default, port.type)
+        zero = self._add(f"_en_zero_{lid}_{pin}", "SEL")
+        self.net.connect(False, zero.G)
+        self.net.connect(zero.OUT, zero.IN0, feedback=True)
+        self.net.connect(src, zero.IN1)
+        return zero.OUT
+
+    # ---------------------------------------------------------------- outputs
+    def finish(self):
+        for key, (block, port) in self.starts.items():
+            self.net.connect(self.current[key][0], block.port(port), feedback=True)
+        for key, var in self.vars.items():
+            role = self.role[key]
+            if role in ("input", "const", "derived", "temp"):
+                continue
+            if var.feedback and not var.address:
+                continue  # a wire our export carried in a variable: not an output
+            if key in self.current:
+                source = self.current[key][0]
+            elif role == "inout":
+                source = self.inputs[key]
+            elif var.kind in ("outputVars", "return") or var.address or key in self.written:
+                source = var.start
+            else:
+                continue
+            name = f"{var.name}_OUT" if role == "inout" else var.name
+            try:
+                self.net.output(name, source, var.type,
+                                at=var.address if role != "inout" and var.address else None)
+            except FbdError as e:
+                raise self.err(f"variable {quote(var.name)}: {e}") from None
+
+    def global_slots(self) -> dict:
+        """For a configuration run: each global this POU uses -> (the port the scan
+        starts from, or None, the path of its final value). See Project.plc."""
+        out = {}
+        for key, var in self.vars.items():
+            if var.kind not in ("externalVars", "globalVars") or self.role[key] == "derived":
+                continue
+            if self.role[key] == "input":
+                out[var.name] = ("input", var.name)
+            elif key in self.current:
+                out[var.name] = ("state", self.current[key][0].path)
+        return out
+
+
+def _lid(lid) -> str:
+    lid = str(lid)
+    return lid if len(lid) <= 20 and lid.isalnum() else quote(lid)
+
+
+def body_of(pou_el):
+    """The ``<body>``'s language element and its name, or (None, None)."""
+    body = child(pou_el, "body")
+    for c in (body if body is not None else []):
+        if tag(c) in LANGUAGES:
+            return c, tag(c)
+    return None, None
+
+
+def _derived_hint(var) -> str:
+    if var.type_name.upper() in ("STRUCT", "ARRAY", "ENUM"):
+        return "user data types are not supported yet"
+    return f"{var.type_name} is not an elementary type (user data types are not supported yet)"
+
+
+__all__ = ["PouBuilder", "body_of", "EDITION2_NAMES", "LANGUAGES"]
