@@ -268,6 +268,38 @@ class IO:
         return self._fresh()
 
 
+def code_lines(block: Block, names: dict, types, fresh=None) -> list[str]:
+    """The block's semantics as Python statements, every port and state name
+    replaced by ``names[name]`` (an expression: a local, ``s[12]``, a literal),
+    with its type variables bound to ``types``. Every engine that runs Python
+    (the compiled scan, the interpreter) starts from this one text; ``fresh``
+    gives temporary names (``_t0, _t1, ...`` by default)."""
+    if fresh is None:
+        counter = iter(range(1 << 30))
+        fresh = lambda: f"_t{next(counter)}"  # noqa: E731
+    groups = {p.prefix: p for p in type(block).inputs if isinstance(p, Extensible)}
+    code = block.code(IO(names, types, block.p, block.n, fresh, groups))
+    lines = code.split("\n") if isinstance(code, str) else list(code)
+    return [line for line in lines if line.strip()]
+
+
+def code_namespace(blocks) -> dict:
+    """Globals for the generated code of ``blocks``: ``math`` and the helpers
+    their types declare (a helper name two types declare differently is an error)."""
+    ns: dict = {"math": math}
+    seen: set = set()
+    for block in blocks:
+        cls = type(block)
+        if cls in seen:
+            continue
+        seen.add(cls)
+        for name, obj in cls.helpers.items():
+            if ns.setdefault(name, obj) is not obj:
+                raise ValueError(f"block helper {name!r} of {cls.type_name} clashes with "
+                                 f"another block type's helper of the same name")
+    return ns
+
+
 def literal(value) -> str:
     """Python source for a constant inside generated code (inf and nan included)."""
     if isinstance(value, float) and not math.isfinite(value):
@@ -276,4 +308,4 @@ def literal(value) -> str:
 
 
 __all__ = ["Block", "Port", "State", "Extensible", "extensible", "register", "registry",
-           "REQUIRED", "IO", "literal", "t"]
+           "REQUIRED", "IO", "literal", "code_lines", "code_namespace", "t"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from . import address as located
@@ -65,6 +66,9 @@ class Instance:
         self.bindings: dict[str, list[Binding]] = {}
         self._inputs = {p.name: p for p in _input_ports(element)}
         self._outputs = {p.name: p for p in _output_ports(element)}
+        #: the instance's input and output ports by name, read-only
+        self.input_decls = MappingProxyType(self._inputs)
+        self.output_decls = MappingProxyType(self._outputs)
 
     @property
     def is_macro(self) -> bool:

@@ -28,7 +28,7 @@ class Harness:
         net = Network(f"{block.name}_alone")
         missing = [v for v in type(block).types if v not in block.bound_types]
         if missing:
-            from .compiler.pycode import type_hint
+            from .compiler.infer import type_hint
             raise FbdError(f"{block.name} is generic; give its type, e.g. "
                            f"{type_hint(type(block), missing[0])}")
         wires = {}

@@ -1,11 +1,11 @@
 """An object-per-block interpreter: the naive baseline and the reference.
 
-The compiled engine (:mod:`fbd.compiler`) turns a whole network into
+The compiled engine (:mod:`fbd.compiler.pycode`) turns a whole network into
 straight-line Python over one flat signal table. This module runs the same
-compiled :class:`~fbd.compiler.ScanProgram` the way a textbook simulator
-would: one :class:`BlockObject` per block, each holding its own dicts of
-output and state values, its inputs read every scan through ordinary Python
-lookups on the objects that drive them. It exists for two reasons:
+:class:`~fbd.compiler.FlatProgram` the way a textbook simulator would: one
+:class:`BlockObject` per block, each holding its own dicts of output and
+state values, its inputs read every scan through ordinary Python lookups on
+the objects that drive them. It exists for two reasons:
 
 * it is the baseline ``fbd bench`` measures the compiled scan against;
 * it is a second, independent execution of the same semantics, so a test can
@@ -18,9 +18,9 @@ There is still one definition of what a block does: each object's
 ``st['x']`` for a state variable). What is independent is everything around
 the blocks: the signal table, slots, snapshots of feedback wires, chunking,
 forcing. Only the flattening, the typing and the execution order are taken
-from the ScanProgram.
+from the flat program.
 
-Scan semantics are the engine's (DESIGN.md, principle 4): inputs written with
+Scan semantics are IEC 61131-3's, as the engine has them: inputs written with
 :meth:`Interpreter.set` are latched at the start of the next scan; blocks run
 once each in ``program.order``; an input on a feedback wire whose source block
 runs earlier in the same scan reads that source's value of the previous scan
@@ -34,10 +34,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..block import IO
+from ..block import code_lines, code_namespace
 from ..errors import FbdError, UnknownSignal
 from ..network import Network
-from .pycode import ScanProgram, _groups, _namespace, compile_network
+from .flat import FlatProgram
+from .front import flatten
+from .pycode import ScanProgram
 
 __all__ = ["Interpreter", "BlockObject"]
 
@@ -89,7 +91,7 @@ class BlockObject:
 
 
 class Interpreter:
-    """Run a network (or a compiled ScanProgram) one object per block.
+    """Run a network (or its FlatProgram, or a ScanProgram's) one object per block.
 
     The public surface follows :class:`~fbd.runtime.Plc` where it overlaps:
     :meth:`set` a network input, :meth:`scan`, :meth:`get` any signal path
@@ -98,15 +100,14 @@ class Interpreter:
     tracing: time is whatever ``now_us`` each scan is given.
     """
 
-    def __init__(self, program: Network | ScanProgram, cycle_us: int = 5000):
+    def __init__(self, program: Network | FlatProgram | ScanProgram, cycle_us: int = 5000):
         if isinstance(program, Network):
-            program = compile_network(program)
-        elif not isinstance(program, ScanProgram):
-            raise FbdError(f"Interpreter needs a Network or a compiled ScanProgram, not "
+            program = flatten(program)
+        elif isinstance(program, ScanProgram):
+            program = program.flat
+        elif not isinstance(program, FlatProgram):
+            raise FbdError(f"Interpreter needs a Network or a FlatProgram, not "
                            f"{type(program).__name__}")
-        if program.forced:
-            raise FbdError(f"{program.name}: a Plc is forcing signals of this program; build the "
-                           f"Interpreter from the Network or an unforced program")
         self.program = program
         self.cycle_us = cycle_us
         self.scans = 0
@@ -136,19 +137,14 @@ class Interpreter:
         self._compile()
         self.order = [self.objects[i] for i in program.order]
 
-        # Top-level outputs: what each publishes. ScanProgram.publish copies each
-        # output's source slot into the output slot; running it on a table that
-        # holds every slot's own number tells which slot that is.
-        probe = list(range(program.n_slots))
-        program.publish(probe)
+        # Top-level outputs: each published from its source at the end of a scan.
         self.outputs: dict[str, Any] = {}
-        self._publish: list[tuple[str, dict, str]] = []
         for name, slot in program.outputs.items():
             self.outputs[name] = table[slot]
             self._loc[slot] = (self.outputs, name)
-            if probe[slot] != slot:  # not a constant output
-                values, key = self._loc[probe[slot]]
-                self._publish.append((name, values, key))
+        name_of = {slot: name for name, slot in program.outputs.items()}
+        self._publish: list[tuple[str, dict, str]] = [
+            (name_of[slot], *self._loc[src_slot]) for slot, src_slot in program.publish]
 
     # -- construction ----------------------------------------------------------------
     def _wire(self) -> None:
@@ -173,19 +169,14 @@ class Interpreter:
         self._snapshots = [snap[i] for i in sorted(snap)]
 
     def _compile(self) -> None:
-        namespace = _namespace(self.program.leaves)
+        namespace = code_namespace(leaf.block for leaf in self.program.leaves)
         functions: dict[str, Any] = {}  # identical code shares one function
         for leaf in self.program.leaves:
             obj = self.objects[leaf.index]
             names = {port: f"i[{port!r}]" for port in leaf.inputs}
             names.update({port: f"o[{port!r}]" for port in leaf.outputs})
             names.update({sv: f"st[{sv!r}]" for sv in leaf.state})
-            counter = iter(range(1 << 30))
-            io = IO(names, leaf.types, leaf.block.p, leaf.block.n,
-                    lambda counter=counter: f"_t{next(counter)}", _groups(leaf.block))
-            code = leaf.block.code(io)
-            lines = code.split("\n") if isinstance(code, str) else list(code)
-            body = [f"    {ln}" for ln in lines if ln.strip()] or ["    pass"]
+            body = [f"    {ln}" for ln in code_lines(leaf.block, names, leaf.types)] or ["    pass"]
             src = "def _block(i, o, st, now):\n" + "\n".join(body) + "\n"
             fn = functions.get(src)
             if fn is None:
