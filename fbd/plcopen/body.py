@@ -9,8 +9,12 @@ has them:
 
 * The statements come from the body's elements in this order: those with an
   ``executionOrderId`` > 0, by that id; then the output and in-out variables
-  and the LD coils, sorted by position (rows less than 10 apart are one row,
-  left to right); then the blocks, the same way; then the connectors.
+  and the LD coils, in the order the file lists them; then the blocks, the
+  same way; then the connectors. (The generator means to sort the variables
+  and the blocks by position, rows less than 10 apart as one row, but since
+  its port to Python 3, in Beremiz and OpenPLC Editor alike, its comparison
+  is ``operator.eq``: it never says "less", so the sort keeps the file's
+  order. What the controllers run is that order, and so is ours.)
 * An output variable or a coil is one assignment of the expression on its
   input. Computing an expression *pulls* the blocks it reads that have not
   run yet: each is called first, after the blocks its own inputs pull, in the
@@ -37,7 +41,6 @@ are walked with an explicit stack, never Python recursion.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cmp_to_key
 
 from .source import PlcOpenError, child, children, quote, tag, text, true
 
@@ -150,14 +153,6 @@ def position(el):
     return (0, 0) if p is None else position_of(p)
 
 
-def _sort_instances(a, b) -> int:
-    """Beremiz's SortInstances: rows less than 10 apart are one row, left to right."""
-    (ax, ay), (bx, by) = position(a), position(b)
-    if abs(ay - by) < 10:
-        return (ax > bx) - (ax < bx)
-    return (ay > by) - (ay < by)
-
-
 def order_id(el) -> int:
     value = (el.get("executionOrderId") or "0").strip()
     if not value.isdigit() or len(value) > 18:
@@ -231,8 +226,6 @@ class Body:
             elif name == "connector":
                 connectors.append(el)
         ordered.sort(key=order_id)
-        outs.sort(key=cmp_to_key(_sort_instances))
-        blocks.sort(key=cmp_to_key(_sort_instances))
         for el in ordered + outs + blocks + connectors:
             name, lid = tag(el), el.get("localId")
             if name in ("outVariable", "inOutVariable", "coil"):
