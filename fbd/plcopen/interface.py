@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import types as t
+from .emit import FEEDBACK_NAME
 from .source import PlcOpenError, child, children, has_data, quote, tag, true
 from .values import elementary, initial_value
 
-FEEDBACK_NAME = "urn:fbd-sim:feedback"
 #: the variable groups of a POU interface, and what IEC calls them
 GROUPS = {"inputVars": "VAR_INPUT", "outputVars": "VAR_OUTPUT", "inOutVars": "VAR_IN_OUT",
           "localVars": "VAR", "tempVars": "VAR_TEMP", "externalVars": "VAR_EXTERNAL",

@@ -18,11 +18,10 @@ import json
 from .. import types as t
 from ..block import Extensible, registry
 from ..errors import FbdError
+from .emit import DATA_NAME, NATIVE_NAME
 from .interface import read_var
 from .source import PlcOpenError, child, children, quote
 
-DATA_NAME = "urn:fbd-sim:block"
-NATIVE_NAME = "urn:fbd-sim:native"
 #: more inputs than any drawing has; the compiler and memory stay safe below it
 MAX_INPUTS = 256
 MAX_PARAMS_CHARS = 1000

@@ -49,33 +49,35 @@ from __future__ import annotations
 import datetime as _dt
 import heapq
 import json
-import math
 
 from lxml import etree
 
 from .. import types as t
 from ..block import REQUIRED, Block, registry
+from ..compiler import flatten
 from ..compiler.graph import loops
-from ..compiler.pycode import compile_network
 from ..debug.layout import INPUTS, OUTPUTS, PORT_H, layout_level
-from ..errors import FbdError
 from ..library import load_libraries
 from ..network import Network, Ref
+from .emit import (
+    DATA_NAME,
+    DATA_NS,
+    FEEDBACK_NAME,
+    NS_URI,
+    XHTML_URI,
+    ExportError,
+    P,
+    literal_text,
+    sub,
+    type_el,
+    value_el,
+)
+from .native_st import NATIVE_ST, native_name, native_pou, native_st
 
-NS_URI = "http://www.plcopen.org/xml/tc6_0201"
-XHTML_URI = "http://www.w3.org/1999/xhtml"
-DATA_NAME = "urn:fbd-sim:block"   # addData carrying block parameters and bound types
-DATA_NS = "urn:fbd-sim"
-NATIVE_NAME = "urn:fbd-sim:native"  # addData marking a POU that is one of our blocks
-FEEDBACK_NAME = "urn:fbd-sim:feedback"  # addData marking a variable that only carries a feedback wire
 #: IEC edition-3 names written with the edition-2 names Beremiz and matiec know
 EDITION2_NAMES = {"MUL_TIME": "MULTIME", "DIV_TIME": "DIVTIME"}
-_P = "{%s}" % NS_URI
+
 VAR_H = PORT_H                     # the height of an in/out variable box
-
-
-class ExportError(FbdError):
-    """A network that cannot be written as PLCopen XML."""
 
 
 def save(network: Network, path, *, cycle: str = "T#5ms", company: str = "fbd") -> None:
@@ -89,36 +91,28 @@ def to_xml(network: Network, *, cycle: str = "T#5ms", company: str = "fbd"):
     if not isinstance(network, Network):
         raise ExportError(f"export needs a Network, not {type(network).__name__}")
     load_libraries()
-    program = compile_network(network)   # types, initial values, order; validates too
+    program = flatten(network)   # types, initial values, order; validates too
     ex = _Exporter(program)
     top = ex.pou(network, "", "program")
-    root = etree.Element(_P + "project", nsmap={None: NS_URI, "xhtml": XHTML_URI})
+    root = etree.Element(P + "project", nsmap={None: NS_URI, "xhtml": XHTML_URI})
     now = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
-    _sub(root, "fileHeader", companyName=company, productName="fbd-sim", productVersion="1",
+    sub(root, "fileHeader", companyName=company, productName="fbd-sim", productVersion="1",
          creationDateTime=now)
-    ch = _sub(root, "contentHeader", name=network.name, modificationDateTime=now)
-    ci = _sub(ch, "coordinateInfo")
+    ch = sub(root, "contentHeader", name=network.name, modificationDateTime=now)
+    ci = sub(ch, "coordinateInfo")
     for lang in ("fbd", "ld", "sfc"):
-        _sub(_sub(ci, lang), "scaling", x="1", y="1")
-    types_el = _sub(root, "types")
-    _sub(types_el, "dataTypes")
-    pous = _sub(types_el, "pous")
+        sub(sub(ci, lang), "scaling", x="1", y="1")
+    types_el = sub(root, "types")
+    sub(types_el, "dataTypes")
+    pous = sub(types_el, "pous")
     for el in ex.pous.values():
         pous.append(el)
-    configs = _sub(_sub(root, "instances"), "configurations")
-    conf = _sub(configs, "configuration", name="config")
-    res = _sub(conf, "resource", name="resource1")
-    task = _sub(res, "task", name="task0", priority="0", interval=cycle)
-    _sub(task, "pouInstance", name="instance0", typeName=top)
+    configs = sub(sub(root, "instances"), "configurations")
+    conf = sub(configs, "configuration", name="config")
+    res = sub(conf, "resource", name="resource1")
+    task = sub(res, "task", name="task0", priority="0", interval=cycle)
+    sub(task, "pouInstance", name="instance0", typeName=top)
     return etree.ElementTree(root)
-
-
-def _sub(parent, tag, **attrs):
-    el = etree.SubElement(parent, _P + tag)
-    for k, v in attrs.items():
-        if v is not None:
-            el.set(k, str(v))
-    return el
 
 
 # ------------------------------------------------------------------ the level model
@@ -205,47 +199,6 @@ def _inline(nodes: dict, outputs: dict, m: str) -> None:
         outputs[name] = through(src, fb)
 
 
-# ------------------------------------------------------------------------ literals
-def _literal_text(value, tp) -> str:
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, _dt.timedelta):
-        return t.format_time(t.TIME.coerce(value))
-    if isinstance(value, int):
-        if tp is not None and tp.kind == "time":
-            return t.format_time(value)
-        if tp is not None and tp.kind in ("int", "bits") and tp is not t.BOOL:
-            return f"{tp.name}#{value}"
-        return str(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ExportError(f"the literal {value!r} has no IEC spelling")
-        text = repr(value)
-        if tp is not None and tp.kind == "real":
-            return f"{tp.name}#{text}"
-        return text
-    if isinstance(value, str):
-        if tp is not None and tp.kind != "string":
-            return value          # an IEC literal written as text (T#1s, 16#FF)
-        return "'" + value.replace("$", "$$").replace("'", "$'") + "'"
-    raise ExportError(f"the literal {value!r} has no IEC spelling")
-
-
-def _type_el(parent, tp, tag="type"):
-    el = _sub(parent, tag)
-    if tp is None:
-        raise ExportError("a port of undetermined type")
-    _sub(el, "string" if tp.kind == "string" else tp.name)
-    return el
-
-
-def _value_el(parent, value, tp):
-    iv = _sub(parent, "initialValue")
-    _sub(iv, "simpleValue", value=_literal_text(value, tp).split("#", 1)[-1]
-         if tp is not None and tp.kind in ("int", "bits", "real") else _literal_text(value, tp))
-    return iv
-
-
 # ------------------------------------------------------------------------ exporter
 class _Exporter:
     def __init__(self, program):
@@ -309,7 +262,7 @@ class _Exporter:
         """The name of the ST function block POU standing for the block of ``node``
         (made on first use), or None when the block is IEC's own."""
         block = node.element
-        if isinstance(block, Network) or block.name not in _NATIVE_ST:
+        if isinstance(block, Network) or block.name not in NATIVE_ST:
             return None
         if block.name == "F_TRIG" and block.p["first_scan_pulse"]:
             return None     # IEC's F_TRIG
@@ -325,8 +278,8 @@ class _Exporter:
         key = (block.name, tuple(sorted((k, v.name) for k, v in types.items())),
                json.dumps(block.p, sort_keys=True))
         if key not in self.natives:
-            self.natives[key] = self._register(_native_name(block, types),
-                                               _native_el(block, types))
+            self.natives[key] = self._register(native_name(block, types),
+                                               native_pou(block, types))
         return self.natives[key]
 
     def _register(self, base: str, el) -> str:
@@ -481,14 +434,14 @@ class _PouWriter:
             if fb and src[0] != "lit":
                 fb_var(src)
 
-        pou = etree.Element(_P + "pou", name=net.name, pouType=self.kind)
+        pou = etree.Element(P + "pou", name=net.name, pouType=self.kind)
         self._interface(pou)
-        body = _sub(pou, "body")
-        self.fbd = _sub(body, "FBD")
+        body = sub(pou, "body")
+        self.fbd = sub(body, "FBD")
         self._body()
         _into_view(self.fbd)
         if net.doc:
-            doc = _sub(pou, "documentation")
+            doc = sub(pou, "documentation")
             p = etree.SubElement(doc, "{%s}p" % XHTML_URI)
             p.text = etree.CDATA(net.doc)
         return pou
@@ -496,19 +449,19 @@ class _PouWriter:
     # -- interface ---------------------------------------------------------------
     def _interface(self, pou):
         net, ex = self.net, self.ex
-        iface = _sub(pou, "interface")
+        iface = sub(pou, "interface")
         if net.inputs:
-            group = _sub(iface, "inputVars")
+            group = sub(iface, "inputVars")
             for name, (tp, default) in net.inputs.items():
-                v = _sub(group, "variable", name=name, address=_addr(net, name))
-                _type_el(v, tp)
+                v = sub(group, "variable", name=name, address=_addr(net, name))
+                type_el(v, tp)
                 if default is not REQUIRED:
-                    _value_el(v, tp.to_python(default) if tp.kind == "time" else default, tp)
+                    value_el(v, tp.to_python(default) if tp.kind == "time" else default, tp)
         if net.outputs:
-            group = _sub(iface, "outputVars")
+            group = sub(iface, "outputVars")
             for name in net.outputs:
-                v = _sub(group, "variable", name=name, address=_addr(net, name))
-                _type_el(v, self._output_type(name))
+                v = sub(group, "variable", name=name, address=_addr(net, name))
+                type_el(v, self._output_type(name))
         local = []
         for src, name in self.fb.items():
             tp = ex.src_type(net, src, self.nodes)
@@ -521,21 +474,21 @@ class _PouWriter:
             elif name in self.native or type(node.element).stateful:
                 local.append((self.iname[name], None, None, self._type_name(node)))
         if local:
-            group = _sub(iface, "localVars")
+            group = sub(iface, "localVars")
             for name, tp, init, derived in local:
-                v = _sub(group, "variable", name=name)
+                v = sub(group, "variable", name=name)
                 if derived is not None:
-                    _sub(_sub(v, "type"), "derived", name=derived)
+                    sub(sub(v, "type"), "derived", name=derived)
                     continue
                 if tp is None:
                     raise ExportError(f"{self.net.name}: the type of feedback variable "
                                       f"{name} is unknown")
-                _type_el(v, tp)
+                type_el(v, tp)
                 if init is not None and init != tp.default:
-                    _value_el(v, tp.to_python(init) if tp.kind == "time" else init, tp)
+                    value_el(v, tp.to_python(init) if tp.kind == "time" else init, tp)
                 # Our import keeps a marked variable a wire, not an output of the
                 # network: a round trip gives back the interface it started with.
-                d = _sub(_sub(v, "addData"), "data", name=FEEDBACK_NAME, handleUnknown="discard")
+                d = sub(sub(v, "addData"), "data", name=FEEDBACK_NAME, handleUnknown="discard")
                 etree.SubElement(d, "{%s}feedback" % DATA_NS, nsmap={"fbd": DATA_NS})
 
     # -- body ----------------------------------------------------------------------
@@ -580,37 +533,37 @@ class _PouWriter:
             node = self.nodes[name]
             box = level.boxes[name]
             order_id += 1
-            blk = _sub(self.fbd, "block", localId=self.lid(), typeName=self._type_name(node),
+            blk = sub(self.fbd, "block", localId=self.lid(), typeName=self._type_name(node),
                        instanceName=self.iname[name], executionOrderId=order_id,
                        width=_n(box.w), height=_n(box.h))
             blocks[name] = blk
-            _sub(blk, "position", x=_n(box.x), y=_n(box.y))
+            sub(blk, "position", x=_n(box.x), y=_n(box.y))
             self.rects.append((box.x, box.y - 14, box.w, box.h + 14))   # with its name
-            _sub(blk, "inputVariables")
-            _sub(blk, "inOutVariables")
-            outs = _sub(blk, "outputVariables")
+            sub(blk, "inputVariables")
+            sub(blk, "inOutVariables")
+            outs = sub(blk, "outputVariables")
             for port in box.outputs:
-                v = _sub(outs, "variable", formalParameter=port)
+                v = sub(outs, "variable", formalParameter=port)
                 px, py = box.out_port(port)
-                _sub(_sub(v, "connectionPointOut"), "relPosition", x=_n(px - box.x),
+                sub(sub(v, "connectionPointOut"), "relPosition", x=_n(px - box.x),
                      y=_n(py - box.y))
                 pins[(name, port)] = (px, py)
             data = None if isinstance(node.element, Network) or name in self.native \
                 else _block_data(node.element)
             if data is not None:
-                ad = _sub(blk, "addData")
-                d = _sub(ad, "data", name=DATA_NAME, handleUnknown="preserve")
+                ad = sub(blk, "addData")
+                d = sub(ad, "data", name=DATA_NAME, handleUnknown="preserve")
                 etree.SubElement(d, "{%s}block" % DATA_NS, nsmap={"fbd": DATA_NS}, **data)
         # wires into the blocks
         fb_readers = []
         for name in self.order:
             node, box, blk = self.nodes[name], level.boxes[name], blocks[name]
-            ins = blk.find(_P + "inputVariables")
+            ins = blk.find(P + "inputVariables")
             for port in box.inputs:
-                v = _sub(ins, "variable", formalParameter=port)
-                cpi = _sub(v, "connectionPointIn")
+                v = sub(ins, "variable", formalParameter=port)
+                cpi = sub(v, "connectionPointIn")
                 px, py = box.in_port(port)
-                _sub(cpi, "relPosition", x=_n(px - box.x), y=_n(py - box.y))
+                sub(cpi, "relPosition", x=_n(px - box.x), y=_n(py - box.y))
                 if port not in node.bindings:
                     continue
                 src, fb = node.bindings[port]
@@ -624,15 +577,15 @@ class _PouWriter:
             for name, (src, fb) in self.outputs.items():
                 x, y = box.in_port(name)
                 order_id += 1
-                ov = _sub(self.fbd, "outVariable", localId=self.lid(), executionOrderId=order_id,
+                ov = sub(self.fbd, "outVariable", localId=self.lid(), executionOrderId=order_id,
                           height=VAR_H, width=_n(_text_w(name)))
-                _sub(ov, "position", x=_n(x), y=_n(y - VAR_H / 2))
+                sub(ov, "position", x=_n(x), y=_n(y - VAR_H / 2))
                 self.rects.append((x, y - VAR_H / 2, _text_w(name), VAR_H))
-                cpi = _sub(ov, "connectionPointIn")
-                _sub(cpi, "relPosition", x="0", y=_n(VAR_H / 2))
+                cpi = sub(ov, "connectionPointIn")
+                sub(cpi, "relPosition", x="0", y=_n(VAR_H / 2))
                 self._connect(cpi, src, fb, (x, y), routes.get((OUTPUTS, name)), ids, pins,
                               self._output_type(name), blocks)
-                _sub(ov, "expression").text = name
+                sub(ov, "expression").text = name
         # feedback variables are written last: their readers see the previous scan
         for src, var in self.fb.items():
             if src[0] == "in":
@@ -642,17 +595,17 @@ class _PouWriter:
             w = _text_w(var)
             x, y = self._free_spot(sx + 8, sy, w)   # beside its source, clear of the rest
             order_id += 1
-            ov = _sub(self.fbd, "outVariable", localId=self.lid(), executionOrderId=order_id,
+            ov = sub(self.fbd, "outVariable", localId=self.lid(), executionOrderId=order_id,
                       height=VAR_H, width=_n(w))
-            _sub(ov, "position", x=_n(x), y=_n(y - VAR_H / 2))
-            cpi = _sub(ov, "connectionPointIn")
-            _sub(cpi, "relPosition", x="0", y=_n(VAR_H / 2))
-            c = _sub(cpi, "connection", refLocalId=ids[src] if src[0] == "in"
+            sub(ov, "position", x=_n(x), y=_n(y - VAR_H / 2))
+            cpi = sub(ov, "connectionPointIn")
+            sub(cpi, "relPosition", x="0", y=_n(VAR_H / 2))
+            c = sub(cpi, "connection", refLocalId=ids[src] if src[0] == "in"
                      else blocks[src[1]].get("localId"))
             if src[0] == "out":
                 c.set("formalParameter", src[2])
             self._points(c, [(x, y), (sx + 4, y), (sx + 4, sy), (sx, sy)])
-            _sub(ov, "expression").text = var
+            sub(ov, "expression").text = var
 
     def _free_spot(self, x, y, w):
         """The nearest (x, y) at or below the given point where a variable box of width
@@ -676,32 +629,32 @@ class _PouWriter:
         """An inVariable whose connection point is at (x, y) (its right edge)."""
         lid = self.lid()
         w = _text_w(expr)
-        iv = _sub(self.fbd, "inVariable", localId=lid, height=VAR_H, width=_n(w))
-        _sub(iv, "position", x=_n(x - w), y=_n(y - VAR_H / 2))
+        iv = sub(self.fbd, "inVariable", localId=lid, height=VAR_H, width=_n(w))
+        sub(iv, "position", x=_n(x - w), y=_n(y - VAR_H / 2))
         self.rects.append((x - w, y - VAR_H / 2, w, VAR_H))
-        _sub(_sub(iv, "connectionPointOut"), "relPosition", x=_n(w), y=_n(VAR_H / 2))
-        _sub(iv, "expression").text = expr
+        sub(sub(iv, "connectionPointOut"), "relPosition", x=_n(w), y=_n(VAR_H / 2))
+        sub(iv, "expression").text = expr
         return lid
 
     def _connect(self, cpi, src, fb, at, points, ids, pins, tp, blocks) -> None:
         x, y = at
         if src[0] == "lit":
-            text = _literal_text(src[1], tp)
+            text = literal_text(src[1], tp)
             lid = self._in_var(text, x - 8, y)
-            c = _sub(cpi, "connection", refLocalId=lid)
+            c = sub(cpi, "connection", refLocalId=lid)
             self._points(c, [(x, y), (x - 8, y)])
             return
         if fb:
             var = self.fb[src]
             lid = self._in_var(var, x - 8, y)
-            c = _sub(cpi, "connection", refLocalId=lid)
+            c = sub(cpi, "connection", refLocalId=lid)
             self._points(c, [(x, y), (x - 8, y)])
             return
         if src[0] == "in":
-            c = _sub(cpi, "connection", refLocalId=ids[src])
+            c = sub(cpi, "connection", refLocalId=ids[src])
             start = self.level.boxes[INPUTS].out_port(src[1])
         else:
-            c = _sub(cpi, "connection", refLocalId=blocks[src[1]].get("localId"),
+            c = sub(cpi, "connection", refLocalId=blocks[src[1]].get("localId"),
                      formalParameter=src[2])
             start = pins[(src[1], src[2])]
         if points:
@@ -714,14 +667,14 @@ class _PouWriter:
     @staticmethod
     def _points(c, pts) -> None:
         for px, py in pts:
-            _sub(c, "position", x=_n(px), y=_n(py))
+            sub(c, "position", x=_n(px), y=_n(py))
 
 
 def _into_view(fbd, margin: float = 20) -> None:
     """Shift a body's absolute positions so none is above or left of ``margin``:
     wires routed around the top row can go negative, and an editor's canvas
     starts at 0 (relative pin positions stay as they are)."""
-    positions = list(fbd.iter(_P + "position"))
+    positions = list(fbd.iter(P + "position"))
     if not positions:
         return
     dx = max(0.0, margin - min(float(p.get("x")) for p in positions))
@@ -739,163 +692,6 @@ def _overlap(a, b) -> bool:
 def _addr(net: Network, name: str):
     a = net.addresses.get(name)
     return str(a) if a is not None else None
-
-
-# ----------------------------------------------- our blocks as ST function blocks
-def _st_default(tp) -> str:
-    """The type's initial value as an ST literal (what OUT holds when cleared)."""
-    return {"bool": "FALSE", "real": "0.0", "time": "T#0s", "string": "''"}.get(tp.kind, "0")
-
-
-def _st_memory(block, types):
-    return [], f"""\
-IF RST THEN
-  OUT := {_st_default(types["T"])};
-ELSIF SET THEN
-  OUT := IN;
-END_IF;"""
-
-
-def _st_neg(block, types):
-    tp = types["T"]
-    # ST's unary minus is for signed types; 0 - IN wraps an unsigned one alike
-    return [], "OUT := -IN;" if tp.signed else "OUT := 0 - IN;"
-
-
-def _st_f_trig(block, types):
-    # CODESYS's F_TRIG: no pulse before CLK has been TRUE (IEC ed. 2's fires on scan 1)
-    return [("M", t.BOOL)], """\
-Q := NOT CLK AND M;
-M := CLK;"""
-
-
-def _st_store(block, types):
-    """LIFO and FIFO: the elements in ARRAY[0..depth-1]; a stack grows from DATA[0],
-    a queue is a ring from HEAD (its front) to TAIL (where the next PUSH goes)."""
-    depth, tp, fifo = block.p["depth"], types["T"], type(block).fifo
-    local = [("DATA", ("array", depth, tp)), ("PUSH_M", t.BOOL), ("POP_M", t.BOOL),
-             ("PUSH_E", t.BOOL), ("POP_E", t.BOOL)]
-    if fifo:
-        local += [("HEAD", t.INT), ("TAIL", t.INT)]
-        clear = "  COUNT := 0;\n  HEAD := 0;\n  TAIL := 0;"
-        pop = f"""\
-      HEAD := HEAD + 1;
-      IF HEAD >= {depth} THEN
-        HEAD := 0;
-      END_IF;
-      COUNT := COUNT - 1;"""
-        push = f"""\
-      DATA[TAIL] := IN;
-      TAIL := TAIL + 1;
-      IF TAIL >= {depth} THEN
-        TAIL := 0;
-      END_IF;
-      COUNT := COUNT + 1;"""
-        top = "DATA[HEAD]"
-    else:
-        clear = "  COUNT := 0;"
-        pop = "      COUNT := COUNT - 1;"
-        push = "      DATA[COUNT] := IN;\n      COUNT := COUNT + 1;"
-        top = "DATA[COUNT - 1]"
-    return local, f"""\
-PUSH_E := PUSH AND NOT PUSH_M;
-POP_E := POP AND NOT POP_M;
-PUSH_M := PUSH;
-POP_M := POP;
-IF RST THEN
-{clear}
-  OVERFLOW := FALSE;
-  UNDERFLOW := FALSE;
-ELSIF PUSH_E OR POP_E THEN
-  OVERFLOW := FALSE;
-  UNDERFLOW := FALSE;
-  IF POP_E THEN
-    IF COUNT > 0 THEN
-{pop}
-    ELSE
-      UNDERFLOW := TRUE;
-    END_IF;
-  END_IF;
-  IF PUSH_E THEN
-    IF COUNT < {depth} THEN
-{push}
-    ELSE
-      OVERFLOW := TRUE;
-    END_IF;
-  END_IF;
-END_IF;
-EMPTY := COUNT = 0;
-FULL := COUNT >= {depth};
-IF COUNT > 0 THEN
-  OUT := {top};
-ELSE
-  OUT := {_st_default(tp)};
-END_IF;"""
-
-
-#: the blocks this library adds to IEC that an ST function block does exactly:
-#: type name -> (block, concrete types) -> (local variables, ST body). NOW reads the
-#: PLC's clock, which IEC gives no function to read: it stays an unknown block.
-_NATIVE_ST = {"MEMORY": _st_memory, "NEG": _st_neg, "F_TRIG": _st_f_trig,
-              "LIFO": _st_store, "FIFO": _st_store}
-
-
-def _native_name(block, types) -> str:
-    """``FBD_<TYPE>[_<T>...][_<depth>]``: IEC names no FBD_ POU, and a user macro of
-    that name is told apart (``_2``) by the exporter."""
-    parts = ["FBD", block.name, *(tp.name for tp in types.values())]
-    if "depth" in block.p:
-        parts.append(str(block.p["depth"]))
-    if block.name == "F_TRIG":
-        parts.append("NO_FIRST_PULSE")
-    return "_".join(parts)
-
-
-def native_st(block, types) -> str:
-    """The ST body of the function block standing for ``block`` at ``types``."""
-    return _NATIVE_ST[block.name](block, types)[1]
-
-
-def _native_el(block, types):
-    local, st = _NATIVE_ST[block.name](block, types)
-
-    def port_type(port):
-        return types[port.type] if isinstance(port.type, str) else port.type
-
-    pou = etree.Element(_P + "pou", name="", pouType="functionBlock")
-    iface = _sub(pou, "interface")
-    for tag, ports in (("inputVars", block.input_ports()), ("outputVars", block.output_ports())):
-        group = _sub(iface, tag)
-        for port in ports:
-            tp = port_type(port)
-            v = _sub(group, "variable", name=port.name)
-            _type_el(v, tp)
-            if tag == "inputVars" and port.default is not REQUIRED and port.default != tp.default:
-                _value_el(v, port.default, tp)
-    if local:
-        group = _sub(iface, "localVars")
-        for name, tp in local:
-            v = _sub(group, "variable", name=name)
-            if isinstance(tp, tuple):            # ("array", depth, element type)
-                arr = _sub(_sub(v, "type"), "array")
-                _sub(arr, "dimension", lower="0", upper=str(tp[1] - 1))
-                _type_el(arr, tp[2], "baseType")
-            else:
-                _type_el(v, tp)
-    body = _sub(_sub(pou, "body"), "ST")
-    etree.SubElement(body, "{%s}p" % XHTML_URI).text = etree.CDATA(st)
-    ad = _sub(pou, "addData")
-    d = _sub(ad, "data", name=NATIVE_NAME, handleUnknown="preserve")
-    etree.SubElement(d, "{%s}native" % DATA_NS, nsmap={"fbd": DATA_NS}, block=block.name,
-                     types=",".join(f"{k}={v.name}" for k, v in types.items()),
-                     params=json.dumps(block.p, sort_keys=True))
-    doc = _sub(pou, "documentation")
-    p = etree.SubElement(doc, "{%s}p" % XHTML_URI)
-    shown = ", ".join([*(tp.name for tp in types.values()),
-                       *(f"{k}={v!r}" for k, v in sorted(block.p.items()))])
-    p.text = etree.CDATA(f"fbd-sim's block {block.name}({shown}) in ST; fbd-sim imports this POU back "
-                         f"as that block (addData {NATIVE_NAME}).")
-    return pou
 
 
 def _block_data(block: Block):

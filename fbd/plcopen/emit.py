@@ -1,0 +1,79 @@
+"""Writing PLCopen elements: the namespace, literals, types and initial values.
+
+Shared by the writer (:mod:`.writer`) and the ST function blocks that stand
+for this library's own blocks (:mod:`.native_st`).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+
+from lxml import etree
+
+from .. import types as t
+from ..errors import FbdError
+
+NS_URI = "http://www.plcopen.org/xml/tc6_0201"
+XHTML_URI = "http://www.w3.org/1999/xhtml"
+DATA_NAME = "urn:fbd-sim:block"   # addData carrying block parameters and bound types
+DATA_NS = "urn:fbd-sim"
+NATIVE_NAME = "urn:fbd-sim:native"  # addData marking a POU that is one of our blocks
+FEEDBACK_NAME = "urn:fbd-sim:feedback"  # addData marking a variable that only carries a feedback wire
+P = "{%s}" % NS_URI
+
+
+class ExportError(FbdError):
+    """A network that cannot be written as PLCopen XML."""
+
+
+def sub(parent, tag, **attrs):
+    el = etree.SubElement(parent, P + tag)
+    for k, v in attrs.items():
+        if v is not None:
+            el.set(k, str(v))
+    return el
+
+
+def literal_text(value, tp) -> str:
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, _dt.timedelta):
+        return t.format_time(t.TIME.coerce(value))
+    if isinstance(value, int):
+        if tp is not None and tp.kind == "time":
+            return t.format_time(value)
+        if tp is not None and tp.kind in ("int", "bits") and tp is not t.BOOL:
+            return f"{tp.name}#{value}"
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ExportError(f"the literal {value!r} has no IEC spelling")
+        text = repr(value)
+        if tp is not None and tp.kind == "real":
+            return f"{tp.name}#{text}"
+        return text
+    if isinstance(value, str):
+        if tp is not None and tp.kind != "string":
+            return value          # an IEC literal written as text (T#1s, 16#FF)
+        return "'" + value.replace("$", "$$").replace("'", "$'") + "'"
+    raise ExportError(f"the literal {value!r} has no IEC spelling")
+
+
+def type_el(parent, tp, tag="type"):
+    el = sub(parent, tag)
+    if tp is None:
+        raise ExportError("a port of undetermined type")
+    sub(el, "string" if tp.kind == "string" else tp.name)
+    return el
+
+
+def value_el(parent, value, tp):
+    iv = sub(parent, "initialValue")
+    sub(iv, "simpleValue", value=literal_text(value, tp).split("#", 1)[-1]
+         if tp is not None and tp.kind in ("int", "bits", "real") else literal_text(value, tp))
+    return iv
+
+
+__all__ = ["ExportError", "sub", "literal_text", "type_el", "value_el", "NS_URI", "XHTML_URI",
+           "DATA_NAME", "DATA_NS", "NATIVE_NAME", "FEEDBACK_NAME", "P"]
