@@ -39,7 +39,7 @@ import re
 
 from .. import address as located
 from .. import types as t
-from ..block import Extensible, registry
+from ..block import REQUIRED, Extensible, registry
 from ..errors import FbdError
 from ..network import Network, Ref
 from .body import Assign, BlockInfo, Body, Call, Trigger
@@ -226,6 +226,8 @@ class PouBuilder:
                 role = "inout"
             elif var.kind == "tempVars" or (var.kind == "localVars" and self.kind == "function"):
                 role = "temp"
+            elif self.kind == "function" and var.kind in ("outputVars", "return"):
+                role = "result"     # a function starts every call afresh
             elif var.kind in ("externalVars", "globalVars"):
                 role = "state" if written else "input"
             elif area == "I" or (area == "M" and not written):
@@ -329,6 +331,13 @@ class PouBuilder:
             except FbdError as e:
                 raise self.err(str(e), lid) from None
             self._connect(src, target, lid)
+        wired = {pin for pin, _ in st.inputs}
+        for port in inst.input_ports():
+            # an input left open holds its initial value, as matiec keeps it
+            if port.name not in wired and isinstance(port.type, t.DataType) \
+                    and port.default is REQUIRED and not inst.is_macro:
+                self._connect((run_value(port.type.default, port.type), False),
+                              inst.port(port.name), lid)
         self.done.add(lid)
         for key in self._inout_targets(st):
             pin = next(p for p, e in st.inputs if e[0] == "var" and self.key(e[1]) == key)
@@ -464,7 +473,7 @@ class PouBuilder:
         var, role = self.vars[key], self.role[key]
         if role in ("input", "inout"):
             return self.inputs[key], False
-        if role in ("temp", "const") or key not in self.written:
+        if role in ("temp", "const", "result") or key not in self.written:
             return var.start, False
         if key not in self.starts:
             init_differs = var.init is not None and var.init != run_value(var.type.default,

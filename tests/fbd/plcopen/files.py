@@ -29,6 +29,9 @@ HEAD = """<?xml version="1.0" encoding="utf-8"?>
   <types><dataTypes/><pous>
 """
 TAIL = "</pous></types><instances><configurations/></instances></project>\n"
+#: the points of a wire (the editors always write them; Beremiz's generator needs one)
+WIRE = '<position x="0" y="0"/><position x="0" y="0"/>'
+OUT_POINT = '<connectionPointOut><relPosition x="0" y="0"/></connectionPointOut>'
 
 
 def schema():
@@ -62,21 +65,21 @@ def group(kind, *variables, attrs=""):
 
 def inv(lid, expr, y=0, negated="false", x=0):
     return (f'<inVariable localId="{lid}" negated="{negated}"><position x="{x}" y="{y}"/>'
-            f"<connectionPointOut/><expression>{expr}</expression></inVariable>")
+            f"{OUT_POINT}<expression>{expr}</expression></inVariable>")
 
 
 def outv(lid, expr, ref, y=0, pin=None, attrs="", x=500):
     fp = f' formalParameter="{pin}"' if pin else ""
     return (f'<outVariable localId="{lid}"{attrs}><position x="{x}" y="{y}"/><connectionPointIn>'
-            f'<connection refLocalId="{ref}"{fp}/></connectionPointIn>'
+            f'<connection refLocalId="{ref}"{fp}>{WIRE}</connection></connectionPointIn>'
             f"<expression>{expr}</expression></outVariable>")
 
 
 def inoutv(lid, expr, ref, y=0, attrs="", x=400, pin=None):
     fp = f' formalParameter="{pin}"' if pin else ""
     return (f'<inOutVariable localId="{lid}"{attrs}><position x="{x}" y="{y}"/><connectionPointIn>'
-            f'<connection refLocalId="{ref}"{fp}/></connectionPointIn><connectionPointOut/>'
-            f"<expression>{expr}</expression></inOutVariable>")
+            f'<connection refLocalId="{ref}"{fp}>{WIRE}</connection></connectionPointIn>'
+            f"{OUT_POINT}<expression>{expr}</expression></inOutVariable>")
 
 
 def _pins(ins, extra):
@@ -84,8 +87,8 @@ def _pins(ins, extra):
     for pin, (ref, rpin) in ins.items():
         fp = f' formalParameter="{rpin}"' if rpin else ""
         iv += (f'<variable formalParameter="{pin}"{extra.get(pin, "")}><connectionPointIn>'
-               f'<connection refLocalId="{ref}"{fp}/></connectionPointIn>'
-               f'{"<connectionPointOut/>" if pin.startswith("&") else ""}</variable>')
+               f'<connection refLocalId="{ref}"{fp}>{WIRE}</connection></connectionPointIn>'
+               f'{OUT_POINT if pin.startswith("&") else ""}</variable>')
     return iv.replace('formalParameter="&', 'formalParameter="')
 
 
@@ -97,8 +100,9 @@ def block(lid, tp, ins, outs, inst=None, y=0, extra=None, inouts=None, x=200, or
     eo = f' executionOrderId="{order}"' if order else ""
     iv = _pins(ins, extra)
     io = _pins({"&" + k: v for k, v in (inouts or {}).items()}, extra)
-    ov = "".join(f'<variable formalParameter="{o}"{extra.get(o, "")}><connectionPointOut/>'
-                 f"</variable>" for o in outs)
+    ov = "".join(f'<variable formalParameter="{o}"{extra.get(o, "")}><connectionPointOut>'
+                 f'<relPosition x="60" y="{20 * k + 20}"/></connectionPointOut></variable>'
+                 for k, o in enumerate(outs))
     return (f'<block localId="{lid}" typeName="{tp}"{name}{eo}><position x="{x}" y="{y}"/>'
             f"<inputVariables>{iv}</inputVariables><inOutVariables>{io}</inOutVariables>"
             f"<outputVariables>{ov}</outputVariables></block>")
@@ -107,7 +111,7 @@ def block(lid, tp, ins, outs, inst=None, y=0, extra=None, inouts=None, x=200, or
 def connector(lid, name, ref, pin=None):
     fp = f' formalParameter="{pin}"' if pin else ""
     return (f'<connector name="{name}" localId="{lid}"><position x="0" y="0"/><connectionPointIn>'
-            f'<connection refLocalId="{ref}"{fp}/></connectionPointIn></connector>')
+            f'<connection refLocalId="{ref}"{fp}>{WIRE}</connection></connectionPointIn></connector>')
 
 
 def continuation(lid, name):
@@ -118,7 +122,7 @@ def continuation(lid, name):
 # -- Ladder ----------------------------------------------------------------------------
 def rail(lid, x=0, y=0, right=False, refs=()):
     if right:
-        conns = "".join(f'<connection refLocalId="{r}"/>' for r in refs)
+        conns = "".join(f'<connection refLocalId="{r}">{WIRE}</connection>' for r in refs)
         return (f'<rightPowerRail localId="{lid}"><position x="{x}" y="{y}"/>'
                 f"<connectionPointIn>{conns}</connectionPointIn></rightPowerRail>")
     return (f'<leftPowerRail localId="{lid}"><position x="{x}" y="{y}"/>'
@@ -130,7 +134,7 @@ def _conns(refs):
     for r in (refs if isinstance(refs, (list, tuple)) else [refs]):
         ref, pin = r if isinstance(r, tuple) else (r, None)
         fp = f' formalParameter="{pin}"' if pin else ""
-        out += f'<connection refLocalId="{ref}"{fp}/>'
+        out += f'<connection refLocalId="{ref}"{fp}>{WIRE}</connection>'
     return out
 
 
