@@ -4,6 +4,13 @@ A program's inputs and outputs may carry a location, as ``AT %IX0.0`` does in a
 variable declaration; the Modbus server and PLCopen exchange read them from
 :attr:`fbd.Network.addresses`. Only the parsing and the checks that need no
 server live here: the area must suit the port's direction and the size its type.
+
+IEC lets an address have any number of dot-separated fields (``%QX75``,
+``%QD0.2``, ``%IW0.0.2.8192.0``: Beremiz's CANopen and MQTT projects use them
+for bus, node and object). All are accepted and kept as written
+(:attr:`Address.fields`); :attr:`Address.hierarchical` tells the ones outside
+OpenPLC's own forms (``%IXbyte.bit`` with a bit 0..7, one field for the other
+sizes), which its Modbus map has no place for.
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ from dataclasses import dataclass
 from . import types as t
 from .errors import WiringError
 
-_ADDRESS = re.compile(r"^%([IQM])([XBWDL]?)(\d+)(?:\.(\d+))?$", re.IGNORECASE)
+_ADDRESS = re.compile(r"^%([IQM])([XBWDL]?)(\d{1,10}(?:\.\d{1,10}){0,7})$", re.IGNORECASE)
 
 SIZE_BITS = {"X": 1, "B": 8, "W": 16, "D": 32, "L": 64}
 AREA_NAMES = {"I": "input", "Q": "output", "M": "memory"}
@@ -22,40 +29,47 @@ AREA_NAMES = {"I": "input", "Q": "output", "M": "memory"}
 
 @dataclass(frozen=True, order=True)
 class Address:
-    """A parsed location: area I/Q/M, size X/B/W/D/L, index, and bit for X."""
+    """A parsed location: area I/Q/M, size X/B/W/D/L, index, and bit for X; for an
+    address with other fields than OpenPLC's forms, all of them in ``fields``."""
     area: str
     size: str
     index: int
     bit: int | None = None
+    fields: tuple = ()     # every field, for a hierarchical address; else ()
 
     @property
     def bits(self) -> int:
         return SIZE_BITS[self.size]
 
+    @property
+    def hierarchical(self) -> bool:
+        """Outside OpenPLC's forms (``%IXb.i``, ``%QWn``...): no Modbus address."""
+        return bool(self.fields)
+
     def __str__(self) -> str:
+        if self.fields:
+            return f"%{self.area}{self.size}{'.'.join(map(str, self.fields))}"
         bit = f".{self.bit}" if self.bit is not None else ""
         return f"%{self.area}{self.size}{self.index}{bit}"
 
 
 def parse(text: str, where: str = "address") -> Address:
     """``'%IX0.3'`` -> Address('I', 'X', 0, 3). A bare ``%I0.3`` means a bit, as in IEC."""
-    m = _ADDRESS.match(text.strip()) if isinstance(text, str) else None
+    m = _ADDRESS.match(text.strip()) if isinstance(text, str) and len(text) < 200 else None
     if not m:
-        raise WiringError(f"{where}: {text!r} is not a located address such as %IX0.0, "
-                          f"%QW3 or %MD10")
-    area, size, index, bit = m.group(1).upper(), m.group(2).upper() or "X", int(m.group(3)), \
-        m.group(4)
-    if size == "X":
-        if bit is None:
-            raise WiringError(f"{where}: {text!r} names a bit, so it needs one: "
-                              f"%{area}X{index}.0 to .7")
-        if int(bit) > 7:
-            raise WiringError(f"{where}: bit {bit} of {text!r} is out of range 0..7")
-        return Address(area, size, index, int(bit))
-    if bit is not None:
-        raise WiringError(f"{where}: {text!r} has a bit number, but only X (bit) "
-                          f"addresses take one")
-    return Address(area, size, index)
+        shown = repr(text) if not isinstance(text, str) or len(text) < 200 else \
+            f"{text[:60]!r}... ({len(text)} characters)"
+        raise WiringError(f"{where}: {shown} is not a located address such as %IX0.0, "
+                          f"%QW3 or %MD10 (at most 8 fields of at most 10 digits)")
+    area, size = m.group(1).upper(), m.group(2).upper() or "X"
+    fields = tuple(int(f) for f in m.group(3).split("."))
+    if size == "X" and len(fields) == 2:
+        if fields[1] > 7:
+            raise WiringError(f"{where}: bit {fields[1]} of {text!r} is out of range 0..7")
+        return Address(area, size, fields[0], fields[1])
+    if size != "X" and len(fields) == 1:
+        return Address(area, size, fields[0])
+    return Address(area, size, fields[0], fields[-1] if size == "X" else None, fields)
 
 
 def size_for(type_: t.DataType) -> str | None:

@@ -144,6 +144,8 @@ def locate(program: ScanProgram) -> list[Location]:
     net = program.network
     where = []
     for name, address in net.addresses.items():
+        if address.hierarchical:
+            continue    # not OpenPLC's form: listed by unserved(), not refused
         if name in program.inputs:
             direction, slot, tp = "input", program.inputs[name], program.input_types[name]
         else:
@@ -169,6 +171,14 @@ def locate(program: ScanProgram) -> list[Location]:
             window = (HOLDING_REGISTERS, IW_WINDOW + start)
         where.append(Location(name, tp, direction, address, slot, table, start, count, window))
     return sorted(where, key=lambda loc: (_TABLE_ORDER.index(loc.table), loc.start))
+
+
+def unserved(program: ScanProgram) -> list[tuple[str, object]]:
+    """(port, address) of the located ports whose address has a form OpenPLC's map
+    does not serve (more fields than ``%IXb.i`` / ``%QWn``: ``%QD0.2``, a CANopen
+    ``%IW0.0.2.8192.0``): kept on the port, named in ``fbd serve --map``."""
+    return [(name, address) for name, address in program.network.addresses.items()
+            if address.hierarchical]
 
 
 # ------------------------------------------------------------------ values <-> registers
@@ -233,6 +243,11 @@ class ProcessImage:
         self.plc = plc
         program = plc.program
         self.locations = locate(program)
+        self.unserved = unserved(program)
+        if not self.locations and self.unserved:
+            raise FbdError(f"{program.name}: none of its located ports has an address OpenPLC's "
+                           f"Modbus map serves ("
+                           f"{', '.join(f'{n} at {a}' for n, a in self.unserved[:5])})")
         if not self.locations:
             raise FbdError(f"{program.name} has no located inputs or outputs; give its ports "
                            f"addresses (net.input(..., at=\"%IX0.0\"), net.output(..., "
@@ -364,6 +379,12 @@ class ProcessImage:
                 access = "read/write"
             rows.append((str(loc.address), loc.span(), loc.name, str(loc.type), loc.direction,
                          access))
+        program = self.plc.program
+        for name, address in self.unserved:
+            tp = program.input_types.get(name) or program.output_types.get(name)
+            rows.append((str(address), "-", name, str(tp),
+                         "input" if name in program.inputs else "output",
+                         "not served (OpenPLC maps no address of this form)"))
         return rows
 
 

@@ -46,9 +46,11 @@ from .body import Assign, BlockInfo, Body, Call, Trigger
 from .interface import read_interface
 from .native import block_options
 from .source import PlcOpenError, child, children, documentation, in_file, quote, tag
-from .values import is_literal, literal, run_value
+from .values import literal, run_value
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+#: how literals begin: a digit or sign, a quote, TRUE/FALSE, or a type prefix (T#, INT#...)
+_LITERAL_START = re.compile(r"^\s*([-+0-9'\"]|(TRUE|FALSE)\s*$|[A-Za-z_]+#)", re.I)
 #: edition-2 names of IEC functions (Beremiz's, matiec's) -> this library's
 EDITION2_NAMES = {"MULTIME": "MUL_TIME", "DIVTIME": "DIV_TIME"}
 LANGUAGES = ("FBD", "LD", "ST", "IL", "SFC")
@@ -438,8 +440,9 @@ class PouBuilder:
                 raise self.err(f"reading {quote(key)} of type {var.type_name} is not "
                                f"supported; {_derived_hint(var)}", element_lid)
             return self.value(key, element_lid)
-        if is_literal(text):
-            return literal(text, None, f"POU {quote(self.name)}, localId {quote(element_lid)}"), False
+        if _LITERAL_START.match(text):     # a literal, or a malformed one: say which
+            where = f"POU {quote(self.name)}, element localId {_lid(element_lid)}"
+            return literal(text, None, where), False
         member = self._member(text)
         if member is not None:
             return self.block_output(member[0], member[1], lid)

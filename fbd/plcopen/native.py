@@ -50,7 +50,8 @@ def _params(text: str | None, what):
         raise what(f"has params {quote(text)}, not a JSON object")
     n = value.get("n")
     if n is not None and (not isinstance(n, int) or isinstance(n, bool) or not 0 < n <= MAX_INPUTS):
-        raise what(f"asks for n={quote(n)} inputs; a block takes 1 to {MAX_INPUTS}")
+        shown = str(n) if isinstance(n, int) and abs(n) < 10 ** 15 else quote(n)
+        raise what(f"asks for n={shown} inputs; a block takes 1 to {MAX_INPUTS}")
     for k, v in value.items():
         if not isinstance(v, (bool, int, float, str)) or (isinstance(v, str) and len(v) > 200):
             raise what(f"has the parameter {quote(k)} = {quote(v)}, not a plain value")

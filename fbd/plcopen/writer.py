@@ -49,6 +49,9 @@ from __future__ import annotations
 import datetime as _dt
 import heapq
 import json
+import os
+import tempfile
+from pathlib import Path
 
 from lxml import etree
 
@@ -81,9 +84,36 @@ VAR_H = PORT_H                     # the height of an in/out variable box
 
 
 def save(network: Network, path, *, cycle: str = "T#5ms", company: str = "fbd") -> None:
-    """Write ``network`` and the macros it uses as a PLCopen project file."""
-    tree = to_xml(network, cycle=cycle, company=company)
-    tree.write(str(path), xml_declaration=True, encoding="utf-8", pretty_print=True)
+    """Write ``network`` and the macros it uses as a PLCopen project file. A regular
+    file is written whole or not at all (a full disk leaves the old file as it was)."""
+    data = etree.tostring(to_xml(network, cycle=cycle, company=company),
+                          xml_declaration=True, encoding="utf-8", pretty_print=True)
+    path = Path(path)
+    try:
+        if path.exists() and not path.is_file():     # a device or a pipe: straight in
+            with open(path, "wb") as f:
+                f.write(data)
+            return
+        with tempfile.NamedTemporaryFile("wb", dir=path.parent, prefix=f".{path.name}.",
+                                         delete=False) as f:
+            tmp = Path(f.name)
+            try:
+                f.write(data)
+            except BaseException:
+                f.close()
+                tmp.unlink(missing_ok=True)
+                raise
+        mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask()
+        os.chmod(tmp, mode)        # as plain open() would have made it, not the temp's 0600
+        os.replace(tmp, path)
+    except OSError as e:
+        raise ExportError(f"{path}: cannot write the project: {e.strerror or e}") from None
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def to_xml(network: Network, *, cycle: str = "T#5ms", company: str = "fbd"):

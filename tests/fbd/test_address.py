@@ -15,11 +15,20 @@ def test_parse_reads_area_size_index_and_bit():
     assert str(parse("%ml4")) == "%ML4"
 
 
+def test_hierarchical_addresses_are_kept_as_written():
+    """IEC allows any number of fields; Beremiz's CANopen and MQTT projects use them."""
+    for text in ("%QX75", "%QD0.2", "%IW0.0.2.8192.0", "%IX0.0.1"):
+        address = parse(text)
+        assert str(address) == text and address.hierarchical
+    assert parse("%IW0.0.2.8192.0").fields == (0, 0, 2, 8192, 0)
+    assert not parse("%IX0.3").hierarchical and not parse("%QW3").hierarchical
+
+
 @pytest.mark.parametrize("text, says", [
     ("IX0.0", "not a located address"),
-    ("%IX0", "needs one"),
     ("%IX0.8", "out of range"),
-    ("%IW0.1", "only X"),
+    ("%IW" + "9" * 5000, "not a located address"),
+    ("%IW0.1.2.3.4.5.6.7.8", "not a located address"),
     ("%ZW0", "not a located address"),
 ])
 def test_parse_rejects_malformed_addresses_naming_the_place(text, says):

@@ -540,9 +540,9 @@ ERRORS = [
     ("an input location written", "<localVars>" + f.var("B", "BOOL", at="%IX0.0")
      + "</localVars>", f.inv(1, "TRUE") + f.outv(2, "B", 1),
      "element localId 2: 'B' is located at %IX0.0, an input, and cannot be written"),
-    ("a location that is not one", "<localVars>" + f.var("B", "BOOL", at="%QX9")
+    ("a location that is not one", "<localVars>" + f.var("B", "BOOL", at="%QX9.")
      + "</localVars>", f.inv(1, "TRUE") + f.outv(2, "B", 1),
-     "variable 'B': B: '%QX9' names a bit, so it needs one"),
+     "variable 'B': B: '%QX9.' is not a located address"),
     ("a location of the wrong size", "<inputVars>" + f.var("B", "BOOL", at="%IW0")
      + "</inputVars>", "", "variable 'B': P.B: %IW0 holds 16 bits but BOOL needs %IX"),
     ("a jump", _IO, '<jump localId="5" label="x"><position x="0" y="0"/></jump>',
