@@ -315,6 +315,18 @@ class Importer:
             iface = child(self.pou_els[name], "interface")
             if any(children(g, "variable") for g in children(iface, "externalVars")):
                 net, builder = self._build(name, bound_globals=True)
+                for var in builder.vars.values():
+                    glob = self.globals.get(var.name)
+                    if var.kind == "externalVars" and glob is not None and \
+                            glob.type_name.upper() != var.type_name.upper():
+                        raise in_file(self.project.path, f"POU {quote(name)}: VAR_EXTERNAL "
+                                      f"{quote(var.name)} is {var.type_name}, but the global "
+                                      f"is {glob.type_name}")
+                    if var.kind == "externalVars" and glob is not None and glob.constant \
+                            and not var.constant:
+                        raise in_file(self.project.path, f"POU {quote(name)}: the global "
+                                      f"{quote(var.name)} is CONSTANT; declare its VAR_EXTERNAL "
+                                      f"CONSTANT too")
                 self._bound[name] = (net, builder.global_slots())
             else:
                 self._bound[name] = (net, {})
