@@ -49,8 +49,12 @@ from fbd.types import (
     parse_time,
 )
 
-
 # ---------------------------------------------------------------- helpers
+#: the types converted among each other here (conversions to and from the
+#: date types follow matiec's own list and are declared apart)
+CONVERTIBLE = tuple(tp for tp in ELEMENTARY if tp.kind not in ("date", "tod", "dt"))
+
+
 def round_half_away(x: float) -> int:
     """REAL -> integer as matiec does: ``trunc(x + 0.5)`` for x >= 0, else
     ``trunc(x - 0.5)``; NaN and +-inf give 0. The caller wraps to the width."""
@@ -232,8 +236,8 @@ class Conversion(Block):
         return f"{io.OUT} = {_expression(self.source, self.target, io.IN)}"
 
 
-for _src in ELEMENTARY:
-    for _dst in ELEMENTARY:
+for _src in CONVERTIBLE:
+    for _dst in CONVERTIBLE:
         if _src is _dst:
             continue
         _name = f"{_src}_TO_{_dst}"
@@ -267,4 +271,4 @@ class TRUNC(Block):
 
 
 __all__ = ["Conversion", "TRUNC", "round_half_away"] + sorted(
-    f"{a}_TO_{b}" for a in ELEMENTARY for b in ELEMENTARY if a is not b)
+    f"{a}_TO_{b}" for a in CONVERTIBLE for b in CONVERTIBLE if a is not b)

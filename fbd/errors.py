@@ -13,6 +13,10 @@ class WiringError(FbdError):
     """A wiring call that cannot be recorded at all (unknown port, bad name)."""
 
 
+class InvalidValue(FbdError, ValueError):
+    """A value, or a literal's text, that is not a value of the type it is for."""
+
+
 class ValidationError(FbdError):
     """A network broke one or more rules; ``problems`` lists each, naming its full path."""
 

@@ -1,4 +1,4 @@
-"""IEC 61131-3 elementary data types and the generic type families.
+"""IEC 61131-3 data types: elementary, derived, and the generic families.
 
 How values are held at run time (one Python object per signal, in one flat
 list; chosen for speed, documented here because it is a decision):
@@ -9,44 +9,67 @@ list; chosen for speed, documented here because it is a decision):
   ``INT 32767 + 1 == -32768``, ``UINT 0 - 1 == 65535``.
 * REAL and LREAL: ``float`` (IEEE 754 double). REAL is *not* rounded to single
   precision after each operation; programs that depend on float32 rounding
-  see more precision here than on a 32-bit controller.
+  see more precision here than on a 32-bit controller (matiec computes REAL
+  in C ``float``): results agree to about seven significant digits.
 * TIME: ``int`` microseconds (64-bit signed, like LTIME). Reading a TIME
   through the public API gives a ``datetime.timedelta``; writing accepts a
   ``timedelta`` or an IEC literal such as ``'T#1s500ms'``.
+* DATE, TIME_OF_DAY, DATE_AND_TIME: ``int`` microseconds since 1970-01-01
+  00:00 (DATE a whole number of days; TOD since midnight), read as
+  ``datetime.date``, ``datetime.time`` and ``datetime.datetime``.
 * STRING: ``str`` (at most 254 characters, IEC's default length).
+* Enumerations: ``int``, the value's code (0, 1, ... in declaration order
+  unless given), read as the value's name.
+* Subranges and directly derived types (``TYPE Level : INT (0..100); END_TYPE``,
+  ``TYPE Count : DINT := 5; END_TYPE``): as their base type; they are
+  assignment-compatible with it (a wire may join them).
+* ARRAY: a ``list`` of its elements in row-major order, however many
+  dimensions; STRUCT: a ``list`` of its fields' values in declaration order.
+  Both are values, not references: every assignment copies (:meth:`DataType.copy`),
+  and every new signal table gets its own.
+
+Text for every type (literals in and out) is :mod:`fbd.values`'s job.
 """
 
 from __future__ import annotations
 
+import copy as _copy
 import datetime as _dt
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
-from .errors import FbdError
+from . import values as v
+from .errors import InvalidValue
+from .values import Kind, format_time, parse_time  # noqa: F401  (part of this module's API)
 
 __all__ = [
-    "DataType", "Generic", "TypeError_", "ELEMENTARY", "by_name", "parse_time",
+    "DataType", "Generic", "Kind", "InvalidValue", "ELEMENTARY", "by_name", "parse_time",
+    "format_time", "parse_int_literal",
+    "EnumType", "SubrangeType", "DerivedType", "ArrayType", "StructType", "Field",
     "BOOL", "SINT", "INT", "DINT", "LINT", "USINT", "UINT", "UDINT", "ULINT",
     "BYTE", "WORD", "DWORD", "LWORD", "REAL", "LREAL", "TIME", "STRING",
+    "DATE", "TOD", "DT",
     "ANY", "ANY_ELEMENTARY", "ANY_MAGNITUDE", "ANY_NUM", "ANY_REAL", "ANY_INT",
-    "ANY_SIGNED", "ANY_UNSIGNED", "ANY_BIT", "ANY_STRING", "ANY_DURATION",
-    "STRING_MAX",
+    "ANY_SIGNED", "ANY_UNSIGNED", "ANY_BIT", "ANY_STRING", "ANY_DURATION", "ANY_DATE",
+    "ANY_DERIVED", "STRING_MAX",
 ]
 
 STRING_MAX = 254
+#: the most elements an ARRAY type may have (a declaration can ask for no more)
+ARRAY_MAX = 1 << 20
 
-
-class TypeError_(FbdError, ValueError):
-    """A value that does not fit the IEC type it is written to."""
+#: kept for code written against the old name
+TypeError_ = InvalidValue
+parse_int_literal = v.parse_int
 
 
 @dataclass(frozen=True, eq=False)
 class DataType:
-    """One IEC elementary type. Identity is equality: each type exists once."""
+    """One IEC type. Identity is equality: each type exists once (derived types
+    are compared through :attr:`canonical`)."""
 
     name: str
-    kind: str  # "bool" | "int" | "bits" | "real" | "time" | "string"
+    kind: Kind
     bits: int = 0
     signed: bool = False
 
@@ -66,13 +89,29 @@ class DataType:
 
     @property
     def is_integral(self) -> bool:
-        """Held as a Python int that wraps at ``bits`` (integers, bit strings, TIME)."""
-        return self.kind in ("int", "bits", "time")
+        """Held as a Python int that wraps at ``bits`` (integers, bit strings,
+        TIME and the date types)."""
+        return self.kind in v.INTEGRAL
+
+    @property
+    def canonical(self) -> DataType:
+        """The type this one is assignment-compatible with: itself, or for a
+        subrange or directly derived type its base's."""
+        return self
+
+    @property
+    def mutable(self) -> bool:
+        """Its values are lists that assignments must copy (ARRAY, STRUCT)."""
+        return False
 
     @cached_property
     def default(self):
         """The IEC initial value: FALSE, 0, 0.0, T#0s, ''."""
-        return {"bool": False, "real": 0.0, "string": ""}.get(self.kind, 0)
+        return {Kind.BOOL: False, Kind.REAL: 0.0, Kind.STRING: ""}.get(self.kind, 0)
+
+    def copy(self, value):
+        """``value`` as an assignment hands it on (a new list for ARRAY and STRUCT)."""
+        return value
 
     # -- code generation ----------------------------------------------------
     def wrap(self, expr: str) -> str:
@@ -119,61 +158,84 @@ class DataType:
         return value & mask
 
     def coerce(self, value, where: str = "value"):
-        """Check and convert a user-supplied value to the run-time form.
+        """Check and convert a user-supplied value to the run-time form: a Python
+        value, or IEC literal text (see :mod:`fbd.values`).
 
-        Raises TypeError_ naming ``where`` for anything that does not fit; never
-        wraps silently (a literal out of range is a mistake, not an overflow).
+        Raises :class:`~fbd.errors.InvalidValue` naming ``where`` for anything
+        that does not fit; never wraps silently (a literal out of range is a
+        mistake, not an overflow).
         """
         if type(value).__module__ == "numpy" and hasattr(value, "item"):
             value = value.item()  # a NumPy scalar, e.g. read back from a trace's arrays
         kind = self.kind
-        if kind == "bool":
+        if kind is Kind.BOOL:
             if isinstance(value, bool) or (isinstance(value, int) and value in (0, 1)):
                 return bool(value)
-            if isinstance(value, str) and value.upper() in ("TRUE", "FALSE"):
-                return value.upper() == "TRUE"
-        elif kind in ("int", "bits"):
+            if isinstance(value, str) and value.strip().upper() in ("TRUE", "FALSE",
+                                                                    "BOOL#TRUE", "BOOL#FALSE"):
+                return value.strip().upper().endswith("TRUE")
+        elif kind is Kind.INT or kind is Kind.BITS:
             if isinstance(value, str):
-                value = parse_int_literal(value, where)
+                value = v.parse_int(value, where)
             if isinstance(value, int) and not isinstance(value, bool):
                 if self.min <= value <= self.max:
                     return value
-                raise TypeError_(f"{where}: {value} is out of range for {self.name} "
-                                 f"({self.min}..{self.max})")
-            if isinstance(value, bool) and kind == "bits":
+                raise InvalidValue(f"{where}: {v.quote(value, 60)} is out of range for "
+                                   f"{self.name} ({self.min}..{self.max})")
+            if isinstance(value, bool) and kind is Kind.BITS:
                 return int(value)
-        elif kind == "real":
+        elif kind is Kind.REAL:
             if isinstance(value, str):
+                return v.parse_real(value, where)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
                 try:
-                    return float(value.split("#", 1)[-1].replace("_", ""))
-                except ValueError:
-                    pass
-            elif isinstance(value, (int, float)) and not isinstance(value, bool):
-                return float(value)
-        elif kind == "time":
+                    return float(value)
+                except OverflowError:
+                    raise InvalidValue(f"{where}: {v.quote(value, 60)} is out of range for "
+                                       f"{self.name}") from None
+        elif kind in v.DATES or kind is Kind.TIME:
             us = None
-            if isinstance(value, _dt.timedelta):
-                us = value.days * 86_400_000_000 + value.seconds * 1_000_000 + value.microseconds
-            elif isinstance(value, str):
-                us = parse_time(value, where)
+            if isinstance(value, str):
+                parse = {Kind.TIME: v.parse_time, Kind.DATE: v.parse_date, Kind.TOD: v.parse_tod,
+                         Kind.DT: v.parse_dt}[kind]
+                us = parse(value, where)
+            elif kind is Kind.TIME and isinstance(value, _dt.timedelta):
+                us = v.us_of(value)
+            elif kind is Kind.DATE and isinstance(value, _dt.date) \
+                    and not isinstance(value, _dt.datetime):
+                us = v.us_of(value)
+            elif kind is Kind.TOD and isinstance(value, _dt.time):
+                us = v.us_of(value)
+            elif kind is Kind.DT and isinstance(value, _dt.datetime):
+                us = v.us_of(value)
+            elif kind is not Kind.TIME and isinstance(value, int) and not isinstance(value, bool):
+                us = value
             if us is not None:
                 if not self.min <= us <= self.max:
-                    raise TypeError_(f"{where}: {value!r} is out of range for TIME "
-                                     f"(about ±106751 days)")
+                    raise InvalidValue(f"{where}: {v.quote(value, 60)} is out of range for "
+                                       f"{self.name}")
                 return us
-        elif kind == "string":
+        elif kind is Kind.STRING:
             if isinstance(value, str):
                 if len(value) > STRING_MAX:
-                    raise TypeError_(f"{where}: string of {len(value)} characters is longer "
-                                     f"than STRING's {STRING_MAX}")
+                    raise InvalidValue(f"{where}: string of {len(value)} characters is longer "
+                                       f"than STRING's {STRING_MAX}")
                 return value
         article = "an" if self.name[0] in "AEIOU" else "a"
-        raise TypeError_(f"{where}: {value!r} is not {article} {self.name}")
+        raise InvalidValue(f"{where}: {v.quote(value)} is not {article} {self.name}")
 
     def to_python(self, raw):
-        """The public form of a run-time value (TIME becomes a timedelta)."""
-        if self.kind == "time":
+        """The public form of a run-time value (TIME becomes a timedelta, the
+        date types dates and times)."""
+        kind = self.kind
+        if kind is Kind.TIME:
             return _dt.timedelta(microseconds=raw)
+        if kind is Kind.DATE:
+            return v.to_date(raw)
+        if kind is Kind.TOD:
+            return v.to_time_of_day(raw)
+        if kind is Kind.DT:
+            return v.to_datetime(raw)
         return raw
 
     def literal(self, raw) -> str:
@@ -181,6 +243,306 @@ class DataType:
         return repr(raw)
 
 
+# ------------------------------------------------------------------ derived
+@dataclass(frozen=True, eq=False, repr=False)
+class DerivedType(DataType):
+    """A directly derived type (``TYPE Count : DINT := 5; END_TYPE``): its base's
+    values, with an initial value of its own."""
+    base: DataType = None
+    initial: object = None
+
+    @classmethod
+    def of(cls, name: str, base: DataType, initial=None) -> DerivedType:
+        init = None if initial is None else base.coerce(initial, f"{name} initial value")
+        return cls(name, base.kind, base.bits, base.signed, base, init)
+
+    @property
+    def canonical(self) -> DataType:
+        return self.base.canonical
+
+    @property
+    def mutable(self) -> bool:
+        return self.base.mutable
+
+    @cached_property
+    def default(self):
+        return self.base.default if self.initial is None else self.base.copy(self.initial)
+
+    def copy(self, value):
+        return self.base.copy(value)
+
+    def coerce(self, value, where: str = "value"):
+        return self.base.coerce(value, where)
+
+    def to_python(self, raw):
+        return self.base.to_python(raw)
+
+    def __getattr__(self, name):  # an alias of an ARRAY or STRUCT reads as one
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.base, name)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class SubrangeType(DerivedType):
+    """``INT (0..100)``: its base integer type's values between ``lo`` and ``hi``
+    (the initial value is ``lo`` unless given, as IEC says)."""
+    lo: int = 0
+    hi: int = 0
+
+    @classmethod
+    def of(cls, name: str, base: DataType, lo: int, hi: int, initial=None) -> SubrangeType:
+        where = f"subrange {name}"
+        if base.kind not in (Kind.INT, Kind.BITS):
+            raise InvalidValue(f"{where}: a subrange needs an integer base type, not {base}")
+        lo, hi = base.coerce(lo, where), base.coerce(hi, where)
+        if lo > hi:
+            raise InvalidValue(f"{where}: the range {lo}..{hi} is empty")
+        tp = cls(name, base.kind, base.bits, base.signed, base, None, lo, hi)
+        if initial is not None:
+            object.__setattr__(tp, "initial", tp.coerce(initial, f"{name} initial value"))
+        return tp
+
+    @cached_property
+    def default(self):
+        return self.lo if self.initial is None else self.initial
+
+    def coerce(self, value, where: str = "value"):
+        value = self.base.coerce(value, where)
+        if not self.lo <= value <= self.hi:
+            raise InvalidValue(f"{where}: {value} is out of range for {self.name} "
+                               f"({self.lo}..{self.hi})")
+        return value
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class EnumType(DataType):
+    """``(IDLE, RUNNING, DONE)``: held as the value's code, read as its name."""
+    values: tuple = ()          # the names, in declaration order
+    codes: tuple = ()           # their codes (0, 1, ... unless given)
+    initial: object = None      # the initial value's code (the first value unless given)
+
+    @classmethod
+    def of(cls, name: str, values, codes=None, initial=None) -> EnumType:
+        values = tuple(values)
+        if not values:
+            raise InvalidValue(f"enumeration {name}: it has no values")
+        upper = [x.upper() for x in values]
+        dup = next((x for x in values if upper.count(x.upper()) > 1), None)
+        if dup is not None:
+            raise InvalidValue(f"enumeration {name}: value {dup!r} is declared twice")
+        codes = tuple(range(len(values))) if codes is None else tuple(int(c) for c in codes)
+        tp = cls(name, Kind.ENUM, 32, True, values, codes, None)
+        if initial is not None:
+            object.__setattr__(tp, "initial", tp.coerce(initial, f"{name} initial value"))
+        return tp
+
+    @cached_property
+    def _by_name(self) -> dict:
+        return {x.upper(): c for x, c in zip(self.values, self.codes)}
+
+    @cached_property
+    def default(self):
+        return self.codes[0] if self.initial is None else self.initial
+
+    def code_of(self, name: str) -> int:
+        return self._by_name[name.upper()]
+
+    def name_of(self, code: int) -> str:
+        for x, c in zip(self.values, self.codes):
+            if c == code:
+                return x
+        return str(code)
+
+    def coerce(self, value, where: str = "value"):
+        if isinstance(value, str):
+            text = value.strip()
+            if "#" in text:
+                prefix, text = text.split("#", 1)
+                if prefix.upper() != self.name.upper():
+                    raise InvalidValue(f"{where}: {v.quote(value)} is a value of {prefix}, "
+                                       f"not of {self.name}")
+            code = self._by_name.get(text.upper())
+            if code is not None:
+                return code
+        elif isinstance(value, int) and not isinstance(value, bool) and value in self.codes:
+            return value
+        raise InvalidValue(f"{where}: {v.quote(value)} is not a value of {self.name} "
+                           f"({', '.join(self.values)})")
+
+    def to_python(self, raw):
+        return self.name_of(raw)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class ArrayType(DataType):
+    """``ARRAY [1..10, 0..2] OF INT``: ``dims`` are the (low, high) bounds of
+    each dimension; values are flat row-major lists of ``element`` values."""
+    element: DataType = None
+    dims: tuple = ()
+    initial: object = None      # a flat list, or None for the element's default
+
+    @classmethod
+    def of(cls, element: DataType, dims, name: str | None = None, initial=None) -> ArrayType:
+        dims = tuple((int(lo), int(hi)) for lo, hi in dims)
+        label = name or ("ARRAY [" + ", ".join(f"{lo}..{hi}" for lo, hi in dims)
+                         + f"] OF {element.name}")
+        if not dims:
+            raise InvalidValue(f"{label}: an array needs at least one dimension")
+        size = 1
+        for lo, hi in dims:
+            if hi < lo:
+                raise InvalidValue(f"{label}: the range {lo}..{hi} is empty")
+            size *= hi - lo + 1
+            if size > ARRAY_MAX:
+                raise InvalidValue(f"{label}: more than {ARRAY_MAX:,} elements")
+        if name is None and initial is None:
+            key = (id(element), dims)
+            cached = _ANONYMOUS.get(key)
+            if cached is not None:
+                return cached
+        tp = cls(label, Kind.ARRAY, 0, False, element, dims, None)
+        if initial is not None:
+            object.__setattr__(tp, "initial", tp.coerce(initial, f"{label} initial value"))
+        if name is None and initial is None:
+            _ANONYMOUS[(id(element), dims)] = tp
+        return tp
+
+    @property
+    def mutable(self) -> bool:
+        return True
+
+    @cached_property
+    def size(self) -> int:
+        n = 1
+        for lo, hi in self.dims:
+            n *= hi - lo + 1
+        return n
+
+    @cached_property
+    def default(self):
+        if self.initial is not None:
+            return self.copy(self.initial)
+        return [self.element.copy(self.element.default) for _ in range(self.size)]
+
+    def offset(self, indices) -> int:
+        """The flat position of the element at ``indices`` (IndexError outside the bounds)."""
+        if len(indices) != len(self.dims):
+            raise IndexError(f"{self.name} has {len(self.dims)} dimension(s), not {len(indices)}")
+        k = 0
+        for i, (lo, hi) in zip(indices, self.dims):
+            if not lo <= i <= hi:
+                raise IndexError(f"index {i} is outside {lo}..{hi} of {self.name}")
+            k = k * (hi - lo + 1) + (i - lo)
+        return k
+
+    def copy(self, value):
+        if self.element.mutable:
+            return [self.element.copy(x) for x in value]
+        return list(value)
+
+    def coerce(self, value, where: str = "value"):
+        if isinstance(value, (list, tuple)):
+            flat = list(_flatten(value))
+            if len(flat) <= self.size:  # IEC: missing elements keep their initial value
+                tail = [self.element.copy(self.element.default)
+                        for _ in range(self.size - len(flat))]
+                return [self.element.coerce(x, f"{where}[{k}]") for k, x in enumerate(flat)] + tail
+            raise InvalidValue(f"{where}: {len(flat)} values for {self.name}, "
+                               f"which has {self.size}")
+        raise InvalidValue(f"{where}: {v.quote(value)} is not an {self.name}")
+
+    def to_python(self, raw):
+        items = [self.element.to_python(x) for x in raw]
+        for lo, hi in reversed(self.dims[1:]):
+            n = hi - lo + 1
+            items = [items[k:k + n] for k in range(0, len(items), n)]
+        return items
+
+
+def _flatten(value):
+    for x in value:
+        if isinstance(x, (list, tuple)):
+            yield from _flatten(x)
+        else:
+            yield x
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    type: DataType
+    initial: object = None   # None: the type's default
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class StructType(DataType):
+    """``STRUCT x : INT; y : REAL := 1.5; END_STRUCT``: values are lists of the
+    fields' values in declaration order; field names are case-insensitive."""
+    fields: tuple = ()
+    _index: dict = field(default=None, compare=False)
+
+    @classmethod
+    def of(cls, name: str, fields) -> StructType:
+        made = []
+        index = {}
+        for f in fields:
+            f = f if isinstance(f, Field) else Field(*f)
+            key = f.name.upper()
+            if key in index:
+                raise InvalidValue(f"structure {name}: field {f.name!r} is declared twice")
+            init = None if f.initial is None else f.type.coerce(f.initial, f"{name}.{f.name}")
+            index[key] = len(made)
+            made.append(Field(f.name, f.type, init))
+        if not made:
+            raise InvalidValue(f"structure {name}: it has no fields")
+        return cls(name, Kind.STRUCT, 0, False, tuple(made), index)
+
+    @property
+    def mutable(self) -> bool:
+        return True
+
+    def field_index(self, name: str) -> int:
+        """The position of field ``name`` (KeyError naming the fields if there is none)."""
+        try:
+            return self._index[name.upper()]
+        except KeyError:
+            raise KeyError(f"{self.name} has no field {name!r} "
+                           f"(fields: {', '.join(f.name for f in self.fields)})") from None
+
+    def field_type(self, name: str) -> DataType:
+        return self.fields[self.field_index(name)].type
+
+    @cached_property
+    def default(self):
+        return [f.type.copy(f.type.default if f.initial is None else f.initial)
+                for f in self.fields]
+
+    def copy(self, value):
+        return [f.type.copy(x) for f, x in zip(self.fields, value)]
+
+    def coerce(self, value, where: str = "value"):
+        if isinstance(value, dict):
+            out = self.default
+            for k, x in value.items():
+                try:
+                    i = self.field_index(k)
+                except KeyError as e:
+                    raise InvalidValue(f"{where}: {e.args[0]}") from None
+                out[i] = self.fields[i].type.coerce(x, f"{where}.{self.fields[i].name}")
+            return out
+        if isinstance(value, (list, tuple)) and len(value) == len(self.fields):
+            return [f.type.coerce(x, f"{where}.{f.name}") for f, x in zip(self.fields, value)]
+        raise InvalidValue(f"{where}: {v.quote(value)} is not a {self.name}")
+
+    def to_python(self, raw):
+        return {f.name: f.type.to_python(x) for f, x in zip(self.fields, raw)}
+
+
+_ANONYMOUS: dict = {}  # (id(element), dims) -> the one ArrayType of that shape
+
+
+# --------------------------------------------------------------- families
 class Generic:
     """A generic type family (ANY_NUM, ANY_BIT, ...) used by polymorphic ports."""
 
@@ -194,30 +556,45 @@ class Generic:
     __str__ = __repr__
 
     def __contains__(self, t) -> bool:
-        return t in self.members
+        return t in self.members or getattr(t, "canonical", None) in self.members
 
 
-BOOL = DataType("BOOL", "bool", 1)
-SINT = DataType("SINT", "int", 8, True)
-INT = DataType("INT", "int", 16, True)
-DINT = DataType("DINT", "int", 32, True)
-LINT = DataType("LINT", "int", 64, True)
-USINT = DataType("USINT", "int", 8)
-UINT = DataType("UINT", "int", 16)
-UDINT = DataType("UDINT", "int", 32)
-ULINT = DataType("ULINT", "int", 64)
-BYTE = DataType("BYTE", "bits", 8)
-WORD = DataType("WORD", "bits", 16)
-DWORD = DataType("DWORD", "bits", 32)
-LWORD = DataType("LWORD", "bits", 64)
-REAL = DataType("REAL", "real", 32, True)
-LREAL = DataType("LREAL", "real", 64, True)
-TIME = DataType("TIME", "time", 64, True)
-STRING = DataType("STRING", "string")
+class _Open(Generic):
+    """A family every type of a kind belongs to, user-declared ones included."""
+
+    def __init__(self, name: str, members, test):
+        super().__init__(name, members)
+        self._test = test
+
+    def __contains__(self, t) -> bool:
+        return isinstance(t, DataType) and self._test(t)
+
+
+BOOL = DataType("BOOL", Kind.BOOL, 1)
+SINT = DataType("SINT", Kind.INT, 8, True)
+INT = DataType("INT", Kind.INT, 16, True)
+DINT = DataType("DINT", Kind.INT, 32, True)
+LINT = DataType("LINT", Kind.INT, 64, True)
+USINT = DataType("USINT", Kind.INT, 8)
+UINT = DataType("UINT", Kind.INT, 16)
+UDINT = DataType("UDINT", Kind.INT, 32)
+ULINT = DataType("ULINT", Kind.INT, 64)
+BYTE = DataType("BYTE", Kind.BITS, 8)
+WORD = DataType("WORD", Kind.BITS, 16)
+DWORD = DataType("DWORD", Kind.BITS, 32)
+LWORD = DataType("LWORD", Kind.BITS, 64)
+REAL = DataType("REAL", Kind.REAL, 32, True)
+LREAL = DataType("LREAL", Kind.REAL, 64, True)
+TIME = DataType("TIME", Kind.TIME, 64, True)
+DATE = DataType("DATE", Kind.DATE, 64, True)
+TOD = DataType("TOD", Kind.TOD, 64, True)
+DT = DataType("DT", Kind.DT, 64, True)
+STRING = DataType("STRING", Kind.STRING)
 
 ELEMENTARY = (BOOL, SINT, INT, DINT, LINT, USINT, UINT, UDINT, ULINT,
-              BYTE, WORD, DWORD, LWORD, REAL, LREAL, TIME, STRING)
+              BYTE, WORD, DWORD, LWORD, REAL, LREAL, TIME, DATE, TOD, DT, STRING)
 _BY_NAME = {t.name: t for t in ELEMENTARY}
+_BY_NAME.update({"TIME_OF_DAY": TOD, "DATE_AND_TIME": DT})
 
 ANY_SIGNED = Generic("ANY_SIGNED", (SINT, INT, DINT, LINT))
 ANY_UNSIGNED = Generic("ANY_UNSIGNED", (USINT, UINT, UDINT, ULINT))
@@ -228,74 +605,23 @@ ANY_DURATION = Generic("ANY_DURATION", (TIME,))
 ANY_MAGNITUDE = Generic("ANY_MAGNITUDE", ANY_NUM.members | {TIME})
 ANY_BIT = Generic("ANY_BIT", (BOOL, BYTE, WORD, DWORD, LWORD))
 ANY_STRING = Generic("ANY_STRING", (STRING,))
+ANY_DATE = Generic("ANY_DATE", (DATE, TOD, DT))
 ANY_ELEMENTARY = Generic("ANY_ELEMENTARY", ELEMENTARY)
-ANY = Generic("ANY", ELEMENTARY)
+ANY_DERIVED = _Open("ANY_DERIVED", (), lambda t: t.canonical not in ELEMENTARY
+                    or t is not t.canonical)
+#: every type, user-declared ones too
+ANY = _Open("ANY", ELEMENTARY, lambda t: True)
 
 
 def by_name(name: str) -> DataType:
+    """An elementary type by its IEC name (``TIME_OF_DAY`` and ``TOD`` alike)."""
     try:
         return _BY_NAME[name.upper()]
     except KeyError:
-        raise TypeError_(f"unknown type {name!r}; known: {', '.join(_BY_NAME)}") from None
+        raise InvalidValue(f"unknown type {v.quote(name, 60)}; known: "
+                           f"{', '.join(t.name for t in ELEMENTARY)}") from None
 
 
-_INT_TYPES = "SINT|INT|DINT|LINT|USINT|UINT|UDINT|ULINT|BYTE|WORD|DWORD|LWORD"
-_INT_LITERAL = re.compile(
-    rf"^(?:(?:{_INT_TYPES})#)?"                      # an optional type prefix
-    r"(?:([+-]?[0-9]+(?:_[0-9]+)*)"                  # decimal, signed
-    r"|(2|8|16)#([0-9A-F]+(?:_[0-9A-F]+)*))$",       # based, unsigned
-    re.I)
-
-
-def parse_int_literal(text: str, where: str = "value") -> int:
-    """``42``, ``INT#-5``, ``16#FF``, ``2#1010_0101`` → int (IEC 61131-3 syntax:
-    underscores only between digits, a sign only on decimal literals)."""
-    m = _INT_LITERAL.match(text.strip())
-    if m:
-        decimal, base, digits = m.groups()
-        try:
-            if decimal is not None:
-                return int(decimal.replace("_", ""))
-            return int(digits.replace("_", ""), int(base))
-        except ValueError:
-            pass
-    raise TypeError_(f"{where}: {text!r} is not an integer literal")
-
-
-_TIME_UNITS = {"d": 86_400_000_000, "h": 3_600_000_000, "m": 60_000_000,
-               "s": 1_000_000, "ms": 1_000, "us": 1, "ns": 0.001}
-_TIME_PART = re.compile(r"([0-9]+(?:\.[0-9]+)?)(ms|us|ns|d|h|m|s)", re.I)
-
-
-def parse_time(text: str, where: str = "value") -> int:
-    """An IEC duration literal (``T#1s500ms``, ``TIME#-2m``, ``t#1.5s``) → µs."""
-    body = text.strip()
-    m = re.match(r"^(?:T|TIME|LT|LTIME)#(-?)(.+)$", body, re.I)
-    if not m:
-        raise TypeError_(f"{where}: {text!r} is not a TIME literal (write it like 'T#1s500ms')")
-    sign, rest = m.groups()
-    rest = rest.replace("_", "")
-    total, pos = 0.0, 0
-    for part in _TIME_PART.finditer(rest):
-        if part.start() != pos:
-            break
-        total += float(part.group(1)) * _TIME_UNITS[part.group(2).lower()]
-        pos = part.end()
-    if pos != len(rest) or pos == 0:
-        raise TypeError_(f"{where}: {text!r} is not a TIME literal (write it like 'T#1s500ms')")
-    value = round(total)
-    return -value if sign else value
-
-
-def format_time(us: int) -> str:
-    """µs → the shortest IEC literal, ``T#1s500ms``."""
-    if us == 0:
-        return "T#0s"
-    sign, us = ("-", -us) if us < 0 else ("", us)
-    parts = []
-    for unit in ("d", "h", "m", "s", "ms", "us"):
-        size = _TIME_UNITS[unit]
-        n, us = divmod(us, size)
-        if n:
-            parts.append(f"{n}{unit}")
-    return f"T#{sign}{''.join(parts)}"
+def deep_copy(value):
+    """A copy of any run-time value sharing no list with it (ARRAY and STRUCT)."""
+    return _copy.deepcopy(value) if isinstance(value, list) else value

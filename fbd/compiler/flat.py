@@ -41,6 +41,7 @@ from typing import Any, NamedTuple
 
 from .. import types as t
 from ..errors import UnknownSignal
+from ..types import deep_copy
 
 _NOTHING = MappingProxyType({})  # shared by the many leaves with no state or no type variables
 
@@ -135,6 +136,7 @@ class FlatProgram:
     macros: tuple                     # (path prefix, Network) of every placed macro
     with_literals: frozenset          # leaves with an input driven by a constant
     with_feedback: frozenset          # leaves with an input on a feedback wire
+    mutable_slots: tuple = ()         # slots whose initial value is a list (ARRAY, STRUCT)
     position: MappingProxyType = field(init=False)  # leaf index -> place in order
     _signals: dict = field(init=False, repr=False)
 
@@ -150,6 +152,8 @@ class FlatProgram:
     def new_table(self) -> list:
         """A fresh signal table holding every initial value (a cold start)."""
         table = list(self.slot_init)
+        for slot in self.mutable_slots:  # each table its own arrays and structures
+            table[slot] = deep_copy(table[slot])
         for slot, make, leaf in self.fresh:
             table[slot] = make(leaf.block, leaf.types)
         for src_slot, copy in self.snapshots.items():

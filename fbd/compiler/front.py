@@ -204,7 +204,6 @@ class _Builder:
         wire and note the forward wires between leaves (see the module docstring)."""
         wires = WireTypes(self.types, self.problems)
         succ, indeg, problem, new_src = self.succ, self.indeg, self.problem, _new_src
-        DataType = t.DataType
         for scope in self.scopes:
             leaves = scope.leaves
             for name, inst in scope.net.instances.items():
@@ -249,14 +248,14 @@ class _Builder:
                             # Where both ends have a fixed type (nearly every wire of a
                             # big program) the check is one comparison.
                             target = port.type
-                            if target.__class__ is not DataType:
+                            if target.__class__ is str:
                                 target = bound.get(target)
                             source = driver.inst.output_decls[src.port].type
-                            if source.__class__ is not DataType:
+                            if source.__class__ is str:
                                 source = driver.block.bound_types.get(source)
                             if target is None or source is None:
                                 wires.wire(scope, name, leaf, inst, pname, src)
-                            elif target is not source:
+                            elif target is not source and target.canonical is not source.canonical:
                                 wires.mismatch(scope, src.path, f"{name}.{pname}",
                                                (source, target))
                             continue
@@ -320,7 +319,8 @@ class _Builder:
             writer=MappingProxyType(self.writer), macro_ports=tuple(self._macro_ports()),
             macros=tuple((scope.prefix, scope.net) for scope in self.scopes[1:]),
             with_literals=frozenset(self.with_literals),
-            with_feedback=frozenset(self.with_feedback))
+            with_feedback=frozenset(self.with_feedback),
+            mutable_slots=tuple(k for k, init in enumerate(self.slot_init) if init.__class__ is list))
 
     def _macro_ports(self):
         """Every placed macro's inputs and outputs, as aliases of what drives them."""

@@ -9,6 +9,7 @@ and gives every leaf its types, coerced literals and initial values.
 
 from __future__ import annotations
 
+import datetime
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -44,6 +45,8 @@ class Types:
 
     def find(self, key):
         parent = self.parent
+        if key not in parent:  # a declared type met for the first time is its own node
+            return self.node(key, key if isinstance(key, t.DataType) else None)
         while parent[key] != key:
             parent[key] = parent[parent[key]]
             key = parent[key]
@@ -57,7 +60,7 @@ class Types:
         if ra == rb:
             return None
         ta, tb = self.bound.get(ra), self.bound.get(rb)
-        if ta is not None and tb is not None and ta is not tb:
+        if ta is not None and tb is not None and ta is not tb and ta.canonical is not tb.canonical:
             return ta, tb
         if tb is not None and ta is None:  # keep the bound root as the root
             ra, rb = rb, ra
@@ -95,22 +98,31 @@ def literal_type(values, families) -> t.DataType | None:
 
 
 def _candidates(value) -> list:
-    import datetime
+    """The types an untyped literal may take, in order of preference."""
     if isinstance(value, bool):
-        cands = [t.BOOL]
-    elif isinstance(value, int):
-        cands = [tp for tp in (t.INT, t.DINT, t.LINT, t.ULINT) if tp.min <= value <= tp.max]
-        cands += [t.REAL, t.LREAL]
-    elif isinstance(value, float):
-        cands = [t.REAL, t.LREAL]
-    elif isinstance(value, datetime.timedelta) or (
-            isinstance(value, str) and value.upper().startswith(("T#", "TIME#"))):
-        cands = [t.TIME]
-    elif isinstance(value, str):
-        cands = [t.STRING]
-    else:
-        cands = []
-    return cands
+        return [t.BOOL]
+    if isinstance(value, int):
+        return [tp for tp in (t.INT, t.DINT, t.LINT, t.ULINT) if tp.min <= value <= tp.max] + \
+            [t.REAL, t.LREAL]
+    if isinstance(value, float):
+        return [t.REAL, t.LREAL]
+    if isinstance(value, datetime.timedelta):
+        return [t.TIME]
+    if isinstance(value, datetime.datetime):
+        return [t.DT]
+    if isinstance(value, datetime.date):
+        return [t.DATE]
+    if isinstance(value, datetime.time):
+        return [t.TOD]
+    if isinstance(value, str):
+        prefix = value.split("#", 1)[0].strip().upper() if "#" in value else ""
+        return [_PREFIXED.get(prefix, t.STRING)]
+    return []
+
+
+#: the type an untyped literal written as text takes from its prefix
+_PREFIXED = {"T": t.TIME, "TIME": t.TIME, "D": t.DATE, "DATE": t.DATE, "TOD": t.TOD,
+             "TIME_OF_DAY": t.TOD, "DT": t.DT, "DATE_AND_TIME": t.DT}
 
 
 class WireTypes:
@@ -259,7 +271,7 @@ def infer_types(b) -> None:
             for decl, slot in zip(leaf.inst.output_decls.values(), leaf.outputs.values()):
                 if slot_init[slot] is None:
                     tp = decl.type
-                    slot_init[slot] = (tp if tp.__class__ is t.DataType
+                    slot_init[slot] = (tp if tp.__class__ is not str
                                        else leaf.types[tp]).default
         if leaf.state:
             for sv in block.state_vars():
