@@ -1,27 +1,23 @@
 """Literals, durations and type names as PLCopen files write them.
 
-Every function here takes text from the file and either returns a Python value
-of the simulator's run-time form or raises :class:`PlcOpenError` naming the
-place; none lets a ``ValueError``, ``OverflowError`` or a multi-megabyte
-message escape, whatever the text (a duration with hundreds of digits,
-``REAL#abc``, ``1e999``, an integer with 5,000 digits).
+The IEC value codec is :mod:`fbd.values` (bounded: no 400-digit TIME, no
+infinite REAL, no 5,000-digit integer gets near Python's conversions); this
+module adds what is particular to PLCopen files and turns every refusal into a
+:class:`PlcOpenError` naming the place: task intervals in TC6 1.0's
+``xs:time``, Beremiz's unquoted STRING initial values, the SVGHMI type
+aliases, and literals on a wire, which keep their type in their form (a TIME
+as a ``timedelta``, a DATE as its IEC text).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
-import math
 import re
 
 from .. import types as t
-from .source import PlcOpenError, quote
-
-#: longer literal texts are refused before they are parsed (a STRING literal
-#: holds at most 254 characters, each at most 3 with its escape, plus quotes)
-MAX_LITERAL_CHARS = 1024
-_NUM = re.compile(r"^[+-]?[0-9][0-9_]*$")
-_REAL = re.compile(r"^[+-]?[0-9][0-9_]*(\.[0-9][0-9_]*)?([eE][+-]?[0-9]+)?$")
-_TIME_PREFIX = re.compile(r"^(T|TIME|LT|LTIME)#", re.I)
+from .. import values as fv
+from ..errors import InvalidValue
+from .source import PlcOpenError
 
 #: Beremiz's SVGHMI extension declares these in its own library (svghmi/pous.xml)
 #: as plain aliases; projects using the HMI read and write them like the base type
@@ -37,25 +33,20 @@ def elementary(name: str) -> t.DataType | None:
     name = HMI_ALIASES.get(name.upper(), name)
     try:
         return t.by_name(name)
-    except t.TypeError_:
+    except InvalidValue:
         return None
+
+
+def _error(e: InvalidValue) -> PlcOpenError:
+    return PlcOpenError(str(e))
 
 
 def duration_us(text: str, where: str) -> int:
     """A TIME literal (``T#1s500ms``, ``t#50ms``, ``TIME#-2m``) in µs, within TIME's range."""
-    s = text.strip()
-    if len(s) > MAX_LITERAL_CHARS:
-        raise PlcOpenError(f"{where}: a duration of {len(s)} characters is too long to be one")
     try:
-        us = t.parse_time(s, where)
-    except t.TypeError_ as e:
-        raise PlcOpenError(str(e)) from None
-    except (OverflowError, ValueError):
-        raise PlcOpenError(f"{where}: {quote(s)} is out of range for TIME "
-                           f"(about ±106751 days)") from None
-    if not t.TIME.min <= us <= t.TIME.max:
-        raise PlcOpenError(f"{where}: {quote(s)} is out of range for TIME (about ±106751 days)")
-    return us
+        return fv.parse_time(text.strip(), where)
+    except InvalidValue as e:
+        raise _error(e) from None
 
 
 def interval_us(text: str, where: str) -> int:
@@ -70,62 +61,21 @@ def interval_us(text: str, where: str) -> int:
     return duration_us(s if "#" in s else "T#" + s, where)
 
 
-def real(text: str, where: str) -> float:
-    """A REAL literal's value: finite (``1e999`` is refused, it is no REAL)."""
-    body = text.replace("_", "")
-    try:
-        value = float(body)
-    except ValueError:
-        raise PlcOpenError(f"{where}: {quote(text)} is not a REAL literal") from None
-    if not math.isfinite(value):
-        raise PlcOpenError(f"{where}: {quote(text)} is out of range for any REAL (it would "
-                           f"be {value}); IEC literals are finite")
-    return value
-
-
-def integer(text: str, where: str) -> int:
-    s = text.strip()
-    digits = len(re.sub(r"[^0-9A-Fa-f]", "", s))
-    if digits > 80:     # far beyond LWORD in any base: refuse before converting
-        raise PlcOpenError(f"{where}: {quote(s)} ({digits} digits) is out of range for "
-                           f"every IEC integer type")
-    try:
-        return t.parse_int_literal(s, where)
-    except t.TypeError_ as e:
-        raise PlcOpenError(str(e)) from None
-
-
 def literal(text: str, tp: t.DataType | None, where: str):
-    """A literal's run-time value, coerced to ``tp`` when given (TIME as a timedelta)."""
-    s = text.strip()
-    if len(s) > MAX_LITERAL_CHARS:
-        raise PlcOpenError(f"{where}: a literal of {len(s)} characters is too long")
-    u = s.upper()
-    if _TIME_PREFIX.match(u):
-        value = _dt.timedelta(microseconds=duration_us(s, where))
-    elif u in ("TRUE", "FALSE"):
-        value = u == "TRUE"
-    elif u.startswith("BOOL#"):
-        rest = u[5:]
-        if rest not in ("TRUE", "FALSE", "0", "1"):
-            raise PlcOpenError(f"{where}: {quote(s)} is not a BOOL literal")
-        value = rest in ("TRUE", "1")
-    elif len(s) >= 2 and s[0] == s[-1] and s[0] in "'\"":
-        value = unescape(s[1:-1])
-    elif "#" in s and s.split("#", 1)[0].upper() in ("REAL", "LREAL"):
-        prefix, body = s.split("#", 1)
-        value = real(body, where)
-        if tp is None:
-            tp = t.by_name(prefix)
-    elif "#" in s or _NUM.match(s):
-        value = integer(s, where)
-        prefix = s.split("#", 1)[0].upper() if "#" in s else ""
-        if prefix and prefix not in ("2", "8", "16") and tp is None:
-            tp = elementary(prefix)
-    elif _REAL.match(s):
-        value = real(s, where)
-    else:
-        raise PlcOpenError(f"{where}: {quote(s)} is not a literal")
+    """A literal as a wire or a port takes it: coerced to ``tp`` when given; else in
+    the form that keeps its type (TIME a timedelta, the date types their IEC text)."""
+    try:
+        value, tname = fv.parse_literal(text, where)
+    except InvalidValue as e:
+        raise _error(e) from None
+    if tname == "TIME":
+        value = _dt.timedelta(microseconds=value)
+    if tp is None and tname is not None:
+        if tname == "TIME":
+            return value
+        if tname in ("DATE", "TOD", "DT"):
+            return fv.format_value(t.by_name(tname), value)
+        tp = elementary(tname)
     if tp is not None:
         value = coerce(value, tp, where)
     return value
@@ -135,14 +85,14 @@ def coerce(value, tp: t.DataType, where: str):
     """``value`` in ``tp``'s run-time form, as a network port takes it (TIME: timedelta)."""
     try:
         value = tp.coerce(value, where)
-    except t.TypeError_ as e:
-        raise PlcOpenError(_clip(str(e))) from None
+    except InvalidValue as e:
+        raise _error(e) from None
     return run_value(value, tp)
 
 
 def run_value(value, tp):
     """A value as a network port or wire takes it (TIME as a timedelta)."""
-    if tp is not None and tp.kind == "time" and isinstance(value, int) \
+    if tp is not None and tp.kind is fv.Kind.TIME and isinstance(value, int) \
             and not isinstance(value, bool):
         return _dt.timedelta(microseconds=value)
     return value
@@ -151,35 +101,20 @@ def run_value(value, tp):
 def initial_value(text: str, tp: t.DataType, where: str):
     """An ``initialValue/simpleValue`` for a variable of type ``tp``. Beremiz quotes a
     STRING initial value written without quotes (``STR1 := 3.456789`` in matiec's
-    tests is the string '3.456789'); so does this reader."""
+    tests is the string '3.456789'); so does this reader. An enumeration's value
+    may be written bare (``RUNNING``) or typed (``MODE#RUNNING``)."""
     s = text.strip()
-    if tp.kind == "string" and not s.startswith("'") and not s.endswith("'"):
-        s = f"'{s}'"
+    if tp.kind is fv.Kind.STRING:
+        if not s.startswith("'") and not s.endswith("'"):
+            s = f"'{s}'"
+        try:
+            return coerce(fv.parse_string(s, where, bare=False), tp, where)
+        except InvalidValue as e:
+            raise _error(e) from None
+    if tp.kind in (fv.Kind.ENUM, fv.Kind.DATE, fv.Kind.TOD, fv.Kind.DT):
+        return coerce(s, tp, where)
     return literal(s, tp, where)
 
 
-def is_literal(text: str) -> bool:
-    try:
-        literal(text, None, "")
-        return True
-    except PlcOpenError:
-        return False
-
-
-_ESCAPES = {"$": "$", "'": "'", '"': '"', "L": "\n", "N": "\n", "P": "\f", "R": "\r",
-            "T": "\t"}
-
-
-def unescape(body: str) -> str:
-    """IEC string escapes: $$ $' $N $T ... and $hh (a character by its code)."""
-    return re.sub(r"\$([0-9A-Fa-f]{2}|.)",
-                  lambda m: _ESCAPES.get(m.group(1).upper(), None) or
-                  (chr(int(m.group(1), 16)) if len(m.group(1)) == 2 else m.group(1)), body)
-
-
-def _clip(message: str) -> str:
-    return message if len(message) <= 600 else message[:600] + "..."
-
-
 __all__ = ["elementary", "duration_us", "interval_us", "literal", "initial_value", "coerce",
-           "run_value", "is_literal", "unescape", "real", "integer", "HMI_ALIASES"]
+           "run_value", "HMI_ALIASES"]

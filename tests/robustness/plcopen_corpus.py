@@ -113,7 +113,8 @@ def _wide_block(n: int) -> str:
 
 
 def cases():
-    digits = "9" * 400
+    digits = "9" * 400      # beyond any literal's 200 characters
+    many = "9" * 100        # a literal, but beyond any TIME
     main_ok = pou("Main", OUT_INT, inv(1, "3") + outv(2, "O", 1))
     yield Case("attlist-default", project(
         pou("Main", "<inputVars>" + var("A", "BOOL") + "</inputVars><outputVars>"
@@ -138,31 +139,39 @@ def cases():
     yield Case("block-ten-thousand-inputs", project(pou("Main", OUT_INT, _wide_block(10_000))),
                "pou", "has 10000 inputs; a block takes at most 256")
     yield Case("interval-hundreds-of-digits", project(main_ok, task(f"T#{digits}d")),
+               "plc", "a literal of 403 characters is too long (at most 200)")
+    yield Case("interval-a-hundred-digits", project(main_ok, task(f"T#{many}d")),
                "plc", "is out of range for TIME")
     yield Case("interval-bad", project(main_ok, task("T#soon")), "plc", "is not a duration")
     yield Case("priority-thousands-of-digits", project(main_ok, task(priority="9" * 5000)),
                "plc", "is not a number")
     yield Case("literal-hundreds-of-digits", project(
         pou("Main", "<outputVars>" + var("O", "TIME") + "</outputVars>",
-            inv(1, f"T#{digits}ms") + outv(2, "O", 1))), "pou", "is out of range for TIME")
+            inv(1, f"T#{digits}ms") + outv(2, "O", 1))), "pou", "too long (at most 200)")
+    yield Case("literal-a-hundred-digits", project(
+        pou("Main", "<outputVars>" + var("O", "TIME") + "</outputVars>",
+            inv(1, f"T#{many}ms") + outv(2, "O", 1))), "pou", "is out of range for TIME")
     yield Case("initial-time-hundreds-of-digits", project(
         pou("Main", "<localVars>" + var("L", "TIME", f"T#{digits}s") + "</localVars>", "")),
+        "pou", "too long (at most 200)")
+    yield Case("initial-time-a-hundred-digits", project(
+        pou("Main", "<localVars>" + var("L", "TIME", f"T#{many}s") + "</localVars>", "")),
         "pou", "is out of range for TIME")
     yield Case("initial-int-five-thousand-digits", project(
         pou("Main", "<localVars>" + var("L", "INT", "16#" + "F" * 5000) + "</localVars>", "")),
         "pou", "a literal of 5003 characters is too long")
-    yield Case("initial-int-five-hundred-digits", project(
-        pou("Main", "<localVars>" + var("L", "LINT", "9" * 500) + "</localVars>", "")),
-        "pou", "(500 digits) is out of range for every IEC integer type")
+    yield Case("initial-int-a-hundred-digits", project(
+        pou("Main", "<localVars>" + var("L", "LINT", many) + "</localVars>", "")),
+        "pou", "is out of range for LINT")
     yield Case("initial-real-abc", project(
         pou("Main", "<localVars>" + var("L", "REAL", "REAL#abc") + "</localVars>", "")),
         "pou", "is not a REAL literal")
     yield Case("literal-1e999", project(
         pou("Main", "<outputVars>" + var("O", "REAL") + "</outputVars>",
-            inv(1, "1e999") + outv(2, "O", 1))), "pou", "is out of range for any REAL")
+            inv(1, "1e999") + outv(2, "O", 1))), "pou", "'1e999' is out of range for LREAL")
     yield Case("initial-1e999", project(
         pou("Main", "<localVars>" + var("L", "LREAL", "1e999") + "</localVars>", "")),
-        "pou", "is out of range for any REAL")
+        "pou", "'1e999' is out of range for LREAL")
     yield Case("address-huge-integer", project(
         pou("Main", "<localVars>" + var("B", "BOOL", at=f"%IX{'9' * 5000}.0")
             + "</localVars>", "")), "pou", "is not a located address")
