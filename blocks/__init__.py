@@ -12,6 +12,7 @@ from . import (  # noqa: F401  (importing a family registers its blocks)
     compare,
     convert,
     counters,
+    dates,
     edge,
     logic,
     memory,
@@ -20,7 +21,7 @@ from . import (  # noqa: F401  (importing a family registers its blocks)
     timers,
 )
 
-FAMILIES = ("logic", "bitwise", "compare", "select", "arith", "convert", "strings",
+FAMILIES = ("logic", "bitwise", "compare", "select", "arith", "convert", "dates", "strings",
             "memory", "edge", "timers", "counters")
 
 globals().update(registry())

@@ -6,20 +6,25 @@ below in a loop (each registered explicitly). The rules, by kind of type:
 * integer or bit string -> integer or bit string: the low bits of the two's
   complement value, as a C cast (DINT_TO_INT(40000) = -25536,
   INT_TO_UINT(-1) = 65535, BYTE_TO_SINT(16#FF) = -1).
-* REAL/LREAL -> integer or bit string: rounded half away from zero, as matiec
-  does (``IN >= 0 ? trunc(IN + 0.5) : trunc(IN - 0.5)``, in double precision,
-  so 0.49999999999999994 gives 1 as it does in C), then wrapped to the width;
-  NaN and +-inf give 0. TRUNC truncates toward zero instead.
+* REAL/LREAL -> integer or bit string: rounded as matiec does (its
+  ``__real_round``): ``IN + 0.5`` (``IN - 0.5`` below zero) truncated toward
+  zero, except that an exact half goes to the even neighbour (2.5 -> 2,
+  3.5 -> 4, -2.5 -> -2), computed in double precision (so 0.49999999999999994,
+  whose ``+ 0.5`` is exactly 1.0, gives 0); then wrapped to the width. An
+  unsigned integer or bit string gets 0 for a negative REAL (REAL_TO_UINT(-3.2)
+  = 0), as matiec's ``__real_to_uint`` gives. NaN and +-inf give 0. TRUNC
+  truncates toward zero instead.
 * integer, bit string, REAL -> REAL/LREAL: the value as a double. REAL is held
   as a double (see fbd.types), so LREAL_TO_REAL does not round to single
   precision.
 * numbers, bit strings, TIME -> BOOL: TRUE when not zero (a REAL NaN is not
   zero, so TRUE, as in C); BOOL -> numbers: 1 / 0, 1.0 / 0.0.
-* TIME <-> integers and bit strings count milliseconds, as CODESYS does:
-  TIME_TO_DINT(T#1s500ms) = 1500 (µs below the ms are truncated toward zero),
-  DINT_TO_TIME(1500) = T#1s500ms. TIME <-> REAL also counts milliseconds, with
-  the fraction: TIME_TO_REAL(T#1500us) = 1.5; REAL_TO_TIME rounds to the µs.
-  BOOL_TO_TIME(TRUE) = T#1ms (TRUE is 1).
+* TIME <-> integers and bit strings count seconds, as matiec does (IEC leaves
+  the unit open; CODESYS counts milliseconds): TIME_TO_DINT(T#1s500ms) = 1
+  (the fraction truncated toward zero, T#-1s500ms gives -1), DINT_TO_TIME(5) =
+  T#5s. TIME <-> REAL also counts seconds, with the fraction:
+  TIME_TO_REAL(T#1500ms) = 1.5, REAL_TO_TIME(1.5) = T#1s500ms (truncated toward
+  zero to the µs). BOOL_TO_TIME(TRUE) = T#1s (TRUE is 1).
 * -> STRING, as IEC literal text: integers in decimal ('-5'); bit strings in
   hexadecimal ('16#FF'); BOOL 'TRUE'/'FALSE'; REAL the shortest text that reads
   back to the same double, always with a point ('1.5', '1.0', '1.0e+20'), and
@@ -56,11 +61,30 @@ CONVERTIBLE = tuple(tp for tp in ELEMENTARY if tp.kind not in ("date", "tod", "d
 
 
 def round_half_away(x: float) -> int:
-    """REAL -> integer as matiec does: ``trunc(x + 0.5)`` for x >= 0, else
-    ``trunc(x - 0.5)``; NaN and +-inf give 0. The caller wraps to the width."""
+    """``trunc(x + 0.5)`` for x >= 0, else ``trunc(x - 0.5)``; NaN and +-inf give 0.
+    (MUL_TIME and DIV_TIME round their REAL products so.)"""
     if not math.isfinite(x):
         return 0
     return math.trunc(x + 0.5) if x >= 0 else math.trunc(x - 0.5)
+
+
+def round_matiec(x: float) -> int:
+    """REAL -> integer as matiec's ``__preal_to_sint`` / ``__real_round`` do:
+    ``x + 0.5`` (``x - 0.5`` below zero) truncated, an exact half to the even
+    neighbour. NaN and +-inf give 0; the caller wraps to the width."""
+    if not math.isfinite(x):
+        return 0
+    y = x + 0.5 if x >= 0 else x - 0.5
+    if y == math.floor(y):          # x was an exact half: C's (LINT)y / 2 * 2
+        q = math.trunc(y)
+        return int(q / 2) * 2 if abs(q) < 1 << 52 else q - q % 2
+    return math.trunc(y)
+
+
+def round_matiec_unsigned(x: float) -> int:
+    """REAL -> unsigned integer or bit string as matiec's ``__preal_to_uint``:
+    0 for a negative REAL, else :func:`round_matiec`."""
+    return round_matiec(x) if x >= 0 else 0
 
 
 def _conv_trunc(x: float) -> int:
@@ -120,7 +144,8 @@ def _conv_parse_time(text: str) -> int:
 
 
 _HELPERS = {
-    "_conv_round": round_half_away,
+    "_conv_round": round_matiec,
+    "_conv_round_u": round_matiec_unsigned,
     "_conv_trunc": _conv_trunc,
     "_conv_real_text": _conv_real_text,
     "_conv_time_text": format_time,
@@ -164,20 +189,22 @@ def _expression(src, dst, x: str) -> str:
         if d == "real":
             return f"1.0 if {x} else 0.0"
         if d == "time":
-            return f"1000 if {x} else 0"
+            return f"1000000 if {x} else 0"
         return f"1 if {x} else 0"
     if d == "real":
         if s == "time":
-            return f"{x} / 1000"  # ms, with the fraction
+            return f"{x} / 1000000"  # seconds, with the fraction
         return f"float({x})" if s != "real" else x
     if s == "real":
-        if d == "time":
-            return dst.wrap(f"_conv_round({x} * 1000.0)")
-        return dst.wrap(f"_conv_round({x})")
-    if d == "time":  # from an integer or bit string, in ms
-        return dst.wrap(f"{x} * 1000") if src.bits > 32 else f"{x} * 1000"
-    if s == "time":  # to an integer or bit string, in ms, truncated toward zero
-        return dst.wrap(f"{x} // 1000 if {x} >= 0 else -(-{x} // 1000)")
+        if d == "time":   # seconds, truncated toward zero to the µs
+            return dst.wrap(f"_conv_trunc({x} * 1000000.0)")
+        if dst.signed:
+            return dst.wrap(f"_conv_round({x})")
+        return dst.wrap(f"_conv_round_u({x})")
+    if d == "time":  # from an integer or bit string, in seconds
+        return dst.wrap(f"{x} * 1000000") if src.bits > 32 else f"{x} * 1000000"
+    if s == "time":  # to an integer or bit string, in seconds, truncated toward zero
+        return dst.wrap(f"{x} // 1000000 if {x} >= 0 else -(-{x} // 1000000)")
     return x if _fits(src, dst) else dst.wrap(x)
 
 
@@ -201,10 +228,10 @@ def _summary(src, dst) -> str:
         return head + (": TRUE when not zero (NaN too, as in C)." if s == "real"
                        else ": TRUE when not zero.")
     if s == "bool":
-        return head + {"real": ": 1.0 or 0.0.", "time": ": T#1ms or T#0s."}.get(d, ": 1 or 0.")
+        return head + {"real": ": 1.0 or 0.0.", "time": ": T#1s or T#0s."}.get(d, ": 1 or 0.")
     if d == "real":
         if s == "time":
-            return head + ": milliseconds, with the fraction (T#1500us -> 1.5)."
+            return head + ": seconds, with the fraction (T#1500ms -> 1.5), as matiec."
         if s == "real":
             return head + ": the same double (REAL is held as a double)."
         if src.bits > 32:
@@ -212,14 +239,15 @@ def _summary(src, dst) -> str:
         return head + ": the same value as a double."
     if s == "real":
         if d == "time":
-            return head + ": the value in milliseconds, rounded to the µs; NaN/inf give T#0s."
-        return head + (f": rounded half away from zero, wrapped to {dst.bits} bits; "
-                       f"NaN/inf give 0.")
+            return head + (": the value in seconds (1.5 -> T#1s500ms), truncated to the µs; "
+                           "NaN/inf give T#0s.")
+        neg = "" if dst.signed else ", below 0 gives 0"
+        return head + f": rounded as matiec (a half to even){neg}; wraps; NaN/inf give 0."
     if d == "time":
-        return head + ": the value in milliseconds (1500 -> T#1s500ms)."
+        return head + ": the value in seconds (5 -> T#5s), as matiec."
     if s == "time":
-        return head + (f": whole milliseconds, truncated toward zero, wrapped to "
-                       f"{dst.bits} bits.")
+        return head + (f": whole seconds, truncated toward zero, wrapped to "
+                       f"{dst.bits} bits, as matiec.")
     if _fits(src, dst):
         return head + ": the same value."
     return head + f": the low {dst.bits} bits, as a C cast (wraps)."
@@ -270,5 +298,6 @@ class TRUNC(Block):
         return f"{io.OUT} = {io.I.wrap(f'_conv_trunc({io.IN})')}"
 
 
-__all__ = ["Conversion", "TRUNC", "round_half_away"] + sorted(
+__all__ = ["Conversion", "TRUNC", "round_half_away", "round_matiec", "round_matiec_unsigned",
+           "CONVERTIBLE"] + sorted(
     f"{a}_TO_{b}" for a in CONVERTIBLE for b in CONVERTIBLE if a is not b)

@@ -1,7 +1,7 @@
 """Type conversions X_TO_Y and TRUNC.
 
 The table's expected values are worked out by hand from the IEC/C rule each
-row names (two's complement wrap, matiec's rounding, milliseconds for TIME,
+row names (two's complement wrap, matiec's rounding, seconds for TIME as matiec,
 IEC literal text), never by calling the conversion code a second way.
 """
 
@@ -88,7 +88,7 @@ TABLE = [
     ("BOOL_TO_BYTE", True, 1),
     ("BOOL_TO_REAL", True, 1.0),
     ("BOOL_TO_LREAL", False, 0.0),
-    ("BOOL_TO_TIME", True, 1000),                # TRUE is 1 ms
+    ("BOOL_TO_TIME", True, 1_000_000),           # TRUE is 1 s, as matiec
     ("BOOL_TO_TIME", False, 0),
     ("INT_TO_BOOL", 5, True),
     ("INT_TO_BOOL", -1, True),
@@ -107,27 +107,36 @@ TABLE = [
     ("WORD_TO_REAL", 65535, 65535.0),
     ("ULINT_TO_LREAL", 18446744073709551615, 18446744073709551616.0),   # nearest double, 2**64
     ("LWORD_TO_REAL", 9007199254740993, 9007199254740992.0),           # 2**53 + 1: ties to even
-    # -- REAL -> integers: half away from zero, then wrap; NaN/inf give 0
-    ("REAL_TO_INT", 2.5, 3),
-    ("REAL_TO_INT", -2.5, -3),
+    # -- REAL -> integers: matiec's rounding (half up, an exact half to even), then wrap;
+    # NaN/inf give 0 (each checked against matiec)
+    ("REAL_TO_INT", 2.5, 2),
+    ("REAL_TO_INT", 3.5, 4),
+    ("REAL_TO_INT", 1.5, 2),
+    ("REAL_TO_INT", -2.5, -2),
+    ("REAL_TO_INT", -1.5, -2),
     ("REAL_TO_INT", 2.4999, 2),
-    ("REAL_TO_INT", 0.5, 1),
-    ("REAL_TO_INT", -0.5, -1),
+    ("REAL_TO_INT", 2.6, 3),
+    ("REAL_TO_INT", 0.5, 0),
+    ("REAL_TO_INT", -0.5, 0),
     ("REAL_TO_INT", 1.0, 1),
     ("REAL_TO_INT", -1.0, -1),
-    ("REAL_TO_INT", 0.49999999999999994, 1),     # matiec's trunc(x + 0.5) in double precision
+    ("REAL_TO_INT", 0.49999999999999994, 0),     # + 0.5 is exactly 1.0 in double: even
     ("REAL_TO_INT", 40000.0, -25536),
     ("REAL_TO_INT", 32767.5, -32768),            # rounds to 32768, which wraps
     ("REAL_TO_INT", NAN, 0),
     ("REAL_TO_INT", INF, 0),
     ("REAL_TO_INT", -INF, 0),
     ("LREAL_TO_DINT", 2147483648.0, -2147483648),
-    ("REAL_TO_UINT", -1.0, 65535),               # wraps like a C cast
+    ("REAL_TO_UINT", -1.0, 0),                   # a negative REAL gives 0 (matiec)
+    ("REAL_TO_UINT", -3.2, 0),
+    ("REAL_TO_UINT", 70000.4, 4464),             # 70000 wraps like a C cast
+    ("REAL_TO_USINT", 300.0, 44),
+    ("REAL_TO_SINT", -200.0, 56),
     ("REAL_TO_USINT", 255.5, 0),                 # 256 wraps to 0
     ("LREAL_TO_LINT", 1e19, -8446744073709551616),   # 10**19 - 2**64
     ("LREAL_TO_ULINT", 1e19, 10000000000000000000),
     ("REAL_TO_BYTE", 3.7, 4),
-    ("REAL_TO_WORD", -1.0, 0xFFFF),
+    ("REAL_TO_WORD", -1.0, 0),
     ("LREAL_TO_LWORD", 18446744073709551616.0, 0),    # 2**64 wraps to 0
     ("LREAL_TO_SINT", -128.4, -128),
     # -- REAL <-> LREAL: the same double
@@ -135,33 +144,35 @@ TABLE = [
     ("LREAL_TO_REAL", 0.1, 0.1),                 # REAL is held as a double: no single rounding
     ("LREAL_TO_REAL", 1e300, 1e300),
     ("LREAL_TO_REAL", NAN, NAN),
-    # -- TIME -> integers: whole milliseconds toward zero, wrapped
-    ("TIME_TO_DINT", "T#1s500ms", 1500),
-    ("TIME_TO_DINT", "T#1500us", 1),
-    ("TIME_TO_DINT", us(-1500), -1),
-    ("TIME_TO_DINT", us(-999), 0),
-    ("TIME_TO_INT", "T#40s", -25536),            # 40000 - 65536
-    ("TIME_TO_UDINT", "T#-1ms", 4294967295),
-    ("TIME_TO_LINT", "T#1d", 86400000),
-    ("TIME_TO_DWORD", "T#1h", 3600000),
-    ("TIME_TO_ULINT", "T#999us", 0),
-    ("TIME_TO_LINT", us(T_MIN), -9223372036854775),
-    # -- integers -> TIME: milliseconds, wrapped at 64 bits
-    ("DINT_TO_TIME", 1500, 1_500_000),
-    ("INT_TO_TIME", -5, -5000),
-    ("UDINT_TO_TIME", 4294967295, 4294967295000),
-    ("BYTE_TO_TIME", 255, 255_000),
-    ("LINT_TO_TIME", -9223372036854775, -9223372036854775000),
-    ("LINT_TO_TIME", 9223372036854776, 9223372036854776000 - 2**64),
-    ("ULINT_TO_TIME", 18446744073709551615, -1000),   # (2**64 - 1) * 1000 mod 2**64
-    # -- TIME <-> REAL: milliseconds with the fraction
-    ("TIME_TO_REAL", "T#1s500ms", 1500.0),
-    ("TIME_TO_LREAL", "T#1500us", 1.5),
-    ("TIME_TO_REAL", us(-1), -0.001),
-    ("REAL_TO_TIME", 1.5, 1500),
-    ("REAL_TO_TIME", 1500.0, 1_500_000),
-    ("LREAL_TO_TIME", 0.0625, 63),               # 62.5 µs rounds away from zero
-    ("LREAL_TO_TIME", -0.0625, -63),
+    # -- TIME -> integers: whole seconds toward zero, wrapped (matiec counts seconds)
+    ("TIME_TO_DINT", "T#1s500ms", 1),
+    ("TIME_TO_DINT", "T#1500us", 0),
+    ("TIME_TO_DINT", us(-1_500_000), -1),
+    ("TIME_TO_DINT", us(-999_999), 0),
+    ("TIME_TO_INT", "T#40s", 40),
+    ("TIME_TO_INT", "T#40000s", -25536),         # 40000 - 65536
+    ("TIME_TO_UDINT", "T#-1ms", 0),
+    ("TIME_TO_UDINT", "T#-1s", 4294967295),
+    ("TIME_TO_LINT", "T#1d", 86400),
+    ("TIME_TO_DWORD", "T#1h", 3600),
+    ("TIME_TO_ULINT", "T#999ms", 0),
+    ("TIME_TO_LINT", us(T_MIN), -9223372036854),
+    # -- integers -> TIME: seconds, wrapped at 64 bits of µs
+    ("DINT_TO_TIME", 1500, 1_500_000_000),
+    ("INT_TO_TIME", -5, -5_000_000),
+    ("UDINT_TO_TIME", 4294967295, 4294967295_000_000),
+    ("BYTE_TO_TIME", 255, 255_000_000),
+    ("LINT_TO_TIME", -9223372036854, -9223372036854_000_000),
+    ("LINT_TO_TIME", 9223372036855, 9223372036855_000_000 - 2**64),
+    ("ULINT_TO_TIME", 18446744073709551615, -1_000_000),   # (2**64 - 1) * 10**6 mod 2**64
+    # -- TIME <-> REAL: seconds with the fraction
+    ("TIME_TO_REAL", "T#1s500ms", 1.5),
+    ("TIME_TO_LREAL", "T#1500us", 0.0015),
+    ("TIME_TO_REAL", us(-1000), -0.001),
+    ("REAL_TO_TIME", 1.5, 1_500_000),
+    ("REAL_TO_TIME", 1500.0, 1_500_000_000),
+    ("LREAL_TO_TIME", 0.0625, 62_500),
+    ("LREAL_TO_TIME", -0.0000625, -62),          # truncated toward zero to the µs
     ("REAL_TO_TIME", NAN, 0),
     ("REAL_TO_TIME", -INF, 0),
     # -- to STRING: IEC literal text

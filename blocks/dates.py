@@ -1,0 +1,190 @@
+"""Dates and times of day: the arithmetic and the conversions IEC gives them, as
+matiec (the compiler inside Beremiz and OpenPLC) implements them.
+
+DATE, TIME_OF_DAY (TOD) and DATE_AND_TIME (DT) hold microseconds (see
+:mod:`fbd.types`): DATE and DT since 1970-01-01 00:00, TOD since midnight.
+
+Arithmetic (IEC 61131-3 table 30), each a function of its own name, which the
+PLCopen importer also picks for ADD and SUB wired to these types, as matiec
+resolves the overloads:
+
+* ADD_TOD_TIME, SUB_TOD_TIME: a time of day moved by a duration, around the
+  clock (TOD#23:00:00 + T#2h = TOD#01:00:00, as matiec gives);
+* ADD_DT_TIME, SUB_DT_TIME: a date and time moved by a duration;
+* SUB_DATE_DATE, SUB_TOD_TOD, SUB_DT_DT: the duration between two (negative
+  when the second is later);
+* CONCAT_DATE_TOD: a date and a time of day into a DATE_AND_TIME.
+
+Conversions (matiec's list; IEC leaves the units open, matiec counts seconds):
+
+* DT_TO_DATE, DT_TO_TOD (and DATE_AND_TIME_TO_DATE,
+  DATE_AND_TIME_TO_TIME_OF_DAY): the date, the time of day of a DT;
+* DATE, TOD, DT -> integers and bit strings: whole seconds since 1970 (since
+  midnight for TOD), truncated toward zero, wrapped to the width; -> REAL and
+  LREAL: seconds with the fraction; -> BOOL: not zero;
+* integers, bit strings and BOOL -> DATE, TOD, DT: that many seconds; REAL
+  and LREAL -> DATE, TOD, DT: seconds with the fraction, truncated to the µs;
+* DATE, TOD, DT -> STRING: matiec's text, ``'D#2024-01-31'``,
+  ``'TOD#12:30:15'``, ``'TOD#12:30:15.500000'`` (six decimals whenever there
+  is a fraction), ``'DT#2024-01-31-12:30:15'``;
+* STRING -> DATE, TOD, DT: the IEC literal (``'D#2024-01-31'``); anything else
+  gives 1970-01-01 / midnight (matiec has these conversions but returns zero
+  for every string; we read the literal).
+
+matiec does not convert between TIME and the date types, nor DATE/TOD to DT:
+neither do we.
+"""
+
+import math
+
+from fbd import values as fv
+from fbd.block import Block, Port, register
+from fbd.types import (
+    BOOL,
+    DATE,
+    DT,
+    ELEMENTARY,
+    LREAL,
+    REAL,
+    STRING,
+    TIME,
+    TOD,
+    InvalidValue,
+)
+
+_DAY = 86_400_000_000
+_SECOND = 1_000_000
+
+
+def _dates_date_text(us: int) -> str:
+    return "D#" + fv.format_date(us).split("#", 1)[1]
+
+
+def _clock_text(us_of_day: int) -> str:
+    """matiec's hh:mm:ss, or hh:mm:ss.ffffff when there is a fraction."""
+    s, frac = divmod(us_of_day, _SECOND)
+    h, rest = divmod(s, 3600)
+    m, sec = divmod(rest, 60)
+    if frac:
+        return f"{h:02d}:{m:02d}:{sec:02d}.{frac:06d}"
+    return f"{h:02d}:{m:02d}:{sec:02d}"
+
+
+def _dates_tod_text(us: int) -> str:
+    return "TOD#" + _clock_text(us % _DAY)
+
+
+def _dates_dt_text(us: int) -> str:
+    day = us - us % _DAY
+    return "DT#" + fv.format_date(day).split("#", 1)[1] + "-" + _clock_text(us - day)
+
+
+def _parser(parse):
+    def read(text: str) -> int:
+        try:
+            return parse(text.strip())
+        except InvalidValue:
+            return 0
+    return read
+
+
+_HELPERS = {
+    "_dates_date_text": _dates_date_text,
+    "_dates_tod_text": _dates_tod_text,
+    "_dates_dt_text": _dates_dt_text,
+    "_dates_parse_date": _parser(fv.parse_date),
+    "_dates_parse_tod": _parser(fv.parse_tod),
+    "_dates_parse_dt": _parser(fv.parse_dt),
+    "_dates_trunc": lambda x: math.trunc(x) if math.isfinite(x) else 0,
+}
+
+
+# ---------------------------------------------------------------- arithmetic
+class _Binary(Block):
+    family = "dates"
+    a = b = out = None
+    expr = ""
+
+    def code(self, io):
+        return f"{io.OUT} = {self.expr.format(a=io.IN1, b=io.IN2, day=_DAY)}"
+
+
+def _arith(name, a, b, out, expr, doc):
+    cls = type(name, (_Binary,), {
+        "__doc__": doc, "__module__": __name__, "__qualname__": name,
+        "inputs": [Port("IN1", a), Port("IN2", b)], "outputs": [Port("OUT", out)],
+        "expr": expr})
+    return register(cls)
+
+
+ADD_TOD_TIME = _arith("ADD_TOD_TIME", TOD, TIME, TOD, "({a} + {b}) % {day}",
+                      "A time of day moved forward by a duration, around the clock.")
+SUB_TOD_TIME = _arith("SUB_TOD_TIME", TOD, TIME, TOD, "({a} - {b}) % {day}",
+                      "A time of day moved back by a duration, around the clock.")
+ADD_DT_TIME = _arith("ADD_DT_TIME", DT, TIME, DT, DT.wrap("{a} + {b}"),
+                     "A date and time moved forward by a duration.")
+SUB_DT_TIME = _arith("SUB_DT_TIME", DT, TIME, DT, DT.wrap("{a} - {b}"),
+                     "A date and time moved back by a duration.")
+SUB_DATE_DATE = _arith("SUB_DATE_DATE", DATE, DATE, TIME, TIME.wrap("{a} - {b}"),
+                       "The duration from IN2 to IN1, two dates (negative if IN2 is later).")
+SUB_TOD_TOD = _arith("SUB_TOD_TOD", TOD, TOD, TIME, "{a} - {b}",
+                     "The duration from IN2 to IN1, two times of day.")
+SUB_DT_DT = _arith("SUB_DT_DT", DT, DT, TIME, TIME.wrap("{a} - {b}"),
+                   "The duration from IN2 to IN1, two dates and times.")
+CONCAT_DATE_TOD = _arith("CONCAT_DATE_TOD", DATE, TOD, DT,
+                         "{a} - {a} % {day} + {b} % {day}",
+                         "A date and a time of day as one DATE_AND_TIME.")
+
+
+# --------------------------------------------------------------- conversions
+class DateConversion(Block):
+    """Base of the conversions to and from the date types."""
+    family = "dates"
+    helpers = _HELPERS
+    expr = ""
+
+    def code(self, io):
+        return f"{io.OUT} = {self.expr.format(x=io.IN, day=_DAY, s=_SECOND)}"
+
+
+def _convert(name, src, dst, expr, doc):
+    cls = type(name, (DateConversion,), {
+        "__doc__": doc, "__module__": __name__, "__qualname__": name,
+        "inputs": [Port("IN", src)], "outputs": [Port("OUT", dst)], "expr": expr})
+    globals()[name] = register(cls)
+
+
+_convert("DT_TO_DATE", DT, DATE, "{x} - {x} % {day}", "The date of a DATE_AND_TIME.")
+_convert("DT_TO_TOD", DT, TOD, "{x} % {day}", "The time of day of a DATE_AND_TIME.")
+_convert("DATE_AND_TIME_TO_DATE", DT, DATE, "{x} - {x} % {day}",
+         "The date of a DATE_AND_TIME (IEC's long name of DT_TO_DATE).")
+_convert("DATE_AND_TIME_TO_TIME_OF_DAY", DT, TOD, "{x} % {day}",
+         "The time of day of a DATE_AND_TIME (IEC's long name of DT_TO_TOD).")
+
+_TEXT = {DATE: "_dates_date_text", TOD: "_dates_tod_text", DT: "_dates_dt_text"}
+_SAMPLE = {DATE: "'D#2024-01-31'", TOD: "'TOD#12:30:15.500000'", DT: "'DT#2024-01-31-12:30:15'"}
+_PARSE = {DATE: "_dates_parse_date", TOD: "_dates_parse_tod", DT: "_dates_parse_dt"}
+for _d in (DATE, TOD, DT):
+    _convert(f"{_d}_TO_STRING", _d, STRING, f"{_TEXT[_d]}({{x}})",
+             f"Convert {_d} to STRING: matiec's text, {_SAMPLE[_d]}.")
+    _convert(f"STRING_TO_{_d}", STRING, _d, f"{_PARSE[_d]}({{x}})",
+             f"Convert STRING to {_d}: reads its IEC literal; anything else gives zero.")
+    _convert(f"{_d}_TO_BOOL", _d, BOOL, "{x} != 0", f"Convert {_d} to BOOL: TRUE when not zero.")
+    _convert(f"BOOL_TO_{_d}", BOOL, _d, "{s} if {x} else 0",
+             f"Convert BOOL to {_d}: TRUE is one second.")
+    for _r in (REAL, LREAL):
+        _convert(f"{_d}_TO_{_r}", _d, _r, "{x} / {s}",
+                 f"Convert {_d} to {_r}: seconds, with the fraction, as matiec.")
+        _convert(f"{_r}_TO_{_d}", _r, _d, _d.wrap("_dates_trunc({x} * {s})"),
+                 f"Convert {_r} to {_d}: that many seconds, truncated to the µs.")
+    for _i in ELEMENTARY:
+        if _i.kind in ("int", "bits"):
+            wrap = _i.wrap("({x} // {s} if {x} >= 0 else -(-{x} // {s}))")
+            _convert(f"{_d}_TO_{_i}", _d, _i, wrap,
+                     f"Convert {_d} to {_i}: whole seconds, truncated, wrapped, as matiec.")
+            _convert(f"{_i}_TO_{_d}", _i, _d, _d.wrap("{x} * {s}"),
+                     f"Convert {_i} to {_d}: that many seconds, as matiec.")
+del _d, _r, _i
+
+__all__ = sorted(n for n, v in list(globals().items())
+                 if isinstance(v, type) and issubclass(v, Block) and v.family == "dates")
