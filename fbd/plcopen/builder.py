@@ -42,6 +42,7 @@ from .. import types as t
 from ..block import REQUIRED, Extensible, registry
 from ..errors import FbdError
 from ..network import Network, Ref
+from . import overloads
 from .body import Assign, BlockInfo, Body, Call, Trigger
 from .interface import read_interface
 from .native import block_options
@@ -52,7 +53,8 @@ _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 #: how literals begin: a digit or sign, a quote, TRUE/FALSE, or a type prefix (T#, INT#...)
 _LITERAL_START = re.compile(r"^\s*([-+0-9'\"]|(TRUE|FALSE)\s*$|[A-Za-z_]+#)", re.I)
 #: edition-2 names of IEC functions (Beremiz's, matiec's) -> this library's
-EDITION2_NAMES = {"MULTIME": "MUL_TIME", "DIVTIME": "DIV_TIME"}
+EDITION2_NAMES = {"MULTIME": "MUL_TIME", "DIVTIME": "DIV_TIME", "ADD_TIME": "ADD",
+                  "SUB_TIME": "SUB"}
 LANGUAGES = ("FBD", "LD", "ST", "IL", "SFC")
 
 
@@ -141,6 +143,8 @@ class PouBuilder:
             upper = tname.upper()
             tname = EDITION2_NAMES.get(upper) or next((n for n in reg if n.upper() == upper),
                                                       tname)
+        if pou is None:     # ADD, SUB, MUL, DIV of TIME and dates: the overload's own block
+            tname = overloads.resolve(tname, el, self.body, self._var_type, reg)
         if pou is not None:
             try:
                 element = self.imp.placeable(pou)
@@ -177,6 +181,10 @@ class PouBuilder:
         return BlockInfo(function, [p.name for p in block.input_ports()],
                          [p.name for p in block.output_ports()], set(),
                          any(isinstance(p, Extensible) for p in cls.inputs))
+
+    def _var_type(self, text: str):
+        key = self.key(text)
+        return self.vars[key].type if key is not None else None
 
     def block_info(self, lid) -> BlockInfo:
         return self.infos[lid]
