@@ -7,6 +7,7 @@ imported, and exported here under its IEC name: ``blocks.SR()``, ``blocks.TON()`
 from fbd.block import registry
 
 from . import (  # noqa: F401  (importing a family registers its blocks)
+    access,
     arith,
     bitwise,
     compare,
@@ -22,7 +23,7 @@ from . import (  # noqa: F401  (importing a family registers its blocks)
 )
 
 FAMILIES = ("logic", "bitwise", "compare", "select", "arith", "convert", "dates", "strings",
-            "memory", "edge", "timers", "counters")
+            "access", "memory", "edge", "timers", "counters")
 
 globals().update(registry())
 __all__ = sorted(registry())

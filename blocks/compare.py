@@ -13,6 +13,10 @@ Ordering per type:
 * STRING: lexicographic by character code, a proper prefix first
   (``'AB' < 'ABC'``).
 
+EQ and NE also compare values of one enumeration (``state = RUNNING``), as
+ST's ``=`` and ``<>`` do in matiec (whose EQ and NE *functions* refuse
+enumerations: a drawing with one compiles here, not in Beremiz).
+
 GT, GE, EQ, LE and LT are extensible and chained, as IEC defines them:
 ``GT(IN1, IN2, IN3)`` is ``IN1 > IN2 AND IN2 > IN3`` (a monotonic sequence),
 ``EQ(IN1, IN2, IN3)`` is ``IN1 = IN2 AND IN2 = IN3``. NE is not extensible:
@@ -23,7 +27,17 @@ The generated code is one expression with ``&`` between the pairs (never
 """
 
 from fbd.block import Block, Port, extensible, register
-from fbd.types import ANY_ELEMENTARY, BOOL
+from fbd.types import ANY_ELEMENTARY, BOOL, ELEMENTARY, Generic, Kind
+
+
+class _EqualityFamily(Generic):
+    """ANY_ELEMENTARY and the enumerations: what EQ and NE compare."""
+
+    def __contains__(self, t) -> bool:
+        return t in ANY_ELEMENTARY or getattr(t, "kind", None) is Kind.ENUM
+
+
+ANY_EQUATABLE = _EqualityFamily("ANY_ELEMENTARY or an enumeration", ELEMENTARY)
 
 
 class _Chained(Block):
@@ -63,12 +77,13 @@ class GE(_Chained):
 
 @register
 class EQ(_Chained):
-    """Equal: TRUE when all inputs are equal (IN1 = IN2 = IN3 ...).
+    """Equal: TRUE when all inputs are equal (IN1 = IN2 = IN3 ...); enumerations too.
 
     Extensible: ``EQ(n=3)`` is ``IN1 = IN2 AND IN2 = IN3``. REAL compares
     exactly (no tolerance); NaN equals nothing, not even itself.
     """
     op = "=="
+    types = {"T": ANY_EQUATABLE}
 
 
 @register
@@ -94,9 +109,10 @@ class NE(Block):
     """Not equal: TRUE when IN1 <> IN2 (exactly two inputs; IEC does not extend NE).
 
     REAL follows IEEE 754: NaN is unequal to everything, itself included.
+    Enumerations compare too.
     """
     family = "compare"
-    types = {"T": ANY_ELEMENTARY}
+    types = {"T": ANY_EQUATABLE}
     inputs = [Port("IN1", "T"), Port("IN2", "T")]
     outputs = [Port("OUT", BOOL, doc="TRUE when IN1 and IN2 differ")]
 

@@ -523,7 +523,7 @@ class StructType(DataType):
 
     def coerce(self, value, where: str = "value"):
         if isinstance(value, dict):
-            out = self.default
+            out = self.copy(self.default)   # the cached default must stay as it is
             for k, x in value.items():
                 try:
                     i = self.field_index(k)

@@ -144,7 +144,7 @@ def locate(program: ScanProgram) -> list[Location]:
     net = program.network
     where = []
     for name, address in net.addresses.items():
-        if address.hierarchical:
+        if name in {n for n, _ in unserved(program)}:
             continue    # not OpenPLC's form: listed by unserved(), not refused
         if name in program.inputs:
             direction, slot, tp = "input", program.inputs[name], program.input_types[name]
@@ -174,11 +174,14 @@ def locate(program: ScanProgram) -> list[Location]:
 
 
 def unserved(program: ScanProgram) -> list[tuple[str, object]]:
-    """(port, address) of the located ports whose address has a form OpenPLC's map
-    does not serve (more fields than ``%IXb.i`` / ``%QWn``: ``%QD0.2``, a CANopen
-    ``%IW0.0.2.8192.0``): kept on the port, named in ``fbd serve --map``."""
+    """(port, address) of the located ports OpenPLC's map does not serve: an address
+    with more fields than ``%IXb.i`` / ``%QWn`` (``%QD0.2``, a CANopen
+    ``%IW0.0.2.8192.0``) or an ARRAY or STRUCT at a location: kept on the port,
+    named in ``fbd serve --map``."""
+    types = {**program.input_types, **program.output_types}
     return [(name, address) for name, address in program.network.addresses.items()
-            if address.hierarchical]
+            if address.hierarchical or getattr(types.get(name), "kind", None) in ("array",
+                                                                                   "struct")]
 
 
 # ------------------------------------------------------------------ values <-> registers

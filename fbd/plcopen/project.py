@@ -38,7 +38,8 @@ from ..errors import FbdError
 from ..library import load_libraries
 from ..network import Network
 from .builder import PouBuilder, body_of
-from .interface import DataTypes, read_data_types, read_var
+from .datatypes import DataTypes, read_data_types
+from .interface import read_var
 from .native import marker, native_block
 from .source import NS_100, PlcOpenError, child, children, in_file, parse, quote, tag
 from .values import interval_us

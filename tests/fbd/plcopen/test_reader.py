@@ -561,7 +561,7 @@ ERRORS = [
      + "</localVars>", "", "variable 'L'"),
     ("an array initial value", '<localVars><variable name="L"><type><INT/></type>'
      '<initialValue><arrayValue/></initialValue></variable></localVars>', "",
-     "variable 'L': only simple initial values"),
+     "variable 'L': an array initial value for INT"),
 ]
 
 
