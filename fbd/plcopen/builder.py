@@ -43,6 +43,7 @@ from ..block import REQUIRED, Extensible, registry
 from ..errors import FbdError
 from ..network import Network, Ref
 from . import overloads
+from .access import _ACCESS, AccessMixin
 from .body import Assign, BlockInfo, Body, Call, Trigger
 from .interface import read_interface
 from .native import block_options
@@ -50,9 +51,6 @@ from .source import PlcOpenError, child, children, documentation, in_file, quote
 from .values import literal, run_value
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-#: a variable access: a name, then members (.b) and elements ([3], [i, 2])
-_ACCESS = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)((?:\s*(?:\.\s*[A-Za-z_][A-Za-z0-9_]*|\[[^\]]*\]))*)\s*$")
-_STEP = re.compile(r"^\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_]*)|\[([^\]]*)\])")
 #: how literals begin: a digit or sign, a quote, TRUE/FALSE, or a type prefix (T#, INT#...)
 _LITERAL_START = re.compile(r"^\s*([-+0-9'\"]|(TRUE|FALSE)\s*$|[A-Za-z_]+#)", re.I)
 #: edition-2 names of IEC functions (Beremiz's, matiec's) -> this library's
@@ -61,7 +59,7 @@ EDITION2_NAMES = {"MULTIME": "MUL_TIME", "DIVTIME": "DIV_TIME", "ADD_TIME": "ADD
 LANGUAGES = ("FBD", "LD", "ST", "IL", "SFC")
 
 
-class PouBuilder:
+class PouBuilder(AccessMixin):
     """Builds the network of the POU ``name`` (element ``el``); ``importer`` gives
     the project's other POUs, types and globals (see :class:`.project.Importer`).
     ``bound_globals``: the globals are shared through the configuration, so a
@@ -421,117 +419,6 @@ class PouBuilder:
         self._connect(src, inst.IN1, lid)
         return inst.OUT, False
 
-    # -- members and elements ----------------------------------------------------
-    def _access(self, text, lid, what):
-        """``a.b[3, i].c`` -> (the variable a, [(kind, argument, part type)]): each
-        step a member ("member", name, type) or an element ("element", [index
-        texts], type), checked against the declared types."""
-        m = _ACCESS.match(text or "")
-        key = self.key(m.group(1)) if m else None
-        if key is None:
-            raise self._undeclared(text, lid, what)
-        tp = self.vars[key].type
-        steps, rest = [], m.group(2)
-        while rest:
-            step = _STEP.match(rest)
-            if step is None:
-                raise self.err(f"{what} {quote(text)}, which is not a variable, a member or "
-                               f"an element", lid)
-            rest = rest[step.end():]
-            if tp is None or tp.kind not in (t.Kind.STRUCT, t.Kind.ARRAY):
-                raise self.err(f"{what} {quote(text)}: {quote(m.group(1))} "
-                               f"{'is a function block instance' if tp is None else 'is ' + tp.name}"
-                               f", which has no members or elements", lid)
-            if step.group(1) is not None:
-                if tp.kind is not t.Kind.STRUCT:
-                    raise self.err(f"{what} {quote(text)}: {tp.name} is an ARRAY, not a "
-                                   f"STRUCT", lid)
-                try:
-                    tp = tp.field_type(step.group(1))
-                except KeyError as e:
-                    raise self.err(f"{what} {quote(text)}: {e.args[0]}", lid) from None
-                steps.append(("member", step.group(1), tp))
-            else:
-                if tp.kind is not t.Kind.ARRAY:
-                    raise self.err(f"{what} {quote(text)}: {tp.name} is a STRUCT, not an "
-                                   f"ARRAY", lid)
-                indexes = [i.strip() for i in step.group(2).split(",")]
-                if len(indexes) != len(tp.dims):
-                    raise self.err(f"{what} {quote(text)}: {tp.name} has {len(tp.dims)} "
-                                   f"dimension(s), not {len(indexes)}", lid)
-                tp = tp.element
-                steps.append(("element", indexes, tp))
-        return key, steps
-
-    def _part_block(self, container, step, setter):
-        kind, arg, part = step
-        base = container.canonical if container.canonical.kind in (t.Kind.ARRAY,
-                                                                   t.Kind.STRUCT) else container
-        if kind == "member":
-            name = "SET_MEMBER" if setter else "MEMBER"
-            return registry()[name](types={"S": container, "F": part}, member=arg), base
-        name = "SET_ELEMENT" if setter else "ELEMENT"
-        return registry()[name](types={"A": container, "E": part, "N": t.DINT}, n=len(arg)), base
-
-    def _indexes(self, inst, indexes, lid):
-        for k, text in enumerate(indexes, 1):
-            self._connect(self._index(text, lid), inst.port(f"I{k}"), lid)
-
-    def _index(self, text, lid):
-        key = self.key(text)
-        if key is not None:
-            src = self.value(key, lid)
-            tp = self.vars[key].type
-            if tp is not t.DINT:      # the block's indexes are DINT: convert as ST would
-                conv = self._add(f"_index_{lid}", f"{tp.name}_TO_DINT")
-                self._connect(src, conv.IN, lid)
-                return conv.OUT, False
-            return src
-        if re.match(r"^[+-]?[0-9]+$", text) and len(text) < 12:
-            return int(text), False
-        raise self.err(f"index {quote(text)}: only integer literals and variables are "
-                       f"supported as array indexes", lid)
-
-    def _read_path(self, key, steps, lid):
-        """The value of the member or element ``steps`` lead to, at this point."""
-        src, container = self.value(key, lid), self.vars[key].type
-        for step in steps:
-            block, _ = self._part_block(container, step, setter=False)
-            inst = self.net.add(self._fresh(f"_get_{self.vars[key].name}"), block)
-            self._connect(src, inst.IN, lid)
-            if step[0] == "element":
-                self._indexes(inst, step[1], lid)
-            src, container = (inst.OUT, False), step[2]
-        return src
-
-    def _write_path(self, key, steps, value, lid):
-        """The whole variable with the member or element ``steps`` lead to replaced by
-        ``value``: each level read, then rewritten from the innermost out."""
-        levels = [(self.value(key, lid), self.vars[key].type)]
-        for step in steps[:-1]:
-            block, _ = self._part_block(levels[-1][1], step, setter=False)
-            inst = self.net.add(self._fresh(f"_get_{self.vars[key].name}"), block)
-            self._connect(levels[-1][0], inst.IN, lid)
-            if step[0] == "element":
-                self._indexes(inst, step[1], lid)
-            levels.append(((inst.OUT, False), step[2]))
-        for (container_src, container), step in zip(reversed(levels), reversed(steps)):
-            block, _ = self._part_block(container, step, setter=True)
-            inst = self.net.add(self._fresh(f"_set_{self.vars[key].name}"), block)
-            self._connect(container_src, inst.IN, lid)
-            self._connect(value, inst.VALUE, lid)
-            if step[0] == "element":
-                self._indexes(inst, step[1], lid)
-            value = (inst.OUT, False)
-        return value
-
-    def _held_value(self, var):
-        """A signal that always holds ``var``'s initial value: for ARRAY and STRUCT
-        values, which no literal wire carries (a MOVE of that type reading itself)."""
-        inst = self._add(f"_init_{var.name}", "MOVE", types={"T": var.type})
-        self.net.connect(inst.OUT, inst.IN, feedback=True)
-        return inst.OUT
-
     def _guarded(self, key, guard, src, lid):
         return self._cell(key, "SEL", lid, G=guard, IN0=self.value(key, lid), IN1=src)
 
@@ -618,35 +505,6 @@ class PouBuilder:
         raise self.err(f"expression {quote(text)} is not supported (only variable names, "
                        f"literals and outputs of this body's function blocks, "
                        f"instance.output)", element_lid)
-
-    def _enum_value(self, text, lid):
-        """``RUNNING`` or ``MODE#RUNNING``, a value of a declared enumeration: a MOVE of
-        that type holding it (a bare number on a wire would be an INT)."""
-        name, sharp, value = text.partition("#")
-        if not sharp:
-            name, value = None, text
-        if not _IDENT.match(value.strip()) or (name is not None and not _IDENT.match(name)):
-            return None
-        dtypes = self.imp.data_types
-        found = []
-        for key in dtypes.decl:
-            if name is not None and key != name.strip().upper():
-                continue
-            try:
-                tp = dtypes.named(key)
-            except PlcOpenError:
-                continue
-            if tp.kind is t.Kind.ENUM and value.strip().upper() in tp._by_name:
-                found.append(tp)
-        if not found:
-            return None
-        if len(found) > 1:
-            raise self.err(f"{quote(text)} is a value of {found[0].name} and {found[1].name}; "
-                           f"write it {found[0].name}#{value.strip()}", lid)
-        tp = found[0]
-        inst = self._add(f"_{tp.name}_{value.strip()}", "MOVE", types={"T": tp})
-        self.net.connect(tp.code_of(value.strip()), inst.IN)
-        return inst.OUT, False
 
     def _member(self, text):
         """``inst.Q``: the output Q of the block this body places as ``inst``."""
