@@ -279,8 +279,14 @@ class Body:
         return ("edge", index)
 
     def _en_pin(self, block_el):
+        """The block's EN pin when something that may be FALSE drives it (an EN wired
+        straight to the left power rail is always TRUE: no EN at all)."""
         for v in children(child(block_el, "inputVariables"), "variable"):
             if v.get("formalParameter") == "EN" and connections(v):
+                refs = [self.elements.get(c.get("refLocalId")) for c in connections(v)]
+                if refs and all(r is not None and tag(r) == "leftPowerRail" for r in refs) \
+                        and not true(v.get("negated")) and not v.get("edge"):
+                    return None
                 return v
         return None
 
@@ -372,7 +378,7 @@ class Body:
                     continue
                 expr, _ = self._modifiers(v, expr, lid, pin)
                 if pin == "EN":
-                    en = expr
+                    en = expr if self._en_pin(el) is not None else None
                 else:
                     connected = True
                     inputs.append((pin, expr))

@@ -306,6 +306,7 @@ class PouBuilder(AccessMixin):
         self.done = set()        # blocks called so far
         self.edges = {}          # trigger index -> its Q
         self.held = {}           # (lid, pin) -> the output as EN leaves it
+        self.always_on = {}      # blocks whose EN turned out to be the constant TRUE
         self.starts = {}         # variable -> the block holding its value at scan start
         self._scanned = None
         self.writes = {}         # variable -> how many writes so far (names the cells)
@@ -324,7 +325,13 @@ class PouBuilder(AccessMixin):
         lid, inst, info = st.lid, self.insts[st.lid], self.infos[st.lid]
         eno = self.eno.get(lid)
         if eno is not None:
-            self._connect(self.resolve(st.en, lid), eno.IN, lid)
+            en = self.resolve(st.en, lid)
+            self._connect(en, eno.IN, lid)
+            if en == (True, False) and not any(k[0] == lid for k in self.held):
+                # EN is always TRUE (an ENO of a block without EN): the block just runs
+                del self.eno[lid]
+                self.always_on[lid] = eno
+                eno = None
         elif st.en is not None:       # EN wired through something the body cannot see
             raise self.err("EN is wired but the block has no EN pin", lid)
         hold = eno is not None and not info.function
@@ -567,6 +574,8 @@ class PouBuilder(AccessMixin):
         inst = self.insts[lid]
         eno = self.eno.get(lid)
         if pin == "ENO":
+            if lid in self.always_on:
+                return True, False
             return (eno.OUT, fb) if eno is not None else (True, False)
         src = self._raw_out(("out", lid, pin))[0]
         if eno is None:
