@@ -84,9 +84,10 @@ def size_for(type_: t.DataType) -> str | None:
 def check(address: Address, type_: t.DataType | None, direction: str, where: str) -> None:
     """Reject a location that cannot hold ``type_`` (not checked when None) or
     that points the wrong way: an input reads %I or %M, an output writes %Q or %M."""
-    if type_ is not None and type_.kind in ("array", "struct"):
-        type_ = None   # a structure at a location (Beremiz's MQTT extension): its layout is
-        #                the extension's business; only the direction is checked
+    if type_ is not None and type_.kind in ("array", "struct", "string"):
+        type_ = None   # a STRING or a structure at a location (matiec's own tests, Beremiz's
+        #                MQTT extension): its layout is the runtime's business; only the
+        #                direction is checked
     wanted = size_for(type_) if type_ is not None else address.size
     if wanted != address.size:
         fits = f"%{address.area}{wanted}" if wanted else "no location"

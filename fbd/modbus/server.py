@@ -176,12 +176,12 @@ def locate(program: ScanProgram) -> list[Location]:
 def unserved(program: ScanProgram) -> list[tuple[str, object]]:
     """(port, address) of the located ports OpenPLC's map does not serve: an address
     with more fields than ``%IXb.i`` / ``%QWn`` (``%QD0.2``, a CANopen
-    ``%IW0.0.2.8192.0``) or an ARRAY or STRUCT at a location: kept on the port,
+    ``%IW0.0.2.8192.0``) or a STRING, ARRAY or STRUCT at a location: kept on the port,
     named in ``fbd serve --map``."""
     types = {**program.input_types, **program.output_types}
     return [(name, address) for name, address in program.network.addresses.items()
-            if address.hierarchical or getattr(types.get(name), "kind", None) in ("array",
-                                                                                   "struct")]
+            if address.hierarchical or getattr(types.get(name), "kind", None) in (
+                "array", "struct", "string")]
 
 
 # ------------------------------------------------------------------ values <-> registers

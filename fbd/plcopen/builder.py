@@ -242,6 +242,9 @@ class PouBuilder(AccessMixin):
             elif var.kind in ("externalVars", "globalVars"):
                 role = "state" if written else "input"
             elif area == "I" or (area == "M" and not written):
+                # written or not, a %I variable starts each scan from the input image:
+                # matiec lets a program write it, and the runtime's next input scan
+                # overwrites what it wrote (OpenPLC copies the inputs in every cycle)
                 role = "input"
             elif (var.kind == "localVars" and self.kind == "program" and not written
                   and area is None and not var.feedback):
@@ -273,9 +276,6 @@ class PouBuilder(AccessMixin):
         if var.type is None:
             raise self.err(f"{quote(key)} of type {var.type_name} is written; "
                            f"{_derived_hint(var)}", lid)
-        if var.address and self._area(key, var) == "I":
-            raise self.err(f"{quote(key)} is located at {var.address}, an input, and cannot "
-                           f"be written", lid)
 
     def _declare_input(self, key, var):
         default = var.type.to_python(var.start) if var.structured else var.start

@@ -537,9 +537,6 @@ ERRORS = [
     ("a bad storage modifier", "<localVars>" + f.var("L", "BOOL") + "</localVars>",
      f.inv(1, "TRUE") + f.outv(2, "L", 1, attrs=' storage="toggle"'),
      "element localId 2: storage='toggle' is not a storage modifier"),
-    ("an input location written", "<localVars>" + f.var("B", "BOOL", at="%IX0.0")
-     + "</localVars>", f.inv(1, "TRUE") + f.outv(2, "B", 1),
-     "element localId 2: 'B' is located at %IX0.0, an input, and cannot be written"),
     ("a location that is not one", "<localVars>" + f.var("B", "BOOL", at="%QX9.")
      + "</localVars>", f.inv(1, "TRUE") + f.outv(2, "B", 1),
      "variable 'B': B: '%QX9.' is not a located address"),

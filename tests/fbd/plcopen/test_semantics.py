@@ -172,3 +172,14 @@ def test_a_string_initial_value_without_quotes_is_that_text_as_beremiz_quotes_it
     h = Harness(f.net(tmp_path, prog))
     h.scan()
     h.expect(O1="3.456789", O2="quoted", O3="a\nb")
+
+
+def test_a_located_input_the_program_writes_starts_each_scan_from_the_input_image(tmp_path):
+    """matiec lets a program write its %IW variable (its own test project does); the
+    write holds for the rest of the scan, and the next input scan overwrites it."""
+    prog = f.pou("Main", f.group("localVars", f.var("NB", "INT", at="%IW0"))
+                 + f.group("outputVars", f.var("BEFORE", "INT"), f.var("AFTER", "INT")),
+                 f.inv(1, "NB") + f.outv(2, "BEFORE", 1) + f.inv(3, "5") + f.outv(4, "NB", 3)
+                 + f.inv(5, "NB", y=40) + f.outv(6, "AFTER", 5, y=40))
+    h = Harness(f.net(tmp_path, prog))
+    h.run([({"NB": 9}, {"BEFORE": 9, "AFTER": 5}), ({}, {"BEFORE": 9, "AFTER": 5})])
