@@ -20,7 +20,7 @@ the blocks: the signal table, slots, snapshots of feedback wires, chunking,
 forcing. Only the flattening, the typing and the execution order are taken
 from the ScanProgram.
 
-Scan semantics are the engine's (DESIGN.md, principle 4): inputs written with
+Scan semantics are the engine's (IEC 61131-3's scan cycle): inputs written with
 :meth:`Interpreter.set` are latched at the start of the next scan; blocks run
 once each in ``program.order``; an input on a feedback wire whose source block
 runs earlier in the same scan reads that source's value of the previous scan

@@ -6,6 +6,7 @@
 - :mod:`hmi.panels`: the registry of panels (one line per program) and the
   panels themselves; :mod:`hmi.panel`: what a panel provides.
 
-Panels write only PLC inputs and read only PLC outputs (DESIGN.md, "models
-without widgets"); the block programs never import Qt.
+Panels write only PLC inputs and read only PLC outputs: the game logic lives
+in the blocks, a panel only shows it, and the block programs never import Qt
+(docs/architecture.md, "Models without widgets").
 """
