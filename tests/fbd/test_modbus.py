@@ -486,10 +486,17 @@ def test_serve_port_in_use_is_one_line(capsys):
     assert "already in use" in capsys.readouterr().err
 
 
+# fbd as a terminal starts it: Ctrl-C raises KeyboardInterrupt. A process started in
+# the background by a shell without job control inherits SIGINT ignored, and Python
+# then leaves it ignored, so the test sets the handler a terminal would give.
+AS_FROM_A_TERMINAL = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                      "from fbd.cli import main; sys.exit(main(sys.argv[1:]))")
+
+
 def test_fbd_serve_runs_until_ctrl_c():
-    exe = Path(sys.executable).parent / "fbd"
-    proc = subprocess.Popen([str(exe), "serve", f"{HERE}:counter_program", "--port", "0",
-                             "--cycle", "2ms"], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, "-c", AS_FROM_A_TERMINAL, "serve",
+                             f"{HERE}:counter_program", "--port", "0", "--cycle", "2ms"],
+                            cwd=ROOT, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stderr.readline()
         assert "over Modbus TCP on 127.0.0.1:" in line, line
