@@ -1,6 +1,7 @@
 """The repository stands on its own: every data file has its origin and licence written
 beside it, and no file names a folder or document outside the repository."""
 
+import fnmatch
 import re
 
 from tests.paths import DATA, ROOT
@@ -37,14 +38,17 @@ def test_no_file_names_anything_outside_the_repository():
 
 
 def data_folders():
-    return [d for d in sorted(DATA.iterdir()) if d.is_dir()] + [ROOT / "fbd" / "data"]
+    return ([d for d in sorted(DATA.iterdir()) if d.is_dir()]
+            + [ROOT / p for p in ("fbd/data", "tests/benchmark/hidato", "programs/sudoku/puzzles",
+                                  "programs/hidato/puzzles")])
 
 
 def test_every_data_file_is_named_in_its_folders_readme():
     for folder in data_folders():
         readme = (folder / "README.md").read_text()
         assert "licen" in readme.lower(), folder
+        named = set(re.findall(r"`([^`]+)`", readme)) | set(re.findall(r"\]\(([^)]+)\)", readme))
         for path in folder.iterdir():
             if path.name != "README.md":
-                assert f"`{path.name}`" in readme or f"({path.name})" in readme, \
+                assert any(fnmatch.fnmatch(path.name, name) for name in named), \
                     f"{path.relative_to(ROOT)} is not described in its folder's README"
