@@ -1,9 +1,9 @@
 """What the application shell needs from a panel, and helpers panels share.
 
-A panel is a ``QWidget`` that plays one block program. It follows DESIGN.md's
-"models without widgets": it writes only the PLC's inputs (through the
-program's facade) and reads only its outputs; the block program never reads a
-widget. The shell owns time: its real-time loop runs the panel's PLC
+A panel is a ``QWidget`` that plays one block program, as a model without
+widgets: it writes only the PLC's inputs (through the program's facade) and
+reads only its outputs; the block program never reads a widget. The shell owns
+time: its real-time loop runs the panel's PLC
 (:attr:`Panel.plc`, read on every tick, so a panel may replace its PLC at any
 time, e.g. for a new game with other settings) and then calls
 :meth:`Panel.refresh`, where the panel reads the outputs it shows.

@@ -1,8 +1,8 @@
 """The debugger's model: run, pause, step scans and blocks, break, watch, force, trend.
 
 No Qt here: the views in ``hmi/debugger/`` are built on :class:`Debugger` and
-only read it and call it (DESIGN.md, "models without widgets"); everything
-below is tested headless.
+only read it and call it (a model without widgets: the views hold no state the
+model needs); everything below is tested headless.
 
 >>> dbg = Debugger(plc)                                   # doctest: +SKIP
 >>> dbg.add_breakpoint("cell_0_0.memory.OUT >= 2048")

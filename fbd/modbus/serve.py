@@ -3,8 +3,8 @@
 Registered as a plug-in verb (entry point ``serve`` in the ``fbd.commands``
 group). ``fbd serve NAME`` is a shortcut for a program that a package names in
 the ``fbd.programs`` entry-point group (``2048 = "programs.game2048:build"``),
-so ``fbd/`` never imports a program by name (DESIGN.md); registering imports
-neither pymodbus nor any program.
+so ``fbd/`` never imports a program by name (dependencies point hmi ->
+programs -> blocks -> fbd); registering imports neither pymodbus nor any program.
 """
 
 from __future__ import annotations

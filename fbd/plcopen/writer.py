@@ -41,15 +41,19 @@ named ``<instance>_<block>``) until one exists; the behaviour is unchanged.
 Positions come from the debugger's layout (:mod:`fbd.debug.layout`): columns by
 data flow, boxes stacked in execution order, wires routed around boxes.
 Importing the file again (:func:`fbd.plcopen.load`) gives a network that runs
-identically scan for scan.
+identically scan for scan. :func:`validate` checks a file against the TC6
+v2.01 schema, which ships with the package (:func:`schema_path`).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import heapq
 import json
 import math
+from importlib import resources
+from pathlib import Path
 
 from lxml import etree
 
@@ -82,6 +86,29 @@ def save(network: Network, path, *, cycle: str = "T#5ms", company: str = "fbd") 
     """Write ``network`` and the macros it uses as a PLCopen project file."""
     tree = to_xml(network, cycle=cycle, company=company)
     tree.write(str(path), xml_declaration=True, encoding="utf-8", pretty_print=True)
+
+
+def schema_path() -> Path:
+    """The PLCopen TC6 XML v2.01 schema (``tc6_xml_v201.xsd``), package data of ``fbd``
+    (found through the package, not this module's place in it)."""
+    return Path(str(resources.files("fbd").joinpath("data", "tc6_xml_v201.xsd")))
+
+
+@functools.cache
+def _schema():
+    return etree.XMLSchema(etree.parse(str(schema_path())))
+
+
+def validate(path) -> None:
+    """Check the project file ``path`` against the TC6 v2.01 schema; an
+    :class:`ExportError` names the file, the line and the first rule it breaks."""
+    from .reader import _parse  # the import's safe parser: no entities, no network
+    root = _parse(path)
+    schema = _schema()
+    if not schema.validate(root):
+        first = schema.error_log[0]
+        message = " ".join(first.message.replace(_P, "").split())
+        raise ExportError(f"{path}:{first.line}: not valid PLCopen TC6 XML v2.01: {message}")
 
 
 def to_xml(network: Network, *, cycle: str = "T#5ms", company: str = "fbd"):
@@ -919,4 +946,4 @@ def _n(x) -> str:
     return str(int(v)) if v == int(v) else f"{v:.1f}"
 
 
-__all__ = ["save", "to_xml", "native_st", "ExportError"]
+__all__ = ["save", "to_xml", "native_st", "schema_path", "validate", "ExportError"]

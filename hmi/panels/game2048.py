@@ -1,6 +1,6 @@
 """The 2048 panel: the classic look, played by the block program on a simulated PLC.
 
-What the panel does and does not do (DESIGN.md, "models without widgets"):
+What the panel does and does not do (the game logic lives in the blocks):
 
 - it writes only PLC inputs, through the facade's non-blocking
   :meth:`Game2048.command` (arrow keys, WASD, the on-screen arrows, *Start*,

@@ -1,6 +1,6 @@
 """The Hidato panel: a numbered path on a board with holes, played by the block program.
 
-What the panel does and does not do (DESIGN.md, "models without widgets"):
+What the panel does and does not do (the game logic lives in the blocks):
 
 - it writes only PLC inputs, through the facade's non-blocking
   :meth:`HidatoGame.post` (and ``INIT_r_c`` for *setup*). Events wait in a

@@ -1,6 +1,6 @@
 """The Sudoku and Jigsaw Sudoku panels: Qt's "SCXML Sudoku" GUI, played by the block program.
 
-What the panel does and does not do (DESIGN.md, "models without widgets"):
+What the panel does and does not do (the game logic lives in the blocks):
 
 - it writes only PLC inputs, through the facade's non-blocking
   :meth:`SudokuGame.post` (and, for ``setup``, the ``INIT_r_c`` grid inputs):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
@@ -12,10 +11,11 @@ from fbd.compiler.pycode import compile_network
 from fbd.errors import FbdError
 from fbd.plcopen.reader import PlcOpenError, load_project
 from fbd.testing import Harness
+from tests.paths import PLCOPEN, plcopen_example
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "plcopen" / "examples"
-EXAMPLES = sorted(SHARED.glob("*.plc.xml")) if SHARED.is_dir() else []
-needs_examples = pytest.mark.skipif(not EXAMPLES, reason=f"no PLCopen examples in {SHARED}")
+# The real projects in tests/data/plcopen/ (see its README for their origins).
+EXAMPLES = ("beremiz_first_steps", "beremiz_iec61131_lang_test", "beremiz_logging_tof_beat",
+            "beremiz_svghmi_xy_counter_sincos", "openplc_traffic_light_fbd")
 
 # What each example POU with an FBD body does: imports, or the reason it does not.
 EXPECTED = {
@@ -30,17 +30,16 @@ EXPECTED = {
 
 
 def _example(stem):
-    path = SHARED / f"{stem}.plc.xml"
-    if not path.is_file():
-        pytest.skip(f"{path} is absent")
-    return load_project(path)
+    return load_project(plcopen_example(stem))
 
 
-@needs_examples
-@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
-def test_every_example_loads_and_each_fbd_pou_imports_or_says_why(path):
-    project = load_project(path)
-    stem = path.name.removesuffix(".plc.xml")
+def test_the_examples_tested_are_the_projects_in_the_data_folder():
+    assert sorted(p.name.removesuffix(".plc.xml") for p in PLCOPEN.glob("*.plc.xml")) == list(EXAMPLES)
+
+
+@pytest.mark.parametrize("stem", EXAMPLES)
+def test_every_example_loads_and_each_fbd_pou_imports_or_says_why(stem):
+    project = _example(stem)
     assert project.languages, "no POUs found"
     for name, lang in project.languages.items():
         if name in project.pous:
@@ -294,10 +293,9 @@ def test_unknown_block_type_and_unsupported_things_name_pou_and_element(tmp_path
         project.network("Nope")
 
 
-@needs_examples
 def test_cli_runs_a_pou_of_a_plcopen_file(capsys):
     from fbd.tools.cli import load_network
-    path = SHARED / "beremiz_first_steps.plc.xml"
+    path = plcopen_example("beremiz_first_steps")
     assert load_network(f"{path}:CounterFBD").name == "CounterFBD"
     with pytest.raises(PlcOpenError, match="body language ST"):
         load_network(f"{path}:CounterST")
@@ -566,15 +564,14 @@ def test_cli_runs_the_configuration_or_one_program(tmp_path, capsys):
         f"fbd: error: {path}: name the POU, as in {path}:Fast (its FBD POUs: Fast, Slow)")
 
 
-@needs_examples
 def test_cli_runs_a_real_configuration_and_names_what_cannot_run(capsys):
     from fbd.tools import cli
-    path = SHARED / "openplc_traffic_light_fbd.plc.xml"
+    path = plcopen_example("openplc_traffic_light_fbd")
     assert cli.main(["run", str(path), "--scans", "2", "--watch", "O_LEDRed"]) == 0
     out, err = capsys.readouterr()
     assert out.splitlines()[0].split() == ["scan", "time", "s", "instance0:O_LEDRed"]
     assert "instance0 (Trafic_light) every T#20ms" in err
-    assert cli.main(["run", str(SHARED / "beremiz_first_steps.plc.xml")]) == 2
+    assert cli.main(["run", str(plcopen_example("beremiz_first_steps"))]) == 2
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert err == ("fbd: error: POU 'plc_prg', element localId 1: block 'CounterST' cannot be "
                    "placed: POU 'CounterST': body language ST is not supported "
@@ -730,11 +727,10 @@ CONFIGURATIONS = {
 }
 
 
-@needs_examples
-@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
-def test_every_example_configuration_runs_or_names_what_cannot(path):
-    project = load_project(path)
-    expected = CONFIGURATIONS[path.name.removesuffix(".plc.xml")]
+@pytest.mark.parametrize("stem", EXAMPLES)
+def test_every_example_configuration_runs_or_names_what_cannot(stem):
+    project = _example(stem)
+    expected = CONFIGURATIONS[stem]
     if expected is not None:
         with pytest.raises(PlcOpenError) as e:
             project.plc()

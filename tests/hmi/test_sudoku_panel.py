@@ -1,6 +1,5 @@
 """The Sudoku and Jigsaw panels driven as a player would, on the real block program, time moved by hand."""
 
-from pathlib import Path
 
 import pytest
 from PyQt6.QtCore import Qt
@@ -10,9 +9,9 @@ from hmi.app import MainWindow
 from hmi.panels.sudoku import CONFLICT, REGION_COLOURS, JigsawPanel, SudokuPanel
 from programs.sudoku import bundled_puzzles, read_grid, solve
 from tests.hmi.rig import TICK_NS, Clock
+from tests.paths import ROOT, SUDOKU_QT
 
-ROOT = Path(__file__).resolve().parents[2]
-NEARLY_SOLVED = ROOT.parent / "shared" / "sudoku-qt" / "nearly-solved-sudoku.data"
+NEARLY_SOLVED = SUDOKU_QT / "nearly-solved-sudoku.data"
 
 
 class SudokuRig:

@@ -10,9 +10,8 @@ import pytest
 
 from fbd import FbdError
 from programs.sudoku import SudokuGame, build
+from tests.paths import SUDOKU_QT
 from tests.programs.sudoku.scxml_reference import ScxmlSudoku, conflicts, is_solved
-
-DATA = Path(__file__).resolve().parents[3].parent / "shared" / "sudoku-qt"
 
 #: A valid Jigsaw Sudoku layout and its solution (checked below, independently
 #: of the program); the solution breaks the classic 3x3 boxes.
@@ -31,8 +30,8 @@ def read_data(path: Path) -> list[list[int]]:
     return [[int(v) % 10 for v in line.split(",")] for line in path.read_text().splitlines()]
 
 
-NEARLY = read_data(DATA / "nearly-solved-sudoku.data")
-PUZZLE = read_data(DATA / "sudoku.data")
+NEARLY = read_data(SUDOKU_QT / "nearly-solved-sudoku.data")
+PUZZLE = read_data(SUDOKU_QT / "sudoku.data")
 SOLUTION = [row[:] for row in NEARLY]
 SOLUTION[0][0] = 4
 

@@ -25,11 +25,10 @@ from programs.sudoku.files import GridFileError
 from programs.sudoku.grader import grade
 from programs.sudoku.regions import FALLBACK, adjacency, is_valid_layout, layout_with_solution
 from programs.sudoku.solver import has_other_solution, is_valid_solution
+from tests.paths import SUDOKU_QT
 
-SHARED = Path(__file__).resolve().parents[4] / "shared" / "sudoku-qt"
-QT_PUZZLE = SHARED / "sudoku.data"
-QT_NEARLY = SHARED / "nearly-solved-sudoku.data"
-needs_shared = pytest.mark.skipif(not QT_PUZZLE.exists(), reason="../shared/sudoku-qt not present")
+QT_PUZZLE = SUDOKU_QT / "sudoku.data"
+QT_NEARLY = SUDOKU_QT / "nearly-solved-sudoku.data"
 
 ARTO_INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 
@@ -54,7 +53,6 @@ def test_dlx_knuth_example():
         DancingLinks(2, [[0, 2]])
 
 
-@needs_shared
 def test_solves_the_qt_example_grids():
     grid, regions = read_grid(QT_PUZZLE)
     assert regions is None
@@ -63,7 +61,7 @@ def test_solves_the_qt_example_grids():
     assert all(solution[r][c] == v for r in range(9) for c in range(9) if (v := grid[r][c]))
     assert count_solutions(grid) == 1
     nearly, _ = read_grid(QT_NEARLY)
-    assert solve(nearly) == solution and solution[0][0] == 4  # FORMAT.md: the same solution
+    assert solve(nearly) == solution and solution[0][0] == 4  # the same solution, one blank
 
 
 def test_hard_puzzles_and_the_hard_set_file():
@@ -232,7 +230,6 @@ def test_round_trips_in_three_formats(tmp_path):
     assert len((tmp_path / "b.txt").read_text().strip()) == 81
 
 
-@needs_shared
 def test_qt_file_is_byte_identical_after_round_trip(tmp_path):
     grid, _ = read_grid(QT_PUZZLE)
     write_grid(tmp_path / "x.data", grid)
@@ -296,7 +293,6 @@ def test_bundled_puzzles_are_unique_and_graded():
 
 
 # ------------------------------------------------------------------ CLI
-@needs_shared
 def test_cli_solve(capsys):
     assert fbd_main(["sudoku", "solve", str(QT_PUZZLE)]) == 0
     out = capsys.readouterr().out.split()
