@@ -11,12 +11,15 @@ The facade keeps no copy of the sequence number: it reads the PLC's. The
 next number follows the ``CMD_SEQ`` the PLC holds (or will latch on the next
 scan: a write not yet latched, its own or a Modbus client's, counts), and a
 command is only written when the one before it has been taken (``TAKEN`` =
-``CMD_SEQ``). So a facade and another writer (a SCADA client serving the same
-PLC, a debugger's write) can drive one program in turn without either
+``CMD_SEQ``). So a facade and another writer (a SCADA client serving the
+same PLC, a debugger's write) can drive one program in turn without either
 overwriting the other's command or reusing its number. Two writers that write
-in the very same scan are the one case the handshake cannot order (the last
-write wins, as on a wire); the blocking :meth:`CommandFacade.submit` detects
-it and raises instead of reporting the other writer's command as its own.
+between the same two scans, each before it could see the other's write, are
+the one case the handshake cannot order (the last write wins, as on a wire):
+the blocking :meth:`CommandFacade.submit` detects it and raises instead of
+reporting the other writer's command as its own.
+
+The facade runs in the thread that runs the PLC (as the HMI's loop does).
 """
 
 from __future__ import annotations
@@ -171,9 +174,16 @@ def _last_written(plc: Plc, name: str):
 
 def _next_latched(plc: Plc, name: str):
     """The value of input ``name`` that the next scan latches: a force wins, else a write
-    not yet latched (``plc.set``; a Modbus client's write once the server handed it
-    over), else the value latched by the last scan. (Plc.get shows only the last.)"""
+    not yet latched (``plc.set``, or a Modbus client's), else the value latched by the
+    last scan. (Plc.get shows only the last.)
+
+    Writes collected outside the PLC's thread wait for the next scan's ``before_scan``
+    hooks (a Modbus server's :meth:`~fbd.modbus.ProcessImage.apply`); the hooks hand
+    them over now, as that scan would, so a client's command written a moment ago is
+    seen. The facade runs in the thread that runs the PLC, where they may be called."""
     task = plc.main
+    for hook in list(task.before_scan):
+        hook(task)
     slot = task.program.inputs[name]
     if slot in task.forces:
         return task.forces[slot]
