@@ -1,18 +1,19 @@
-"""What the game programs share: the command handshake and the SCXML states.
+"""What the game programs share: the command handshake, the SCXML states, file reading.
 
 ==================  ===============================================================
 module              what
 ==================  ===============================================================
 ``command``         *Command*: the CMD / CMD_SEQ / TAKEN selector and its lock
                     (2048, Sudoku, Hidato)
-``facade``          :class:`CommandFacade`: the facades' half of that handshake
+``facade``          :class:`~.facade.CommandFacade`: the facades' half of that
+                    handshake
 ``machine``         *Machine*: the SCXML states idle (unsolved, solved) and
                     playing (Sudoku, Hidato)
+``textfile``        reading puzzle files: bounded, BOM-tolerant, errors naming
+                    the file and line
 ==================  ===============================================================
+
+Import from the modules (``from programs.common.command import command_macro``):
+this package imports nothing itself, so the command line's puzzle verbs load only
+what they use.
 """
-
-from .command import command_macro
-from .facade import SEQ_WRAP, CommandFacade, CommandPending
-from .machine import machine_macro
-
-__all__ = ["command_macro", "CommandFacade", "CommandPending", "SEQ_WRAP", "machine_macro"]

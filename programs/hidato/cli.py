@@ -42,13 +42,8 @@ def register(subparsers) -> None:
 def _read(path: str):
     from .board import Board
     if path == "-":
-        return Board.parse(sys.stdin.read(), "<stdin>")
-    try:
-        return Board.read(path)
-    except FileNotFoundError:
-        raise FbdError(f"no file {path}") from None
-    except UnicodeDecodeError:
-        raise FbdError(f"{path}: not a text file") from None
+        return Board.read_stream(sys.stdin.buffer, "<stdin>")
+    return Board.read(path)
 
 
 def cmd_solve(args) -> int:

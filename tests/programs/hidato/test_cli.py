@@ -45,7 +45,8 @@ def _one_line_error(capsys, argv, words):
 
 
 def test_user_errors_are_one_line(tmp_path, capsys):
-    _one_line_error(capsys, ["hidato", "solve", str(tmp_path / "missing.txt")], "no file")
+    _one_line_error(capsys, ["hidato", "solve", str(tmp_path / "missing.txt")],
+                    "missing.txt: no such file")
     bad = tmp_path / "bad.txt"
     bad.write_text("1 _ 3\n_ 3 _\n_ _ 9\n")
     _one_line_error(capsys, ["hidato", "solve", str(bad)], "line 2")

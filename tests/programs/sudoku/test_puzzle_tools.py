@@ -321,7 +321,8 @@ def read_grid_from_text(text, tmp_path):
     (["sudoku"], "required"),
     (["sudoku", "generate", "--difficulty", "expert"], "invalid choice"),
     (["sudoku", "generate", "--seed", "x"], "invalid int"),
-    (["sudoku", "solve", "/no/such/file.data"], "No such file"),
+    (["sudoku", "solve", "/no/such/file.data"], "/no/such/file.data: no such file"),
+    (["sudoku", "solve", "/"], "/: is a directory"),
 ])
 def test_cli_user_errors_are_one_line_exit_2(capsys, argv, words):
     assert fbd_main(argv) == 2
