@@ -1,4 +1,4 @@
-"""What the game programs share: the command handshake, the SCXML states, file reading.
+"""What the game programs share: the command handshake, the SCXML states, bounded input.
 
 ==================  ===============================================================
 module              what
@@ -11,6 +11,7 @@ module              what
                     playing (Sudoku, Hidato)
 ``textfile``        reading puzzle files: bounded, BOM-tolerant, errors naming
                     the file and line
+``params``          bounds on the puzzle tools' sizes, counts, seeds and budgets
 ==================  ===============================================================
 
 Import from the modules (``from programs.common.command import command_macro``):

@@ -2,15 +2,20 @@
 
 Registered as a plug-in verb of the ``fbd`` command (entry point ``hidato`` in
 the ``fbd.commands`` group of pyproject.toml). A user error (a missing or
-malformed file, an impossible size) raises an :class:`~fbd.errors.FbdError`,
-which ``fbd`` prints as one line ``fbd: error: ...`` with exit status 2.
+malformed file, an impossible size, a search that ran out of its budget)
+raises an :class:`~fbd.errors.FbdError`, which ``fbd`` prints as one line
+``fbd: error: ...`` with exit status 2.
 """
 
 from __future__ import annotations
 
 import sys
 
-from fbd.errors import FbdError
+from programs.common.params import int_arg, seconds_arg
+
+#: ``solve``'s default budget: a published puzzle needs a few thousand nodes at most.
+MAX_NODES = 1_000_000
+MAX_SECONDS = 10.0
 
 
 def register(subparsers) -> None:
@@ -24,6 +29,10 @@ def register(subparsers) -> None:
                                      "(up to 2) instead.")
     s.add_argument("file", metavar="FILE")
     s.add_argument("--count", action="store_true", help="print 0, 1 or 2 (2 = 'two or more')")
+    s.add_argument("--max-nodes", type=int_arg(1, 10**9), default=MAX_NODES, metavar="N",
+                   help=f"give up after N search nodes (default {MAX_NODES:,})")
+    s.add_argument("--max-seconds", type=seconds_arg(86_400), default=MAX_SECONDS, metavar="S",
+                   help=f"give up after S seconds of search (default {MAX_SECONDS:g})")
     s.set_defaults(func=cmd_solve)
     g = verbs.add_parser("generate", help="print a new puzzle with a unique solution",
                          description="Print a random puzzle of ROWS x COLS with a unique solution.")
@@ -46,13 +55,24 @@ def _read(path: str):
     return Board.read(path)
 
 
+def _progress(stats) -> None:
+    print(f"fbd hidato: searching: {stats.nodes:,} nodes so far", file=sys.stderr, flush=True)
+
+
 def cmd_solve(args) -> int:
-    from .solver import count_solutions, solve
+    from fbd.errors import FbdError
+
+    from .solver import SolverGaveUp, count_solutions, solve
     board = _read(args.file)
-    if args.count:
-        print(count_solutions(board, limit=2))
-        return 0
-    solution = solve(board)
+    budget = {"max_nodes": args.max_nodes, "max_seconds": args.max_seconds,
+              "progress": _progress if sys.stderr.isatty() else None}
+    try:
+        if args.count:
+            print(count_solutions(board, limit=2, **budget))
+            return 0
+        solution = solve(board, **budget)
+    except SolverGaveUp as e:
+        raise FbdError(f"{args.file}: {e}; allow more with --max-nodes or --max-seconds") from None
     if solution is None:
         print(f"{args.file}: no solution", file=sys.stderr)
         return 1
@@ -61,6 +81,8 @@ def cmd_solve(args) -> int:
 
 
 def cmd_generate(args) -> int:
+    from fbd.errors import FbdError
+
     from .generator import generate
     from .solver import solve
     if args.rows * args.cols > 400:
