@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from programs.common.params import int_arg, seconds_arg
+from programs.common.params import MAX_SEED, int_arg, seconds_arg
 
 #: ``solve``'s default budget: a published puzzle needs a few thousand nodes at most.
 MAX_NODES = 1_000_000
@@ -36,13 +36,16 @@ def register(subparsers) -> None:
     s.set_defaults(func=cmd_solve)
     g = verbs.add_parser("generate", help="print a new puzzle with a unique solution",
                          description="Print a random puzzle of ROWS x COLS with a unique solution.")
-    g.add_argument("rows", type=int, metavar="ROWS")
-    g.add_argument("cols", type=int, metavar="COLS")
-    g.add_argument("--first", type=int, default=1, help="the first number (default 1)")
-    g.add_argument("--last", type=int, default=None,
+    # Only the argument's form is checked here; generate() says what is out of range.
+    number = int_arg(-10**9, 10**9)
+    g.add_argument("rows", type=number, metavar="ROWS")
+    g.add_argument("cols", type=number, metavar="COLS")
+    g.add_argument("--first", type=number, default=1, help="the first number (default 1)")
+    g.add_argument("--last", type=number, default=None,
                    help="the last number (default: first + cells - 1; fewer numbers make holes)")
-    g.add_argument("--holes", type=int, default=0, help="cells left out of the board (default 0)")
-    g.add_argument("--seed", type=int, default=None, help="random seed (the same seed, the same puzzle)")
+    g.add_argument("--holes", type=number, default=0, help="cells left out of the board (default 0)")
+    g.add_argument("--seed", type=int_arg(0, MAX_SEED), default=None,
+                   help="random seed, 0..2**63-1 (the same seed, the same puzzle)")
     g.add_argument("--difficulty", choices=("easy", "medium", "hard"), default="medium")
     g.add_argument("--solution", action="store_true", help="also print the solution after a blank line")
     g.set_defaults(func=cmd_generate)
@@ -81,12 +84,8 @@ def cmd_solve(args) -> int:
 
 
 def cmd_generate(args) -> int:
-    from fbd.errors import FbdError
-
     from .generator import generate
     from .solver import solve
-    if args.rows * args.cols > 400:
-        raise FbdError(f"{args.rows}x{args.cols} is too large for the generator (at most 400 cells)")
     board = generate(args.rows, args.cols, first=args.first, last=args.last, holes=args.holes,
                      seed=args.seed, difficulty=args.difficulty)
     sys.stdout.write(str(board))
