@@ -1,7 +1,7 @@
 """Hidato boards and their text format.
 
 A board is a rectangle of cells. A cell is a *hole* (not part of the board, -1
-in the seed, so any shape fits in a rectangle), *empty* (0) or holds a *given*
+in lists of rows, so any shape fits in a rectangle), *empty* (0) or holds a *given*
 number. Numbers run from ``first`` to ``last``, one per cell of the board, so
 ``last - first + 1`` equals the number of cells that are not holes; both
 ``first`` and ``last`` must be given. ``first`` defaults to 1 and ``last`` to

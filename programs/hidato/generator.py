@@ -14,8 +14,8 @@
    exactly one solution *within a budget of search nodes*: a removal whose
    uniqueness proof costs more is refused (the given stays). The budget is the
    solver's work a puzzle may demand, and it bounds the generator's time (an
-   unbounded uniqueness proof on a sparse 10x10 board can take minutes). The
-   seed removes half the cells minus one; here the difficulty sets how far:
+   unbounded uniqueness proof on a sparse 10x10 board can take minutes). Removing
+   half the cells minus one is the usual rule; here the difficulty sets how far:
 
    ==========  ==================================================================
    easy        stop at 45% givens; only removals that propagation alone still

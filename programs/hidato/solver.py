@@ -1,7 +1,7 @@
 """Hidato solver: constraint propagation on bit-set domains, then a small search.
 
-The seed walks from the first number over empty neighbours (plain
-backtracking); that explodes on 10x10 boards. Here every number ``n`` has a
+Walking from the first number over empty neighbours (plain backtracking)
+explodes on 10x10 boards. Here every number ``n`` has a
 *domain*: the set of cells that may still hold it, one Python int used as a bit
 set over a padded grid (``index = row * (cols + 1) + col``; the spare column is
 never a cell, so the 8 neighbours of a whole set are 8 shifts and one AND).

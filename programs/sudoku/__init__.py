@@ -1,4 +1,4 @@
-"""Sudoku and Jigsaw Sudoku: Qt's "SCXML Sudoku" as a block program (seed 000).
+"""Sudoku and Jigsaw Sudoku: Qt's "SCXML Sudoku" as a block program.
 
 The program (:func:`build`) is wired from macros, each in its own module:
 
