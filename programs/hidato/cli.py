@@ -26,7 +26,8 @@ def register(subparsers) -> None:
     s = verbs.add_parser("solve", help="print the solution of a puzzle file",
                          description="Print a solution of the puzzle in FILE ('-' reads stdin); "
                                      "exit 1 if it has none. --count reports how many solutions "
-                                     "(up to 2) instead.")
+                                     "(up to 2) instead. Boards of up to 400 cells (20x20); the "
+                                     "search gives up at its budget (--max-nodes, --max-seconds).")
     s.add_argument("file", metavar="FILE")
     s.add_argument("--count", action="store_true", help="print 0, 1 or 2 (2 = 'two or more')")
     s.add_argument("--max-nodes", type=int_arg(1, 10**9), default=MAX_NODES, metavar="N",
@@ -65,6 +66,7 @@ def _progress(stats) -> None:
 def cmd_solve(args) -> int:
     from fbd.errors import FbdError
 
+    from .board import BoardError
     from .solver import SolverGaveUp, count_solutions, solve
     board = _read(args.file)
     budget = {"max_nodes": args.max_nodes, "max_seconds": args.max_seconds,
@@ -76,6 +78,8 @@ def cmd_solve(args) -> int:
         solution = solve(board, **budget)
     except SolverGaveUp as e:
         raise FbdError(f"{args.file}: {e}; allow more with --max-nodes or --max-seconds") from None
+    except BoardError as e:   # read fine, but beyond the solver's size
+        raise FbdError(f"{args.file}: {e}") from None
     if solution is None:
         print(f"{args.file}: no solution", file=sys.stderr)
         return 1
