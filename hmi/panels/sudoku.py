@@ -339,7 +339,7 @@ class SudokuPanel(Panel):
             if g.taken != self._pending:
                 return
             self._pending = None
-        if not self._queue:
+        if not self._queue or g.pending:   # g.pending: another writer's event, not taken yet
             return
         event, data = self._queue.popleft()
         grid = data.pop("grid", None)

@@ -40,7 +40,7 @@ def test_step_increments_the_counter_and_the_values(win):
     dbg = win.debugger
     before = dbg.scans
     win.tree.find("control").setExpanded(True)
-    win.tree.find("control.seq_prev").setExpanded(True)
+    win.tree.find("control.dir").setExpanded(True)
     win.actions_by_name["step"].trigger()
     assert dbg.scans == before + 1
     assert f"scan {before + 1:,}" in win.counter.text()
@@ -48,7 +48,7 @@ def test_step_increments_the_counter_and_the_values(win):
     win.actions_by_name["step_n"].trigger()
     assert dbg.scans == before + 8
     assert f"scan {before + 8:,}" in win.counter.text()
-    port = win.tree.find("control.seq_prev").child(0)
+    port = win.tree.find("control.dir").child(0)
     assert port.text(2) == dbg.text(port.data(0, Qt.ItemDataRole.UserRole))
 
 
@@ -137,7 +137,7 @@ def test_a_breakpoint_pauses_the_run(win, game):
 
 def test_trends_plot_and_export(win, tmp_path):
     dbg = win.debugger
-    dbg.trend(["control.issue.OUT", "SCORE"])
+    dbg.trend(["control.command.issue.OUT", "SCORE"])
     dbg.step(20)
     win.tabs.setCurrentWidget(win.trends)
     win.refresh()

@@ -258,20 +258,21 @@ def test_a_seeded_game_replays_identically_and_seeds_differ():
 
 def test_real_time_use_without_blocking():
     g = Game2048(seed=3)
-    g.command("start")
-    assert not g.busy                     # nothing happens before a scan
+    assert g.command("start")
+    assert not g.busy and not g.ready     # nothing happens before a scan
+    assert not g.command("left")          # start is not taken yet: left is not written
     g.plc.scan()
     assert g.busy
     while g.busy:
         g.plc.scan()
     board = g.board
-    g.command("left")
+    assert g.command("left")
     g.plc.scan()
-    g.command("right")                    # while "left" is in progress: ignored
+    assert not g.command("right")         # while "left" is in progress: ignored
     g.plc.run_for(0.050)
     assert not g.busy and g.plc.get("TAKEN") == 2
     assert g.board != board or not g.moved
-    g.command("reset")
+    assert g.command("reset")
     g.plc.scan()
     assert g.board == [[0] * 4] * 4 and g.score == 0
 
@@ -294,8 +295,8 @@ def test_signals_by_path_and_the_program_for_fbd():
 def test_block_counts():
     counts = {(p, pl): compile_network(build(p, pl)).info()["blocks"]
               for p in VARIANTS for pl in PLACEMENTS}
-    assert counts == {("single_pass", "smart"): 1084, ("single_pass", "article"): 1001,
-                      ("multi_scan", "smart"): 1268, ("multi_scan", "article"): 1185}
+    assert counts == {("single_pass", "smart"): 1083, ("single_pass", "article"): 1000,
+                      ("multi_scan", "smart"): 1267, ("multi_scan", "article"): 1184}
 
 
 def test_bad_input_is_refused_clearly(game):

@@ -140,7 +140,7 @@ def test_names_and_block_count_at_10x10():
     program = compile_network(net)
     assert len(program.leaves) < 4000          # 3848 blocks, 3193 of them in Rules
     macros = {inst.element.name for inst in net.instances.values() if inst.is_macro}
-    assert macros == {"Control", "Machine", "Move", "Cell", "Rules"}
+    assert macros == {"Command", "Machine", "Move", "Cell", "Rules"}
 
     def instance_names(n):
         for name, inst in n.instances.items():

@@ -316,8 +316,11 @@ def read_grid_from_text(text, tmp_path):
 @pytest.mark.parametrize("argv, words", [
     (["sudoku"], "required"),
     (["sudoku", "generate", "--difficulty", "expert"], "invalid choice"),
-    (["sudoku", "generate", "--seed", "x"], "invalid int"),
-    (["sudoku", "solve", "/no/such/file.data"], "No such file"),
+    (["sudoku", "generate", "--seed", "x"], "not a whole number: 'x'"),
+    (["sudoku", "generate", "--seed", "-3"], "-3 is outside 0..9,223,372,036,854,775,807"),
+    (["sudoku", "generate", "--seed", "9" * 5000], "(5,000 characters) is outside"),
+    (["sudoku", "solve", "/no/such/file.data"], "/no/such/file.data: no such file"),
+    (["sudoku", "solve", "/"], "/: is a directory"),
 ])
 def test_cli_user_errors_are_one_line_exit_2(capsys, argv, words):
     assert fbd_main(argv) == 2
@@ -334,3 +337,12 @@ def test_cli_unsolvable_and_malformed(capsys, tmp_path):
     assert fbd_main(["sudoku", "solve", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "line 1" in err
+
+
+@pytest.mark.parametrize("seed, words", [(-1, "seed = -1 is outside"), (2**63, "is outside"),
+                                         ("7", "seed must be a whole number"),
+                                         (1.5, "seed must be a whole number")])
+def test_generator_seeds_are_bounded(seed, words):
+    from programs.common.params import ParameterError
+    with pytest.raises(ParameterError, match=words):
+        generate("easy", seed=seed)
