@@ -30,9 +30,11 @@ import threading
 import time
 
 from ..runtime.plc import Plc
+from ..runtime.realtime import run_realtime
 from ..tools.cli import load_network
+from .image import ProcessImage
 from .serve import resolve
-from .server import ModbusServer, ProcessImage, run_realtime
+from .server import ModbusServer
 
 BOARD = (3, 2048, 32)   # function code, address, count: the 2048 board
 

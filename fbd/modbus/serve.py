@@ -3,14 +3,13 @@
 Registered as a plug-in verb (entry point ``serve`` in the ``fbd.commands``
 group). ``fbd serve NAME`` is a shortcut for a program that a package names in
 the ``fbd.programs`` entry-point group (``2048 = "programs.game2048:build"``),
-so ``fbd/`` never imports a program by name (DESIGN.md); registering imports
-neither pymodbus nor any program.
+so ``fbd/`` never imports a program by name; registering imports neither the
+server nor any program.
 """
 
 from __future__ import annotations
 
 import difflib
-import logging
 import signal
 import sys
 import threading
@@ -64,8 +63,10 @@ def resolve(target: str) -> str:
 
 def cmd_serve(args) -> int:
     from ..runtime.plc import Plc
+    from ..runtime.realtime import run_realtime
     from ..tools.cli import _cycle_us
-    from .server import DEFAULT_PORT, ModbusServer, ProcessImage, run_realtime
+    from .image import ProcessImage
+    from .server import DEFAULT_PORT, ModbusServer
 
     target = resolve(args.target)
     if target.lower().endswith(".xml"):
@@ -80,9 +81,6 @@ def cmd_serve(args) -> int:
         image.detach()
         _print_map(plc.program.name, image.map_rows())
         return 0
-    # pymodbus reports a client's malformed frame as a warning; that is the client's
-    # business (it gets its exception response), not the operator's.
-    logging.getLogger("pymodbus").setLevel(logging.ERROR)
     server = ModbusServer(plc, host=args.bind,
                           port=DEFAULT_PORT if args.port is None else args.port)
     server.start()
@@ -130,7 +128,7 @@ def _xml_program(path: str):
 
 
 def _print_map(name: str, rows) -> None:
-    from .server import IW_WINDOW, IX_WINDOW
+    from .image import IW_WINDOW, IX_WINDOW
     table = [("location", "modbus (from 0)", "name", "type", "direction", "client access"),
              *rows]
     widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]

@@ -19,7 +19,7 @@ from pymodbus.exceptions import ConnectionException
 import blocks
 from fbd import BOOL, BYTE, DINT, INT, LREAL, REAL, TIME, Network, Plc
 from fbd.errors import FbdError
-from fbd.modbus.server import (
+from fbd.modbus import (
     COILS,
     DISCRETE_INPUTS,
     HOLDING_REGISTERS,
@@ -29,8 +29,8 @@ from fbd.modbus.server import (
     ModbusServer,
     ProcessImage,
     locate,
-    run_realtime,
 )
+from fbd.runtime.realtime import run_realtime
 from fbd.tools import cli
 from programs.game2048 import build as build_2048
 
