@@ -468,7 +468,7 @@ def test_serve_a_project_runs_its_configurations_program_at_its_interval(capsys,
                         "MODULE:FUNCTION; did you mean 2048?"),
     (["serve", "no_such_module_xyz:f"], "no module named 'no_such_module_xyz'"),
     (["serve", f"{HERE}:io_program", "--bind", "nosuchhost.invalid"], "--bind nosuchhost.invalid"),
-    (["serve", f"{HERE}:io_program", "--port", "70000"], "--port 70000: a TCP port is 0..65535"),
+    (["serve", f"{HERE}:io_program", "--port", "70000"], "--port 70000: a TCP port is a whole"),
     (["serve", f"{HERE}:io_program", "--cycle", "5"], "--cycle 5: give a unit"),
 ])
 def test_serve_user_errors_are_one_line_and_status_2(capsys, argv, message):
@@ -508,6 +508,34 @@ def test_fbd_serve_runs_until_ctrl_c():
             proc.wait()
         proc.stderr.close()
     assert "fbd: stopped after" in rest and "1 writes" in rest and "Traceback" not in rest
+
+
+def test_fbd_serve_stats_prints_a_line_every_period_and_at_stop():
+    exe = Path(sys.executable).parent / "fbd"
+    proc = subprocess.Popen([str(exe), "serve", f"{HERE}:counter_program", "--port", "0",
+                             "--cycle", "2ms", "--stats", "0.2", "--missed-cycles", "catch-up",
+                             "--max-clients", "7", "--idle-timeout", "30"],
+                            cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    try:
+        first = proc.stderr.readline()
+        assert "(missed cycles: catch-up); at most 7 clients, idle timeout 30 s" in first, first
+        port = int(first.split("127.0.0.1:")[1].split(",")[0])
+        with ModbusTcpClient("127.0.0.1", port=port, timeout=5) as c:
+            assert not c.read_holding_registers(0, count=1).isError()
+            stats = [proc.stderr.readline() for _ in range(2)]
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 0
+        rest = proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stderr.close()
+    for line in stats:
+        assert line.startswith("fbd: stats, last 0.") and " late, " in line, line
+        assert "cycles skipped" in line and "requests/s" in line
+    assert "fbd: stopped after" in rest and "cycles skipped" in rest and "late" in rest
+    assert "1 connection (0 evicted, 0 timed out)" in rest and "Traceback" not in rest
 
 
 def test_the_benchmark_runs_and_prints_its_table(capsys):
