@@ -540,10 +540,10 @@ def test_fbd_serve_stats_prints_a_line_every_period_and_at_stop():
 
 def test_the_benchmark_runs_and_prints_its_table(capsys):
     from fbd.modbus import bench as modbus_bench
-    assert modbus_bench.main(["2048", "--seconds", "0.2"]) == 0
+    assert modbus_bench.main(["2048", "--seconds", "0.2", "--clients", "20"]) == 0
     out, err = capsys.readouterr()
-    assert "20  4 reads : 1 write" in out and "scan with 20 clients" in out
-    assert "process image per scan" in out and "modbus_bench: 20 clients, reads ..." in err
+    assert "20 clients, 10 at a time" in out and "skipped" in out and "p99" in out
+    assert "no server" in out and "modbus_bench: 20 clients ..." in err
 
 
 def test_the_demo_traffic_light_is_driven_through_the_input_window():
