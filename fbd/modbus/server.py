@@ -164,7 +164,7 @@ class _Connection(asyncio.Protocol):
                 self.warn(f"closed the connection: {e}; the frames after it cannot be "
                           f"found (the first bytes: {_hex(self.framer.peek(12))})")
                 stats.broken += 1
-                self.close()
+                self.close(flush=True)       # the frames before it still get their replies
                 return
             if got is None:
                 break
@@ -201,11 +201,14 @@ class _Connection(asyncio.Protocol):
         self.server._log(logging.WARNING, f"{self.peer}: {message}"
                          + (f" ({held} more like it held back)" if held else ""))
 
-    def close(self) -> None:
-        """Close now, dropping what is not yet sent (an eviction, a timeout, lost framing)."""
-        if not self._closed:
-            self._closed = True
-            self.transport.abort()
+    def close(self, flush: bool = False) -> None:
+        """Stop answering and close: at once, dropping what is not yet sent (an
+        eviction, a timeout), or once the replies written so far are sent."""
+        self._closed = True
+        if flush:
+            self.transport.close()
+        else:
+            self.transport.abort()      # also ends a flushing close the peer never reads
 
     def idle(self, now: float) -> float:
         return now - self.last_active
@@ -410,8 +413,12 @@ class ModbusServer:
                 self._loop.call_later(0.1, self._loop.add_reader, self._listener.fileno(),
                                       self._accept)
             return
+        try:
+            peer = sock.getpeername()
+        except OSError:                     # reset before we got to it
+            sock.close()
+            return
         self.stats.accepted += 1
-        peer = sock.getpeername()
         while self._connections and len(self._connections) + self._opening >= self.max_clients:
             self._evict(f"to make room for {peer[0]}:{peer[1]} (at most {self.max_clients} "
                         f"clients)")

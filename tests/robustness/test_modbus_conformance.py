@@ -172,3 +172,13 @@ def test_a_length_no_frame_can_have_closes_that_connection_only(length):
         good.sendall(frame(3, read(3, 0, 1)))
         assert reply(good) == (3, 1, bytes([3, 2, 0, 0]))
         assert server.stats.broken == 1
+
+
+def test_the_frames_before_a_lost_framing_still_get_their_replies():
+    with serving() as (plc, server), connect(server.port) as s:
+        s.sendall(frame(1, write_register(MW, 1)) + frame(2, read(3, 0, 1))
+                  + struct.pack(">HHHB", 3, 0, 300, 1) + bytes(10))
+        assert [reply(s)[0] for _ in range(2)] == [1, 2]
+        assert closed_by_server(s)
+        plc.scan()
+        assert plc.get("QW0") == 1
