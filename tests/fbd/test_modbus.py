@@ -3,6 +3,7 @@ function code, exception responses, process-image semantics, 2048 played over TC
 concurrent clients. Loopback only, free ports (port 0), no timed assertions."""
 
 import asyncio
+import contextlib
 import datetime
 import signal
 import socket
@@ -485,52 +486,49 @@ def test_serve_port_in_use_is_one_line(capsys):
     assert "already in use" in capsys.readouterr().err
 
 
-def test_fbd_serve_runs_until_ctrl_c():
+@contextlib.contextmanager
+def fbd_serve(*options):
+    """``fbd serve counter_program --port 0 OPTIONS`` in a process of its own: yields
+    (its first stderr line, its port, the process); stops it with Ctrl-C (SIGINT),
+    which must end it with status 0, and leaves the rest of its stderr in
+    ``proc.rest``."""
     exe = Path(sys.executable).parent / "fbd"
     proc = subprocess.Popen([str(exe), "serve", f"{HERE}:counter_program", "--port", "0",
-                             "--cycle", "2ms"], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+                             *options], cwd=ROOT, stderr=subprocess.PIPE, text=True)
     try:
-        line = proc.stderr.readline()
-        assert "over Modbus TCP on 127.0.0.1:" in line, line
-        port = int(line.split("127.0.0.1:")[1].split(",")[0])
+        first = proc.stderr.readline()
+        assert "over Modbus TCP on 127.0.0.1:" in first, first
+        yield first, int(first.split("127.0.0.1:")[1].split(",")[0]), proc
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 0
+        proc.rest = proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stderr.close()
+
+
+def test_fbd_serve_runs_until_ctrl_c():
+    with fbd_serve("--cycle", "2ms") as (_first, port, proc):
         with ModbusTcpClient("127.0.0.1", port=port, timeout=5) as c:
             assert not c.write_register(1024, 5).isError()
             for _ in range(1000):
                 if c.read_holding_registers(16, count=1).registers == [5]:
                     break
             assert c.read_holding_registers(16, count=1).registers == [5]
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=10) == 0
-        rest = proc.stderr.read()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        proc.stderr.close()
-    assert "fbd: stopped after" in rest and "1 writes" in rest and "Traceback" not in rest
+    assert "fbd: stopped after" in proc.rest and "1 writes" in proc.rest
+    assert "Traceback" not in proc.rest
 
 
 def test_fbd_serve_stats_prints_a_line_every_period_and_at_stop():
-    exe = Path(sys.executable).parent / "fbd"
-    proc = subprocess.Popen([str(exe), "serve", f"{HERE}:counter_program", "--port", "0",
-                             "--cycle", "2ms", "--stats", "0.2", "--missed-cycles", "catch-up",
-                             "--max-clients", "7", "--idle-timeout", "30"],
-                            cwd=ROOT, stderr=subprocess.PIPE, text=True)
-    try:
-        first = proc.stderr.readline()
+    with fbd_serve("--cycle", "2ms", "--stats", "0.2", "--missed-cycles", "catch-up",
+                   "--max-clients", "7", "--idle-timeout", "30") as (first, port, proc):
         assert "(missed cycles: catch-up); at most 7 clients, idle timeout 30 s" in first, first
-        port = int(first.split("127.0.0.1:")[1].split(",")[0])
         with ModbusTcpClient("127.0.0.1", port=port, timeout=5) as c:
             assert not c.read_holding_registers(0, count=1).isError()
             stats = [proc.stderr.readline() for _ in range(2)]
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=10) == 0
-        rest = proc.stderr.read()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        proc.stderr.close()
+    rest = proc.rest
     for line in stats:
         assert line.startswith("fbd: stats, last 0.") and " late, " in line, line
         assert "cycles skipped" in line and "requests/s" in line
