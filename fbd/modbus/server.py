@@ -114,7 +114,6 @@ class _Connection(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.peer = "?"
         self.last_active = 0.0
-        self.frames = 0
         self.log_limit = _RateLimit(burst=3, period=10.0)
         self._paused = False
         self._closed = False
@@ -169,7 +168,6 @@ class _Connection(asyncio.Protocol):
             if got is None:
                 break
             tid, pid, unit, pdu = got
-            self.frames += 1
             self.last_active = time.monotonic()
             if pid != 0:
                 stats.discarded += 1
@@ -184,7 +182,7 @@ class _Connection(asyncio.Protocol):
             size += len(reply) + 7
             if size >= _FLUSH_BYTES:
                 self._write(out)          # may pause writing, which ends the loop
-                out, size = [], 0
+                size = 0
         self._write(out)
 
     def _write(self, out: list) -> None:
