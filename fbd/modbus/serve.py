@@ -224,11 +224,15 @@ def _scan_figures(st, since=None) -> str:
     mean = (st.total_ns - base["total_ns"]) / scans / 1000 if scans else 0.0
     late, skipped = st.late - base["late"], st.skipped - base["skipped"]
     text = f"{_plural(scans, 'scan')} (mean {mean:.1f} µs"
-    text += f", max {st.max_ns / 1000:.1f} µs)" if since is None else ")"
+    if since is None:
+        worst = st.max_ns / 1000
+        text += f", max {worst:.1f} µs)" if worst < 1000 else f", max {worst / 1000:.1f} ms)"
+    else:
+        text += ")"
     text += f", {_plural(st.overruns - base['overruns'], 'overrun')}, {late:,} late"
     if late and since is None:
         text += f" (worst {st.max_late_us / 1000:.1f} ms)"
-    text += f", {skipped:,} cycles skipped"
+    text += f", {_plural(skipped, 'cycle')} skipped"
     if skipped:
         text += f" ({skipped * st.cycle_us / 1000:,.0f} ms of simulated time jumped over)"
     return text
