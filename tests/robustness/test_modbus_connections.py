@@ -111,7 +111,7 @@ def _low_file_limit():
 
 
 def test_with_few_files_allowed_100_silent_connections_do_not_lock_a_new_client_out():
-    """As the review found it: a process allowed 64 open files, 100 silent clients.
+    """A process allowed 64 open files, and 100 silent clients.
     The server lowers its maximum to what the files allow, so it keeps accepting
     (evicting the longest idle) instead of leaving new clients in the backlog."""
     exe = Path(sys.executable).parent / "fbd"
