@@ -2,6 +2,7 @@
 line quotes only its own connection's bytes, never another client's traffic."""
 
 import logging
+import time
 
 from tests.robustness.modbus_rig import MW, closed_by_server, connect, frame, reply, serving
 from tests.robustness.modbus_rig import write_register as fc6
@@ -44,7 +45,10 @@ def test_a_log_line_never_shows_another_connections_bytes(caplog):
 
 
 def test_many_connections_flooding_at_once_stay_within_the_servers_log_budget(caplog):
+    """40 clients, 200 bad frames each: the server as a whole logs 20 lines at once
+    and then two a second, whatever the number of connections."""
     caplog.set_level(logging.INFO)
+    t0 = time.monotonic()
     with serving() as (plc, server):
         clients = [connect(server.port) for _ in range(40)]
         try:
@@ -57,4 +61,4 @@ def test_many_connections_flooding_at_once_stay_within_the_servers_log_budget(ca
             for s in clients:
                 s.close()
         assert server.stats.discarded == 40 * 200
-    assert len(modbus_records(caplog)) <= 25
+    assert len(modbus_records(caplog)) <= 20 + 2 * (time.monotonic() - t0) + 1 < 40
