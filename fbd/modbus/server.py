@@ -216,17 +216,20 @@ def check_bind(host: str, port: int) -> None:
     """Raise :class:`FbdError` saying why ``host:port`` cannot be listened on, if it cannot."""
     if not 0 <= port <= 65535:
         raise FbdError(f"--port {port}: a TCP port is 0..65535")
+    shown = host if len(host) <= 40 else f"{host[:40]}... ({len(host)} characters)"
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as e:
-        raise FbdError(f"--bind {host}: not an address of this machine ({e.strerror})") from None
+        raise FbdError(f"--bind {shown}: not an address of this machine ({e.strerror})") from None
+    except (UnicodeError, ValueError):      # a label over 63 characters, a NUL, ...
+        raise FbdError(f"--bind {shown}: not a host name or an address") from None
     family, type_, proto, _name, sockaddr = infos[0]
     with socket.socket(family, type_, proto) as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind(sockaddr)
         except OSError as e:
-            raise _bind_error(host, port, e) from None
+            raise _bind_error(shown, port, e) from None
 
 
 def _bind_error(host: str, port: int, e: OSError) -> FbdError:

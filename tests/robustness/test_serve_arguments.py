@@ -34,6 +34,9 @@ HUGE = "9" * 5000
     ("--stats", "-5", "--stats -5: give seconds"),
     ("--stats", "often", "--stats often: give seconds"),
     ("--missed-cycles", "slip", "argument --missed-cycles: invalid choice: 'slip'"),
+    ("--bind", "a" * 3000, "--bind aaaa"),
+    ("--bind", "nosuch\x00host", "--bind nosuch"),
+    ("--bind", "300.1.2.3", "--bind 300.1.2.3: not an address of this machine"),
 ])
 def test_a_bad_option_value_is_one_line_and_status_2(capsys, option, value, says):
     assert cli.main(["serve", TARGET, option, value, "--port", "0"] if option != "--port"
