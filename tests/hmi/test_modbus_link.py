@@ -2,7 +2,7 @@
 
 from pymodbus.client import ModbusTcpClient
 
-from fbd.modbus.server import DEFAULT_PORT
+from fbd.modbus import DEFAULT_PORT
 from hmi.app import MODBUS_PORT
 from tests.hmi.rig import Rig
 
