@@ -111,8 +111,8 @@ from ..runtime.trace import Trace
 from .condition import FUNCTIONS, Condition, ConditionError, _Prev, compile_condition
 
 __all__ = ["Debugger", "Breakpoint", "Hit", "Probe", "WatchRow", "ConditionError",
-           "Condition", "compile_condition", "format_value", "MAX", "TREND_CAPACITY",
-           "FUNCTIONS"]
+           "Condition", "compile_condition", "format_value", "literal_text", "MAX",
+           "TREND_CAPACITY", "FUNCTIONS"]
 
 #: ``Debugger.speed`` for "as fast as possible"
 MAX = math.inf
@@ -136,6 +136,19 @@ def format_value(tp: t.DataType | None, raw) -> str:
     if kind == "bits":
         return f"16#{int(raw):X}"
     return str(raw)
+
+
+def literal_text(tp: t.DataType | None, value) -> str:
+    """A literal as the program gave it (``True``, ``"T#3s"``, ``5``) in IEC form,
+    as ``tp`` reads it: ``TRUE``, ``T#3s``, ``5``, ``'abc'``."""
+    if tp is not None:
+        try:
+            return format_value(tp, tp.coerce(value))
+        except (FbdError, ValueError, TypeError):
+            pass
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    return str(value)
 
 
 class WatchRow(NamedTuple):

