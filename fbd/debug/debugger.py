@@ -89,8 +89,10 @@ Events
     ``listeners``: callables called with one word after a change the views
     show: ``"state"`` (run/pause/speed), ``"scan"`` (scans ran), ``"block"``
     (a block was stepped), ``"hit"``, ``"breakpoints"``, ``"watch"``,
-    ``"forces"``, ``"trend"``, ``"restart"``. Called synchronously, on the
-    caller's thread; a Qt view forwards them to a signal.
+    ``"forces"``, ``"trend"``, ``"restart"``, and ``"touched"`` just before
+    ``"forces"`` when a value was written or forced (a game's host marks the
+    game: it sets no record). Called synchronously, on the caller's thread; a
+    Qt view forwards them to a signal.
 
 Breakpoint conditions are parsed and compiled by :mod:`fbd.debug.condition`.
 """
@@ -764,11 +766,13 @@ class Debugger:
         """Write a value once, now (a block that computes it overwrites it at its
         next run). ``value`` may be IEC text."""
         self.plc.write(path, value)
+        self._emit("touched")
         self._emit("forces")
 
     def force(self, path: str, value) -> None:
         """Hold ``path`` at ``value`` until :meth:`unforce`, across scans and restarts."""
         self.plc.force(path, value)
+        self._emit("touched")
         self._emit("forces")
 
     def unforce(self, path: str | None = None) -> None:
