@@ -142,8 +142,12 @@ class MainWindow(QMainWindow):
         menu.aboutToHide.connect(lambda: QTimer.singleShot(0, self._focus_panel))
 
     def _focus_panel(self) -> None:
-        if QApplication.activePopupWidget() is None and self.panel is not None:
-            self.panel.setFocus(Qt.FocusReason.PopupFocusReason)
+        if QApplication.activePopupWidget() is not None or self.panel is None:
+            return                     # another menu opened: the keyboard stays there
+        active = QApplication.activeWindow()
+        if active is not self and (active is None or not active.isVisible()):
+            self.activateWindow()      # the closed menu was the active window
+        self.panel.setFocus(Qt.FocusReason.PopupFocusReason)
 
     def show_message(self, text: str, ms: int = 5000) -> None:
         """A message in the status bar for ``ms`` ms (0: until the next one)."""

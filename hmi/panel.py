@@ -163,7 +163,7 @@ class GamePanel(Panel):
     def build_frame(self, *, heading: str, heading_px: float, top_right: QWidget | None,
                     choice: list[QWidget], board: QWidget, below: list[QWidget],
                     extras: list[QWidget], instructions: str, new_tip: str,
-                    margins=(20, 12, 20, 10)) -> None:
+                    margins=(24, 12, 24, 10)) -> None:
         t = self.theme
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         palette = self.palette()

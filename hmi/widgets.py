@@ -138,6 +138,9 @@ class StateLabel(QLabel):
         self.state = "ready"
         self.setFont(theme.font(px, bold=True))
         self.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        # as wide as the widest word, so the row does not shift as the state changes
+        metrics = QFontMetrics(self.font())
+        self.setMinimumWidth(max(metrics.horizontalAdvance(w) for w in STATE_WORDS.values()) + 4)
         self.show_state("ready")
 
     def show_state(self, state: str, paused: bool = False) -> None:

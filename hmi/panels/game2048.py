@@ -423,8 +423,7 @@ class Game2048Panel(GamePanel):
         self.build_frame(heading="2048", heading_px=72, top_right=scores, choice=[intro],
                          board=self.board_view, below=[below], extras=[],
                          instructions="Arrow keys or WASD move the tiles; equal tiles merge.",
-                         new_tip="A new game with a new random seed",
-                         margins=(24, 12, 24, 10))
+                         new_tip="A new game with a new random seed")
         self.heading.setFont(_font(72))
         self.start_button.setToolTip("Start a new game (F2, PLC command 5); during one, asks "
                                      "before discarding it")

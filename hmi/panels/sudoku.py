@@ -429,7 +429,7 @@ class SudokuPanel(GamePanel):
                          board=self.board_view, below=[self.info_line], extras=[],
                          instructions=INSTRUCTIONS[SELECT],
                          new_tip="Generate a new grid of this difficulty, with a unique "
-                                 "solution", margins=(24, 14, 24, 10))
+                                 "solution")
         self.start_button.setToolTip("Start playing the grid (F2, PLC event start); during "
                                      "a game, asks before discarding it")
         self.stop_button.setToolTip("Stop playing (F3, PLC event stop)")
