@@ -37,6 +37,7 @@ TRUE_COLOUR = QColor("#1a9e3a")
 WIRE_COLOUR = QColor("#555555")
 FORCED_COLOUR = QColor("#d62728")
 CURRENT_COLOUR = QColor("#ffb000")
+SELECTED_COLOUR = QColor("#2f6fdb")
 BLOCK_FILL = QColor("#f4f6fb")
 MACRO_FILL = QColor("#e3ecfa")
 PSEUDO_FILL = QColor("#eeeeee")
@@ -91,6 +92,9 @@ class DiagramView(QGraphicsView):
         self._auto_fit = True
         self._highlighted: str | None = None
         self.current: str | None = None
+        self.selected: str | None = None        # a box picked in the hierarchy
+        self._layouts: dict[str, Level] = {}
+        self._home: str | None = None           # the level shown before a scan was followed
         self.show_level("")
 
     # -- building -------------------------------------------------------------------
@@ -98,7 +102,12 @@ class DiagramView(QGraphicsView):
         dbg = self.debugger
         net = level_network(dbg.program.network, prefix)
         self.prefix = prefix
-        self.level = level = layout_level(net, prefix, dbg.order, dbg.program.signals)
+        level = self._layouts.get(prefix)
+        if level is None:        # a level's layout never changes: made once
+            level = self._layouts[prefix] = layout_level(net, prefix, dbg.order,
+                                                         dbg.program.signals)
+        self.level = level
+        self.selected = None
         scene = self.scene()
         scene.clear()
         self.box_items.clear()
@@ -119,6 +128,7 @@ class DiagramView(QGraphicsView):
                 self._source_index.setdefault(wire.src, index)
         self._stubs = {i: [] for i in range(len(paths))}
         self.connector_items = []
+        self._next_end = {}
         for c in level.connectors:
             self._add_connector(scene, c)
         self._probe = dbg.probe(list(paths))
@@ -326,15 +336,55 @@ class DiagramView(QGraphicsView):
             return
         self._highlighted = current
         if previous in self.box_items:
-            box = self.level.boxes[previous]
-            rect = self.box_items[previous]
-            rect.setBrush(QBrush({"block": BLOCK_FILL, "macro": MACRO_FILL}.get(
-                box.kind, PSEUDO_FILL)))
-            rect.setPen(QPen(BOX_PEN, 2 if box.kind == "macro" else 1.2))
+            self._unmark(previous)
+            if previous == self.selected:
+                self.box_items[previous].setPen(QPen(SELECTED_COLOUR, 3))
         if current in self.box_items:
             rect = self.box_items[current]
             rect.setBrush(QBrush(CURRENT_COLOUR.lighter(150)))
             rect.setPen(QPen(CURRENT_COLOUR, 3))
+
+    # -- following a scan stepped into ------------------------------------------------------
+    def follow(self, block: str | None) -> None:
+        """Show the level that holds ``block`` (the block a stepped scan runs next),
+        centred on it; with None (the scan ended), go back to the level shown
+        before the scan was followed."""
+        if block is None:
+            if self._home is not None:
+                home, self._home = self._home, None
+                if home != self.prefix:
+                    self.show_level(home)
+            return
+        prefix = block.rsplit(".", 1)[0] + "." if "." in block else ""
+        if self._home is None:
+            self._home = self.prefix
+        if prefix != self.prefix:
+            self.show_level(prefix)
+        self._highlight(block)
+        name = block[len(prefix):]
+        if name in self.box_items and not self._on_screen(self.box_items[name]):
+            self.centerOn(self.box_items[name])
+
+    def _on_screen(self, item) -> bool:
+        shown = self.mapToScene(self.viewport().rect()).boundingRect()
+        return shown.contains(item.sceneBoundingRect())
+
+    def select_box(self, name: str) -> None:
+        """Mark the box ``name`` of the level shown (picked in the hierarchy) and
+        bring it into view."""
+        if self.selected in self.box_items and self.selected != self._highlighted:
+            self._unmark(self.selected)
+        self.selected = name
+        rect = self.box_items[name]
+        if name != self._highlighted:
+            rect.setPen(QPen(SELECTED_COLOUR, 3))
+        self.centerOn(rect)
+
+    def _unmark(self, name: str) -> None:
+        box = self.level.boxes[name]
+        rect = self.box_items[name]
+        rect.setBrush(QBrush({"block": BLOCK_FILL, "macro": MACRO_FILL}.get(box.kind, PSEUDO_FILL)))
+        rect.setPen(QPen(BOX_PEN, 2 if box.kind == "macro" else 1.2))
 
     # -- interaction ------------------------------------------------------------------
     def enter(self, name: str) -> None:
@@ -353,11 +403,33 @@ class DiagramView(QGraphicsView):
         return None
 
     def mouseDoubleClickEvent(self, event) -> None:
-        name = self.box_at(self.itemAt(event.position().toPoint()))
+        item = self.itemAt(event.position().toPoint())
+        role = item.data(ROLE) if item is not None else None
+        if role is None and item is not None and item.parentItem() is not None:
+            role = item.parentItem().data(ROLE)
+        if isinstance(role, str) and role.startswith(("connector:", "continuation:")):
+            self.jump(role)
+            return
+        name = self.box_at(item)
         if name is not None and self.level.boxes[name].kind == "macro":
             self.enter(name)
             return
         super().mouseDoubleClickEvent(event)
+
+    def jump(self, role: str) -> None:
+        """From a continuation to its connector; from a connector to the next of its
+        continuations (the wire's other end, as an FBD editor's "go to")."""
+        kind, _, name = role.partition(":")
+        ends = [(c, tag) for c, tag in self.connector_items if c.name == name]
+        if kind == "continuation":
+            targets = [tag for c, tag in ends if c.kind == "connector"]
+        else:
+            targets = [tag for c, tag in ends if c.kind == "continuation"]
+            if targets:
+                self._next_end[name] = (self._next_end.get(name, -1) + 1) % len(targets)
+                targets = [targets[self._next_end[name]]]
+        if targets:
+            self.centerOn(targets[0])
 
     def wheelEvent(self, event) -> None:
         factor = 1.15 if event.angleDelta().y() > 0 else 1 / 1.15

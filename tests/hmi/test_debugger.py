@@ -126,13 +126,121 @@ def test_a_breakpoint_pauses_the_run(win, game):
     win.debugger.write("cell_0_0.memory.OUT", 2048)   # a memory keeps a written value
     win.tick(0.2)
     assert win.debugger.state == "paused"
-    assert "paused by a breakpoint" in win.statusBar().currentMessage()
+    assert "paused by a breakpoint" in win.message_field.message()
     assert "last hit" in panel.last_hit.text() and panel.table.item(0, 2).text() == "1"
     panel.table.item(0, 0).setCheckState(Qt.CheckState.Unchecked)
     assert not win.debugger.breakpoints[0].enabled
     panel.table.selectRow(0)
     panel.remove_selected()
     assert win.debugger.breakpoints == [] and panel.table.rowCount() == 0
+
+
+def test_a_stale_breakpoint_message_clears_when_running_again(win):
+    dbg = win.debugger
+    dbg.add_breakpoint("SCORE >= 0")
+    win.actions_by_name["until"].trigger()
+    assert "paused by a breakpoint" in win.message_field.message()
+    dbg.remove_breakpoint(dbg.breakpoints[0])
+    win.actions_by_name["run"].trigger()
+    assert win.message_field.message() == ""
+
+
+def test_to_break_without_breakpoints_says_so_and_runs_nothing(win):
+    before = win.debugger.scans
+    win.actions_by_name["until"].trigger()
+    assert win.debugger.scans == before
+    assert "no breakpoint is set" in win.message_field.message()
+    assert win.tabs.currentWidget() is win.breakpoints
+
+
+def test_the_step_n_row_reads_clearly_and_the_icons_show(win):
+    step_n = win.actions_by_name["step_n"]
+    assert step_n.text() == "Step 10 scans"
+    win.step_n.setValue(250)
+    assert step_n.text() == "Step 250 scans"
+    before = win.debugger.scans
+    step_n.trigger()
+    assert win.debugger.scans == before + 250
+    for name in ("run", "pause", "step", "step_into"):
+        assert not win.actions_by_name[name].icon().isNull(), name   # Qt's icons, no glyphs
+    assert win.actions_by_name["pause"].text() == "Pause"
+
+
+def test_return_in_the_value_field_writes_once_and_force_forces(win):
+    dbg = win.debugger
+    dbg.watch("cell_1_1.memory.OUT")
+    win.refresh()
+    panel = win.watch
+    panel.table.selectRow(0)
+    panel.value_edit.setText("64")
+    panel.value_edit.returnPressed.emit()
+    assert dbg.get("cell_1_1.memory.OUT") == 64 and not dbg.is_forced("cell_1_1.memory.OUT")
+    assert "wrote 64 once" in panel.message.text()
+    panel.value_edit.setText("128")
+    panel.force_button.click()
+    assert dbg.is_forced("cell_1_1.memory.OUT") and dbg.get("cell_1_1.memory.OUT") == 128
+
+
+def test_the_forces_list_shows_values_in_iec_form(win):
+    dbg = win.debugger
+    dbg.force("cell_0_0.Clear", False)
+    dbg.force("control.Cmd", 3)
+    win.watch.refresh()
+    items = [win.watch.forces_list.item(i).text() for i in range(win.watch.forces_list.count())]
+    # the forces are listed by the signals' own paths (an alias's source): IEC values
+    assert sorted(items) == ["CMD = 3", "control.clear.OUT = FALSE"]
+
+
+def test_double_clicking_a_port_row_watches_it(win, qtbot):
+    block = win.tree.find("control.seq_prev")
+    block.setExpanded(True)
+    port = block.child(0)
+    path = port.data(0, Qt.ItemDataRole.UserRole)
+    win._tree_open(port, 0)            # was: AttributeError: 'NE' object has no attribute ...
+    assert win.debugger.watches == [path]
+    assert win.tabs.currentWidget() is win.watch
+
+
+def test_double_clicking_a_block_shows_its_level_with_the_block_selected(win):
+    view = win.diagram.view
+    win._tree_open(win.tree.find("control.seq_prev"), 0)
+    assert view.prefix == "control." and view.selected == "seq_prev"
+    assert view.box_items["seq_prev"].pen().color().name() == "#2f6fdb"
+    win._tree_open(win.tree.find("cell_0_0"), 0)            # a macro: entered
+    assert view.prefix == "cell_0_0."
+
+
+def test_step_into_follows_the_scan_into_macros_and_back_out(win):
+    dbg = win.debugger
+    view = win.diagram.view
+    assert view.prefix == ""
+    win.actions_by_name["step_into"].trigger()            # begins the scan
+    first = dbg.current_block
+    assert view.prefix == first.rsplit(".", 1)[0] + "." and view.current == first.rsplit(".")[-1]
+    seen = {view.prefix}
+    for _ in range(60):
+        win.actions_by_name["step_into"].trigger()
+        block = dbg.current_block
+        if block is None:
+            break
+        parent = block.rsplit(".", 1)[0] + "." if "." in block else ""
+        assert view.prefix == parent and view.current == block[len(parent):]
+        seen.add(view.prefix)
+    assert len(seen) > 1                                     # it went from macro to macro
+    win.actions_by_name["finish"].trigger()
+    assert not dbg.in_scan and view.prefix == "" and view.current is None    # back out
+
+
+def test_a_continuation_leads_to_its_connector(win):
+    view = win.diagram.view
+    view.enter("cell_0_0")
+    cont = next(tag for c, tag in view.connector_items if c.kind == "continuation")
+    source = next(tag for c, tag in view.connector_items if c.kind == "connector")
+    view.jump(cont.data(0))
+    centre = view.mapToScene(view.viewport().rect().center())
+    assert abs(centre.x() - source.sceneBoundingRect().center().x()) < 2 or \
+        view.horizontalScrollBar().value() in (view.horizontalScrollBar().minimum(),
+                                               view.horizontalScrollBar().maximum())
 
 
 def test_trends_plot_and_export(win, tmp_path):
@@ -311,3 +419,37 @@ def test_the_debugger_follows_a_new_game(qtbot, tmp_path):
     assert window.debugger_window is None
     rig.advance(10)
     assert rig.advance(10) == 2                       # the shell runs the new PLC again
+
+
+def test_trends_are_lanes_like_a_logic_analyser(win):
+    dbg = win.debugger
+    dbg.trend(["control.issue.OUT", "SCORE", "cell_0_0.memory.OUT"])
+    dbg.step(30)
+    win.tabs.setCurrentWidget(win.trends)
+    win.refresh()
+    panel = win.trends
+    lanes = panel.lanes
+    assert [lane.is_bool for lane in lanes.values()] == [True, False, False]
+    layout = panel.graphics.ci.layout
+    assert layout.rowMinimumHeight(0) < layout.rowMinimumHeight(1)      # a BOOL's lane is low
+    plots = [lane.plot for lane in lanes.values()]
+    # every lane has its own axis: a number's range is its own, not the BOOL's 0..1
+    assert plots[0].getViewBox().viewRange()[1] == pytest.approx([-0.25, 1.35])
+    # one scan axis: zooming one lane zooms them all, and only along x
+    plots[1].setXRange(10, 20, padding=0)
+    for p in plots:
+        assert p.getViewBox().viewRange()[0] == pytest.approx([10, 20], abs=0.5)
+        assert p.getViewBox().state["mouseEnabled"] == [True, False]
+    assert [p.getAxis("bottom").isVisible() for p in plots] == [False, False, True]
+    # one cursor through every lane; the readout names every signal in IEC form
+    panel.set_cursor(15)
+    assert all(lane.cursor.value() == 15 for lane in lanes.values())
+    lanes["SCORE"].cursor.setValue(12)                       # dragging one moves all
+    assert all(lane.cursor.value() == 12 for lane in lanes.values())
+    text = panel.readout.text()
+    assert "scan 12" in text and "control.issue.OUT = FALSE" in text or \
+        "control.issue.OUT = TRUE" in text
+    assert "SCORE = " in text and "cell_0_0.memory.OUT = " in text
+    assert lanes["SCORE"].tag.toPlainText().startswith("SCORE = ")
+    panel.fit()
+    assert plots[0].getViewBox().viewRange()[0][1] >= dbg.scans - 1
