@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 
 from fbd.network import Network, Ref
 
-from .debugger import literal_text
 from .layered import Node, arrange, assign_layers
+from .probe import literal_text
 from .routing import plan_gaps, route_points
 
 __all__ = ["Box", "Wire", "Connector", "Level", "layout_level", "overlaps", "crossings",
