@@ -207,3 +207,22 @@ def test_measure_counts_a_crossing_and_the_shared_runs_once():
     drawn = sum(abs(x1 - x0) + abs(y1 - y0) for w in lv.wires if w.points
                 for (x0, y0), (x1, y1) in zip(w.points, w.points[1:]))
     assert m.length < drawn and m.crossings == 0 and m.connectors == 0
+
+
+def test_the_report_prints_each_level_once(capsys):
+    import io
+
+    from fbd.debug.report import main, report
+    net = Network("Outer")
+    a = net.input("A", BOOL)
+    inner = chain(2)
+    first = net.add("first", inner, A=a)
+    second = net.add("second", inner, A=first.Q)
+    net.output("Q", second.Q)
+    out = io.StringIO()
+    rows = report(net, out)
+    assert [r["level"] for r in rows] == ["(top)", "first."]        # one Chain, once
+    assert rows[1]["crossings"] == 0 and "crossings" in out.getvalue()
+    assert main(["no_such_module_xyz:build"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("fbd: error: ") and err.count("\n") == 1
