@@ -191,8 +191,15 @@ def test_the_forces_list_shows_values_in_iec_form(win):
     assert sorted(items) == ["CMD = 3", "control.clear.OUT = FALSE"]
 
 
+def a_block_in(tree, macro: str):
+    """The first block (not a macro) inside ``macro`` in the hierarchy, whatever it is called."""
+    item = tree.find(macro)
+    return next(item.child(i) for i in range(item.childCount())
+                if item.child(i).data(1, Qt.ItemDataRole.UserRole))
+
+
 def test_double_clicking_a_port_row_watches_it(win, qtbot):
-    block = win.tree.find("control.seq_prev")
+    block = a_block_in(win.tree, "control")
     block.setExpanded(True)
     port = block.child(0)
     path = port.data(0, Qt.ItemDataRole.UserRole)
@@ -203,9 +210,11 @@ def test_double_clicking_a_port_row_watches_it(win, qtbot):
 
 def test_double_clicking_a_block_shows_its_level_with_the_block_selected(win):
     view = win.diagram.view
-    win._tree_open(win.tree.find("control.seq_prev"), 0)
-    assert view.prefix == "control." and view.selected == "seq_prev"
-    assert view.box_items["seq_prev"].pen().color().name() == "#2f6fdb"
+    block = a_block_in(win.tree, "control")
+    name = block.text(0)
+    win._tree_open(block, 0)
+    assert view.prefix == "control." and view.selected == name
+    assert view.box_items[name].pen().color().name() == "#2f6fdb"
     win._tree_open(win.tree.find("cell_0_0"), 0)            # a macro: entered
     assert view.prefix == "cell_0_0."
 
@@ -423,7 +432,7 @@ def test_the_debugger_follows_a_new_game(qtbot, tmp_path):
 
 def test_trends_are_lanes_like_a_logic_analyser(win):
     dbg = win.debugger
-    dbg.trend(["control.issue.OUT", "SCORE", "cell_0_0.memory.OUT"])
+    dbg.trend(["BUSY", "SCORE", "cell_0_0.memory.OUT"])
     dbg.step(30)
     win.tabs.setCurrentWidget(win.trends)
     win.refresh()
@@ -447,8 +456,7 @@ def test_trends_are_lanes_like_a_logic_analyser(win):
     lanes["SCORE"].cursor.setValue(12)                       # dragging one moves all
     assert all(lane.cursor.value() == 12 for lane in lanes.values())
     text = panel.readout.text()
-    assert "scan 12" in text and "control.issue.OUT = FALSE" in text or \
-        "control.issue.OUT = TRUE" in text
+    assert "scan 12" in text and ("BUSY = FALSE" in text or "BUSY = TRUE" in text)
     assert "SCORE = " in text and "cell_0_0.memory.OUT = " in text
     assert lanes["SCORE"].tag.toPlainText().startswith("SCORE = ")
     panel.fit()
