@@ -240,7 +240,9 @@ class MessageField(ElidedLabel):
         super().__init__("", parent)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
-        self._timer.timeout.connect(lambda: self.setText(""))
+        # a bound method, not a lambda: PyQt drops the connection with the label, so a
+        # timer never calls into a label Qt has already deleted
+        self._timer.timeout.connect(self.clear_message)
 
     def show_message(self, text: str, ms: int = 0) -> None:
         self.setText(text)
@@ -248,6 +250,9 @@ class MessageField(ElidedLabel):
             self._timer.start(ms)
         else:
             self._timer.stop()
+
+    def clear_message(self) -> None:
+        self.setText("")
 
     def message(self) -> str:
         return self.full_text()
