@@ -88,6 +88,9 @@ class GamePanel(Panel):
 
     theme: Theme
     has_undo = True
+    #: the states :meth:`game_state` returns, and "paused" (the state word is as
+    #: wide as the widest of their words)
+    states: tuple[str, ...] = ("ready", "playing", "solved", "paused")
     #: what *Start* during a game discards, for the question
     discards = "the game in progress"
 
@@ -199,7 +202,7 @@ class GamePanel(Panel):
         self.undo_button.setToolTip("Take back the last move (Ctrl+Z)")
         self.undo_button.clicked.connect(lambda: self.undo())
         self.undo_button.setVisible(self.has_undo)
-        self.state_label = StateLabel(t)
+        self.state_label = StateLabel(t, states=self.states)
         buttons = QHBoxLayout()
         for w in (self.start_button, self.stop_button, self.undo_button):
             buttons.addWidget(w)

@@ -132,7 +132,8 @@ class ElidedLabel(QLabel):
 class StateLabel(QLabel):
     """The game's state in one word, in the panel's colour for it."""
 
-    def __init__(self, theme: Theme, px: float = 20):
+    def __init__(self, theme: Theme, px: float = 20,
+                 states: tuple[str, ...] = ("ready", "playing", "solved", "paused")):
         super().__init__(STATE_WORDS["ready"])
         self.theme = theme
         self.state = "ready"
@@ -140,7 +141,7 @@ class StateLabel(QLabel):
         self.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         # as wide as the widest word, so the row does not shift as the state changes
         metrics = QFontMetrics(self.font())
-        self.setMinimumWidth(max(metrics.horizontalAdvance(w) for w in STATE_WORDS.values()) + 4)
+        self.setMinimumWidth(max(metrics.horizontalAdvance(STATE_WORDS[w]) for w in states) + 4)
         self.show_state("ready")
 
     def show_state(self, state: str, paused: bool = False) -> None:

@@ -307,6 +307,7 @@ class Game2048Panel(GamePanel):
     title = "2048"
     theme = THEME
     has_undo = False      # the article's program keeps no history
+    states = ("ready", "playing", "over", "won", "paused")
 
     def __init__(self, parent=None, *, seed: int | None = None, processing: str = "single_pass",
                  placement: str = "smart", best: BestScore | None = None):

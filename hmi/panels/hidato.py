@@ -33,7 +33,6 @@ from PyQt6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QPen
 from PyQt6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QLabel,
     QSizePolicy,
     QWidget,
 )
@@ -480,15 +479,14 @@ class HidatoPanel(GamePanel):
                                   "after the last one placed; a click on a number continues "
                                   "from it")
         self.next_mode.toggled.connect(lambda _on: self.refresh())
-        self.next_label = QLabel()
-        self.next_label.setFont(_font(13, bold=True))
-        self.next_label.setStyleSheet(f"color: {ENTERED_TEXT};")
-        self.next_label.setMinimumWidth(QFontMetrics(self.next_label.font()).horizontalAdvance(
-            "next: 100"))
+        # the number a click places next is said in the box itself ("Next number: 5"),
+        # which keeps room for it from the start
+        self.next_mode.setMinimumWidth(self.next_mode.sizeHint().width() + QFontMetrics(
+            self.next_mode.font()).horizontalAdvance(": 100"))
 
         self.build_frame(heading="Hidato", heading_px=40, top_right=None,
                          choice=[self.chooser, self.size_box, self.difficulty_box],
-                         board=self.board_view, below=[], extras=[self.next_mode, self.next_label],
+                         board=self.board_view, below=[], extras=[self.next_mode],
                          instructions="Fill in 1, 2, 3… as a path of touching cells (diagonals "
                                       "count): click a cell, type a number, Enter confirms.",
                          new_tip="Generate a new puzzle of this size and difficulty, with a "
@@ -505,6 +503,7 @@ class HidatoPanel(GamePanel):
         for name in self.puzzles:
             sub.addAction(name, lambda n=name: self._chosen(self.chooser.findData(n)))
         self.next_action = menu.addAction("Ne&xt number mode")
+        self.next_action.setToolTip(self.next_mode.toolTip())
         self.next_action.setCheckable(True)
         self.next_action.toggled.connect(self.next_mode.setChecked)
         self.next_mode.toggled.connect(self.next_action.setChecked)
@@ -578,9 +577,7 @@ class HidatoPanel(GamePanel):
         self._shown_index = self.chooser.currentIndex()
         self.board_view.ends = (g.first, g.last)
         self.board_view.show_grids(g.current, g.givens, g.conflicts, self.selected, self.typed)
-        if self.next_mode.isChecked():
-            number = next_number(g.current, g.first, g.last, self.last_placed)
-            self.next_label.setText(f"next: {number}" if number is not None else "")
-        else:
-            self.next_label.setText("")
+        number = next_number(g.current, g.first, g.last, self.last_placed)
+        self.next_mode.setText(f"Next number: {number}" if self.next_mode.isChecked()
+                               and number is not None else "Next number")
         self.show_frame(busy=not self.idle)

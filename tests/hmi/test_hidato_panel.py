@@ -104,18 +104,18 @@ def test_next_number_mode_follows_what_the_plc_did(qtbot):
     rig = HidatoRig(qtbot, start=False)
     rig.panel.next_mode.setChecked(True)
     rig.click(qtbot, 1, 4)                   # the given 2: continue from it
-    assert rig.panel.next_label.text() == "next: 3"
+    assert rig.panel.next_mode.text() == "Next number: 3"
     rig.click(qtbot, 0, 3)                   # not started: the PLC refuses the 3 ...
     assert rig.panel.hint.text() == NOT_STARTED_HINT
     rig.settle()
     assert rig.game.current[0][3] == 0
-    assert rig.panel.next_label.text() == "next: 3"     # ... so the next number stays 3
+    assert rig.panel.next_mode.text() == "Next number: 3"     # ... so the next number stays 3
     rig.panel.start_button.click()
     rig.settle()
     rig.click(qtbot, 1, 4)
     rig.click(qtbot, 0, 3)
     rig.settle()
-    assert rig.game.current[0][3] == 3 and rig.panel.next_label.text() == "next: 4"
+    assert rig.game.current[0][3] == 3 and rig.panel.next_mode.text() == "Next number: 4"
 
 
 def test_typing_a_number_enters_it_through_the_plc(rig, qtbot, solution):
@@ -160,7 +160,7 @@ def test_next_number_mode_places_the_right_number(rig, qtbot):
     rig.click(qtbot, 0, 2)
     rig.settle()
     assert rig.game.current[0][2] == 4
-    assert rig.panel.next_label.text() == "next: 5"
+    assert rig.panel.next_mode.text() == "Next number: 5"
 
 
 def test_undo(rig, qtbot):
