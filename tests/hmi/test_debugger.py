@@ -386,11 +386,24 @@ def test_screenshots(win):
     dbg.watch("SCORE")
     win.diagram.view.enter("cell_0_0")
     dbg.step_into()
+    while not dbg.current_block.startswith("cell_0_0."):    # into the cell's blocks
+        dbg.step_into()
     for _ in range(3):
         dbg.step_into()
     win.refresh()
+    assert win.diagram.view.prefix == "cell_0_0."             # the view followed the scan
     assert win.diagram.view.grab().save(str(SHOTS / "debugger_cell_diagram.png"))
     assert win.grab().save(str(SHOTS / "debugger_2048.png"))
+    dbg.finish_scan()
+    dbg.trend(["BUSY", "SCORE", "cell_0_0.memory.OUT"])
+    for direction in ("left", "up", "right", "down"):
+        win.debugger.plc.set("CMD", {"up": 1, "right": 2, "down": 3, "left": 4}[direction])
+        win.debugger.plc.set("CMD_SEQ", dbg.get("CMD_SEQ") % 32767 + 1)
+        dbg.step(15)
+    win.tabs.setCurrentWidget(win.trends)
+    win.refresh()
+    win.trends.set_cursor(dbg.scans - 20)
+    assert win.grab().save(str(SHOTS / "debugger_trends.png"))
 
 
 def test_the_shell_opens_the_debugger_on_the_same_plc(qtbot, tmp_path):
