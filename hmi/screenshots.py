@@ -49,7 +49,8 @@ def _advance(window, clock: _Clock, ms: int) -> None:
 def _play(window, clock: _Clock, panel, moves: int) -> None:
     """Play ``moves`` moves through the panel's commands, as key presses would: the
     first direction of :data:`PREFERENCE` that changes the board."""
-    _advance(window, clock, 100)                      # the start command: two tiles
+    panel.begin()                                     # Start: the first two tiles
+    _advance(window, clock, 100)
     for _ in range(moves):
         for direction in PREFERENCE:
             before = panel.game.board

@@ -38,8 +38,9 @@ processing -> control in 2048). Such a level has no order of whole calls, so
 the macros on such a loop are inlined into the exported POU (their blocks
 named ``<instance>_<block>``) until one exists; the behaviour is unchanged.
 
-Positions come from the debugger's layout (:mod:`fbd.debug.layout`): columns by
-data flow, boxes stacked in execution order, wires routed around boxes.
+Positions come from the debugger's layout (:mod:`fbd.debug.layout`): layers by
+data flow, boxes ordered to keep crossings few, wires routed in the channels
+between layers (long wires too: this writer asks for no connector pairs).
 Importing the file again (:func:`fbd.plcopen.load`) gives a network that runs
 identically scan for scan. :func:`validate` checks a file against the TC6
 v2.01 schema, which ships with the package (:func:`schema_path`).
@@ -588,7 +589,7 @@ class _PouWriter:
                     lay_net.connect(ref(src), insts[name].port(port))
         for name, (src, fb) in self.outputs.items():
             lay_net.output(name, ref(src) if not fb or src[0] == "lit" else 0)
-        level = layout_level(lay_net, "", list(self.order), {})
+        level = layout_level(lay_net, "", list(self.order), {}, connectors=False)
         routes = {w.dst: w.points for w in level.wires if w.points}
         self.level = level
 

@@ -119,7 +119,7 @@ def test_a_plc_that_raises_pauses_the_loop_and_says_why(qtbot, caplog):
     clock.ns += TICK_NS
     assert window.tick() == 0
     assert window.loop.paused and window.pause_action.isChecked()
-    assert "PLC stopped: RuntimeError: watchdog" in window.statusBar().currentMessage()
+    assert "PLC stopped: RuntimeError: watchdog" in window.message_field.message()
 
 
 def test_the_timer_drives_the_loop_in_real_time(rig, qtbot):
