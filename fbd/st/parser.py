@@ -1,0 +1,312 @@
+"""Parsing entry points and the translation of parse failures into StErrors."""
+
+from __future__ import annotations
+
+import threading
+from importlib import resources
+
+from lark import Lark
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from . import ast as A
+from .errors import StNestingError, StSyntaxError
+from .lexer import _SCAN, RESERVED, IecLexer, UnclosedError
+from .transform import AstBuilder, PositionedError
+
+__all__ = ["parse", "parse_body", "parse_expression", "LANGUAGES"]
+
+LANGUAGES = ("ST", "IL", "SFC")
+_STARTS = {"file": "start", "ST": "st_text", "IL": "il_text", "SFC": "sfc_text",
+           "expression": "expression_text"}
+
+_lock = threading.Lock()
+_lark: Lark | None = None
+_builder = AstBuilder()
+
+
+def grammar_text() -> str:
+    return resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
+
+
+def _parser() -> Lark:
+    global _lark
+    if _lark is None:
+        with _lock:
+            if _lark is None:
+                _lark = Lark(grammar_text(), parser="lalr", lexer="contextual", transformer=_builder,
+                             start=list(_STARTS.values()), maybe_placeholders=False,
+                             _plugins={"ContextualLexer": IecLexer}, cache=True)
+    return _lark
+
+
+def _run(text: str, start: str, filename: str, pou: str | None):
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    parser = _parser()
+    _builder.reset()
+    try:
+        return parser.parse(text, start=_STARTS[start])
+    except PositionedError as e:
+        cls = StNestingError if e.nesting else StSyntaxError
+        raise cls(e.message, filename=filename, line=e.line, col=e.col,
+                  pou=pou or enclosing_pou(text, _offset(text, e.line, e.col)), source=text) from None
+    except UnclosedError as e:
+        raise StSyntaxError(e.what, filename=filename, line=e.line, col=e.column,
+                            pou=pou or enclosing_pou(text, _offset(text, e.line, e.column)),
+                            source=text) from None
+    except UnexpectedInput as e:
+        raise _syntax_error(e, text, filename, pou) from None
+    finally:
+        _builder.reset()
+
+
+def parse(text: str, filename: str = "<input>") -> A.CompilationUnit:
+    """Parse a whole IEC 61131-3 source file (a ``.st`` file as matiec and
+    OpenPLC take it): data types, POUs in ST, IL or SFC, configurations.
+
+    Raises :class:`~fbd.st.errors.StSyntaxError` naming file, line, column
+    and POU. Only the syntax is checked; :func:`fbd.st.analyze` checks the
+    declarations.
+    """
+    elements = _run(text, "file", filename, None)
+    return A.CompilationUnit(filename=filename, elements=elements, source=text, line=1, col=1)
+
+
+def parse_body(text: str, language: str = "ST", *, filename: str = "<input>", pou: str | None = None,
+               line: int = 1, col: int = 1) -> A.StBody | A.IlBody | A.SfcBody:
+    """Parse one POU body in ``language`` (ST, IL or SFC), as PLCopen XML
+    carries it in ``<ST>``/``<IL>`` elements: statements (or instructions, or
+    steps, transitions and actions) without the declarations around them.
+
+    ``line`` and ``col`` say where the text starts in ``filename``, so that
+    positions (of nodes and errors) are those of the file; ``pou`` names the
+    POU in error messages. An empty or blank text gives an empty body.
+    """
+    language = language.upper()
+    if language not in LANGUAGES:
+        raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {language!r}")
+    if _blank(text):
+        empty = {"ST": A.StBody(statements=()), "IL": A.IlBody(instructions=()),
+                 "SFC": A.SfcBody(steps=(), transitions=(), actions=())}[language]
+        return empty
+    padded = "\n" * (line - 1) + " " * (col - 1) + text
+    return _run(padded, language, filename, pou)
+
+
+def parse_expression(text: str, *, filename: str = "<input>") -> A.Node:
+    """Parse one ST expression (``"a + b * 2"``)."""
+    return _run(text, "expression", filename, None)
+
+
+def _blank(text: str) -> bool:
+    pos = 0
+    while True:
+        m = _SCAN.match(text, pos)
+        if m is None:
+            return True
+        if m.lastgroup != "skip":
+            return False
+        pos = m.end()
+
+
+def _offset(text: str, line: int, col: int) -> int:
+    pos = 0
+    for _ in range(line - 1):
+        nxt = text.find("\n", pos)
+        if nxt < 0:
+            break
+        pos = nxt + 1
+    return pos + col - 1
+
+
+_POU_WORDS = {"FUNCTION", "FUNCTION_BLOCK", "PROGRAM", "CONFIGURATION"}
+_POU_ENDS = {"END_FUNCTION", "END_FUNCTION_BLOCK", "END_PROGRAM", "END_CONFIGURATION"}
+
+
+def enclosing_pou(text: str, offset: int) -> str | None:
+    """``"PROGRAM main"`` if ``offset`` lies inside that POU (or
+    ``"CONFIGURATION c"``), else None; comments and strings are skipped."""
+    pos = 0
+    current = None
+    expect_name = None
+    scan = _SCAN.match
+    while pos < offset:
+        m = scan(text, pos)
+        if m is None:
+            break
+        pos = m.end()
+        if m.lastgroup != "word":
+            if m.lastgroup != "skip":
+                expect_name = None
+            continue
+        word = m.group("word")
+        upper = word.upper()
+        if expect_name is not None:
+            current = f"{expect_name} {word}"
+            expect_name = None
+        elif upper in _POU_WORDS and not (upper == "PROGRAM" and current
+                                          and current.startswith("CONFIGURATION")):
+            expect_name = upper
+            current = upper
+        elif upper in _POU_ENDS:
+            current = None
+    return current
+
+
+# ---------------------------------------------------------------- error messages
+_DISPLAY = {
+    "IDENT": "a name", "INTEGER": "an integer", "REAL_NUMBER": "a real number", "BASED": "an integer",
+    "SSTRING": "a string", "DSTRING": "a string", "DURATION": "a TIME literal", "TYPED_NUMBER": "a literal",
+    "TYPED_ENUM": "an enumerated value", "DATE_LIT": "a DATE literal", "TOD_LIT": "a TOD literal",
+    "DT_LIT": "a DT literal", "DIRECT": "a direct address (%IX0.0)", "DIRECT_PARTIAL": "%I*, %Q* or %M*",
+    "_ASSIGN": "':='", "_SENDTO": "'=>'", "_DOTDOT": "'..'", "POWER": "'**'", "LESS_EQ": "'<='",
+    "GREATER_EQ": "'>='", "NOT_EQUAL": "'<>'", "EQUALS": "'='", "LESS": "'<'", "GREATER": "'>'",
+    "PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'", "SLASH": "'/'", "AMP": "'&'", "AMP_N": "'&N'",
+    "_LPAR": "'('", "_RPAR": "')'", "_LSQB": "'['", "_RSQB": "']'", "_COMMA": "','", "_SEMI": "';'",
+    "_COLON": "':'", "_DOT": "'.'", "_NL": "the end of the line", "$END": "the end of the text",
+    "BODY_ST": "a statement", "BODY_IL": "an instruction", "BODY_SFC": "a step",
+}
+_EXPRESSION_STARTERS = {"IDENT", "INTEGER", "REAL_NUMBER", "BASED", "SSTRING", "DURATION", "_LPAR", "TRUE",
+                        "MINUS", "NOT", "DIRECT"}
+_BINARY_OPERATORS = {"PLUS", "MINUS", "STAR", "SLASH", "POWER", "MOD", "AND", "AMP", "OR", "XOR",
+                     "EQUALS", "NOT_EQUAL", "LESS", "GREATER", "LESS_EQ", "GREATER_EQ"}
+_KEYWORD_TERMINALS = set(RESERVED.values())
+_LITERALS = {"TYPED_NUMBER", "DURATION", "DATE_LIT", "TOD_LIT", "DT_LIT", "SSTRING", "DSTRING", "BASED",
+             "TYPED_ENUM", "DIRECT", "DIRECT_PARTIAL", "REAL_NUMBER", "INTEGER"}
+
+
+def _name(terminal: str) -> str:
+    if terminal in _DISPLAY:
+        return _DISPLAY[terminal]
+    return terminal.lstrip("_")
+
+
+def describe_token(token) -> str:
+    kind = token.type
+    if kind == "$END":
+        return "the end of the text"
+    if kind in ("BODY_ST", "BODY_IL", "BODY_SFC"):
+        return _DISPLAY[kind]
+    if kind == "_NL":
+        return "the end of the line"
+    if kind in _KEYWORD_TERMINALS or kind.isupper() and kind.lstrip("_") == str(token).upper():
+        return f"keyword {str(token).upper()}"
+    if kind == "IDENT":
+        return f"name {str(token)!r}"
+    if kind in _LITERALS:
+        return f"{str(token)!r}"
+    return _DISPLAY.get(kind, repr(str(token)))
+
+
+def describe_expected(expected) -> str:
+    names = set(expected) - {"$END"} if len(expected) > 1 else set(expected)
+    parts: list[str] = []
+    if "BODY_ST" in names or "BODY_IL" in names:
+        names -= {"BODY_ST", "BODY_IL", "BODY_SFC"}
+        parts.append("a statement")
+    if len(names & _EXPRESSION_STARTERS) >= 4:
+        names -= _EXPRESSION_STARTERS | _LITERALS | {"FALSE", "AND", "OR", "XOR", "MOD", "PLUS"}
+        parts.append("an expression")
+    if len(names & _BINARY_OPERATORS) >= 4:
+        names -= _BINARY_OPERATORS
+        parts.append("an operator")
+    if len(names & {"LD", "ST", "S", "R", "JMP", "CAL", "RET"}) >= 4:
+        names = {n for n in names if n in ("IDENT", "_NL", "_RPAR")}
+        parts.append("an IL instruction")
+    ordered = sorted(names, key=lambda n: (not n.startswith("_"), n))
+    parts += [_name(n) for n in ordered]
+    if len(parts) > 8:
+        parts = parts[:8] + ["..."]
+    if len(parts) == 1:
+        return parts[0]
+    return ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
+def _previous_significant(text: str, offset: int) -> tuple[int, str] | None:
+    """The last non-blank, non-comment character before ``offset`` and its offset."""
+    pos = 0
+    last = None
+    scan = _SCAN.match
+    while pos < offset:
+        m = scan(text, pos)
+        if m is None:
+            break
+        if m.lastgroup != "skip":
+            last = (m.end() - 1, text[m.end() - 1])
+        elif m.group(0)[:1] in "'\"":
+            last = (m.end() - 1, m.group(0)[-1])
+        pos = m.end()
+    return last
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, col
+
+
+def _syntax_error(e: UnexpectedInput, text: str, filename: str, pou: str | None) -> StSyntaxError:
+    if isinstance(e, UnexpectedCharacters):
+        line, col = e.line, e.column
+        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
+        message = f"unexpected character {ch!r}"
+        if ch == "_" or (ch.isalnum() and e.pos_in_stream > 0 and text[e.pos_in_stream - 1] == "_"):
+            message += (" (an IEC identifier has no double underscore and does not end with '_')")
+        elif ch in "#%":
+            message += " (a malformed literal or address?)"
+        offset = e.pos_in_stream
+    elif isinstance(e, UnexpectedToken):
+        token = e.token
+        offset = token.start_pos if token.start_pos is not None else len(text)
+        if token.type == "$END":
+            offset = len(text.rstrip())
+            line, col = _line_col(text, offset)
+        else:
+            line, col = token.line, token.column
+        message = _token_message(e, text, offset)
+        if message.startswith("';' missing"):
+            prev = _previous_significant(text, offset)
+            if prev is not None:
+                offset = prev[0] + 1
+                line, col = _line_col(text, offset)
+    elif isinstance(e, UnexpectedEOF):
+        offset = len(text)
+        line, col = _line_col(text, offset)
+        message = f"the text ends too early; expected {describe_expected(e.expected)}"
+    else:  # pragma: no cover - lark has no other kinds
+        offset, line, col, message = 0, 1, 1, str(e)
+    return StSyntaxError(message, filename=filename, line=line, col=col,
+                         pou=pou or enclosing_pou(text, offset), source=text)
+
+
+_BODY_ENDS = {"_END_FUNCTION", "_END_FUNCTION_BLOCK", "_END_PROGRAM", "_END_ACTION"}
+
+
+def _token_message(e: UnexpectedToken, text: str, offset: int) -> str:
+    token = e.token
+    expected = set(e.expected)
+    kind = token.type
+    got = describe_token(token)
+    if kind in _BODY_ENDS and expected & {"BODY_ST", "BODY_IL", "BODY_SFC"}:
+        return (f"no body before {str(token).upper()}: a POU or action needs at least one statement "
+                "(matiec refuses an empty body)")
+    if kind == "_SEMI":
+        prev = _previous_significant(text, offset)
+        if prev is not None and prev[1] == ";":
+            return "unexpected ';': an empty statement (matiec refuses ';;')"
+    if kind in _KEYWORD_TERMINALS and "IDENT" in expected and kind not in expected:
+        return f"{str(token).upper()} is a reserved keyword and cannot be used as a name"
+    if "_SEMI" in expected and kind != "_SEMI":
+        prev = _previous_significant(text, offset)
+        if prev is not None and text.count("\n", prev[0], offset):
+            return f"';' missing at the end of the line (found {got} on the next line)"
+    if kind == "BODY_ST" and "IDENT" in expected:
+        return "unexpected statement"
+    if kind == "BODY_IL" and expected <= {"_ASSIGN"}:
+        return "a transition needs ':= condition;' or an IL body after ':'"
+    if kind == "_NL" and "_NL" not in expected:
+        return f"an IL instruction ends too early; expected {describe_expected(expected)}"
+    if kind == "VAR_ACCESS":
+        return "VAR_ACCESS is not supported (matiec does not support access paths)"
+    return f"unexpected {got}; expected {describe_expected(expected)}"
+
