@@ -20,8 +20,8 @@
    it, IL if not. Comments, pragmas and strings are skipped while looking.
 
 3. **Line ends.** IL instructions end at the end of the line; ST, SFC and the
-   declarations ignore line ends. ``_NL`` tokens are lexed everywhere and
-   passed to the parser only inside an IL body (or IL transition condition).
+   declarations ignore line ends. ``_NL`` tokens are made only inside an IL
+   body (or IL transition condition).
 
 Comments ``(* ... *)`` / ``// ...`` are skipped everywhere; they do not nest
 (matiec without its ``-n`` option). A pragma ``{...}`` / ``{{...}}`` is passed
@@ -33,9 +33,7 @@ from __future__ import annotations
 
 import re
 
-from lark.exceptions import UnexpectedCharacters, UnexpectedToken
-from lark.lexer import ContextualLexer, Token
-from lark.parsers.lalr_analysis import Shift
+from lark.lexer import Token
 
 # Reserved words and the terminal each becomes ("_X" terminals are left out of the tree).
 _RESERVED_NAMES = """
@@ -128,7 +126,7 @@ def detect_body(text: str, pos: int, accepted: frozenset) -> str | None:
     return "BODY_IL"
 
 
-def parser_accepts(table: dict, state_stack: list, terminal: str) -> bool:
+def parser_accepts(actions: dict, state_stack: list, terminal: str) -> bool:
     """Whether the parser, with ``state_stack``, would shift ``terminal`` next.
 
     A state's lookahead set is not enough: LALR merges the lookaheads of
@@ -136,110 +134,162 @@ def parser_accepts(table: dict, state_stack: list, terminal: str) -> bool:
     only follows in another context (a BODY_ST after a FUNCTION's return type
     is listed after every variable's type name). This runs the reductions on
     a copy of the state stack, without values, until the terminal is shifted
-    or refused.
+    or refused. ``actions`` is the driver's table (see driver.py): a shift is
+    the next state, a reduction ``(size, rule name, callback)``.
     """
     stack = list(state_stack)
     while True:
-        action = table[stack[-1]].get(terminal)
+        action = actions[stack[-1]].get(terminal)
         if action is None:
             return False
-        kind, arg = action
-        if kind is Shift:
+        if action.__class__ is int:
             return True
-        size = len(arg.expansion)
+        size = action[0]
         if size:
             del stack[-size:]
-        stack.append(table[stack[-1]][arg.origin.name][1])
+        stack.append(actions[stack[-1]][action[1]])
 
 
-class IecLexer(ContextualLexer):
-    """lark's ContextualLexer plus keyword retyping, body detection and IL line ends.
+_IGNORED = ("WS", "COMMENT", "LINE_COMMENT")
+# What lies between tokens, matched possessively (no backtracking into it):
+# blanks and comments, with line ends outside IL and without them inside.
+_GAP = r"(?:[ \t\f\r\v]++|\(\*[\s\S]*?\*\)|//[^\n]*+)*+"
+_GAP_NL = r"(?:[ \t\f\r\v\n]++|\(\*[\s\S]*?\*\)|//[^\n]*+)*+"
 
-    A text parsed from a start rule that accepts line ends (an IL body given
-    alone) is in IL mode from its first character.
+
+def _lark_order(t):
+    # the order lark's own lexer tries terminals in: priority, then the longest
+    return (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name)
+
+
+class Scanner:
+    """Tokens for the driver, read with the parser's state stack at hand.
+
+    The terminals are the grammar's, tried in lark's order, in one compiled
+    expression per mode (IL lines, everything else) rather than one per
+    parser state as lark's contextual lexer has them: with every word lexed
+    as IDENT and keywords retyped by parser state, no terminal needs the
+    state to be told apart, and one match per token is several times faster.
+    A text parsed from a start rule that accepts line ends (an IL body
+    alone) is in IL mode from its start.
     """
 
-    def __init__(self, conf, states, always_accept=()):
-        super().__init__(conf, states, tuple(always_accept) + ("IDENT", "_NL", "UNCLOSED", "PRAGMA"))
-        self._accepts = {s: frozenset(a) for s, a in states.items()}
-        self._contextual: dict[int, dict[str, str]] = {}
+    def __init__(self, terminals, actions: dict, flags: int = 0):
+        self.actions = actions
+        self._accepts = {s: frozenset(t for t in row if t.isupper()) for s, row in actions.items()}
+        self._contextual: dict[int, frozenset] = {}
         self._body_starts: dict[int, frozenset] = {}
         for s, acc in self._accepts.items():
-            ctx = {w: w for w in CONTEXTUAL if w in acc}
+            ctx = CONTEXTUAL.intersection(acc)
             if ctx:
-                self._contextual[s] = ctx
+                self._contextual[s] = frozenset(ctx)
             starts = acc.intersection(BODY_TOKENS)
             if starts:
                 self._body_starts[s] = frozenset(starts)
+        ordered = sorted((t for t in terminals if t.name not in _IGNORED and t.name != "_NL"),
+                         key=_lark_order)
+        alternatives = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in ordered)
+        self._token_nl = re.compile(f"{_GAP}(?:{alternatives}|(?P<_NL>\n))", flags).match
+        self._token = re.compile(f"{_GAP_NL}(?:{alternatives})", flags).match
+        self._gap_nl = re.compile(_GAP_NL).match
+        self._gap = re.compile(_GAP).match
 
-    def lex(self, lexer_state, parser_state):
-        # the IL flag of each open body, and what closes it
-        modes: list[tuple[bool, frozenset]] = [
-            ("_NL" in self._accepts[parser_state.position], frozenset())]
+    def tokens(self, text: str, state_stack: list):
+        """The tokens of ``text``; ``state_stack`` is the parser's, read (never
+        changed) before each token to decide keywords and body starts."""
+        actions = self.actions
         reserved = RESERVED
         contextual = self._contextual
         body_starts = self._body_starts
-        lexers = self.lexers
-        text = getattr(lexer_state.text, "text", lexer_state.text)   # a TextSlice from lark 1.3
-        line_ctr = lexer_state.line_ctr
-        table = parser_state.parse_conf.states
-        state_stack = parser_state.state_stack
+        new = str.__new__
+        # the IL flag of each open body, and the words that close it
+        il = "_NL" in self._accepts[state_stack[-1]]
+        modes: list[tuple[bool, frozenset]] = [(il, frozenset())]
+        match = self._token_nl if il else self._token
+        pos, line, line_start = 0, 1, 0
+        end = len(text)
         detected_at = -1
-        try:
-            while True:
-                state = state_stack[-1]
-                starts = body_starts.get(state)
-                if starts is not None and line_ctr.char_pos != detected_at:
-                    detected_at = line_ctr.char_pos
-                    body = detect_body(text, detected_at, starts)
-                    if body is not None and parser_accepts(table, state_stack, body):
-                        closers = _BODY_CLOSERS if "BODY_ST" in starts else _TRANSITION_ENDS
-                        modes.append((body == "BODY_IL", closers))
-                        yield Token(body, "", detected_at, line_ctr.line, line_ctr.column)
-                        continue
-                try:
-                    tok = lexers[state].next_token(lexer_state, parser_state)
-                except UnexpectedCharacters as e:
-                    raise self._unexpected(e, lexer_state, parser_state) from None
-                kind = tok.type
-                if kind == "IDENT":
-                    upper = tok.value.upper()
-                    keyword = reserved.get(upper)
-                    if keyword is not None:
-                        tok.type = kind = keyword
-                    else:
-                        ctx = contextual.get(state)
-                        if ctx is not None and upper in ctx and parser_accepts(table, state_stack, upper):
-                            tok.type = kind = upper
-                elif kind == "_NL":
-                    if not modes[-1][0]:
-                        continue
-                elif kind == "PRAGMA":
-                    if not parser_accepts(table, state_stack, "PRAGMA"):
-                        continue
-                elif kind == "UNCLOSED":
-                    raise _unclosed(tok, lexer_state, parser_state)
-                if kind in modes[-1][1]:
-                    modes.pop()
+        count = text.count
+        while True:
+            state = state_stack[-1]
+            starts = body_starts.get(state)
+            if starts is not None and pos != detected_at:
+                detected_at = pos
+                body = detect_body(text, pos, starts)
+                if body is not None and parser_accepts(actions, state_stack, body):
+                    closers = _BODY_CLOSERS if "BODY_ST" in starts else _TRANSITION_ENDS
+                    il = body == "BODY_IL"
+                    modes.append((il, closers))
+                    match = self._token_nl if il else self._token
+                    # the body starts at its first token, not at the blank before it
+                    at = self._gap_nl(text, pos).end() if not il else pos
+                    tok = new(Token, "")
+                    tok.type, tok.start_pos = body, at
+                    tok.line = line + count("\n", pos, at)
+                    tok.column = at - (text.rfind("\n", 0, at) + 1) + 1
+                    yield tok
+                    continue
+            m = match(text, pos)
+            if m is None:
+                gap = (self._gap if il else self._gap_nl)(text, pos).end()
+                if gap >= end:
+                    return
+                line += count("\n", pos, gap)
+                line_start = text.rfind("\n", 0, gap) + 1
+                raise LexFailure(gap, line, gap - line_start + 1)
+            kind = m.lastgroup
+            start = m.start(kind)
+            newlines = count("\n", pos, start)
+            if newlines:
+                line += newlines
+                line_start = text.rfind("\n", pos, start) + 1
+            pos = m.end()
+            value = m.group(kind)
+            if kind == "IDENT":
+                upper = value.upper()
+                keyword = reserved.get(upper)
+                if keyword is not None:
+                    kind = keyword
+                else:
+                    ctx = contextual.get(state)
+                    if ctx is not None and upper in ctx and parser_accepts(actions, state_stack, upper):
+                        kind = upper
+            elif kind == "_NL":
+                tok = new(Token, value)
+                tok.type, tok.start_pos, tok.line, tok.column = kind, start, line, start - line_start + 1
+                line += 1
+                line_start = pos
                 yield tok
-        except EOFError:
-            pass
+                continue
+            elif kind == "PRAGMA":
+                tok = new(Token, value)
+                tok.type, tok.start_pos, tok.line, tok.column = kind, start, line, start - line_start + 1
+                inside = count("\n", start, pos)
+                if inside:
+                    line += inside
+                    line_start = text.rfind("\n", start, pos) + 1
+                if parser_accepts(actions, state_stack, "PRAGMA"):
+                    yield tok
+                continue
+            elif kind == "UNCLOSED":
+                raise _unclosed(value, line, start - line_start + 1)
+            if kind in modes[-1][1]:
+                modes.pop()
+                il = modes[-1][0]
+                match = self._token_nl if il else self._token
+            tok = new(Token, value)
+            tok.type, tok.start_pos, tok.line, tok.column = kind, start, line, start - line_start + 1
+            yield tok
 
-    def _unexpected(self, e: UnexpectedCharacters, lexer_state, parser_state):
-        """A character no terminal of this state matches: if it starts a token
-        valid elsewhere (':=' where an expression ends), report that token as
-        unexpected, with what the parser expected instead."""
-        try:
-            last = lexer_state.last_token
-            tok = self.root_lexer.next_token(lexer_state, parser_state)
-        except (UnexpectedCharacters, EOFError):
-            return e
-        if tok.type == "IDENT":
-            tok.type = RESERVED.get(tok.value.upper(), "IDENT")
-        if tok.type == "UNCLOSED":
-            return _unclosed(tok, lexer_state, parser_state)
-        expected = {t for t in parser_state.parse_conf.states[parser_state.position] if t.isupper()}
-        return UnexpectedToken(tok, expected, state=parser_state, token_history=[last])
+
+class LexFailure(Exception):
+    """No token starts at ``pos`` (line, column)."""
+
+    def __init__(self, pos: int, line: int, column: int):
+        super().__init__(pos)
+        self.pos = pos
+        self.line = line
+        self.column = column
 
 
 class UnclosedError(Exception):
@@ -250,10 +300,10 @@ class UnclosedError(Exception):
         self.column = column
 
 
-def _unclosed(tok: Token, lexer_state, parser_state) -> UnclosedError:
+def _unclosed(value: str, line: int, column: int) -> UnclosedError:
     what = {"(*": "a comment opened here is never closed with *)",
             "{": "a pragma opened here is never closed with }",
             "'": "a string opened here is not closed on this line (write $N for a line break)",
             '"': "a string opened here is not closed on this line (write $N for a line break)",
-            }[tok.value]
-    return UnclosedError(what, tok.line, tok.column)
+            }[value]
+    return UnclosedError(what, line, column)

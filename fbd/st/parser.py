@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import gc
 import threading
 from importlib import resources
 
 from lark import Lark
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import ast as A
+from .driver import Driver, ParseFailure
 from .errors import StNestingError, StSyntaxError
-from .lexer import _SCAN, RESERVED, IecLexer, UnclosedError
+from .lexer import _SCAN, RESERVED, LexFailure, UnclosedError, parser_accepts
 from .transform import AstBuilder, PositionedError
 
 __all__ = ["parse", "parse_body", "parse_expression", "LANGUAGES"]
@@ -20,7 +21,7 @@ _STARTS = {"file": "start", "ST": "st_text", "IL": "il_text", "SFC": "sfc_text",
            "expression": "expression_text"}
 
 _lock = threading.Lock()
-_lark: Lark | None = None
+_driver: Driver | None = None
 _builder = AstBuilder()
 
 
@@ -28,24 +29,31 @@ def grammar_text() -> str:
     return resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
 
 
-def _parser() -> Lark:
-    global _lark
-    if _lark is None:
+def _parser() -> Driver:
+    """The parser, built on first use. lark computes the LALR tables and
+    caches them (in the temporary directory, keyed by the grammar), so only
+    the first process on a machine pays the full construction."""
+    global _driver
+    if _driver is None:
         with _lock:
-            if _lark is None:
-                _lark = Lark(grammar_text(), parser="lalr", lexer="contextual", transformer=_builder,
-                             start=list(_STARTS.values()), maybe_placeholders=False,
-                             _plugins={"ContextualLexer": IecLexer}, cache=True)
-    return _lark
+            if _driver is None:
+                lark = Lark(grammar_text(), parser="lalr", lexer="basic", transformer=_builder,
+                            start=list(_STARTS.values()), maybe_placeholders=False, cache=True)
+                _driver = Driver(lark)
+    return _driver
 
 
 def _run(text: str, start: str, filename: str, pou: str | None):
     if text.startswith("\ufeff"):
         text = text[1:]
-    parser = _parser()
+    driver = _parser()
     _builder.reset()
+    # The tree has no reference cycles: the collector, run again and again
+    # over a growing tree, would only make a long parse quadratic.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        return parser.parse(text, start=_STARTS[start])
+        return driver.parse(text, _STARTS[start])
     except PositionedError as e:
         cls = StNestingError if e.nesting else StSyntaxError
         raise cls(e.message, filename=filename, line=e.line, col=e.col,
@@ -54,9 +62,13 @@ def _run(text: str, start: str, filename: str, pou: str | None):
         raise StSyntaxError(e.what, filename=filename, line=e.line, col=e.column,
                             pou=pou or enclosing_pou(text, _offset(text, e.line, e.column)),
                             source=text) from None
-    except UnexpectedInput as e:
-        raise _syntax_error(e, text, filename, pou) from None
+    except LexFailure as e:
+        raise _character_error(e, text, filename, pou) from None
+    except ParseFailure as e:
+        raise _token_error(e, driver, text, filename, pou) from None
     finally:
+        if collecting:
+            gc.enable()
         _builder.reset()
 
 
@@ -245,36 +257,39 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
     return line, col
 
 
-def _syntax_error(e: UnexpectedInput, text: str, filename: str, pou: str | None) -> StSyntaxError:
-    if isinstance(e, UnexpectedCharacters):
-        line, col = e.line, e.column
-        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
-        message = f"unexpected character {ch!r}"
-        if ch == "_" or (ch.isalnum() and e.pos_in_stream > 0 and text[e.pos_in_stream - 1] == "_"):
-            message += (" (an IEC identifier has no double underscore and does not end with '_')")
-        elif ch in "#%":
-            message += " (a malformed literal or address?)"
-        offset = e.pos_in_stream
-    elif isinstance(e, UnexpectedToken):
-        token = e.token
-        offset = token.start_pos if token.start_pos is not None else len(text)
-        if token.type == "$END":
-            offset = len(text.rstrip())
-            line, col = _line_col(text, offset)
-        else:
-            line, col = token.line, token.column
-        message = _token_message(e, text, offset)
-        if message.startswith("';' missing"):
-            prev = _previous_significant(text, offset)
-            if prev is not None:
-                offset = prev[0] + 1
-                line, col = _line_col(text, offset)
-    elif isinstance(e, UnexpectedEOF):
-        offset = len(text)
+def _character_error(e: LexFailure, text: str, filename: str, pou: str | None) -> StSyntaxError:
+    ch = text[e.pos]
+    message = f"unexpected character {ch!r}"
+    if ch == "_" or (ch.isalnum() and e.pos > 0 and text[e.pos - 1] == "_"):
+        message += " (an IEC identifier has no double underscore and does not end with '_')"
+    elif ch in "#%":
+        message += " (a malformed literal or address?)"
+    elif ord(ch) > 127:
+        message += " (outside strings and comments IEC 61131-3 text is ASCII)"
+    return StSyntaxError(message, filename=filename, line=e.line, col=e.column,
+                         pou=pou or enclosing_pou(text, e.pos), source=text)
+
+
+def _token_error(e: ParseFailure, driver: Driver, text: str, filename: str,
+                 pou: str | None) -> StSyntaxError:
+    token = e.token
+    actions = driver.actions
+    # the terminals the parser really accepts here, not the merged LALR lookaheads
+    row = actions[e.stack[-1]]
+    expected = {t for t in row if t.isupper() and parser_accepts(actions, e.stack, t)} or \
+        {t for t in row if t.isupper()}
+    offset = token.start_pos
+    if token.type == "$END":
+        offset = len(text.rstrip())
         line, col = _line_col(text, offset)
-        message = f"the text ends too early; expected {describe_expected(e.expected)}"
-    else:  # pragma: no cover - lark has no other kinds
-        offset, line, col, message = 0, 1, 1, str(e)
+    else:
+        line, col = token.line, token.column
+    message = _token_message(token, expected, text, offset)
+    if message.startswith("';' missing"):
+        prev = _previous_significant(text, offset)
+        if prev is not None:
+            offset = prev[0] + 1
+            line, col = _line_col(text, offset)
     return StSyntaxError(message, filename=filename, line=line, col=col,
                          pou=pou or enclosing_pou(text, offset), source=text)
 
@@ -282,9 +297,7 @@ def _syntax_error(e: UnexpectedInput, text: str, filename: str, pou: str | None)
 _BODY_ENDS = {"_END_FUNCTION", "_END_FUNCTION_BLOCK", "_END_PROGRAM", "_END_ACTION"}
 
 
-def _token_message(e: UnexpectedToken, text: str, offset: int) -> str:
-    token = e.token
-    expected = set(e.expected)
+def _token_message(token, expected: set, text: str, offset: int) -> str:
     kind = token.type
     got = describe_token(token)
     if kind in _BODY_ENDS and expected & {"BODY_ST", "BODY_IL", "BODY_SFC"}:

@@ -18,6 +18,12 @@ from lark import Token
 from . import ast as A
 from . import literals as lit
 
+#: binding strength of the binary operators; all are left-associative (** too, as in matiec)
+PRECEDENCE = {
+    "POWER": 8, "STAR": 7, "SLASH": 7, "MOD": 7, "PLUS": 6, "MINUS": 6,
+    "LESS": 5, "GREATER": 5, "LESS_EQ": 5, "GREATER_EQ": 5, "EQUALS": 4, "NOT_EQUAL": 4,
+    "AND": 3, "AMP": 3, "XOR": 2, "OR": 1,
+}
 _OPERATORS = {
     "OR": "OR", "XOR": "XOR", "AND": "AND", "AMP": "AND", "EQUALS": "=", "NOT_EQUAL": "<>",
     "LESS": "<", "GREATER": ">", "LESS_EQ": "<=", "GREATER_EQ": ">=", "PLUS": "+",
@@ -26,7 +32,7 @@ _OPERATORS = {
 _IL_OPERATORS = {"AMP": "AND", "AMP_N": "ANDN"}
 _CANONICAL_TYPES = {"TIME_OF_DAY": "TOD", "DATE_AND_TIME": "DT"}
 _IL_NODES = (A.IlLabel, A.IlOp, A.IlDeferred, A.IlFunction, A.IlFormalCall, A.IlCall,
-             A.IlJump, A.IlReturn)
+             A.IlJump, A.IlReturn, A.Pragma)
 _TYPE_NODES = (A.NamedType, A.StringType, A.SubrangeType, A.EnumType, A.ArrayType, A.StructType)
 
 
@@ -429,9 +435,30 @@ class AstBuilder:
         return A.Return(**_at(ch[0]))
 
     # -- expressions --------------------------------------------------------------
-    def binop(self, ch):
-        left, op, right = ch
-        return self._nested(A.Binary(op=_OPERATORS[op.type], left=left, right=right, **_pos(left)), ch)
+    def operators(self, ch):
+        """``a op b op c ...`` into a tree, by precedence (operator-precedence
+        parsing, without recursion)."""
+        operands = [ch[0]]
+        pending: list = []
+        precedence = PRECEDENCE
+
+        def reduce():
+            op = pending.pop()
+            right = operands.pop()
+            left = operands.pop()
+            node = A.Binary(op=_OPERATORS[op.type], left=left, right=right, line=left.line, col=left.col)
+            operands.append(self._nested(node, (left, right)))
+
+        for i in range(1, len(ch), 2):
+            op = ch[i]
+            strength = precedence[op.type]
+            while pending and precedence[pending[-1].type] >= strength:
+                reduce()
+            pending.append(op)
+            operands.append(ch[i + 1])
+        while pending:
+            reduce()
+        return operands[0]
 
     def negate(self, ch):
         return self._nested(A.Unary(op="-", operand=ch[1], **_at(ch[0])), ch[1:])
