@@ -111,6 +111,8 @@ def detect_body(text: str, pos: int, accepted: frozenset) -> str | None:
             first = (kind, value.upper())
             if "BODY_ST" not in accepted:   # transition condition: IL unless ':='
                 return None if kind == "assign" else "BODY_IL"
+            if kind == "other" and value not in "%&":
+                return None                 # no statement or instruction starts so: "STRING[" ...
             if kind == "word":
                 word = first[1]
                 if word in _DECLARATION_WORDS:
@@ -188,7 +190,11 @@ class Scanner:
                 self._body_starts[s] = frozenset(starts)
         ordered = sorted((t for t in terminals if t.name not in _IGNORED and t.name != "_NL"),
                          key=_lark_order)
-        alternatives = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in ordered)
+        # "(*" left after the blanks and comments is a comment never closed; a
+        # quote or brace that no string or pragma took is one never closed
+        alternatives = "|".join([r"(?P<UNCLOSED_COMMENT>\(\*)"]
+                                + [f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in ordered]
+                                + [r"""(?P<UNCLOSED>\{|'|")"""])
         self._token_nl = re.compile(f"{_GAP}(?:{alternatives}|(?P<_NL>\n))", flags).match
         self._token = re.compile(f"{_GAP_NL}(?:{alternatives})", flags).match
         self._gap_nl = re.compile(_GAP_NL).match
@@ -271,7 +277,7 @@ class Scanner:
                 if parser_accepts(actions, state_stack, "PRAGMA"):
                     yield tok
                 continue
-            elif kind == "UNCLOSED":
+            elif kind == "UNCLOSED" or kind == "UNCLOSED_COMMENT":
                 raise _unclosed(value, line, start - line_start + 1)
             if kind in modes[-1][1]:
                 modes.pop()

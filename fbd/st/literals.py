@@ -93,6 +93,8 @@ def typed_number(text: str) -> tuple[str, str, object]:
         body = body[1:]
         at += 1
     if "#" in body:
+        if sign != 1 or rest[:1] == "+":
+            raise LiteralError("a based integer (2#, 8#, 16#) has no sign", at - 1)
         base_text = body.partition("#")[0]
         if base_text not in ("2", "8", "16"):
             raise LiteralError(f"the base of an integer is 2, 8 or 16, not {base_text}", at)

@@ -213,8 +213,8 @@ def describe_token(token) -> str:
 def describe_expected(expected) -> str:
     names = set(expected) - {"$END"} if len(expected) > 1 else set(expected)
     parts: list[str] = []
-    if "BODY_ST" in names or "BODY_IL" in names:
-        names -= {"BODY_ST", "BODY_IL", "BODY_SFC"}
+    if "BODY_ST" in names or "BODY_IL" in names or len(names & _STATEMENT_STARTS) >= 4:
+        names -= {"BODY_ST", "BODY_IL", "BODY_SFC", "IDENT", "PRAGMA"} | _STATEMENT_STARTS
         parts.append("a statement")
     if len(names & _EXPRESSION_STARTERS) >= 4:
         names -= _EXPRESSION_STARTERS | _LITERALS | {"FALSE", "AND", "OR", "XOR", "MOD", "PLUS"}
@@ -295,6 +295,8 @@ def _token_error(e: ParseFailure, driver: Driver, text: str, filename: str,
 
 
 _BODY_ENDS = {"_END_FUNCTION", "_END_FUNCTION_BLOCK", "_END_PROGRAM", "_END_ACTION"}
+_STATEMENT_STARTS = {"IF", "CASE", "FOR", "WHILE", "REPEAT", "EXIT", "CONTINUE", "RETURN"}
+_CLOSERS = {"END_IF", "ELSE", "ELSIF", "END_CASE", "END_FOR", "END_WHILE", "UNTIL", "END_REPEAT"}
 
 
 def _token_message(token, expected: set, text: str, offset: int) -> str:
@@ -307,7 +309,19 @@ def _token_message(token, expected: set, text: str, offset: int) -> str:
         prev = _previous_significant(text, offset)
         if prev is not None and prev[1] == ";":
             return "unexpected ';': an empty statement (matiec refuses ';;')"
-    if kind in _KEYWORD_TERMINALS and "IDENT" in expected and kind not in expected:
+    if len(expected & _STATEMENT_STARTS) >= 4 and kind.lstrip("_") in _CLOSERS:
+        return (f"no statement before {str(token).upper()}: matiec needs at least one "
+                "(an empty THEN, ELSE, DO or REPEAT is refused)")
+    word = str(token).upper()
+    if word in ("END_VAR", "END_TYPE", "END_STRUCT") and "IDENT" in expected:
+        block = {"END_VAR": "VAR ... END_VAR", "END_TYPE": "TYPE ... END_TYPE",
+                 "END_STRUCT": "STRUCT ... END_STRUCT"}[word]
+        return f"nothing declared before {word}: matiec refuses an empty {block}"
+    if kind == "_ASSIGN" and {"_COMMA", "_RPAR"} <= expected:
+        return ("unexpected ':=': the arguments of a call are either all formal (name := value) "
+                "or all positional")
+    if (kind in _KEYWORD_TERMINALS and "IDENT" in expected and kind not in expected
+            and len(expected & _EXPRESSION_STARTERS) < 3):
         return f"{str(token).upper()} is a reserved keyword and cannot be used as a name"
     if "_SEMI" in expected and kind != "_SEMI":
         prev = _previous_significant(text, offset)
