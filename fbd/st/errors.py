@@ -7,6 +7,9 @@ from ..errors import FbdError
 
 EXCERPT_MAX = 200
 
+__all__ = ["StError", "StSyntaxError", "StNestingError", "StSemanticError", "StWarning", "Reporter",
+           "excerpt_of"]
+
 
 class StError(FbdError):
     """A problem in IEC 61131-3 source text, at ``filename:line:col``.
@@ -90,3 +93,49 @@ def excerpt_of(source: str | None, line: int, col: int) -> str:
     lo = max(0, min(col - 1 - half, len(text) - EXCERPT_MAX))
     cut = text[lo:lo + EXCERPT_MAX]
     return ("..." if lo > 0 else "") + cut + ("..." if lo + EXCERPT_MAX < len(text) else "")
+
+
+class StWarning(StError):
+    """Something matiec accepts that is likely a mistake; never raised,
+    collected in :attr:`fbd.st.symbols.Analysis.warnings`."""
+
+
+class Reporter:
+    """Collects errors and warnings with their places; raises them together."""
+
+    def __init__(self, unit):
+        self.unit = unit
+        self.errors: list[StSemanticError] = []
+        self.warnings: list[StWarning] = []
+        self._seen: set = set()
+
+    def _where(self, node, pou):
+        return {"filename": self.unit.filename, "line": getattr(node, "line", 0),
+                "col": getattr(node, "col", 0), "pou": pou,
+                "excerpt": excerpt_of(self.unit.source, getattr(node, "line", 0), getattr(node, "col", 0))}
+
+    def error(self, node, message: str, pou: str | None = None) -> None:
+        # a problem with a shared part ("a, b : T") is said once
+        mark = (getattr(node, "line", 0), getattr(node, "col", 0), message)
+        if mark in self._seen:
+            return
+        self._seen.add(mark)
+        self.errors.append(StSemanticError(message, **self._where(node, pou)))
+
+    def warn(self, node, message: str, pou: str | None = None) -> None:
+        self.warnings.append(StWarning(message, **self._where(node, pou)))
+
+    def sorted_errors(self) -> list[StSemanticError]:
+        return sorted(self.errors, key=lambda e: (e.line, e.col))
+
+    def raise_errors(self) -> None:
+        if not self.errors:
+            return
+        problems = self.sorted_errors()
+        first = problems[0]
+        raised = StSemanticError(first.message, more=len(problems) - 1, filename=first.filename,
+                                 line=first.line, col=first.col, pou=first.pou, excerpt=first.excerpt)
+        raised.problems = [raised, *problems[1:]]
+        raise raised
+
+
