@@ -280,15 +280,23 @@ class Resolver:
         root = target
         while isinstance(root, (A.Member, A.Index)):
             root = root.base
-        self.path(target)
         if isinstance(root, A.DirectVar):
+            self.path(target)
             return
         if not isinstance(root, A.Name):
             self.error(target, "only a variable can be assigned")
             return
-        symbol = self.resolved.get(root)
-        if symbol is None:
-            return
+        if target is root:
+            symbol = self.lookup(root.name, root)
+            if symbol is None:
+                self.undeclared(root, root.name)
+                return
+            self.resolved[root] = symbol
+        else:
+            self.path(target)
+            symbol = self.resolved.get(root)
+            if symbol is None or symbol.kind not in ("variable", "step"):
+                return
         if symbol.kind == "step":
             self.error(target, f"the flags of step {symbol.name} are read-only")
             return
