@@ -30,6 +30,7 @@ _NO_INITIAL_VALUE = {"VAR_IN_OUT", "VAR_EXTERNAL", "VAR_TEMP"}
 # ----------------------------------------------------------------- the unit
 def declare_globals(analysis: Analysis, report: Reporter) -> None:
     library = analysis.library
+    parameters = library.parameter_names()
     for element in analysis.unit.elements:
         if isinstance(element, A.TypeDecl):
             symbol = Symbol(element.name, "type", element)
@@ -49,11 +50,20 @@ def declare_globals(analysis: Analysis, report: Reporter) -> None:
         if k in ELEMENTARY_TYPES or k in TYPE_ALIASES:
             report.error(element, f"{element.name} is an elementary type name")
             continue
-        if library.lookup(element.name) is not None:
-            report.error(element, f"{element.name} is the name of a standard function or FB of the "
-                                  "library; matiec refuses a second one (rename it)")
+        standard = library.lookup(element.name)
+        if standard is not None and not (standard.kind == "FUNCTION" and getattr(element, "kind", "") ==
+                                         "FUNCTION"):
+            # a FUNCTION may stand in for a standard function (matiec takes it, and calls it);
+            # anything else of that name breaks matiec's library
+            report.error(element, f"{element.name} is the name of a standard "
+                                  f"{'function block' if standard.kind == 'FUNCTION_BLOCK' else 'function'} "
+                                  "of the library; matiec refuses a second one (rename it)")
             continue
         analysis.globals[k] = symbol
+        if k in parameters:
+            report.warn(element, f"{element.name} is also a parameter name of matiec's standard "
+                                 "library: iec2c -p, as Beremiz and OpenPLC run it, refuses a POU or type "
+                                 "of that name")
     for element in analysis.unit.types:
         if isinstance(element.spec, A.EnumType):
             _declare_enum(analysis, element.spec, element.name, report, None)

@@ -74,8 +74,9 @@ _TRANSITION_ENDS = frozenset({"_END_TRANSITION"})
 
 # Looking ahead into a body: skip what the parser skips, find words and ';'.
 _SCAN = re.compile(r"""
-    (?P<skip>[ \t\f\r\v\n]+ | \(\*[\s\S]*?\*\) | //[^\n]* | \{\{[\s\S]*?\}\} | \{[^}]*\}
+    (?P<skip>[ \t\f\r\v\n]+ | \(\*[\s\S]*?\*\) | //[^\n]*
              | '(?:\$[^\n]|[^'$\n])*' | "(?:\$[^\n]|[^"$\n])*")
+  | (?P<pragma>\{\{[\s\S]*?\}\} | \{[^}]*\})
   | (?P<word>[A-Za-z_][A-Za-z0-9_]*)
   | (?P<assign>:=)
   | (?P<other>[\s\S])
@@ -96,15 +97,20 @@ def detect_body(text: str, pos: int, accepted: frozenset) -> str | None:
     """
     scan = _SCAN.match
     first = None
+    pragma = False
     while True:
         m = scan(text, pos)
         if m is None:                       # end of text
             if first is None:
-                return None
+                return "BODY_IL" if pragma else None
             break
         pos = m.end()
         kind = m.lastgroup
         if kind == "skip":
+            continue
+        if kind == "pragma":
+            # a body of pragmas only is IL (matiec: an instruction list of pragmas)
+            pragma = True
             continue
         value = m.group(kind)
         if first is None:
@@ -116,7 +122,7 @@ def detect_body(text: str, pos: int, accepted: frozenset) -> str | None:
             if kind == "word":
                 word = first[1]
                 if word in _DECLARATION_WORDS:
-                    return None
+                    return "BODY_IL" if pragma and word in _BODY_ENDS else None
                 if word in _SFC_WORDS:
                     return "BODY_SFC"
                 if word in _ST_WORDS:

@@ -32,6 +32,7 @@ class Resolver:
         self.resolved = analysis.resolved
         self.loops = 0
         self.for_variables: set[str] = set()
+        self.inputs_written: set[str] = set()
 
     def error(self, node, message: str) -> None:
         self.report.error(node, message, self.label)
@@ -310,7 +311,8 @@ class Resolver:
             if key(symbol.name) in self.for_variables:
                 self.error(target, f"{symbol.name} is the variable of the FOR loop around this assignment "
                                    "(matiec refuses assigning it)")
-            elif symbol.section == "VAR_INPUT":
+            elif symbol.section == "VAR_INPUT" and key(symbol.name) not in self.inputs_written:
+                self.inputs_written.add(key(symbol.name))      # said once per input
                 self.report.warn(target, f"assigns its own input {symbol.name} (matiec accepts it; the value "
                                          "lasts until the caller sets the input again)", self.label)
         elif isinstance(target, A.Member) and symbol.is_fb_instance and target.base is root:

@@ -101,9 +101,37 @@ _BLOCKS = [
 ]
 
 _TYPE_NAMES = "|".join(sorted(ELEMENTARY_TYPES | {"TIME_OF_DAY", "DATE_AND_TIME"}, key=len, reverse=True))
-_CONVERSION = re.compile(rf"(?:{_TYPE_NAMES}|BCD)_TO_(?:{_TYPE_NAMES}|BCD)"
-                         rf"|(?:REAL|LREAL)_TRUNC_(?:{_TYPE_NAMES})")
 _TYPED = re.compile(rf"([A-Z]+)((?:_(?:{_TYPE_NAMES}))+)")
+
+# The conversions matiec's library has (lib/standard_functions.txt), by source type.
+_NUMBERS = frozenset("BOOL SINT INT DINT LINT USINT UINT UDINT ULINT BYTE WORD DWORD LWORD REAL LREAL"
+                     .split())
+_UNSIGNED = frozenset("USINT UINT UDINT ULINT".split())
+_BCD_WORDS = frozenset("BYTE WORD DWORD LWORD".split())
+_CONVERSIONS = {
+    **{n: _NUMBERS | {"DATE", "DT", "STRING", "TIME", "TOD"} for n in _NUMBERS},
+    "DATE": _NUMBERS | {"DATE", "STRING"},
+    "DT": _NUMBERS | {"DATE", "DT", "STRING", "TOD"},
+    "TIME": _NUMBERS | {"STRING", "TIME"},
+    "TOD": _NUMBERS | {"STRING", "TOD"},
+    "STRING": _NUMBERS | {"DATE", "DT", "TIME", "TOD"},
+}
+_CONVERSION = re.compile(r"(\w+?)_TO_(\w+)")
+
+
+def conversion_exists(name: str) -> bool:
+    """Whether ``X_TO_Y`` (upper case) is one of matiec's conversion functions."""
+    m = _CONVERSION.fullmatch(name)
+    if m is None:
+        return False
+    source, target = m.groups()
+    if (source, target) in (("DATE_AND_TIME", "DATE"), ("DATE_AND_TIME", "TIME_OF_DAY")):
+        return True
+    if source == "BCD" or source.endswith("_BCD") and source[:-4] in _BCD_WORDS:
+        return target in _UNSIGNED
+    if target == "BCD" or target.startswith("BCD_") and target[4:] in _BCD_WORDS:
+        return source in _UNSIGNED
+    return target in _CONVERSIONS.get(source, ())
 
 
 class Library:
@@ -124,7 +152,7 @@ class Library:
             return pou
         if not self._conversions:
             return None
-        if _CONVERSION.fullmatch(key):
+        if conversion_exists(key):
             return _fn(key)
         m = _TYPED.fullmatch(key)
         if m is not None:
@@ -139,6 +167,16 @@ class Library:
 
     def names(self) -> list[str]:
         return sorted(self._pous)
+
+    def parameter_names(self) -> frozenset:
+        """Every input, output and internal name of the library's POUs."""
+        found = {"EN", "ENO"}
+        for p in self._pous.values():
+            found.update(p.inputs, p.outputs, p.in_outs, p.internals)
+            if p.extensible:
+                found.add(p.extensible)
+                found.update(f"{p.extensible}{i}" for i in range(p.first, 10))
+        return frozenset(found)
 
 
 #: the IEC 61131-3 standard functions and FBs, with matiec's additions

@@ -97,7 +97,7 @@ def test_the_first_error_is_raised_with_the_count_of_the_others():
     ("TYPE e : (A, B, a); END_TYPE", "enumerated value a appears twice"),
     ("TYPE s : STRUCT a : INT; A : BOOL; END_STRUCT; END_TYPE", "member A appears twice"),
     ("FUNCTION_BLOCK TON VAR_INPUT a : INT; END_VAR a := 1; END_FUNCTION_BLOCK",
-     "TON is the name of a standard function or FB"),
+     "TON is the name of a standard function block"),
     (program("max := 1;", "max : INT;"), "max names the standard function MAX"),
     ("FUNCTION_BLOCK Fb VAR_INPUT a : INT; END_VAR a := 1; END_FUNCTION_BLOCK "
      + program("x := 1;", "x : INT; fb : INT;"), "fb names the FUNCTION_BLOCK Fb"),
@@ -115,6 +115,14 @@ def test_duplicate_and_clashing_names(text, message):
 ])
 def test_undeclared_names(body, message):
     assert message in one_problem(program(body)).message
+
+
+def test_a_function_may_stand_in_for_a_standard_function_as_in_matiec():
+    text = ("FUNCTION MAX : INT VAR_INPUT a, b : INT; END_VAR IF a > b THEN MAX := a; ELSE MAX := b; END_IF;"
+            " END_FUNCTION " + program("x := MAX(a := 1, b := 2);"))
+    a = analysis_of(text)
+    call = next(n for n in a.resolved if isinstance(n, A.Call))
+    assert a.symbol(call).kind == "pou"
 
 
 def test_unknown_types_and_things_that_are_not_types():
