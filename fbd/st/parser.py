@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import re
 import threading
 from importlib import resources
 
@@ -266,6 +267,8 @@ def _character_error(e: LexFailure, text: str, filename: str, pou: str | None) -
         message += " (a malformed literal or address?)"
     elif ord(ch) > 127:
         message += " (outside strings and comments IEC 61131-3 text is ASCII)"
+    elif ch == "^":
+        message = _UNSUPPORTED["REF_TO"]
     return StSyntaxError(message, filename=filename, line=e.line, col=e.column,
                          pou=pou or enclosing_pou(text, e.pos), source=text)
 
@@ -299,7 +302,70 @@ _STATEMENT_STARTS = {"IF", "CASE", "FOR", "WHILE", "REPEAT", "EXIT", "CONTINUE",
 _CLOSERS = {"END_IF", "ELSE", "ELSIF", "END_CASE", "END_FOR", "END_WHILE", "UNTIL", "END_REPEAT"}
 
 
+_UNSUPPORTED = {
+    **dict.fromkeys(("REF_TO", "REF", "DREF", "NULL"),
+                    "references (REF_TO, REF(), ^, NULL) are not supported (matiec reads them only with -r)"),
+    **dict.fromkeys(("METHOD", "END_METHOD", "INTERFACE", "END_INTERFACE", "PROPERTY", "END_PROPERTY",
+                     "EXTENDS", "IMPLEMENTS", "CLASS", "END_CLASS", "NAMESPACE", "END_NAMESPACE", "THIS",
+                     "SUPER"),
+                    "the object-oriented parts of IEC 61131-3 ed. 3 (METHOD, INTERFACE, CLASS, ...) are "
+                    "not supported (matiec has none)"),
+}
+
+
+def _hint(token, expected: set, text: str, offset: int) -> str | None:
+    """A message for input that is valid IEC 61131-3 elsewhere, or a
+    matiec option, but not read here: better than "unexpected ..."."""
+    word = str(token).upper()
+    prev = _previous_word(text, offset)
+    for w in (word, prev):
+        if w in _UNSUPPORTED:
+            return _UNSUPPORTED[w]
+    if token.type == "INTEGER" and prev == ".":
+        return "bit access (w.3, w.%X3) is not supported (matiec has none)"
+    if token.type == "IDENT" and prev == ".." and "INTEGER" in expected:
+        return f"array bounds are integer literals, not {token} (matiec takes names only with -a)"
+    after = text[offset + len(str(token)):offset + len(str(token)) + 20]
+    if token.type in ("STRING", "WSTRING", "CHAR") and after.startswith("#"):
+        return "typed string literals (STRING#'...') are not supported (matiec has none)"
+    if token.type in _TYPE_KEYWORDS and after.lstrip().startswith("#"):
+        return f"write a typed literal without blanks around '#' ({word}#...)"
+    if token.type == "_ASSIGN" and _after_enum_member(text, offset):
+        return ("enumerated values take no numbers ((A := 1) is IEC 61131-3 ed. 3; matiec refuses it)")
+    return None
+
+
+_TYPE_KEYWORDS = set("""BOOL SINT INT DINT LINT USINT UINT UDINT ULINT BYTE WORD DWORD LWORD REAL LREAL
+TIME DATE TIME_OF_DAY TOD DATE_AND_TIME DT""".split())
+
+
+def _previous_word(text: str, offset: int) -> str | None:
+    """The token text just before ``offset`` (a word upper-cased, or '.', '..')."""
+    prev = _previous_significant(text, offset)
+    if prev is None:
+        return None
+    end = prev[0] + 1
+    if text[prev[0]] == ".":
+        return ".." if prev[0] > 0 and text[prev[0] - 1] == "." else "."
+    start = end
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+        start -= 1
+    return text[start:end].upper() or None
+
+
+_ENUM_MEMBER_BEFORE = re.compile(r":\s*\(\s*[A-Za-z_]\w*\s*$|,\s*[A-Za-z_]\w*\s*$")
+
+
+def _after_enum_member(text: str, offset: int) -> bool:
+    """Whether ':=' at ``offset`` follows "( A" or ", A" inside a TYPE's parentheses."""
+    head = text[max(0, offset - 200):offset].rstrip()
+    return bool(_ENUM_MEMBER_BEFORE.search(head)) and "TYPE" in text[max(0, offset - 2000):offset].upper()
+
+
 def _token_message(token, expected: set, text: str, offset: int) -> str:
+    hint = _hint(token, expected, text, offset)
+    if hint is not None:
+        return hint
     kind = token.type
     got = describe_token(token)
     if kind in _BODY_ENDS and expected & {"BODY_ST", "BODY_IL", "BODY_SFC"}:

@@ -139,7 +139,7 @@ def test_a_function_without_variables_is_accepted():
     ("PROGRAM p VAR END_VAR x := 1; END_PROGRAM", "nothing declared before END_VAR"),
     ("TYPE END_TYPE", "nothing declared before END_TYPE"),
     ("TYPE s : STRUCT END_STRUCT; END_TYPE", "nothing declared before END_STRUCT"),
-    ("PROGRAM p VAR a : ARRAY[1..n] OF INT; END_VAR x := 1; END_PROGRAM", "expected an integer"),
+    ("PROGRAM p VAR a : ARRAY[1..n] OF INT; END_VAR x := 1; END_PROGRAM", "bounds are integer literals"),
     ("PROGRAM p VAR x : INT; END_VAR END_PROGRAM", "no body before END_PROGRAM"),
     ("PROGRAM p VAR IF : INT; END_VAR x := 1; END_PROGRAM", "IF is a reserved keyword"),
     ("PROGRAM p VAR on : BOOL; END_VAR x := 1; END_PROGRAM", "ON is a reserved keyword"),

@@ -83,3 +83,19 @@ def test_long_flat_inputs_parse():
     chain = parse_body("IF a THEN x := 0;\n" + "".join(f"ELSIF b{i} THEN x := {i};\n" for i in range(3000))
                        + "END_IF;")
     assert len(chain.statements[0].branches) == 3001
+
+
+@pytest.mark.parametrize("text, message", [
+    ("PROGRAM p VAR x : REF_TO INT; END_VAR x := 1; END_PROGRAM", "references (REF_TO"),
+    ("PROGRAM p VAR x, y : INT; END_VAR y := x^; END_PROGRAM", "references (REF_TO"),
+    ("PROGRAM p VAR a : ARRAY[1..N] OF INT; END_VAR a[1] := 1; END_PROGRAM",
+     "array bounds are integer literals, not N (matiec takes names only with -a)"),
+    ("TYPE e : (A := 1, B := 2); END_TYPE", "enumerated values take no numbers"),
+    ("PROGRAM p VAR w : WORD; b : BOOL; END_VAR b := w.3; END_PROGRAM", "bit access (w.3, w.%X3)"),
+    ("PROGRAM p VAR s : STRING; END_VAR s := STRING#'a'; END_PROGRAM", "typed string literals"),
+    ("PROGRAM p VAR x : INT; END_VAR METHOD m END_METHOD END_PROGRAM", "the object-oriented parts"),
+    ("PROGRAM p VAR x : INT; END_VAR x := INT # 5; END_PROGRAM", "without blanks around '#' (INT#...)"),
+    ("FUNCTION_BLOCK f VAR_ACCESS a : b : INT; END_VAR a := 1; END_FUNCTION_BLOCK", "VAR_ACCESS is not"),
+])
+def test_what_is_not_supported_says_so(text, message):
+    assert message in error_of(parse, text).message
