@@ -363,6 +363,8 @@ def _after_enum_member(text: str, offset: int) -> bool:
 
 
 def _token_message(token, expected: set, text: str, offset: int) -> str:
+    if token.type == "$END":
+        return f"the text ends too early; expected {describe_expected(expected)}"
     hint = _hint(token, expected, text, offset)
     if hint is not None:
         return hint

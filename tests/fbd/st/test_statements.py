@@ -90,8 +90,8 @@ def test_return():
     ("x := 1;;", "empty statement"),
     ("IF a THEN END_IF;", "no statement before END_IF"),
     ("WHILE a DO END_WHILE;", "no statement before END_WHILE"),
-    ("x := 1", "end of the text"),
-    ("IF a THEN x := 1; END_IF", "end of the text"),
+    ("x := 1", "the text ends too early; expected ';'"),
+    ("IF a THEN x := 1; END_IF", "the text ends too early; expected ';'"),
 ])
 def test_what_matiec_refuses(text, problem):
     with pytest.raises(StSyntaxError, match=problem):
