@@ -240,18 +240,19 @@ class AstBuilder:
 
     def array_init(self, ch):
         items = tuple(c if isinstance(c, A.ArrayInitItem)
-                      else A.ArrayInitItem(count=None, value=c, **_pos(c)) for c in ch)
-        return A.ArrayInit(items=items, **_pos(items[0]))
+                      else self._nested(A.ArrayInitItem(count=None, value=c, **_pos(c)), (c,)) for c in ch)
+        return self._nested(A.ArrayInit(items=items, **_pos(items[0])), items)
 
     def repeated_init(self, ch):
-        return A.ArrayInitItem(count=lit.integer(str(ch[0])), value=ch[1] if len(ch) > 1 else None,
+        node = A.ArrayInitItem(count=lit.integer(str(ch[0])), value=ch[1] if len(ch) > 1 else None,
                                **_at(ch[0]))
+        return self._nested(node, ch[1:])
 
     def struct_init(self, ch):
-        return A.StructInit(fields=tuple(ch), **_pos(ch[0]))
+        return self._nested(A.StructInit(fields=tuple(ch), **_pos(ch[0])), ch)
 
     def field_init(self, ch):
-        return A.FieldInit(name=str(ch[0]), value=ch[1], **_at(ch[0]))
+        return self._nested(A.FieldInit(name=str(ch[0]), value=ch[1], **_at(ch[0])), ch[1:])
 
     # -- variables ----------------------------------------------------------------
     def var_block(self, ch):
@@ -312,11 +313,11 @@ class AstBuilder:
 
     def st_body(self, ch):
         stmts = ch[1]
-        return A.StBody(statements=stmts, **_pos(stmts[0]))
+        return self._nested(A.StBody(statements=stmts, **_pos(stmts[0])), stmts)
 
     def il_body(self, ch):
         instructions = tuple(ch[1:])
-        return A.IlBody(instructions=instructions, **_pos(instructions[0]))
+        return self._nested(A.IlBody(instructions=instructions, **_pos(instructions[0])), instructions)
 
     def sfc_body(self, ch):
         return self._sfc(ch[1:], ch[0])
@@ -325,7 +326,8 @@ class AstBuilder:
         steps = tuple(e for e in elements if isinstance(e, A.Step))
         transitions = tuple(e for e in elements if isinstance(e, A.Transition))
         actions = tuple(e for e in elements if isinstance(e, A.Action))
-        return A.SfcBody(steps=steps, transitions=transitions, actions=actions, **_pos(elements[0]))
+        node = A.SfcBody(steps=steps, transitions=transitions, actions=actions, **_pos(elements[0]))
+        return self._nested(node, (*transitions, *actions))
 
     # -- statements ---------------------------------------------------------------
     def statement_list(self, ch):
@@ -626,8 +628,9 @@ class AstBuilder:
                 steps.append(c.names)
             else:
                 condition = c
-        return A.Transition(name=name, priority=priority, sources=steps[0], targets=steps[1],
+        node = A.Transition(name=name, priority=priority, sources=steps[0], targets=steps[1],
                             condition=condition, **_at(kw))
+        return self._nested(node, (condition,))
 
     def transition_priority(self, ch):
         return _Priority(lit.integer(str(ch[1])))
@@ -637,11 +640,11 @@ class AstBuilder:
 
     def il_condition(self, ch):
         instructions = tuple(ch[1:])
-        return A.IlBody(instructions=instructions, **_pos(instructions[0]))
+        return self._nested(A.IlBody(instructions=instructions, **_pos(instructions[0])), instructions)
 
     def action(self, ch):
         kw, name, body = ch
-        return A.Action(name=str(name), body=body, **_at(kw))
+        return self._nested(A.Action(name=str(name), body=body, **_at(kw)), (body,))
 
     # -- configuration ------------------------------------------------------------
     def configuration(self, ch):

@@ -99,3 +99,14 @@ def test_long_flat_inputs_parse():
 ])
 def test_what_is_not_supported_says_so(text, message):
     assert message in error_of(parse, text).message
+
+
+def test_nested_initial_values_and_actions_are_bounded_too():
+    deep = "[" * 300 + "1" + "]" * 300
+    e = error_of(parse, f"PROGRAM p VAR a : ARRAY[1..2] OF INT := {deep}; END_VAR a[1] := 1; END_PROGRAM")
+    assert isinstance(e, StNestingError)
+    chart = "x := 1;"
+    for i in range(MAX_DEPTH):
+        chart = f"INITIAL_STEP s{i}: a{i}(N); END_STEP ACTION a{i}: {chart} END_ACTION"
+    e = error_of(parse, f"PROGRAM p VAR x : INT; END_VAR {chart} END_PROGRAM")
+    assert isinstance(e, StNestingError)
