@@ -20,9 +20,11 @@ The shape, top down::
     VarBlock(kind, qualifier, decls)            kind: VAR VAR_INPUT VAR_OUTPUT VAR_IN_OUT
                                                   VAR_TEMP VAR_GLOBAL VAR_EXTERNAL;
                                                   qualifier: CONSTANT RETAIN NON_RETAIN or None
-      VarDecl(name, spec, init, location, edge)   one per name ("a, b : INT" gives two that
+      VarDecl(name, spec, init, location, edge, extensible)
+                                                  one per name ("a, b : INT" gives two that
                                                   share spec and init); name is None for an
-                                                  anonymous "AT %QX0.0 : BOOL"; edge R_EDGE/F_EDGE
+                                                  anonymous "AT %QX0.0 : BOOL"; edge R_EDGE/F_EDGE;
+                                                  extensible: matiec's library "IN 1 .." inputs
 
     type specs   NamedType(name)      elementary names upper-cased, TIME_OF_DAY -> TOD,
                                       DATE_AND_TIME -> DT; user types as written
@@ -35,9 +37,10 @@ The shape, top down::
     initial values: an expression (a literal, an enumerated value, ...),
                  ArrayInit(items: ArrayInitItem(count, value)), StructInit(fields: FieldInit)
 
-    bodies       StBody(statements)
+    bodies       StBody(statements)                   Pou.language says which: ST, IL, SFC
                  IlBody(instructions)
-                 SfcBody(steps, transitions, actions)
+                 SfcBody(steps, transitions, actions)  each in source order; an action's body
+                                                       is any of the three
 
     statements   Assign(target, value)           Invoke(name, args)   FB instance or function
                  If(branches: Branch(condition, body), else_body)
@@ -62,12 +65,15 @@ The shape, top down::
                  IlDeferred(op, operand, body)          AND( x ... )
                  IlFunction(name, operands)             a function as operator: MAX 7
                  IlFormalCall(name, args)               LIMIT( MN := 0, ... )
-                 IlCall(op, fb, args)                   CAL / CALC / CALCN
+                 IlCall(op, fb, args)                   CAL / CALC / CALCN (args positional: name None)
                  IlJump(op, label)                      JMP / JMPC / JMPCN
                  IlReturn(op)                           RET / RETC / RETCN
-                 IlArg(name, value, body, output, negated)
+                 IlArg(name, value, body, output, negated)   body: "IN := ( LD a ... )"
+                 ops are upper-cased; & is AND and &N is ANDN; the N of LDN, STN, ANDN ... stays
+                 in the op
 
     SFC          Step(name, initial, actions: ActionAssociation(action, qualifier, time, indicators))
+                     qualifier: N R S P P0 P1 L D SD DS SL, None when written "A()" (N)
                  Transition(name, priority, sources, targets, condition)
                      condition: an expression, or an IlBody whose result is the condition
                  Action(name, body)
