@@ -47,7 +47,8 @@ def test_every_data_file_is_named_in_its_folders_readme():
     for folder in data_folders():
         readme = (folder / "README.md").read_text()
         assert "licen" in readme.lower(), folder
-        named = set(re.findall(r"`([^`]+)`", readme)) | set(re.findall(r"\]\(([^)]+)\)", readme))
+        named = {n.rstrip("/") for n in
+                 set(re.findall(r"`([^`]+)`", readme)) | set(re.findall(r"\]\(([^)]+)\)", readme))}
         for path in folder.iterdir():
             if path.name != "README.md":
                 assert any(fnmatch.fnmatch(path.name, name) for name in named), \
