@@ -4,8 +4,10 @@
   (``fbd hmi [PROGRAM]``, registered by :mod:`hmi.cli`);
 - :mod:`hmi.loop`: the loop's timing model, Qt-free;
 - :mod:`hmi.panels`: the registry of panels (one line per program) and the
-  panels themselves; :mod:`hmi.panel`: what a panel provides.
+  panels themselves; :mod:`hmi.panel`: what a panel provides;
+- :mod:`hmi.screenshots`: the README's pictures, rendered offscreen.
 
-Panels write only PLC inputs and read only PLC outputs (DESIGN.md, "models
-without widgets"); the block programs never import Qt.
+Panels write only PLC inputs and read only PLC outputs: the game logic lives
+in the blocks, a panel only shows it, and the block programs never import Qt
+(docs/architecture.md, "Models without widgets").
 """

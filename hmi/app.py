@@ -22,11 +22,12 @@ import time
 
 from PyQt6.QtCore import Qt, QTimer
 from PyQt6.QtGui import QAction, QActionGroup, QKeySequence
-from PyQt6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox
+from PyQt6.QtWidgets import QApplication, QLabel, QMainWindow, QMenu, QMessageBox
 
 from .loop import RealTimeLoop
 from .panel import Panel
 from .panels import PANELS
+from .widgets import MessageField
 
 __all__ = ["MainWindow", "application", "TICK_MS", "MAX_SCANS_PER_TICK", "SPEEDS"]
 
@@ -41,6 +42,7 @@ SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0)  # the Simulation > Speed menu
 # a quarter of a second to import, paid only when serving is switched on).
 MODBUS_PORT = 5020
 DEFAULT_SIZE = (560, 820)            # the window's first size, if the screen has room
+MIN_WIDTH = 470                      # the narrowest a panel may be made
 
 
 def application(argv=None) -> QApplication:
@@ -67,6 +69,9 @@ class MainWindow(QMainWindow):
         self.modbus_host, self.modbus_port = "127.0.0.1", MODBUS_PORT
         self._panel_menus: list = []
         self._build_menus()
+        # the message is a field of its own, so a long one never runs over the loop's
+        self.message_field = MessageField()
+        self.statusBar().addWidget(self.message_field, 1)
         self.loop_label = QLabel()
         self.statusBar().addPermanentWidget(self.loop_label)
         self.timer = QTimer(self)
@@ -128,6 +133,25 @@ class MainWindow(QMainWindow):
 
         help_menu = bar.addMenu("&Help")
         help_menu.addAction("&About", self._about)
+        for menu in (file_menu, self.program_menu, self.sim_menu, help_menu):
+            self._keep_focus(menu)
+
+    def _keep_focus(self, menu: QMenu) -> None:
+        """A menu closed (Escape, a click elsewhere, an action): the keyboard goes back
+        to the panel, not to the menu bar, so arrow keys move tiles, not menus."""
+        menu.aboutToHide.connect(lambda: QTimer.singleShot(0, self._focus_panel))
+
+    def _focus_panel(self) -> None:
+        if QApplication.activePopupWidget() is not None or self.panel is None:
+            return                     # another menu opened: the keyboard stays there
+        active = QApplication.activeWindow()
+        if active is not self and (active is None or not active.isVisible()):
+            self.activateWindow()      # the closed menu was the active window
+        self.panel.setFocus(Qt.FocusReason.PopupFocusReason)
+
+    def show_message(self, text: str, ms: int = 5000) -> None:
+        """A message in the status bar for ``ms`` ms (0: until the next one)."""
+        self.message_field.show_message(text, ms)
 
     def _about(self) -> None:
         QMessageBox.about(self, APP_TITLE,
@@ -157,17 +181,35 @@ class MainWindow(QMainWindow):
         self._panel_menus = panel.menus()
         for menu in self._panel_menus:
             self.menuBar().insertMenu(self.sim_menu.menuAction(), menu)
+            self._keep_focus(menu)
         for key, action in self.program_actions.items():
             action.setChecked(key == name)
-        panel.message.connect(lambda text: self.statusBar().showMessage(text, 5000))
+        panel.message.connect(lambda text: self.show_message(text, 5000))
         self.setCentralWidget(panel)       # deletes the old panel
         title = PANELS[name].title if name in PANELS else panel.title
         self.setWindowTitle(f"{title} — {APP_TITLE}")
         panel.setFocus()
         self.loop.restart()
+        panel.set_paused(self.loop.paused)
+        self._fit_minimum()
         panel.refresh()
         self._show_loop()
         return panel
+
+    def _fit_minimum(self) -> None:
+        """The window's minimum size: what the panel needs at its narrowest, with its
+        wrapped texts and its square board at that width (a top-level window's own
+        minimum ignores heights that depend on the width), so nothing clips."""
+        panel = self.panel
+        hint = panel.minimumSizeHint()
+        width = max(hint.width(), MIN_WIDTH)
+        layout = panel.layout()
+        height = hint.height()
+        if layout is not None and layout.hasHeightForWidth():
+            height = max(height, layout.totalHeightForWidth(width))
+        chrome = self.menuBar().sizeHint().height() + self.statusBar().sizeHint().height()
+        self.setMinimumSize(max(width, self.statusBar().minimumSizeHint().width()),
+                            height + chrome)
 
     # -- the debugger ---------------------------------------------------------------------
     def open_debugger(self, *, autostart: bool = True):
@@ -180,13 +222,14 @@ class MainWindow(QMainWindow):
             return self.debugger_window
         plc = self.panel.plc if self.panel is not None else None
         if plc is None:
-            self.statusBar().showMessage("no PLC to debug", 5000)
+            self.show_message("no PLC to debug", 5000)
             return None
         from .debugger.window import DebuggerWindow
         window = DebuggerWindow(plc, autostart=autostart)
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         window.refreshed.connect(self._debugger_refreshed)
         window.closed.connect(self._debugger_closed)
+        window.debugger.listeners.append(self._debugger_event)
         self.debugger_window = window
         self._show_loop()
         window.show()
@@ -206,7 +249,11 @@ class MainWindow(QMainWindow):
             return
         window = self.open_debugger(autostart=autostart)
         window.setGeometry(geometry)
-        self.statusBar().showMessage("the debugger follows the new PLC (paused)", 5000)
+        self.show_message("the debugger follows the new PLC (paused)", 5000)
+
+    def _debugger_event(self, event: str) -> None:
+        if event == "touched" and self.panel is not None:   # a value written or forced
+            self.panel.debugger_touched()
 
     def _debugger_refreshed(self) -> None:
         if self.panel is not None:
@@ -233,15 +280,15 @@ class MainWindow(QMainWindow):
         from fbd.errors import FbdError
         from fbd.modbus.server import ModbusServer
         if plc is None:
-            self.statusBar().showMessage("no PLC to serve", 5000)
+            self.show_message("no PLC to serve", 5000)
             return
         try:
             self.modbus = ModbusServer(plc, host=self.modbus_host, port=self.modbus_port).start()
         except FbdError as e:     # no located ports, the port in use, ...
-            self.statusBar().showMessage(f"Modbus TCP: {e}", 10000)
+            self.show_message(f"Modbus TCP: {e}", 10000)
             return
         # the addresses: fbd serve NAME --map, or the README's table for 2048
-        self.statusBar().showMessage(f"serving {plc.program.name} over Modbus TCP", 10000)
+        self.show_message(f"serving {plc.program.name} over Modbus TCP", 10000)
 
     def _stop_serving(self) -> None:
         if self.modbus is not None:
@@ -261,7 +308,7 @@ class MainWindow(QMainWindow):
             self.modbus.follow(plc)
         except FbdError as e:
             self.modbus_action.setChecked(False)     # stops it
-            self.statusBar().showMessage(f"Modbus TCP stopped: {e}", 10000)
+            self.show_message(f"Modbus TCP stopped: {e}", 10000)
 
     # -- the real-time loop ---------------------------------------------------------------
     def tick(self, now_ns: int | None = None) -> int:
@@ -285,7 +332,7 @@ class MainWindow(QMainWindow):
             except Exception as e:   # an exception escaping a Qt slot would abort the process
                 log.exception("the PLC stopped")
                 self.pause_action.setChecked(True)
-                self.statusBar().showMessage(f"PLC stopped: {type(e).__name__}: {e}")
+                self.show_message(f"PLC stopped: {type(e).__name__}: {e}", 0)
                 return 0
         panel.refresh()
         self._show_loop()
@@ -298,6 +345,8 @@ class MainWindow(QMainWindow):
             self.loop.resume()
         if self.pause_action.isChecked() != paused:
             self.pause_action.setChecked(paused)
+        if self.panel is not None:
+            self.panel.set_paused(paused)
         self._show_loop()
 
     def set_speed(self, speed: float) -> None:
@@ -318,6 +367,16 @@ class MainWindow(QMainWindow):
         served = (f"  ·  Modbus TCP {self.modbus_host}:{self.modbus.port}"
                   if self.modbus is not None else "")
         self.loop_label.setText(f"{state}{dropped}{served}")
+        tips = ["How the PLC is paced: real time (one 5 ms scan per 5 ms of wall time), "
+                "faster or slower (Simulation > Speed), paused, or run by the debugger."]
+        if dropped:
+            tips.append("dropped: simulated time the PLC skipped because the window could "
+                        "not keep up (a busy computer, a dialog held open); the PLC then "
+                        "runs behind the wall clock instead of catching up in a burst.")
+        if served:
+            tips.append("Modbus TCP: SCADA/HMI clients can read and drive this PLC at this "
+                        "address (Simulation > Serve over Modbus TCP).")
+        self.loop_label.setToolTip("\n\n".join(tips))
 
     def closeEvent(self, event) -> None:
         self.timer.stop()

@@ -1,7 +1,6 @@
 """A demo program for the CLI: a traffic light built only from library blocks.
 
-Run it until the first game panel exists; ``traffic_light()`` returns the
-network.
+``traffic_light()`` returns the network (``fbd run programs.demo:traffic_light``).
 """
 
 from __future__ import annotations

@@ -15,8 +15,9 @@ from .debugger import (
     WatchRow,
     compile_condition,
     format_value,
+    literal_text,
 )
 
 __all__ = ["Debugger", "Breakpoint", "Hit", "Probe", "WatchRow", "ConditionError",
-           "Condition", "compile_condition", "format_value", "MAX", "TREND_CAPACITY",
+           "Condition", "compile_condition", "format_value", "literal_text", "MAX", "TREND_CAPACITY",
            "FUNCTIONS"]

@@ -1,8 +1,8 @@
 """The debugger's model: run, pause, step scans and blocks, break, watch, force, trend.
 
 No Qt here: the views in ``hmi/debugger/`` are built on :class:`Debugger` and
-only read it and call it (DESIGN.md, "models without widgets"); everything
-below is tested headless.
+only read it and call it (a model without widgets: the views hold no state the
+model needs); everything below is tested headless.
 
 >>> dbg = Debugger(plc)                                   # doctest: +SKIP
 >>> dbg.add_breakpoint("cell_0_0.memory.OUT >= 2048")
@@ -89,8 +89,10 @@ Events
     ``listeners``: callables called with one word after a change the views
     show: ``"state"`` (run/pause/speed), ``"scan"`` (scans ran), ``"block"``
     (a block was stepped), ``"hit"``, ``"breakpoints"``, ``"watch"``,
-    ``"forces"``, ``"trend"``, ``"restart"``. Called synchronously, on the
-    caller's thread; a Qt view forwards them to a signal.
+    ``"forces"``, ``"trend"``, ``"restart"``, and ``"touched"`` just before
+    ``"forces"`` when a value was written or forced (a game's host marks the
+    game: it sets no record). Called synchronously, on the caller's thread; a
+    Qt view forwards them to a signal.
 
 Breakpoint conditions are parsed and compiled by :mod:`fbd.debug.condition`.
 """
@@ -101,86 +103,23 @@ import math
 import time as _time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, NamedTuple, TextIO
+from typing import TextIO
 
-from .. import types as t
 from ..compiler.pycode import ScanProgram, SignalInfo
 from ..errors import FbdError
 from ..runtime.plc import Plc, ScanStats, SteppedScan
 from ..runtime.trace import Trace
 from .condition import FUNCTIONS, Condition, ConditionError, _Prev, compile_condition
+from .probe import Probe, WatchRow, format_value, literal_text
 
 __all__ = ["Debugger", "Breakpoint", "Hit", "Probe", "WatchRow", "ConditionError",
-           "Condition", "compile_condition", "format_value", "MAX", "TREND_CAPACITY",
-           "FUNCTIONS"]
+           "Condition", "compile_condition", "format_value", "literal_text", "MAX",
+           "TREND_CAPACITY", "FUNCTIONS"]
 
 #: ``Debugger.speed`` for "as fast as possible"
 MAX = math.inf
 #: scans a trend keeps
 TREND_CAPACITY = 10_000
-# =========================================================================== values
-def format_value(tp: t.DataType | None, raw) -> str:
-    """A raw table value as IEC text: ``TRUE``, ``42``, ``1.5``, ``T#1s500ms``, ``'abc'``."""
-    if tp is None:
-        text = repr(raw)
-        return text if len(text) <= 60 else text[:57] + "..."
-    kind = tp.kind
-    if kind == "bool":
-        return "TRUE" if raw else "FALSE"
-    if kind == "time":
-        return t.format_time(int(raw))
-    if kind == "real":
-        return repr(float(raw))
-    if kind == "string":
-        return "'" + str(raw).replace("$", "$$").replace("'", "$'") + "'"
-    if kind == "bits":
-        return f"16#{int(raw):X}"
-    return str(raw)
-
-
-class WatchRow(NamedTuple):
-    """One line of the watch list."""
-    path: str
-    type: str       # the IEC type name
-    value: Any      # the Python value (TIME as a timedelta)
-    text: str       # the value as IEC text
-    forced: bool
-
-
-class Probe:
-    """Reads a fixed list of signals straight from the table (slots resolved once).
-
-    For views that show many values at a refresh: a diagram's wire labels, a
-    hierarchy's ports. ``read()`` gives Python values, ``read_raw()`` the table's
-    (TIME in µs), ``texts()`` IEC text, ``forced()`` which are forced.
-    """
-
-    def __init__(self, plc: Plc, infos: list[SignalInfo]):
-        self._plc = plc
-        self.paths = [i.path for i in infos]
-        self.types = [i.type for i in infos]
-        self._reads = [(i.slot, i.const) for i in infos]
-
-    def read_raw(self) -> list:
-        s = self._plc.main.s
-        return [c if k is None else s[k] for k, c in self._reads]
-
-    def read(self) -> list:
-        return [v if tp is None else tp.to_python(v)
-                for tp, v in zip(self.types, self.read_raw())]
-
-    def texts(self) -> list[str]:
-        return [format_value(tp, v) for tp, v in zip(self.types, self.read_raw())]
-
-    def forced(self) -> list[bool]:
-        """Which of the signals are forced (to mark them)."""
-        forces = self._plc.main.forces
-        return [k is not None and k in forces for k, _c in self._reads]
-
-    def __len__(self) -> int:
-        return len(self.paths)
-
-
 # =========================================================================== breakpoints
 class Breakpoint:
     """A condition the debugger checks after every scan (and every stepped block).
@@ -751,11 +690,13 @@ class Debugger:
         """Write a value once, now (a block that computes it overwrites it at its
         next run). ``value`` may be IEC text."""
         self.plc.write(path, value)
+        self._emit("touched")
         self._emit("forces")
 
     def force(self, path: str, value) -> None:
         """Hold ``path`` at ``value`` until :meth:`unforce`, across scans and restarts."""
         self.plc.force(path, value)
+        self._emit("touched")
         self._emit("forces")
 
     def unforce(self, path: str | None = None) -> None:

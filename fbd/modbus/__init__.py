@@ -1,23 +1,32 @@
-"""Modbus TCP: a program's process image served as OpenPLC's runtime serves it
-(:mod:`.server`), the ``fbd serve`` command (:mod:`.serve`) and its load benchmark
-(:mod:`.bench`).
+"""Modbus TCP: a program's process image served as OpenPLC's runtime serves it.
 
-The names of :mod:`.server` are importable from here, loaded on first use:
-``fbd serve`` registers its sub-command on every ``fbd`` start, and importing
-pymodbus then would cost every command a third of a second.
+:mod:`.image` lays the located ports out in the four Modbus tables,
+:mod:`.protocol` frames and answers requests, :mod:`.server` serves them over
+TCP; :mod:`.serve` is the ``fbd serve`` command, :mod:`.bench` its load
+benchmark.
+
+The names below are importable from here, loaded on first use: ``fbd serve``
+registers its sub-command on every ``fbd`` start, and that must not cost
+every command the server's imports.
 """
 
 from importlib import import_module
 
-_SERVER_NAMES = ("ProcessImage", "ModbusServer", "Location", "run_realtime", "locate",
-                 "COILS", "DISCRETE_INPUTS", "INPUT_REGISTERS", "HOLDING_REGISTERS",
-                 "FUNCTION_CODES", "IX_WINDOW", "IW_WINDOW", "DEFAULT_PORT")
+_NAMES = {
+    "ProcessImage": ".image", "Location": ".image", "locate": ".image",
+    "IX_WINDOW": ".image", "IW_WINDOW": ".image",
+    "COILS": ".protocol", "DISCRETE_INPUTS": ".protocol", "INPUT_REGISTERS": ".protocol",
+    "HOLDING_REGISTERS": ".protocol", "FUNCTION_CODES": ".protocol",
+    "ExceptionCode": ".protocol",
+    "ModbusServer": ".server", "ServerStats": ".server", "DEFAULT_PORT": ".server",
+    "IDLE_TIMEOUT": ".server", "MAX_CLIENTS": ".server",
+}
 
 
 def __getattr__(name: str):
-    if name in _SERVER_NAMES:
-        return getattr(import_module(".server", __name__), name)
+    if name in _NAMES:
+        return getattr(import_module(_NAMES[name], __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = list(_SERVER_NAMES)
+__all__ = list(_NAMES)

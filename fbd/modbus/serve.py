@@ -3,17 +3,19 @@
 Registered as a plug-in verb (entry point ``serve`` in the ``fbd.commands``
 group). ``fbd serve NAME`` is a shortcut for a program that a package names in
 the ``fbd.programs`` entry-point group (``2048 = "programs.game2048:build"``),
-so ``fbd/`` never imports a program by name (DESIGN.md); registering imports
-neither pymodbus nor any program.
+so ``fbd/`` never imports a program by name; registering imports neither the
+server nor any program.
 """
 
 from __future__ import annotations
 
 import difflib
 import logging
+import math
 import signal
 import sys
 import threading
+import time
 from importlib.metadata import entry_points
 
 from ..tools.cli import CliError, load_network
@@ -37,11 +39,23 @@ def register(subparsers) -> None:
     p.add_argument("--bind", default="127.0.0.1", metavar="ADDRESS",
                    help="the address to listen on (default 127.0.0.1, this machine only; "
                         "0.0.0.0 for every interface)")
-    p.add_argument("--port", type=int, default=None,
+    p.add_argument("--port", default=None,
                    help="the TCP port (default 5020; Modbus's own 502 needs root)")
     p.add_argument("--cycle", default=None,
                    help="scan cycle, e.g. 5ms, 10ms (default 5ms; for a PLCopen project, its "
                         "task's interval)")
+    p.add_argument("--missed-cycles", default="skip", choices=("skip", "catch-up"),
+                   help="when the host falls a whole cycle behind: skip the cycles missed, so "
+                        "NOW and the timers keep wall-clock time as on a real PLC (default), or "
+                        "catch-up: run them back to back, so every cycle is scanned")
+    p.add_argument("--idle-timeout", default=None, metavar="SECONDS",
+                   help="close a connection after this long without a request (default 60; "
+                        "0: never)")
+    p.add_argument("--max-clients", default=None, metavar="N",
+                   help="connections at most (default 100); a new client beyond them closes "
+                        "the connection idle longest")
+    p.add_argument("--stats", nargs="?", const="10", default=None, metavar="SECONDS",
+                   help="print a line of statistics every SECONDS (default 10) while serving")
     p.add_argument("--map", action="store_true",
                    help="print the Modbus address of every located port and exit")
     p.set_defaults(func=cmd_serve)
@@ -58,57 +72,198 @@ def resolve(target: str) -> str:
         return target   # a PLCopen project: its configuration's one program (see _xml_program)
     close = difflib.get_close_matches(target, list(names), n=1, cutoff=0.5)
     hint = f"; did you mean {close[0]}?" if close else ""
-    raise CliError(f"no program named {target!r} (named programs: {', '.join(names) or 'none'}); "
-                   f"give one as MODULE:FUNCTION{hint}")
+    raise CliError(f"no program named {_quote(target)} (named programs: "
+                   f"{', '.join(names) or 'none'}); give one as MODULE:FUNCTION{hint}")
+
+
+# ----------------------------------------------------------------- the options' values
+MAX_CYCLE_US = 3_600_000_000     # an hour: a real-time cycle longer than that is a typo
+
+
+def _quote(text: str, limit: int = 40) -> str:
+    """``text`` for an error message: repr, cut to ``limit`` characters."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} chars)"
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+
+
+def _whole(option: str, text: str | None, default: int, low: int, high: int, what: str) -> int:
+    if text is None:
+        return default
+    body = text.strip()
+    if not (body.isdigit() and len(body) <= 9 and low <= int(body) <= high):
+        raise CliError(f"{option} {_shown(text)}: {what} is a whole number {low}..{high}")
+    return int(body)
+
+
+def _seconds(option: str, text: str | None, default: float | None, low: float,
+             zero: str = "") -> float | None:
+    if text is None:
+        return default
+    try:
+        value = float(text) if len(text) <= 32 else math.nan
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= low and value <= 86_400 * 365):
+        raise CliError(f"{option} {_shown(text)}: give seconds, e.g. 10 or 0.5"
+                       + (f" ({zero})" if zero else ""))
+    return value
+
+
+def _cycle(text: str) -> int:
+    from ..tools.cli import _cycle_us
+    if len(text) > 40:
+        raise CliError(f"--cycle {_shown(text)}: not a duration (write e.g. 5ms, 100us or "
+                       f"T#10ms)")
+    try:
+        us = _cycle_us(text)
+    except (OverflowError, ValueError):
+        raise CliError(f"--cycle {text}: not a duration (write e.g. 5ms, 100us or "
+                       f"T#10ms)") from None
+    return _bounded_cycle(us, f"--cycle {text}")
+
+
+def _bounded_cycle(us: int, where: str) -> int:
+    if us > MAX_CYCLE_US:
+        raise CliError(f"{where}: a real-time scan cycle is at most an hour (T#1h)")
+    return us
 
 
 def cmd_serve(args) -> int:
     from ..runtime.plc import Plc
-    from ..tools.cli import _cycle_us
-    from .server import DEFAULT_PORT, ModbusServer, ProcessImage, run_realtime
 
+    port = _whole("--port", args.port, None, 0, 65535, "a TCP port")
+    idle_timeout = _seconds("--idle-timeout", args.idle_timeout, None, 0.0, "0: never")
+    max_clients = _whole("--max-clients", args.max_clients, None, 1, 100_000,
+                         "the number of clients")
+    every = _seconds("--stats", args.stats, None, 0.1)
     target = resolve(args.target)
     if target.lower().endswith(".xml"):
         net, interval_us = _xml_program(target)
-        cycle_us = _cycle_us(args.cycle) if args.cycle else interval_us or 5000
+        if args.cycle:
+            cycle_us = _cycle(args.cycle)
+        else:
+            cycle_us = _bounded_cycle(interval_us or 5000, f"{target}: its task's interval")
     else:
         net = load_network(target)
-        cycle_us = _cycle_us(args.cycle or "5ms")
+        cycle_us = _cycle(args.cycle or "5ms")
     plc = Plc(net, cycle=f"T#{cycle_us}us")
+    from .image import ProcessImage
     if args.map:
         image = ProcessImage(plc)
         image.detach()
         _print_map(plc.program.name, image.map_rows())
         return 0
-    # pymodbus reports a client's malformed frame as a warning; that is the client's
-    # business (it gets its exception response), not the operator's.
-    logging.getLogger("pymodbus").setLevel(logging.ERROR)
-    server = ModbusServer(plc, host=args.bind,
-                          port=DEFAULT_PORT if args.port is None else args.port)
-    server.start()
+    from ..runtime.realtime import RealtimeRunner
+    from .server import DEFAULT_PORT, IDLE_TIMEOUT, MAX_CLIENTS, ModbusServer
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("fbd: modbus: %(message)s"))
+    modbus_log = logging.getLogger("fbd.modbus")
+    modbus_log.addHandler(handler)
+    level = modbus_log.level
+    modbus_log.setLevel(logging.INFO)
+    try:
+        server = ModbusServer(plc, host=args.bind, port=DEFAULT_PORT if port is None else port,
+                              idle_timeout=IDLE_TIMEOUT if idle_timeout is None else idle_timeout,
+                              max_clients=MAX_CLIENTS if max_clients is None else max_clients)
+        server.start()
+        runner = RealtimeRunner(plc, args.missed_cycles)
+        _serve(plc, server, runner, cycle_us, args, every)
+    finally:
+        modbus_log.removeHandler(handler)
+        modbus_log.setLevel(level)
+    return 0
+
+
+def _serve(plc, server, runner, cycle_us: int, args, every: float | None) -> None:
     n = len(server.image.locations)
+    timeout = f"idle timeout {server.idle_timeout:g} s" if server.idle_timeout else \
+        "no idle timeout"
     print(f"fbd: serving {plc.program.name} ({n} located port{'s' if n != 1 else ''}) over "
-          f"Modbus TCP on {args.bind}:{server.port}, a scan every {cycle_us / 1000:g} ms; "
+          f"Modbus TCP on {args.bind}:{server.port}, a scan every {cycle_us / 1000:g} ms "
+          f"(missed cycles: {runner.policy}); at most {server.max_clients} clients, {timeout}; "
           f"Ctrl-C stops", file=sys.stderr, flush=True)
     stop = threading.Event()
     previous = None
     if threading.current_thread() is threading.main_thread():
         # SIGTERM (kill, a service manager) stops it as cleanly as Ctrl-C does.
         previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    printer = None
+    if every:
+        printer = threading.Thread(target=_print_stats, args=(runner, server, stop, every),
+                                   name="fbd-serve-stats", daemon=True)
+        printer.start()
+    t0 = time.monotonic()
     try:
-        run_realtime(plc, stop)
+        runner.run(stop)
     except KeyboardInterrupt:
         pass
     finally:
+        stop.set()
+        if printer is not None:
+            printer.join()
         server.stop()
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
-    image, st = server.image, plc.stats.summary()
-    print(f"fbd: stopped after {st['scans']:,} scans (mean {st['mean_us']:.1f} µs, "
-          f"{st['overruns']} overrun{'s' if st['overruns'] != 1 else ''}); "
-          f"{image.reads:,} reads, {image.writes:,} writes, {image.refused:,} refused",
-          file=sys.stderr)
-    return 0
+    print(f"fbd: stopped after {time.monotonic() - t0:.1f} s: {_scan_figures(plc.stats)}; "
+          f"{_client_figures(server)}", file=sys.stderr)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def _scan_figures(st, since=None) -> str:
+    """Scans, their time, and every cycle that was late or skipped (since ``since``,
+    a copy of the counters, or from the start)."""
+    base = since or {"count": 0, "total_ns": 0, "overruns": 0, "late": 0, "skipped": 0}
+    scans = st.count - base["count"]
+    mean = (st.total_ns - base["total_ns"]) / scans / 1000 if scans else 0.0
+    late, skipped = st.late - base["late"], st.skipped - base["skipped"]
+    text = f"{_plural(scans, 'scan')} (mean {mean:.1f} µs"
+    if since is None:
+        worst = st.max_ns / 1000
+        text += f", max {worst:.1f} µs)" if worst < 1000 else f", max {worst / 1000:.1f} ms)"
+    else:
+        text += ")"
+    text += f", {_plural(st.overruns - base['overruns'], 'overrun')}, {late:,} late"
+    if late and since is None:
+        text += f" (worst {st.max_late_us / 1000:.1f} ms)"
+    text += f", {_plural(skipped, 'cycle')} skipped"
+    if skipped:
+        text += f" ({skipped * st.cycle_us / 1000:,.0f} ms of simulated time jumped over)"
+    return text
+
+
+def _client_figures(server) -> str:
+    ss, image = server.stats, server.image
+    return (f"{image.reads:,} reads, {image.writes:,} writes, {ss.refused:,} refused; "
+            f"{_plural(ss.accepted, 'connection')} ({ss.evicted:,} evicted, {ss.timed_out:,} "
+            f"timed out)")
+
+
+def _print_stats(runner, server, stop: threading.Event, every: float) -> None:
+    """A line every ``every`` seconds: this period's scans and requests, the clients now."""
+    plc = runner.plc
+
+    def snapshot():
+        st = plc.stats
+        return ({"count": st.count, "total_ns": st.total_ns, "overruns": st.overruns,
+                 "late": st.late, "skipped": st.skipped}, server.stats.requests,
+                time.monotonic())
+    last = snapshot()
+    while not stop.wait(every):
+        now = snapshot()
+        requests = now[1] - last[1]
+        seconds = now[2] - last[2]
+        behind = f", {runner.lag_us / 1000:.1f} ms behind" if runner.policy == "catch-up" else ""
+        print(f"fbd: stats, last {seconds:.1f} s: {_scan_figures(plc.stats, last[0])}{behind}; "
+              f"{_plural(server.clients, 'client')}, {requests / seconds:,.0f} requests/s, "
+              f"{server.stats.refused:,} refused in all", file=sys.stderr, flush=True)
+        last = now
 
 
 def _xml_program(path: str):
@@ -130,7 +285,7 @@ def _xml_program(path: str):
 
 
 def _print_map(name: str, rows) -> None:
-    from .server import IW_WINDOW, IX_WINDOW
+    from .image import IW_WINDOW, IX_WINDOW
     table = [("location", "modbus (from 0)", "name", "type", "direction", "client access"),
              *rows]
     widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]

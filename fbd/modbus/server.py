@@ -1,504 +1,292 @@
-"""Modbus TCP: a running PLC's located inputs and outputs served to SCADA/HMI clients.
+"""The Modbus TCP server: a :class:`~.image.ProcessImage` served to SCADA and HMI
+clients from a background thread (its own asyncio event loop).
 
-The process image is laid out as OpenPLC's runtime lays it out, so a client
-configured for OpenPLC reads and writes the same addresses here (PDU
-addressing, from 0):
+Our own small asyncio server, not pymodbus's (the reasons are in
+``docs/modbus.md``): each connection's bytes are cut into frames by
+:class:`~.protocol.Framer` and every complete frame is answered at once, in
+order, by :func:`~.protocol.answer`, so pipelined requests all get their
+replies and a client that half-closes after its request still gets its reply.
+A read or a write is a few list operations under the image's lock, so
+answering on the event loop's thread never waits for anything.
 
-============  ==================  ================================================
-located       Modbus table        addresses
-============  ==================  ================================================
-``%QX0.0``    coils               0-799: ``%QXb.i`` is coil ``8*b + i``
-``%IX0.0``    discrete inputs     0-799: ``%IXb.i`` is discrete input ``8*b + i``
-``%IW0``      input registers     0-1023
-``%QW0``      holding registers   0-1023
-``%MW0``      holding registers   1024-2047
-``%MD0``      holding registers   2048-4095, two registers each (``%MDn`` at 2048 + 2n)
-``%ML0``      holding registers   4096-8191, four registers each (``%MLn`` at 4096 + 4n)
-============  ==================  ================================================
+What a connection may cost is bounded:
 
-Values wider than one register are sent high word first (as OpenPLC does;
-``mbpoll -B``); REAL and LREAL as IEEE 754 bits, signed integers in two's
-complement, TIME as its integer microseconds. Byte locations (``%IB``,
-``%QB``, ``%MB``), ``%MX`` bits and ``%ID``/``%IL``/``%QD``/``%QL`` have no
-place in OpenPLC's map and are refused by name.
+* ``max_clients`` connections at most (default 100): a new client beyond
+  that closes the connection that has been idle longest, so silent
+  connections can never lock working clients out. The limit is lowered, with
+  a warning, when the process may not open that many files;
+* ``idle_timeout`` (default 60 s; 0: never): a connection without a request
+  for that long is closed;
+* a client that sends faster than it reads its replies is not read from
+  until its replies have drained (asyncio's write-buffer limits), so neither
+  its requests nor its replies pile up in memory.
 
-**The input window.** A simulated plant has no wires, so clients may also
-drive the ``%IX`` and ``%IW`` inputs, through addresses right after
-OpenPLC's own ranges: coils 800-1599 write ``%IX0.0``-``%IX99.7`` (``%IXb.i``
-at coil ``800 + 8*b + i``), holding registers 8192-9215 write
-``%IW0``-``%IW1023`` (``%IWn`` at ``8192 + n``). Reading the window returns
-the same values as the discrete inputs and input registers.
-
-**What a client may do.** Every address inside a table's range can be read
-(an address no port is located at reads 0). A write must land entirely on
-inputs: a located ``%M`` input, or the input window. Writing an output, an
-address nobody is located at, or past the end of a table is answered with
-exception 2 (ILLEGAL DATA ADDRESS) and changes nothing; a function code other
-than 1, 2, 3, 4, 5, 6, 15 and 16 with exception 1 (ILLEGAL FUNCTION). Every
-unit id addresses the one PLC, as on OpenPLC.
-
-**Process image semantics.** Client writes wait in the image and are applied
-at the start of the next scan (as :meth:`fbd.Plc.set` writes are); the last
-write of a scan wins, as a wire would. Reads return what the last complete
-scan published: its outputs and the inputs it latched, all from that one
-scan (the tables are updated under a lock after each scan, by a recorder on
-the task, see :class:`ProcessImage`), never half of one scan and half of the
-next.
-
-:class:`ModbusServer` runs the pymodbus server on its own thread and event
-loop; :func:`run_realtime` scans the PLC in real time on the calling thread.
-``fbd serve`` (:mod:`fbd.modbus.serve`) puts the two together.
+Protocol trouble is logged on the ``fbd.modbus`` logger, naming the peer and
+quoting only that connection's own frame, and rate-limited: a few lines per
+connection, then one every 10 s, and a few per second for the server as a
+whole; the lines held back are counted in the next line that passes.
 """
 
 from __future__ import annotations
 
 import asyncio
-import datetime
 import errno
+import logging
 import math
+import os
 import socket
-import struct
 import threading
 import time
 from dataclasses import dataclass
 
-from pymodbus.constants import ExcCodes
-from pymodbus.pdu import DecodePDU, ExceptionResponse, ModbusPDU
-from pymodbus.server import ModbusTcpServer
-from pymodbus.simulator import DataType, SimData, SimDevice
-
-from .. import types as t
-from ..address import Address
-from ..compiler.pycode import ScanProgram
 from ..errors import FbdError
 from ..runtime.plc import Plc
+from .image import ProcessImage
+from .protocol import Framer, FramingError, answer, frame
 
-__all__ = ["ProcessImage", "ModbusServer", "Location", "run_realtime", "locate",
-           "COILS", "DISCRETE_INPUTS", "INPUT_REGISTERS", "HOLDING_REGISTERS",
-           "FUNCTION_CODES", "IX_WINDOW", "IW_WINDOW", "DEFAULT_PORT"]
+__all__ = ["ModbusServer", "ServerStats", "check_bind", "DEFAULT_PORT", "IDLE_TIMEOUT",
+           "MAX_CLIENTS"]
 
-COILS = "coils"
-DISCRETE_INPUTS = "discrete inputs"
-INPUT_REGISTERS = "input registers"
-HOLDING_REGISTERS = "holding registers"
-
-#: The input window: where clients write %IX (coils) and %IW (holding registers).
-IX_WINDOW = 800
-IW_WINDOW = 8192
-#: Table sizes: OpenPLC's ranges plus the input window.
-TABLE_SIZE = {COILS: IX_WINDOW + 800, DISCRETE_INPUTS: 800, INPUT_REGISTERS: 1024,
-              HOLDING_REGISTERS: IW_WINDOW + 1024}
-
-_TABLE_ORDER = (COILS, DISCRETE_INPUTS, INPUT_REGISTERS, HOLDING_REGISTERS)
-
-FUNCTION_CODES = (1, 2, 3, 4, 5, 6, 15, 16)
-_READS = {1: COILS, 2: DISCRETE_INPUTS, 3: HOLDING_REGISTERS, 4: INPUT_REGISTERS}
-_WRITES = {5: COILS, 15: COILS, 6: HOLDING_REGISTERS, 16: HOLDING_REGISTERS}
+log = logging.getLogger("fbd.modbus")
 
 DEFAULT_PORT = 5020
-
-# (area, size) -> (table, first address, registers per value, largest index)
-_MAP = {
-    ("Q", "X"): (COILS, 0, 1, 99),
-    ("I", "X"): (DISCRETE_INPUTS, 0, 1, 99),
-    ("I", "W"): (INPUT_REGISTERS, 0, 1, 1023),
-    ("Q", "W"): (HOLDING_REGISTERS, 0, 1, 1023),
-    ("M", "W"): (HOLDING_REGISTERS, 1024, 1, 1023),
-    ("M", "D"): (HOLDING_REGISTERS, 2048, 2, 1023),
-    ("M", "L"): (HOLDING_REGISTERS, 4096, 4, 1023),
-}
+#: A SCADA polls every second or so and keeps its connection; a minute without a
+#: request is a client that has gone away (or a cable pulled out) far more often.
+IDLE_TIMEOUT = 60.0
+#: Ten times what a SCADA, an HMI, a historian and a few scripts need at once, and
+#: well inside the usual 1024 files a process may open.
+MAX_CLIENTS = 100
+_RESERVED_FILES = 32   # descriptors kept for everything else (the listener, logs, imports)
+_FLUSH_BYTES = 16384   # replies are written in batches of about this size
 
 
-@dataclass(frozen=True)
-class Location:
-    """Where one located port lives in the Modbus tables."""
-    name: str
-    type: t.DataType
-    direction: str            # "input" or "output"
-    address: Address
-    slot: int                 # its slot in the PLC's signal table
-    table: str
-    start: int
-    count: int                # registers (1 for a bit)
-    window: tuple[str, int] | None = None  # where a client writes an %IX/%IW input
+@dataclass
+class ServerStats:
+    """What the server has done since it started (read from any thread)."""
+    accepted: int = 0       # connections accepted
+    evicted: int = 0        # closed to make room for a new client (max_clients)
+    timed_out: int = 0      # closed after idle_timeout without a request
+    broken: int = 0         # closed because their framing was lost (an impossible length)
+    requests: int = 0       # frames answered
+    exceptions: int = 0     # of them, answered with an exception response
+    discarded: int = 0      # frames dropped unanswered (protocol id not 0)
 
     @property
-    def writable(self) -> tuple[str, int] | None:
-        """The (table, first address) a client writes this port through, or None."""
-        if self.direction != "input":
+    def refused(self) -> int:
+        return self.exceptions
+
+
+class _RateLimit:
+    """A token bucket for log lines: ``burst`` at once, then one per ``period`` seconds.
+    :meth:`allow` returns how many lines were held back since the last one allowed,
+    or None to hold this one back too."""
+
+    def __init__(self, burst: int, period: float):
+        self.burst = burst
+        self.period = period
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+        self.held = 0
+
+    def allow(self) -> int | None:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) / self.period)
+        self.stamp = now
+        if self.tokens < 1:
+            self.held += 1
             return None
-        return self.window or (self.table, self.start)
-
-    def span(self, table: str | None = None, start: int | None = None) -> str:
-        table, start = table or self.table, self.start if start is None else start
-        kind = table[:-1]  # "coil", "holding register", ...
-        if self.count == 1:
-            return f"{kind} {start}"
-        return f"{kind}s {start}-{start + self.count - 1}"
+        self.tokens -= 1
+        held, self.held = self.held, 0
+        return held
 
 
-def locate(program: ScanProgram) -> list[Location]:
-    """The Modbus location of every located port of ``program``, in address order.
-
-    Raises :class:`FbdError` for a location OpenPLC's map has no place for."""
-    net = program.network
-    where = []
-    for name, address in net.addresses.items():
-        if name in {n for n, _ in unserved(program)}:
-            continue    # not OpenPLC's form: listed by unserved(), not refused
-        if name in program.inputs:
-            direction, slot, tp = "input", program.inputs[name], program.input_types[name]
-        else:
-            direction, slot, tp = "output", program.outputs[name], program.output_types[name]
-        key = (address.area, address.size)
-        if key not in _MAP:
-            raise FbdError(f"{net.name}.{name}: {address} has no Modbus address (OpenPLC's map "
-                           f"serves %IX, %QX, %IW, %QW, %MW, %MD and %ML)")
-        table, first, count, last = _MAP[key]
-        if address.index > last:
-            top = f"%{address.area}X{last}.7" if address.size == "X" else \
-                f"%{address.area}{address.size}{last}"
-            raise FbdError(f"{net.name}.{name}: {address} is past the last Modbus address of "
-                           f"its kind ({top})")
-        if address.size == "X":
-            start = 8 * address.index + address.bit
-        else:
-            start = first + count * address.index
-        window = None
-        if key == ("I", "X"):
-            window = (COILS, IX_WINDOW + start)
-        elif key == ("I", "W"):
-            window = (HOLDING_REGISTERS, IW_WINDOW + start)
-        where.append(Location(name, tp, direction, address, slot, table, start, count, window))
-    return sorted(where, key=lambda loc: (_TABLE_ORDER.index(loc.table), loc.start))
+def _hex(data: bytes, limit: int = 12) -> str:
+    shown = data[:limit].hex(" ")
+    return shown + (f" ... ({len(data)} bytes)" if len(data) > limit else "")
 
 
-def unserved(program: ScanProgram) -> list[tuple[str, object]]:
-    """(port, address) of the located ports OpenPLC's map does not serve: an address
-    with more fields than ``%IXb.i`` / ``%QWn`` (``%QD0.2``, a CANopen
-    ``%IW0.0.2.8192.0``) or a STRING, ARRAY or STRUCT at a location: kept on the port,
-    named in ``fbd serve --map``."""
-    types = {**program.input_types, **program.output_types}
-    return [(name, address) for name, address in program.network.addresses.items()
-            if address.hierarchical or getattr(types.get(name), "kind", None) in (
-                "array", "struct", "string")]
+class _Connection(asyncio.Protocol):
+    """One client: its own framer, its own log limit, its replies in request order."""
 
+    def __init__(self, server: ModbusServer):
+        self.server = server
+        self.framer = Framer()
+        self.transport: asyncio.Transport | None = None
+        self.peer = "?"
+        self.last_active = 0.0
+        self.log_limit = _RateLimit(burst=3, period=10.0)
+        self._paused = False
+        self._closed = False
 
-# ------------------------------------------------------------------ values <-> registers
-def _encoder(tp: t.DataType, count: int):
-    """raw run-time value -> list of ``count`` registers (high word first), or of one bit."""
-    if count == 1 and tp is t.BOOL:
-        return lambda raw: [bool(raw)]
-    bits = 16 * count
-    if tp.kind == "real":
-        fmt = ">f" if bits == 32 else ">d"
-        big = 3.4028234663852886e38 if bits == 32 else math.inf
+    # -- asyncio's callbacks -------------------------------------------------------
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+        peer = transport.get_extra_info("peername")
+        self.peer = f"{peer[0]}:{peer[1]}" if peer else "?"
+        self.last_active = time.monotonic()
+        self.server._admit(self)
 
-        def real(raw):
-            x = float(raw)
-            if bits == 32 and math.isfinite(x) and abs(x) > big:
-                x = math.copysign(math.inf, x)  # a double too large for a REAL: its infinity
-            return list(struct.unpack(f">{count}H", struct.pack(fmt, x)))
-        return real
-    mask = (1 << bits) - 1
-    if count == 1:
-        return lambda raw: [int(raw) & mask]
-    shifts = [16 * (count - 1 - k) for k in range(count)]
-    return lambda raw: [(int(raw) & mask) >> sh & 0xFFFF for sh in shifts]
+    def data_received(self, data: bytes) -> None:
+        self.framer.feed(data)
+        self._answer()
 
+    def eof_received(self) -> bool:
+        # The client has sent everything (a half-close): every whole frame is answered
+        # already; returning False closes the connection once the replies are written.
+        return False
 
-def _decode(tp: t.DataType, words: list):
-    """Registers (or a bit) -> the value :meth:`fbd.Plc.set` takes."""
-    if tp is t.BOOL:
-        return bool(words[0])
-    count = len(words)
-    if tp.kind == "real":
-        return struct.unpack(">f" if count == 2 else ">d", struct.pack(f">{count}H", *words))[0]
-    value = 0
-    for w in words:
-        value = value << 16 | w
-    value = tp.wrap_value(value)
-    if tp.kind == "time":
-        return datetime.timedelta(microseconds=value)
-    return value
+    def connection_lost(self, exc) -> None:
+        self._closed = True
+        self.server._forget(self)
 
+    def pause_writing(self) -> None:
+        # The client reads slower than it asks: stop reading until its replies drain.
+        self._paused = True
+        self.transport.pause_reading()
 
-# ------------------------------------------------------------------------ the image
-class ProcessImage:
-    """The four Modbus tables of a :class:`~fbd.Plc`'s located ports.
+    def resume_writing(self) -> None:
+        self._paused = False
+        if not self._closed:
+            self.transport.resume_reading()
+            self._answer()
 
-    Attached to the PLC's main task as a recorder: after every scan (in the
-    thread that runs the PLC) :meth:`record` copies the published outputs and
-    the latched inputs into the tables under :attr:`lock`, then hands the
-    writes clients made since to :meth:`fbd.Plc.set`, so they are latched at
-    the start of the next scan. :meth:`apply` does that hand-over too, and the
-    task calls it at the start of every scan (a ``before_scan`` hook), so a
-    write that arrives between two scans makes the next one, whoever runs the
-    PLC (:func:`run_realtime`, a test calling ``plc.scan()``, the HMI).
-
-    :meth:`read` and :meth:`write` are what the server calls (from its own
-    thread): a read is one slice of a table under the lock, so it shows one
-    scan; a write is checked whole (every address must be an input) and then
-    queued.
-    """
-
-    def __init__(self, plc: Plc):
-        self.plc = plc
-        program = plc.program
-        self.locations = locate(program)
-        self.unserved = unserved(program)
-        if not self.locations and self.unserved:
-            raise FbdError(f"{program.name}: none of its located ports has an address OpenPLC's "
-                           f"Modbus map serves ("
-                           f"{', '.join(f'{n} at {a}' for n, a in self.unserved[:5])})")
-        if not self.locations:
-            raise FbdError(f"{program.name} has no located inputs or outputs; give its ports "
-                           f"addresses (net.input(..., at=\"%IX0.0\"), net.output(..., "
-                           f"at=\"%QW0\")) to serve them over Modbus")
-        self.lock = threading.Lock()
-        self.tables = {COILS: [False] * TABLE_SIZE[COILS],
-                       DISCRETE_INPUTS: [False] * TABLE_SIZE[DISCRETE_INPUTS],
-                       INPUT_REGISTERS: [0] * TABLE_SIZE[INPUT_REGISTERS],
-                       HOLDING_REGISTERS: [0] * TABLE_SIZE[HOLDING_REGISTERS]}
-        # What record() copies: (slot, encode, table list, start, end, may skip), a
-        # window twice; _last holds the value each copied last (unchanged values are
-        # not encoded again; reals always are, since -0.0 == 0.0).
-        self._copies = []
-        # table -> address -> (location, index of the register within the value)
-        self._writable: dict[str, dict[int, tuple[Location, int]]] = {
-            COILS: {}, HOLDING_REGISTERS: {}}
-        for loc in self.locations:
-            enc = _encoder(loc.type, loc.count)
-            places = [(loc.table, loc.start)]
-            if loc.window:
-                places.append(loc.window)
-            for table, start in places:
-                self._copies.append((loc.slot, enc, self.tables[table], start,
-                                     start + loc.count, loc.type.kind != "real"))
-            if loc.writable:
-                table, start = loc.writable
-                for k in range(loc.count):
-                    self._writable[table][start + k] = (loc, k)
-        self._last = [object()] * len(self._copies)
-        self._pending: dict[str, tuple[Location, list]] = {}   # written, not yet handed over
-        self._inflight: dict[str, list] = {}  # handed to plc.set, not yet latched and published
-        self.scan = 0          # the scan the tables show (0: none yet)
-        self.reads = self.writes = self.refused = 0
-        self._task = plc.main
-        self.record(self._task.s, 0, plc.now_us)   # the tables start as the PLC's table stands
-        self._task.traces.append(self)
-        self._task.before_scan.append(self._before_scan)
-
-    def detach(self) -> None:
-        """Stop following the PLC's scans."""
-        if self in self._task.traces:
-            self._task.traces.remove(self)
-        if self._before_scan in self._task.before_scan:
-            self._task.before_scan.remove(self._before_scan)
-
-    def _before_scan(self, _task) -> None:
-        self.apply()
-
-    # -- the PLC's side -----------------------------------------------------------
-    def record(self, s: list, scan: int, now_us: int) -> None:
-        """After a scan: publish it to the tables, hand clients' writes to the PLC."""
-        last = self._last
-        changed = []
-        for i, (slot, enc, table, start, end, skip) in enumerate(self._copies):
-            value = s[slot]
-            if skip and value == last[i]:
+    # -- the work ----------------------------------------------------------------------
+    def _answer(self) -> None:
+        stats = self.server.stats
+        out: list[bytes] = []
+        size = 0
+        while not self._paused and not self._closed:
+            try:
+                got = self.framer.next_frame()
+            except FramingError as e:
+                self._write(out)
+                self.warn(f"closed the connection: {e}; the frames after it cannot be "
+                          f"found (the first bytes: {_hex(self.framer.peek(12))})")
+                stats.broken += 1
+                self.close(flush=True)       # the frames before it still get their replies
+                return
+            if got is None:
+                break
+            tid, pid, unit, pdu = got
+            self.last_active = time.monotonic()
+            if pid != 0:
+                stats.discarded += 1
+                self.warn(f"discarded a frame with protocol id {pid} (Modbus TCP's is 0): "
+                          f"transaction {tid}, PDU {_hex(pdu)}")
                 continue
-            last[i] = value
-            changed.append((table, start, end, enc(value)))
-        with self.lock:
-            for table, start, end, words in changed:
-                table[start:end] = words
-            self.scan = scan
-            self._inflight = {}
-            handed = self._take()
-        self._hand(handed)
+            reply = answer(self.server.image, pdu)
+            stats.requests += 1
+            if reply[0] & 0x80:
+                stats.exceptions += 1
+            out.append(frame(tid, unit, reply))
+            size += len(reply) + 7
+            if size >= _FLUSH_BYTES:
+                self._write(out)          # may pause writing, which ends the loop
+                size = 0
+        self._write(out)
 
-    def apply(self) -> None:
-        """Hand the writes clients made since the last hand-over to the PLC (the next
-        scan latches them). Call it from the thread that runs the PLC."""
-        if self._pending:
-            with self.lock:
-                handed = self._take()
-            self._hand(handed)
+    def _write(self, out: list) -> None:
+        if self.transport.is_closing():
+            self._closed = True       # lost (a reset while answering): nothing to answer
+        elif out:
+            self.transport.write(b"".join(out))
+        out.clear()
 
-    def _take(self) -> list:
-        handed = list(self._pending.values())
-        for loc, words in handed:
-            self._inflight[loc.name] = words
-        self._pending = {}
-        return handed
+    def warn(self, message: str) -> None:
+        held = self.log_limit.allow()
+        if held is None:
+            return
+        self.server._log(logging.WARNING, f"{self.peer}: {message}"
+                         + (f" ({held} more like it held back)" if held else ""))
 
-    def _hand(self, handed: list) -> None:
-        for loc, words in handed:
-            self.plc.set(loc.name, _decode(loc.type, words))
+    def close(self, flush: bool = False) -> None:
+        """Stop answering and close: at once, dropping what is not yet sent (an
+        eviction, a timeout), or once the replies written so far are sent."""
+        self._closed = True
+        if flush:
+            self.transport.close()
+        else:
+            self.transport.abort()      # also ends a flushing close the peer never reads
 
-    # -- the clients' side ------------------------------------------------------------
-    def read(self, table: str, address: int, count: int) -> list | ExcCodes:
-        """``count`` values from ``address``: all from the last complete scan."""
-        if address < 0 or count < 1 or address + count > TABLE_SIZE[table]:
-            self.refused += 1
-            return ExcCodes.ILLEGAL_ADDRESS
-        with self.lock:
-            values = self.tables[table][address:address + count]
-        self.reads += 1
-        return values
-
-    def write(self, table: str, address: int, values: list) -> ExcCodes | None:
-        """Queue a client's write for the next scan, or refuse it whole (ILLEGAL
-        DATA ADDRESS) if any address is not an input's."""
-        writable = self._writable.get(table, {})
-        places = [writable.get(address + k) for k in range(len(values))]
-        if address < 0 or not values or None in places:
-            self.refused += 1
-            return ExcCodes.ILLEGAL_ADDRESS
-        with self.lock:
-            for (loc, k), value in zip(places, values):
-                entry = self._pending.get(loc.name)
-                if entry is None:
-                    words = self._inflight.get(loc.name)
-                    if words is None:
-                        table_, start = loc.table, loc.start
-                        words = self.tables[table_][start:start + loc.count]
-                    entry = self._pending[loc.name] = (loc, list(words))
-                entry[1][k] = bool(value) if loc.type is t.BOOL else int(value) & 0xFFFF
-        self.writes += 1
-        return None
-
-    # -- description -------------------------------------------------------------------
-    def map_rows(self) -> list[tuple[str, ...]]:
-        """The address table ``fbd serve --map`` prints."""
-        rows = []
-        for loc in self.locations:
-            if loc.direction == "output":
-                access = "read"
-            elif loc.window:
-                access = f"read; write {loc.span(*loc.window)}"
-            else:
-                access = "read/write"
-            rows.append((str(loc.address), loc.span(), loc.name, str(loc.type), loc.direction,
-                         access))
-        program = self.plc.program
-        for name, address in self.unserved:
-            tp = program.input_types.get(name) or program.output_types.get(name)
-            rows.append((str(address), "-", name, str(tp),
-                         "input" if name in program.inputs else "output",
-                         "not served (OpenPLC maps no address of this form)"))
-        return rows
-
-
-# ----------------------------------------------------------------------- the server
-class _Context:
-    """What pymodbus's request handler calls (the interface of its own
-    datastores): reads and writes go to the :class:`ProcessImage`."""
-
-    def __init__(self, image: ProcessImage):
-        self.image = image
-        self._echo: list = []
-
-    def device_ids(self) -> list[int]:
-        return [0]
-
-    async def async_getValues(self, device_id: int, func_code: int, address: int,
-                              count: int = 1):
-        if func_code in (5, 6):
-            # The reply to a single write echoes the value written (the Modbus
-            # specification), not the image, which shows it only after the next scan.
-            return self._echo
-        table = _READS.get(func_code)
-        if table is None:
-            self.image.refused += 1
-            return ExcCodes.ILLEGAL_FUNCTION
-        return self.image.read(table, address, count)
-
-    async def async_setValues(self, device_id: int, func_code: int, address: int, values):
-        table = _WRITES.get(func_code)
-        if table is None:
-            self.image.refused += 1
-            return ExcCodes.ILLEGAL_FUNCTION
-        values = list(values)
-        refused = self.image.write(table, address, values)
-        if refused is None:
-            self._echo = values
-        return refused
-
-
-class _Unserved(ModbusPDU):
-    """A request with a function code we do not serve: answered ILLEGAL FUNCTION.
-
-    (pymodbus 3.16 answers a function code it cannot decode with exception
-    function code 0x80 instead of the request's code + 0x80, which clients
-    cannot match to their request; and it would serve 22, 23 and the
-    diagnostics on its own.)"""
-
-    def __init__(self, function_code: int):
-        super().__init__()
-        self.function_code = function_code
-
-    def decode(self, data: bytes) -> None:
-        pass
-
-    def encode(self) -> bytes:
-        return b""
-
-    async def datastore_update(self, context, device_id: int) -> ModbusPDU:
-        return ExceptionResponse(self.function_code, ExcCodes.ILLEGAL_FUNCTION)
-
-
-class _Decoder(DecodePDU):
-    """pymodbus's request decoder for the function codes we serve; any other
-    becomes an :class:`_Unserved` request."""
-
-    def decode(self, frame: bytes) -> ModbusPDU | None:
-        if frame and frame[0] not in FUNCTION_CODES:
-            return _Unserved(frame[0])
-        return super().decode(frame)
-
-
-class _TcpServer(ModbusTcpServer):
-    """pymodbus's TCP server on a :class:`_Context`, answering only our function codes.
-
-    pymodbus 3.x takes its data from ``self.context`` (its ``SimCore``, or the
-    deprecated ``ModbusServerContext``), through ``async_getValues`` and
-    ``async_setValues``; the constructor wants a device to build one from, so it
-    gets a one-register placeholder that is replaced at once. Each connection's
-    framer decodes with ``self.decoder``.
-    """
-
-    def __init__(self, context: _Context, address: tuple[str, int]):
-        placeholder = SimDevice(0, simdata=SimData(0, values=0, datatype=DataType.REGISTERS))
-        super().__init__(placeholder, address=address)
-        self.context = context
-        self.decoder = _Decoder(True)
+    def idle(self, now: float) -> float:
+        return now - self.last_active
 
 
 def check_bind(host: str, port: int) -> None:
     """Raise :class:`FbdError` saying why ``host:port`` cannot be listened on, if it cannot."""
     if not 0 <= port <= 65535:
         raise FbdError(f"--port {port}: a TCP port is 0..65535")
+    shown = host if len(host) <= 40 else f"{host[:40]}... ({len(host)} characters)"
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as e:
-        raise FbdError(f"--bind {host}: not an address of this machine ({e.strerror})") from None
+        raise FbdError(f"--bind {shown}: not an address of this machine ({e.strerror})") from None
+    except (UnicodeError, ValueError):      # a label over 63 characters, a NUL, ...
+        raise FbdError(f"--bind {shown}: not a host name or an address") from None
     family, type_, proto, _name, sockaddr = infos[0]
     with socket.socket(family, type_, proto) as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind(sockaddr)
         except OSError as e:
-            if e.errno == errno.EADDRINUSE:
-                raise FbdError(f"port {port} on {host} is already in use (another server? "
-                               f"choose one with --port)") from None
-            if e.errno == errno.EACCES:
-                raise FbdError(f"port {port} needs root (ports below 1024 are privileged); "
-                               f"use --port {DEFAULT_PORT}") from None
-            if e.errno == errno.EADDRNOTAVAIL:
-                raise FbdError(f"--bind {host}: not an address of this machine") from None
-            raise FbdError(f"cannot listen on {host}:{port}: {e.strerror}") from None
+            raise _bind_error(shown, port, e) from None
+
+
+def _bind_error(host: str, port: int, e: OSError) -> FbdError:
+    if e.errno == errno.EADDRINUSE:
+        return FbdError(f"port {port} on {host} is already in use (another server? "
+                        f"choose one with --port)")
+    if e.errno == errno.EACCES:
+        return FbdError(f"port {port} needs root (ports below 1024 are privileged); "
+                        f"use --port {DEFAULT_PORT}")
+    if e.errno == errno.EADDRNOTAVAIL:
+        return FbdError(f"--bind {host}: not an address of this machine")
+    return FbdError(f"cannot listen on {host}:{port}: {e.strerror}")
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    family, type_, proto, _name, sockaddr = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    sock = socket.socket(family, type_, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(sockaddr)
+        sock.listen(128)
+        sock.setblocking(False)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+def files_available() -> int | None:
+    """How many more files this process may open (its soft RLIMIT_NOFILE less those
+    open), or None when there is no limit or no way to tell."""
+    try:
+        import resource
+    except ImportError:            # pragma: no cover - not on Linux or macOS
+        return None
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return None
+    for fd_dir in ("/proc/self/fd", "/dev/fd"):
+        try:
+            return soft - len(os.listdir(fd_dir))
+        except OSError:
+            continue
+    return None                    # pragma: no cover
+
+
+def _check_limits(idle_timeout, max_clients) -> tuple[float, int]:
+    if isinstance(max_clients, bool) or not isinstance(max_clients, int) or max_clients < 1:
+        raise FbdError(f"max_clients {max_clients!r}: give a whole number of clients, 1 or more")
+    try:
+        idle = float(idle_timeout)
+    except (TypeError, ValueError):
+        raise FbdError(f"idle_timeout {idle_timeout!r}: give seconds (0: never)") from None
+    if not math.isfinite(idle) or idle < 0:
+        raise FbdError(f"idle_timeout {idle_timeout!r}: give seconds, 0 or more (0: never)")
+    return idle, max_clients
 
 
 class ModbusServer:
@@ -506,26 +294,46 @@ class ModbusServer:
 
     >>> plc = Plc(net, cycle=0.005)                       # doctest: +SKIP
     >>> with ModbusServer(plc, port=0) as server:         # port 0: any free port
-    ...     run_realtime(plc, stop)                       # or plc.scan() from anywhere
+    ...     RealtimeRunner(plc).run(stop)                 # or plc.scan() from anywhere
     ...     server.port                                   # the port it listens on
 
     Binds to ``127.0.0.1`` unless told otherwise. Whoever runs the PLC (this
-    thread, :func:`run_realtime`, a test calling ``plc.scan()``), the tables
-    follow its scans; run the PLC from one thread only.
+    thread, a :class:`~fbd.runtime.realtime.RealtimeRunner`, a test calling
+    ``plc.scan()``), the tables follow its scans; run the PLC from one thread only.
+    ``idle_timeout`` (seconds, 0: never) and ``max_clients`` bound the
+    connections, as the module's text says; :attr:`stats` counts what happened.
     """
 
-    def __init__(self, plc: Plc, host: str = "127.0.0.1", port: int = DEFAULT_PORT):
+    def __init__(self, plc: Plc, host: str = "127.0.0.1", port: int = DEFAULT_PORT, *,
+                 idle_timeout: float = IDLE_TIMEOUT, max_clients: int = MAX_CLIENTS):
+        self.idle_timeout, self.max_clients = _check_limits(idle_timeout, max_clients)
+        self.asked_clients = self.max_clients
         self.plc = plc
         self.host = host
         self.port = port
         self.image = ProcessImage(plc)
-        self._context = _Context(self.image)
+        self.stats = ServerStats()
         self.address: tuple[str, int] | None = None   # where it listens, once started
+        self._connections: dict[_Connection, None] = {}   # in the order they came
+        self._opening = 0                                   # accepted, not yet set up
+        self._listener: socket.socket | None = None
+        self._log_limit = _RateLimit(burst=20, period=0.5)
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
         self._ready = threading.Event()
         self._error: BaseException | None = None
+
+    @property
+    def clients(self) -> int:
+        """Connections open now."""
+        return len(self._connections)
+
+    def connections(self) -> list[tuple[str, float, int]]:
+        """(peer, seconds idle, reply bytes waiting to be sent) of each connection now."""
+        now = time.monotonic()
+        return [(c.peer, c.idle(now), c.transport.get_write_buffer_size() if c.transport else 0)
+                for c in list(self._connections)]
 
     def start(self) -> ModbusServer:
         """Listen (raises :class:`FbdError` when it cannot) and serve in the background."""
@@ -536,11 +344,18 @@ class ModbusServer:
         except FbdError:
             self.image.detach()
             raise
+        room = files_available()
+        if room is not None and self.max_clients > room - _RESERVED_FILES:
+            self.max_clients = max(1, room - _RESERVED_FILES)
+            self._log(logging.WARNING, f"at most {self.max_clients} clients, not "
+                                       f"{self.asked_clients}: this process may open only "
+                                       f"{room} more files (ulimit -n)")
         self._thread = threading.Thread(target=self._run, name="fbd-modbus", daemon=True)
         self._thread.start()
         self._ready.wait()
         if self._error is not None:
             self._thread.join()
+            self._thread = None
             self.image.detach()
             raise self._error
         return self
@@ -553,22 +368,108 @@ class ModbusServer:
             self._ready.set()
 
     async def _serve(self) -> None:
-        self._loop = asyncio.get_running_loop()
+        self._loop = loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
-        server = _TcpServer(self._context, (self.host, self.port))
-        if not await server.listen():
-            await server.shutdown()
-            self._error = FbdError(f"cannot listen on {self.host}:{self.port}")
+        try:
+            self._listener = _listen(self.host, self.port)
+        except OSError as e:
+            self._error = _bind_error(self.host, self.port, e)
             self._ready.set()
             return
-        self.address = server.transport.sockets[0].getsockname()[:2]
+        self.address = self._listener.getsockname()[:2]
         self.port = self.address[1]
+        loop.add_reader(self._listener.fileno(), self._accept)
         self._ready.set()
+        sweeper = asyncio.create_task(self._sweep()) if self.idle_timeout else None
         try:
             await self._stop.wait()
         finally:
-            await server.shutdown()
-            await asyncio.sleep(0)  # let the closed connections' callbacks run
+            if sweeper is not None:
+                sweeper.cancel()
+            loop.remove_reader(self._listener.fileno())
+            self._listener.close()
+            for conn in list(self._connections):
+                conn.close()
+            for _ in range(3):
+                await asyncio.sleep(0)  # let the closed connections' callbacks run
+
+    def _accept(self) -> None:
+        """One connection off the listener (asyncio calls it again while more wait).
+
+        Accepting here, one at a time, rather than in asyncio's server (which
+        accepts up to a backlog's worth in one go) means the connection evicted
+        for this one is closed before the next is accepted: open descriptors stay
+        within ``max_clients`` and new clients are not left in the backlog."""
+        try:
+            sock, _addr = self._listener.accept()
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError as e:
+            if e.errno in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM) \
+                    and self._connections:
+                self._evict("to free a file descriptor (the process may open no more)")
+            else:   # nothing to evict: try again shortly instead of spinning on it
+                self._log(logging.WARNING, f"cannot accept a connection: {e.strerror}")
+                self._loop.remove_reader(self._listener.fileno())
+                self._loop.call_later(0.1, self._loop.add_reader, self._listener.fileno(),
+                                      self._accept)
+            return
+        try:
+            peer = sock.getpeername()
+        except OSError:                     # reset before we got to it
+            sock.close()
+            return
+        self.stats.accepted += 1
+        while self._connections and len(self._connections) + self._opening >= self.max_clients:
+            self._evict(f"to make room for {peer[0]}:{peer[1]} (at most {self.max_clients} "
+                        f"clients)")
+        self._opening += 1
+        self._loop.create_task(self._open(sock))
+
+    async def _open(self, sock: socket.socket) -> None:
+        try:
+            await self._loop.connect_accepted_socket(lambda: _Connection(self), sock)
+        except OSError:
+            sock.close()                      # gone before it was set up
+        finally:
+            self._opening -= 1
+
+    def _evict(self, why: str) -> None:
+        now = time.monotonic()
+        victim = max(self._connections, key=lambda c: c.idle(now))
+        self.stats.evicted += 1
+        self._log(logging.WARNING, f"{victim.peer}: closed after {victim.idle(now):.1f} s idle "
+                                   f"{why}")
+        self._connections.pop(victim, None)
+        victim.close()
+
+    async def _sweep(self) -> None:
+        """Close the connections idle for longer than ``idle_timeout``."""
+        every = min(1.0, self.idle_timeout / 10)
+        while True:
+            await asyncio.sleep(every)
+            now = time.monotonic()
+            for conn in list(self._connections):
+                idle = conn.idle(now)
+                if idle > self.idle_timeout:
+                    self.stats.timed_out += 1
+                    self._log(logging.INFO, f"{conn.peer}: closed after {idle:.1f} s without a "
+                                            f"request (idle timeout {self.idle_timeout:g} s)")
+                    conn.close()
+
+    def _admit(self, conn: _Connection) -> None:
+        self._connections[conn] = None
+
+    def _forget(self, conn: _Connection) -> None:
+        self._connections.pop(conn, None)
+
+    def _log(self, level: int, message: str) -> None:
+        if not log.isEnabledFor(level):
+            return
+        held = self._log_limit.allow()
+        if held is None:
+            return
+        log.log(level, message + (f" [{held} lines held back]" if held else ""))
 
     def follow(self, plc: Plc) -> None:
         """Serve ``plc`` from now on (a new game's PLC, say), keeping the listener and
@@ -576,9 +477,8 @@ class ModbusServer:
         the new one. Raises :class:`FbdError` (serving the old one still) if ``plc``
         has no located ports."""
         image = ProcessImage(plc)
-        old, self.image, self.plc = self.image, image, plc
-        self._context.image = image   # one attribute: the server thread sees old or new
-        old.detach()
+        old, self.image, self.plc = self.image, image, plc   # one attribute: the server
+        old.detach()                                           # thread sees old or new
 
     def stop(self) -> None:
         """Close every connection and the listener; stop following the PLC."""
@@ -595,29 +495,3 @@ class ModbusServer:
 
     def __exit__(self, *exc) -> None:
         self.stop()
-
-
-def run_realtime(plc: Plc, stop: threading.Event, scans: int | None = None) -> int:
-    """Scan ``plc`` once per cycle of wall-clock time until ``stop`` is set (or
-    ``scans`` scans have run); returns the scans run.
-
-    Each cycle: one scan (a served PLC's image takes clients' writes at its
-    start and publishes the scan at its end), then a sleep to the next cycle's
-    start. The PLC's simulated clock advances one cycle per scan, so NOW and
-    the timers keep their meaning; if the host falls more than a cycle behind,
-    the schedule restarts from now instead of running scans back to back to
-    catch up (the overrun is counted in ``plc.stats``).
-    """
-    cycle = plc.cycle
-    due = time.perf_counter()
-    done = 0
-    while not stop.is_set() and (scans is None or done < scans):
-        plc.scan()
-        done += 1
-        due += cycle
-        delay = due - time.perf_counter()
-        if delay > 0:
-            stop.wait(delay)
-        elif delay < -cycle:
-            due = time.perf_counter()
-    return done

@@ -6,7 +6,7 @@ networks out (:mod:`.writer`).
 """
 
 from .reader import Configuration, PlcOpenError, Project, TaskSpec, load, load_project, save
-from .writer import ExportError, native_st, to_xml
+from .writer import ExportError, native_st, schema_path, to_xml, validate
 
 __all__ = ["PlcOpenError", "Project", "Configuration", "TaskSpec", "load_project", "load", "save",
-           "to_xml", "native_st", "ExportError"]
+           "to_xml", "native_st", "schema_path", "validate", "ExportError"]

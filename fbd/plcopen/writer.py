@@ -38,19 +38,23 @@ processing -> control in 2048). Such a level has no order of whole calls, so
 the macros on such a loop are inlined into the exported POU (their blocks
 named ``<instance>_<block>``) until one exists; the behaviour is unchanged.
 
-Positions come from the debugger's layout (:mod:`fbd.debug.layout`): columns by
-data flow, boxes stacked in execution order, wires routed around boxes.
+Positions come from the debugger's layout (:mod:`fbd.debug.layout`): layers by
+data flow, boxes ordered to keep crossings few, wires routed in the channels
+between layers (long wires too: this writer asks for no connector pairs).
 Importing the file again (:func:`fbd.plcopen.load`) gives a network that runs
-identically scan for scan.
+identically scan for scan. :func:`validate` checks a file against the TC6
+v2.01 schema, which ships with the package (:func:`schema_path`).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import heapq
 import json
 import os
 import tempfile
+from importlib import resources
 from pathlib import Path
 
 from lxml import etree
@@ -114,6 +118,32 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def schema_path() -> Path:
+    """The PLCopen TC6 XML v2.01 schema (``tc6_xml_v201.xsd``), package data of ``fbd``
+    (found through the package, not this module's place in it)."""
+    return Path(str(resources.files("fbd").joinpath("data", "tc6_xml_v201.xsd")))
+
+
+@functools.cache
+def _schema():
+    return etree.XMLSchema(etree.parse(str(schema_path())))
+
+
+def validate(path) -> None:
+    """Check the project file ``path`` against the TC6 v2.01 schema; an
+    :class:`ExportError` names the file, the line and the first rule it breaks."""
+    from .source import PlcOpenError, parse  # the import's safe parser: no DTD, no network
+    try:
+        root, _ns = parse(path)
+    except PlcOpenError as e:
+        raise ExportError(str(e)) from None
+    schema = _schema()
+    if not schema.validate(root):
+        first = schema.error_log[0]
+        message = " ".join(first.message.replace(P, "").split())
+        raise ExportError(f"{path}:{first.line}: not valid PLCopen TC6 XML v2.01: {message}")
 
 
 def to_xml(network: Network, *, cycle: str = "T#5ms", company: str = "fbd"):
@@ -544,7 +574,7 @@ class _PouWriter:
                     lay_net.connect(ref(src), insts[name].port(port))
         for name, (src, fb) in self.outputs.items():
             lay_net.output(name, ref(src) if not fb or src[0] == "lit" else 0)
-        level = layout_level(lay_net, "", list(self.order), {})
+        level = layout_level(lay_net, "", list(self.order), {}, connectors=False)
         routes = {w.dst: w.points for w in level.wires if w.points}
         self.level = level
 
@@ -745,4 +775,4 @@ def _n(x) -> str:
     return str(int(v)) if v == int(v) else f"{v:.1f}"
 
 
-__all__ = ["save", "to_xml", "native_st", "ExportError"]
+__all__ = ["save", "to_xml", "native_st", "schema_path", "validate", "ExportError"]

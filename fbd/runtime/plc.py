@@ -68,7 +68,13 @@ _NEVER = 1 << 62
 
 @dataclass(slots=True)
 class ScanStats:
-    """Wall-clock time of the scans, and overruns against the cycle."""
+    """Wall-clock time of the scans, and overruns against the cycle.
+
+    ``late``, ``skipped`` and ``max_late_us`` are kept by a real-time runner
+    (:class:`fbd.runtime.realtime.RealtimeRunner`): scans that started more
+    than half a cycle after they were due, cycles that passed without their
+    scan (:meth:`Plc.skip`), and the worst lateness seen. A scan can be short
+    (no overrun) and still late: the host was busy elsewhere."""
     cycle_us: int
     count: int = 0
     total_ns: int = 0
@@ -78,6 +84,9 @@ class ScanStats:
     overruns: int = 0
     overrun_log: deque = field(default_factory=lambda: deque(maxlen=100))
     limit_ns: int = 0      # the cycle in ns: a scan longer than this overran
+    late: int = 0
+    skipped: int = 0
+    max_late_us: float = 0.0
 
     def __post_init__(self):
         self.limit_ns = self.cycle_us * 1000
@@ -105,6 +114,7 @@ class ScanStats:
         return {"scans": self.count, "min_us": self.min_ns / 1000 if self.count else 0.0,
                 "mean_us": self.mean_us,
                 "max_us": self.max_ns / 1000, "overruns": self.overruns,
+                "late": self.late, "skipped": self.skipped, "max_late_us": self.max_late_us,
                 "cycle_us": self.cycle_us}
 
 
@@ -311,6 +321,23 @@ class Plc:
         if self.main.scans == 0 and self.env.now == 0:
             until = n * self.main.cycle_us
         self._run(until)
+
+    def skip(self, n: int) -> None:
+        """Let ``n`` cycles of the main task pass without its scan: the clock, NOW and
+        every timer advance ``n`` cycles, as on a PLC whose task could not start in
+        time; other tasks run as they fall due. Counted in ``stats.skipped``. What a
+        real-time runner does when the host falls whole cycles behind."""
+        if n < 0:
+            raise FbdError(f"cannot skip {n} cycles")
+        if n == 0:
+            return
+        if self._stepping is not None:
+            raise FbdError(f"scan {self.main.scans + 1} is being stepped into, block by "
+                           f"block; finish it (SteppedScan.finish) before skipping cycles")
+        task = self.main
+        task.next_due += n * task.cycle_us     # the scheduler finds it not yet due, and waits
+        task.stats.skipped += n
+        self._run(task.next_due)
 
     def run_for(self, duration) -> None:
         """Advance simulated time by ``duration`` (seconds, timedelta or 'T#1s')."""

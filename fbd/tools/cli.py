@@ -6,7 +6,8 @@ belong to a program or to the HMI are plug-ins: a package names a function
 its parser with ``subparsers.add_parser(...)`` and sets
 ``parser.set_defaults(func=handler)``, where ``handler(args)`` returns the exit
 status (``None`` means 0) and raises :class:`~fbd.errors.FbdError` for a user
-error. ``fbd`` imports none of those packages by name (DESIGN.md).
+error. ``fbd`` imports none of those packages by name: dependencies point
+hmi -> programs -> blocks -> fbd, never back.
 
 Errors a user can make (an unknown module or signal, a bad ``--set``, an
 invalid network) print one line, ``fbd: error: ...``, on stderr and exit with
@@ -487,13 +488,17 @@ def _block_json(cls) -> dict:
 
 # ---------------------------------------------------------------------------- export
 def cmd_export(args) -> int:
-    from ..plcopen.reader import save
+    from .. import plcopen
     network = load_network(args.target)
     _check_writable(args.output, "-o")
     cycle_us = _cycle_us(args.cycle)
-    save(network, args.output, cycle=t.format_time(cycle_us))
+    plcopen.save(network, args.output, cycle=t.format_time(cycle_us))
+    checked = ""
+    if args.validate:
+        plcopen.validate(args.output)
+        checked = ", valid against the TC6 v2.01 schema"
     print(f"fbd: wrote {network.name} to {args.output} (PLCopen TC6 XML, a "
-          f"{t.format_time(cycle_us)} task)", file=sys.stderr)
+          f"{t.format_time(cycle_us)} task{checked})", file=sys.stderr)
     return 0
 
 
@@ -559,6 +564,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("target", metavar="MODULE:FUNCTION")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="the .xml file to write")
     p.add_argument("--cycle", default="5ms", help="the task's interval (default 5ms)")
+    p.add_argument("--validate", action="store_true",
+                   help="check the written file against the PLCopen TC6 v2.01 schema "
+                        "(shipped with fbd); the first error is reported with its line")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("bench", help="measure the compiled scan against its targets",

@@ -37,10 +37,14 @@ TRUE_COLOUR = QColor("#1a9e3a")
 WIRE_COLOUR = QColor("#555555")
 FORCED_COLOUR = QColor("#d62728")
 CURRENT_COLOUR = QColor("#ffb000")
+SELECTED_COLOUR = QColor("#2f6fdb")
 BLOCK_FILL = QColor("#f4f6fb")
 MACRO_FILL = QColor("#e3ecfa")
 PSEUDO_FILL = QColor("#eeeeee")
 BOX_PEN = QColor("#34495e")
+LITERAL_COLOUR = QColor("#7f3fbf")
+CONNECTOR_FILL = QColor("#fff6da")
+CONNECTOR_PEN = QColor("#8a6d00")
 READABLE = 0.9   # the smallest default zoom (8 pt labels stay legible)
 ROLE = 0   # QGraphicsItem.data key: "box:<name>"
 
@@ -88,6 +92,9 @@ class DiagramView(QGraphicsView):
         self._auto_fit = True
         self._highlighted: str | None = None
         self.current: str | None = None
+        self.selected: str | None = None        # a box picked in the hierarchy
+        self._layouts: dict[str, Level] = {}
+        self._home: str | None = None           # the level shown before a scan was followed
         self.show_level("")
 
     # -- building -------------------------------------------------------------------
@@ -95,7 +102,12 @@ class DiagramView(QGraphicsView):
         dbg = self.debugger
         net = level_network(dbg.program.network, prefix)
         self.prefix = prefix
-        self.level = level = layout_level(net, prefix, dbg.order, dbg.program.signals)
+        level = self._layouts.get(prefix)
+        if level is None:        # a level's layout never changes: made once
+            level = self._layouts[prefix] = layout_level(net, prefix, dbg.order,
+                                                         dbg.program.signals)
+        self.level = level
+        self.selected = None
         scene = self.scene()
         scene.clear()
         self.box_items.clear()
@@ -103,14 +115,31 @@ class DiagramView(QGraphicsView):
         for box in level.boxes.values():
             self._add_box(scene, box)
         paths: dict[str, int] = {}
+        self._wire_index = {}
+        self._targets = {}
         for wire in level.wires:
             self._add_wire(scene, level, wire, paths)
+            if wire.connector is not None:
+                self._targets.setdefault(wire.src, []).append(wire.dst)
+        self._source_index = {}
+        for wire in level.wires:
+            index = self._wire_index.get(wire.dst)
+            if wire.src is not None and index is not None:
+                self._source_index.setdefault(wire.src, index)
+        self._stubs = {i: [] for i in range(len(paths))}
+        self.connector_items = []
+        self._next_end = {}
+        for c in level.connectors:
+            self._add_connector(scene, c)
         self._probe = dbg.probe(list(paths))
         self._bool = [tp is not None and tp.kind == "bool" for tp in self._probe.types]
         self._by_signal = [[] for _ in paths]
         for item, label, badge, index in self._wires:
             if index is not None:
                 self._by_signal[index].append((item, label, badge))
+        for index, stubs in self._stubs.items():
+            for stub in stubs:
+                self._by_signal[index].append((stub, None, None))
         self._shown_raw = self._shown_forced = None
         self._highlighted = self.current = None
         scene.setSceneRect(QRectF(-60, -40, level.width + 160, level.height + 80))
@@ -161,29 +190,20 @@ class DiagramView(QGraphicsView):
                         box.y + HEADER_H + i * PORT_H + 2)
 
     def _add_wire(self, scene: QGraphicsScene, level: Level, wire, paths: dict[str, int]) -> None:
-        dst = level.boxes[wire.dst[0]]
-        dx, dy = dst.in_port(wire.dst[1])
-        if wire.src is None:    # a literal into an input
-            text = QGraphicsSimpleTextItem(repr(wire.literal) if isinstance(wire.literal, str)
-                                           else str(wire.literal).upper()
-                                           if isinstance(wire.literal, bool) else str(wire.literal))
+        if wire.src is None:    # a literal into an input, in IEC form
+            dx, dy = wire.label_at
+            text = QGraphicsSimpleTextItem(wire.text)
             text.setFont(_font(8))
-            text.setBrush(QBrush(QColor("#7f3fbf")))
+            text.setBrush(QBrush(LITERAL_COLOUR))
             text.setPos(dx - text.boundingRect().width() - 6, dy - text.boundingRect().height() / 2)
             scene.addItem(text)
             return
-        # the route comes from the layout: own channels in the gaps, lanes around boxes
-        (sx, sy), *rest = wire.points
-        path = QPainterPath(QPointF(sx, sy))
-        for x, y in rest:
-            path.lineTo(x, y)
-        item = QGraphicsPathItem(path)
-        pen = QPen(WIRE_COLOUR, 1.3)
-        if wire.feedback:
-            pen.setStyle(Qt.PenStyle.DashLine)
-        item.setPen(pen)
-        item.setZValue(-1)
-        scene.addItem(item)
+        index = None
+        if wire.path is not None:
+            index = paths.setdefault(wire.path, len(paths))
+        items = []
+        if wire.points:     # the route comes from the layout: tracks in the gaps
+            items.append(self._polyline(scene, wire.points, wire.feedback, wire.path))
         label = QGraphicsSimpleTextItem("")
         label.setFont(_font(8, True))
         label.setZValue(2)
@@ -194,12 +214,64 @@ class DiagramView(QGraphicsView):
         badge.setZValue(2)
         badge.setVisible(False)
         scene.addItem(badge)
-        index = None
-        if wire.path is not None:
-            index = paths.setdefault(wire.path, len(paths))
-            item.setToolTip(wire.path)
-        label.setData(ROLE, (dx, dy))
-        self._wires.append((item, label, badge, index))
+        label.setData(ROLE, wire.label_at)
+        label.setData(ROLE + 1, wire.connector is not None)
+        for item in items:
+            self._wires.append((item, label, badge, index))
+        if not items:
+            self._wires.append((None, label, badge, index))
+        self._wire_index[wire.dst] = index
+
+    def _polyline(self, scene, points, dashed: bool, tip: str | None) -> QGraphicsPathItem:
+        (sx, sy), *rest = points
+        path = QPainterPath(QPointF(sx, sy))
+        for x, y in rest:
+            path.lineTo(x, y)
+        item = QGraphicsPathItem(path)
+        pen = QPen(WIRE_COLOUR, 1.3)
+        if dashed:
+            pen.setStyle(Qt.PenStyle.DashLine)
+        item.setPen(pen)
+        item.setZValue(-1)
+        if tip:
+            item.setToolTip(tip)
+        scene.addItem(item)
+        return item
+
+    def _add_connector(self, scene: QGraphicsScene, c) -> None:
+        """A named end of a long wire: an arrow-shaped tag with the net's name (the
+        source's connector, or a continuation at a target), and its stub."""
+        stub = self._polyline(scene, c.stub, False, None)
+        x, y, w, h = c.x, c.y - c.h / 2, c.w, c.h
+        shape = QPainterPath(QPointF(x, y))
+        for px, py in ((x + w - 6, y), (x + w, y + h / 2), (x + w - 6, y + h), (x, y + h)):
+            shape.lineTo(px, py)
+        shape.closeSubpath()
+        tag = QGraphicsPathItem(shape)
+        tag.setBrush(QBrush(CONNECTOR_FILL))
+        pen = QPen(CONNECTOR_PEN, 1)
+        if c.feedback:
+            pen.setStyle(Qt.PenStyle.DashLine)
+        tag.setPen(pen)
+        tag.setZValue(1)
+        role = f"{c.kind}:{c.name}"
+        tag.setData(ROLE, role)
+        if c.kind == "connector":
+            targets = [f"{d[0]}.{d[1]}" for d in self._targets.get(c.src, [])]
+            tag.setToolTip(f"connector {c.name}" + (" (previous scan)" if c.feedback else "")
+                           + "\nto " + ", ".join(targets) + "\ndouble-click: the next continuation")
+        else:
+            tag.setToolTip(f"continuation of {c.name}" + (" (previous scan)" if c.feedback else "")
+                           + "\ndouble-click: go to its connector")
+        scene.addItem(tag)
+        text = QGraphicsSimpleTextItem(c.name, tag)
+        text.setFont(_font(7.5))
+        text.setBrush(QBrush(CONNECTOR_PEN))
+        text.setPos(x + 3, y + (h - text.boundingRect().height()) / 2)
+        self.connector_items.append((c, tag))
+        index = self._wire_index.get(c.dst) if c.dst is not None else self._source_index.get(c.src)
+        if index is not None:
+            self._stubs[index].append(stub)
 
     # -- live values ------------------------------------------------------------------
     def refresh(self) -> None:
@@ -233,18 +305,22 @@ class DiagramView(QGraphicsView):
         self._highlight(self.debugger.current_block)
 
     def _show_wire(self, item, label, badge, text: str, on: bool, forced: bool) -> None:
-        dx, dy = label.data(ROLE)
-        if label.text() != text:
-            label.setText(text)
-        rect = label.boundingRect()
-        label.setPos(dx - rect.width() - 6, dy - rect.height() - 1)
-        badge.setPos(dx - rect.width() - 18, dy - rect.height() - 1)
-        badge.setVisible(forced)
-        pen = item.pen()
-        pen.setColor(TRUE_COLOUR if on else WIRE_COLOUR)
-        pen.setWidthF(2.2 if on else 1.3)
-        item.setPen(pen)
-        label.setBrush(QBrush(TRUE_COLOUR if on else QColor("#1f3a93")))
+        if label is not None:
+            dx, dy = label.data(ROLE)
+            if label.text() != text:
+                label.setText(text)
+            rect = label.boundingRect()
+            # above its wire; beside a continuation, level with it
+            y = dy - rect.height() / 2 if label.data(ROLE + 1) else dy - rect.height() - 1
+            label.setPos(dx - rect.width() - 6, y)
+            badge.setPos(dx - rect.width() - 18, y)
+            badge.setVisible(forced)
+            label.setBrush(QBrush(TRUE_COLOUR if on else QColor("#1f3a93")))
+        if item is not None:
+            pen = item.pen()
+            pen.setColor(TRUE_COLOUR if on else WIRE_COLOUR)
+            pen.setWidthF(2.2 if on else 1.3)
+            item.setPen(pen)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -260,15 +336,55 @@ class DiagramView(QGraphicsView):
             return
         self._highlighted = current
         if previous in self.box_items:
-            box = self.level.boxes[previous]
-            rect = self.box_items[previous]
-            rect.setBrush(QBrush({"block": BLOCK_FILL, "macro": MACRO_FILL}.get(
-                box.kind, PSEUDO_FILL)))
-            rect.setPen(QPen(BOX_PEN, 2 if box.kind == "macro" else 1.2))
+            self._unmark(previous)
+            if previous == self.selected:
+                self.box_items[previous].setPen(QPen(SELECTED_COLOUR, 3))
         if current in self.box_items:
             rect = self.box_items[current]
             rect.setBrush(QBrush(CURRENT_COLOUR.lighter(150)))
             rect.setPen(QPen(CURRENT_COLOUR, 3))
+
+    # -- following a scan stepped into ------------------------------------------------------
+    def follow(self, block: str | None) -> None:
+        """Show the level that holds ``block`` (the block a stepped scan runs next),
+        centred on it; with None (the scan ended), go back to the level shown
+        before the scan was followed."""
+        if block is None:
+            if self._home is not None:
+                home, self._home = self._home, None
+                if home != self.prefix:
+                    self.show_level(home)
+            return
+        prefix = block.rsplit(".", 1)[0] + "." if "." in block else ""
+        if self._home is None:
+            self._home = self.prefix
+        if prefix != self.prefix:
+            self.show_level(prefix)
+        self._highlight(block)
+        name = block[len(prefix):]
+        if name in self.box_items and not self._on_screen(self.box_items[name]):
+            self.centerOn(self.box_items[name])
+
+    def _on_screen(self, item) -> bool:
+        shown = self.mapToScene(self.viewport().rect()).boundingRect()
+        return shown.contains(item.sceneBoundingRect())
+
+    def select_box(self, name: str) -> None:
+        """Mark the box ``name`` of the level shown (picked in the hierarchy) and
+        bring it into view."""
+        if self.selected in self.box_items and self.selected != self._highlighted:
+            self._unmark(self.selected)
+        self.selected = name
+        rect = self.box_items[name]
+        if name != self._highlighted:
+            rect.setPen(QPen(SELECTED_COLOUR, 3))
+        self.centerOn(rect)
+
+    def _unmark(self, name: str) -> None:
+        box = self.level.boxes[name]
+        rect = self.box_items[name]
+        rect.setBrush(QBrush({"block": BLOCK_FILL, "macro": MACRO_FILL}.get(box.kind, PSEUDO_FILL)))
+        rect.setPen(QPen(BOX_PEN, 2 if box.kind == "macro" else 1.2))
 
     # -- interaction ------------------------------------------------------------------
     def enter(self, name: str) -> None:
@@ -287,11 +403,33 @@ class DiagramView(QGraphicsView):
         return None
 
     def mouseDoubleClickEvent(self, event) -> None:
-        name = self.box_at(self.itemAt(event.position().toPoint()))
+        item = self.itemAt(event.position().toPoint())
+        role = item.data(ROLE) if item is not None else None
+        if role is None and item is not None and item.parentItem() is not None:
+            role = item.parentItem().data(ROLE)
+        if isinstance(role, str) and role.startswith(("connector:", "continuation:")):
+            self.jump(role)
+            return
+        name = self.box_at(item)
         if name is not None and self.level.boxes[name].kind == "macro":
             self.enter(name)
             return
         super().mouseDoubleClickEvent(event)
+
+    def jump(self, role: str) -> None:
+        """From a continuation to its connector; from a connector to the next of its
+        continuations (the wire's other end, as an FBD editor's "go to")."""
+        kind, _, name = role.partition(":")
+        ends = [(c, tag) for c, tag in self.connector_items if c.name == name]
+        if kind == "continuation":
+            targets = [tag for c, tag in ends if c.kind == "connector"]
+        else:
+            targets = [tag for c, tag in ends if c.kind == "continuation"]
+            if targets:
+                self._next_end[name] = (self._next_end.get(name, -1) + 1) % len(targets)
+                targets = [targets[self._next_end[name]]]
+        if targets:
+            self.centerOn(targets[0])
 
     def wheelEvent(self, event) -> None:
         factor = 1.15 if event.angleDelta().y() > 0 else 1 / 1.15
@@ -319,7 +457,12 @@ class DiagramView(QGraphicsView):
         self.scale(scale, scale)
         w, h = vp.width() / scale, vp.height() / scale
         cx = rect.center().x() if w >= rect.width() else rect.left() + w / 2
-        cy = rect.center().y() if h >= rect.height() else rect.top() + h / 2
+        if h >= rect.height():
+            cy = rect.center().y()
+        else:      # where the data flow begins: the top of the leftmost boxes
+            first = sorted(self.level.boxes.values(), key=lambda b: (b.column, b.y))[:1]
+            top = first[0].y - 40 if first else rect.top()
+            cy = max(rect.top(), top) + h / 2
         self.centerOn(cx, cy)
 
     def resizeEvent(self, event) -> None:

@@ -1,4 +1,4 @@
-"""The debugger's side views: hierarchy tree, watch list, breakpoints, trends.
+"""The debugger's side views: hierarchy tree, watch list, breakpoints (trends: :mod:`.trends`).
 
 Each is a widget over the :class:`fbd.debug.Debugger` model with a
 ``refresh()`` the window calls (at most 30 Hz); none holds logic of its own.
@@ -6,20 +6,16 @@ Each is a widget over the :class:`fbd.debug.Debugger` model with a
 
 from __future__ import annotations
 
-import numpy as np
-import pyqtgraph as pg
 from PyQt6.QtCore import QStringListModel, Qt
 from PyQt6.QtGui import QBrush, QColor
 from PyQt6.QtWidgets import (
     QAbstractItemView,
     QCompleter,
-    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
     QListWidget,
-    QMessageBox,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -32,7 +28,7 @@ from PyQt6.QtWidgets import (
 from fbd.debug.debugger import ConditionError
 from fbd.errors import FbdError
 
-__all__ = ["HierarchyTree", "WatchPanel", "BreakpointPanel", "TrendPanel", "PathEdit"]
+__all__ = ["HierarchyTree", "WatchPanel", "BreakpointPanel", "PathEdit", "PATH_ROLE"]
 
 FORCED = QColor("#d62728")
 PATH_ROLE = Qt.ItemDataRole.UserRole
@@ -146,13 +142,17 @@ class WatchPanel(QWidget):
         remove.clicked.connect(self._remove)
         self.value_edit = QLineEdit()
         self.value_edit.setPlaceholderText("value (IEC: TRUE, 42, T#1s)")
+        self.value_edit.setToolTip("A value for the selected rows: Return writes it once (the "
+                                   "program may overwrite it at its next scan); Force holds it")
         self.value_edit.setMaximumWidth(180)
-        force = QPushButton("Force")
-        force.clicked.connect(lambda: self.force_selected(self.value_edit.text()))
+        self.value_edit.returnPressed.connect(lambda: self.write_selected(self.value_edit.text()))
+        self.force_button = QPushButton("Force")
+        self.force_button.setToolTip("Hold the selected rows at the value until unforced")
+        self.force_button.clicked.connect(lambda: self.force_selected(self.value_edit.text()))
         unforce = QPushButton("Unforce")
         unforce.clicked.connect(self.unforce_selected)
         top = QHBoxLayout()
-        for w in (self.path_edit, add, remove, self.value_edit, force, unforce):
+        for w in (self.path_edit, add, remove, self.value_edit, self.force_button, unforce):
             top.addWidget(w)
         top.setStretch(0, 1)
         self.table = QTableWidget(0, len(self.COLUMNS))
@@ -183,6 +183,7 @@ class WatchPanel(QWidget):
         self._rows: list[str] = []
 
     def _do(self, fn, *args) -> bool:
+        self.message.setStyleSheet("color: #b00020")
         try:
             fn(*args)
         except FbdError as e:
@@ -205,8 +206,24 @@ class WatchPanel(QWidget):
         rows = sorted({i.row() for i in self.table.selectedIndexes()})
         return [self._rows[r] for r in rows if r < len(self._rows)]
 
+    def write_selected(self, value: str) -> None:
+        """Write ``value`` once into the selected rows (Return in the value field)."""
+        paths = self.selected()
+        if not paths:
+            self.message.setText("select a watched row to write the value to")
+            return
+        done = [p for p in paths if self._do(self.debugger.write, p, value.strip())]
+        if done:
+            self.message.setText(f"wrote {value.strip()} once to {', '.join(done)}")
+            self.message.setStyleSheet("color: #1a7a30")
+        self.refresh()
+
     def force_selected(self, value: str) -> None:
-        for path in self.selected():
+        paths = self.selected()
+        if not paths:
+            self.message.setText("select a watched row to force")
+            return
+        for path in paths:
             self._do(self.debugger.force, path, value.strip())
         self.refresh()
 
@@ -247,7 +264,8 @@ class WatchPanel(QWidget):
                 value.setForeground(QBrush(FORCED if r.forced else QColor("black")))
                 self.table.item(i, 3).setText("F" if r.forced else "")
                 self.table.item(i, 3).setForeground(QBrush(FORCED))
-            forces = [f"{p} = {v}" for p, v in self.debugger.forces.items()]
+            # in IEC form, as the table holds the forced value (TRUE, T#3s, 'text')
+            forces = [f"{p} = {self.debugger.text(p)}" for p in self.debugger.forces]
             if forces != [self.forces_list.item(i).text() for i in range(self.forces_list.count())]:
                 self.forces_list.clear()
                 self.forces_list.addItems(forces)
@@ -350,127 +368,3 @@ class BreakpointPanel(QWidget):
                 self.last_hit.setText(f"last hit: {hit.describe()}")
         finally:
             self._updating = False
-
-
-# =========================================================================== trends
-class TrendPanel(QWidget):
-    """The trended signals over scans: BOOLs as steps, numbers as lines; a cursor."""
-
-    PENS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
-            "#17becf"]
-
-    def __init__(self, debugger, parent=None):
-        super().__init__(parent)
-        self.debugger = debugger
-        self.path_edit = PathEdit(debugger)
-        self.path_edit.returnPressed.connect(self._add)
-        add = QPushButton("Trend")
-        add.clicked.connect(self._add)
-        remove = QPushButton("Remove")
-        remove.clicked.connect(self._remove)
-        csv = QPushButton("Export CSV...")
-        csv.clicked.connect(lambda: self._export("csv"))
-        vcd = QPushButton("Export VCD...")
-        vcd.clicked.connect(lambda: self._export("vcd"))
-        top = QHBoxLayout()
-        for w in (self.path_edit, add, remove, csv, vcd):
-            top.addWidget(w)
-        top.setStretch(0, 1)
-        self.plot = pg.PlotWidget(background="w")
-        self.plot.showGrid(x=True, y=True, alpha=0.3)
-        self.plot.setLabel("bottom", "scan")
-        self.legend = self.plot.addLegend(offset=(10, 10))
-        self.cursor = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#888", width=1))
-        self.plot.addItem(self.cursor, ignoreBounds=True)
-        self.cursor.sigPositionChanged.connect(self._readout)
-        self.readout = QLabel("cursor: -")
-        self.readout.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.message = QLabel()
-        self.message.setStyleSheet("color: #b00020")
-        layout = QVBoxLayout(self)
-        layout.addLayout(top)
-        layout.addWidget(self.plot, 1)
-        layout.addWidget(self.readout)
-        layout.addWidget(self.message)
-        self.curves: dict[str, pg.PlotDataItem] = {}
-        self._follow = True
-        self._last_len = None
-
-    def _add(self) -> None:
-        path = self.path_edit.text().strip()
-        try:
-            self.debugger.add_trend(path)
-        except FbdError as e:
-            self.message.setText(str(e))
-            return
-        self.message.setText("")
-        self.path_edit.clear()
-
-    def _remove(self) -> None:
-        path = self.path_edit.text().strip() or (self.debugger.trend_paths or [""])[-1]
-        try:
-            self.debugger.remove_trend(path)
-        except FbdError as e:
-            self.message.setText(str(e))
-
-    def _export(self, kind: str) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, f"Export the trend as {kind.upper()}",
-                                              f"trace.{kind}", f"{kind.upper()} (*.{kind})")
-        if path:
-            try:
-                (self.debugger.export_csv if kind == "csv" else self.debugger.export_vcd)(path)
-            except (FbdError, OSError) as e:
-                QMessageBox.warning(self, "Export", str(e))
-
-    def _curves(self) -> None:
-        paths = self.debugger.trend_paths
-        if list(self.curves) == paths:
-            return
-        for curve in self.curves.values():
-            self.plot.removeItem(curve)
-        self.legend.clear()
-        self.curves = {}
-        for i, path in enumerate(paths):
-            info = self.debugger.info(path)
-            is_bool = info.type is not None and info.type.kind == "bool"
-            curve = self.plot.plot([], [], pen=pg.mkPen(self.PENS[i % len(self.PENS)], width=1.5),
-                                   name=path, stepMode="left" if is_bool else None)
-            self.curves[path] = curve
-        self._last_len = None
-
-    def refresh(self) -> None:
-        self._curves()
-        trace = self.debugger.trace
-        if trace is None:
-            return
-        key = (len(trace), self.debugger.scans)
-        if key == self._last_len:
-            return
-        self._last_len = key
-        if not len(trace):
-            for curve in self.curves.values():
-                curve.setData([], [])
-            return
-        x = trace.scans.astype(float)
-        for path, curve in self.curves.items():
-            y = np.asarray(trace[path], dtype=float)
-            curve.setData(x, y)
-        if self._follow:
-            self.cursor.blockSignals(True)
-            self.cursor.setValue(float(x[-1]))
-            self.cursor.blockSignals(False)
-        self._readout()
-
-    def _readout(self, *_args) -> None:
-        trace = self.debugger.trace
-        if trace is None or not len(trace):
-            self.readout.setText("cursor: -")
-            return
-        scans = trace.scans
-        at = float(self.cursor.value())
-        self._follow = at >= scans[-1] - 0.5
-        i = int(np.clip(np.searchsorted(scans, round(at)), 0, len(scans) - 1))
-        parts = [f"scan {int(scans[i])}", f"t={trace.times[i]:.3f} s"]
-        for path in self.curves:
-            parts.append(f"{path} = {trace[path][i]}")
-        self.readout.setText("cursor: " + "  ·  ".join(parts))

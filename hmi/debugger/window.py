@@ -22,6 +22,7 @@ from PyQt6.QtWidgets import (
     QMainWindow,
     QSpinBox,
     QSplitter,
+    QStyle,
     QTabWidget,
     QToolBar,
 )
@@ -29,8 +30,10 @@ from PyQt6.QtWidgets import (
 from fbd.debug.debugger import MAX, Debugger
 from fbd.errors import FbdError
 
+from ..widgets import MessageField
 from .diagram import DiagramPanel
-from .views import BreakpointPanel, HierarchyTree, TrendPanel, WatchPanel
+from .trends import TrendPanel
+from .views import PATH_ROLE, BreakpointPanel, HierarchyTree, WatchPanel
 
 __all__ = ["DebuggerWindow", "REFRESH_HZ", "SPEEDS"]
 
@@ -80,12 +83,21 @@ class DebuggerWindow(QMainWindow):
         main.addWidget(self.tabs)
         main.setSizes([520, 280])
         self.setCentralWidget(main)
+        # the message is a field of its own, so a long one never runs over the others
+        self.message_field = MessageField()
+        self.statusBar().addWidget(self.message_field, 1)
         self.position = QLabel()       # the block a scan stepped into is at
         self.position.setStyleSheet("font-weight: bold; color: #b36b00")
         self.position.setMaximumWidth(460)   # a long block path is cut, in full as a tip
         self.stats_label = QLabel()
+        self.stats_label.setToolTip(
+            "Wall-clock time of one scan (min / mean / max); an overrun is a scan that took "
+            "longer than the cycle. dropped: scans due at the chosen speed that were not run "
+            "because the window could not keep up (the PLC then runs slower than asked).")
         self.statusBar().addPermanentWidget(self.position)
         self.statusBar().addPermanentWidget(self.stats_label)
+        self._hit_shown = False        # the message shown is a breakpoint's hit
+        self._was_in_scan = False
         self.tree.itemDoubleClicked.connect(self._tree_open)
 
         self.timer = QTimer(self)
@@ -100,11 +112,16 @@ class DebuggerWindow(QMainWindow):
     def _build_toolbar(self) -> None:
         bar = QToolBar("Debug")
         bar.setMovable(False)
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.addToolBar(bar)
         self.actions_by_name: dict[str, QAction] = {}
+        style = self.style()
 
-        def action(name: str, text: str, slot, shortcut: str | None = None, tip: str = ""):
+        def action(name: str, text: str, slot, shortcut: str | None = None, tip: str = "",
+                   icon: QStyle.StandardPixmap | None = None):
             a = bar.addAction(text)
+            if icon is not None:      # Qt's own icons: no glyph a font may lack
+                a.setIcon(style.standardIcon(icon))
             a.triggered.connect(lambda _=False: self._guard(slot))
             if shortcut:
                 a.setShortcut(shortcut)
@@ -112,18 +129,25 @@ class DebuggerWindow(QMainWindow):
             self.actions_by_name[name] = a
             return a
 
-        action("run", "▶ Run", self.run, "F5")
-        action("pause", "⏸ Pause", self.debugger.pause, "Shift+F5")
-        action("step", "Step", lambda: self.debugger.step(1), "F10", "Run one whole scan")
+        sp = QStyle.StandardPixmap
+        action("run", "Run", self.run, "F5", icon=sp.SP_MediaPlay)
+        action("pause", "Pause", self.debugger.pause, "Shift+F5", icon=sp.SP_MediaPause)
+        bar.addSeparator()
+        action("step", "Step", lambda: self.debugger.step(1), "F10", "Run one whole scan",
+               icon=sp.SP_MediaSkipForward)
+        action("step_n", "", lambda: self.debugger.step(self.step_n.value()), None,
+               "Run the number of whole scans set beside", icon=sp.SP_MediaSeekForward)
         self.step_n = QSpinBox()
         self.step_n.setRange(1, 1_000_000)
+        self.step_n.setToolTip("how many scans the button before runs")
+        self.step_n.valueChanged.connect(self._step_n_text)
         self.step_n.setValue(10)
-        self.step_n.setToolTip("scans for Step N")
         bar.addWidget(self.step_n)
-        action("step_n", "Step N", lambda: self.debugger.step(self.step_n.value()), None,
-               "Run N whole scans")
+        self._step_n_text(self.step_n.value())
+        bar.addSeparator()
         action("step_into", "Step into", self.debugger.step_into, "F11",
-               "Run the next block of the scan (begins a scan first)")
+               "Run the next block of the scan (begins a scan first); the diagram follows it "
+               "into macros", icon=sp.SP_ArrowDown)
         action("finish", "Finish", self.debugger.finish_scan, "Shift+F11",
                "Run the rest of the scan stepped into")
         action("until", "To break", self.run_until_break, "Ctrl+F5",
@@ -146,14 +170,23 @@ class DebuggerWindow(QMainWindow):
         bold = self.counter.font()
         bold.setBold(True)
         self.counter.setMinimumWidth(12 + QFontMetrics(bold).horizontalAdvance(
-            "RUNNING · scan 999,999,999 · 99,999.999 s"))
+            "RUNNING · scan 99,999,999 · 99,999.999 s"))
         bar.addWidget(self.counter)
+
+    def _step_n_text(self, n: int) -> None:
+        step_n = self.actions_by_name.get("step_n")
+        if step_n is not None:
+            step_n.setText(f"Step {n:,} scan{'s' if n != 1 else ''}")
+
+    def show_message(self, text: str, ms: int = 8000) -> None:
+        self.message_field.show_message(text, ms)
+        self._hit_shown = False
 
     def _guard(self, fn) -> None:
         try:
             hit = fn()
         except FbdError as e:
-            self.statusBar().showMessage(str(e), 8000)
+            self.show_message(str(e), 8000)
             return
         if hit is not None and hasattr(hit, "breakpoints"):
             self._show_hit(hit)
@@ -164,9 +197,15 @@ class DebuggerWindow(QMainWindow):
         return self.debugger.run()
 
     def run_until_break(self):
+        if not any(bp.enabled for bp in self.debugger.breakpoints):
+            self.show_message("To break: no breakpoint is set (or none is enabled); add one "
+                              "on the Breakpoints tab", 10000)
+            self.tabs.setCurrentWidget(self.breakpoints)
+            self.breakpoints.edit.setFocus()
+            return None
         hit = self.debugger.run_until_break()
         if hit is None:
-            self.statusBar().showMessage("no breakpoint fired (stopped after the guard)", 8000)
+            self.show_message("no breakpoint fired (stopped after the guard)", 8000)
         return hit
 
     def set_speed(self, name: str) -> None:
@@ -179,9 +218,14 @@ class DebuggerWindow(QMainWindow):
             self._urgent = True
         if event == "hit" and self.debugger.last_hit is not None:
             self._show_hit(self.debugger.last_hit)
+        elif self._hit_shown and (event in ("scan", "block", "restart") or (
+                event == "state" and self.debugger.state == "running")):
+            self.message_field.show_message("")        # the pause it told of is over
+            self._hit_shown = False
 
     def _show_hit(self, hit) -> None:
-        self.statusBar().showMessage(f"paused by a breakpoint: {hit.describe()}")
+        self.message_field.show_message(f"paused by a breakpoint: {hit.describe()}")
+        self._hit_shown = True
 
     def tick(self, now: float | None = None) -> int:
         """One timer tick: advance the PLC by the wall time since the last tick (while
@@ -201,7 +245,7 @@ class DebuggerWindow(QMainWindow):
             except Exception as e:    # an exception escaping a Qt slot aborts the process
                 log.exception("the PLC stopped")
                 dbg.pause()
-                self.statusBar().showMessage(f"PLC stopped: {type(e).__name__}: {e}")
+                self.show_message(f"PLC stopped: {type(e).__name__}: {e}", 0)
         interval = 0 if dbg.state == "running" and dbg.speed == MAX else 1000 // REFRESH_HZ
         if self.timer.interval() != interval:
             self.timer.setInterval(interval)
@@ -231,6 +275,13 @@ class DebuggerWindow(QMainWindow):
         running = dbg.state == "running"
         self.actions_by_name["run"].setEnabled(not running)
         self.actions_by_name["pause"].setEnabled(running)
+        # a scan stepped into: the diagram follows it into the macro that holds the
+        # block and comes back out when the scan ends
+        if dbg.in_scan:
+            self.diagram.view.follow(dbg.current_block)
+        elif self._was_in_scan:
+            self.diagram.view.follow(None)
+        self._was_in_scan = dbg.in_scan
         # while running only what is on screen; paused (cheap, rare) everything
         self.tree.refresh()
         self.diagram.refresh()            # a hidden diagram catches up when shown
@@ -241,19 +292,31 @@ class DebuggerWindow(QMainWindow):
         self.refreshed.emit()
 
     def _tree_open(self, item, _column) -> None:
-        path = item.data(0, Qt.ItemDataRole.UserRole)
+        """A double-click in the hierarchy: a port is watched; a macro instance is
+        entered; a block is shown in its level, selected."""
+        path = item.data(0, PATH_ROLE)
+        view = self.diagram.view
         if not path:
-            self.diagram.view.show_level("")
+            view.show_level("")
             return
-        info_path = path.rsplit(".", 1)[0] if path.count(".") else ""
-        # show the level holding this instance (a macro: its inside)
+        if item.data(1, PATH_ROLE) is None and item.childCount() == 0 \
+                and item.parent() is not None and item.parent().data(1, PATH_ROLE):
+            self._guard(lambda: self.debugger.watch(path))      # a port row
+            self.tabs.setCurrentWidget(self.watch)
+            self.show_message(f"watching {path}", 4000)
+            return
         inst = self._instance(path)
-        if inst is not None and inst.is_macro:
-            self.diagram.view.show_level(path + ".")
-        else:
-            self.diagram.view.show_level(info_path + "." if info_path else "")
+        if inst is None:
+            return
+        if inst.is_macro:
+            view.show_level(path + ".")
+            return
+        parent, _, name = path.rpartition(".")
+        view.show_level(parent + "." if parent else "")
+        view.select_box(name)
 
     def _instance(self, path: str):
+        """The instance at ``path`` (a block or a macro instance), or None."""
         net = self.debugger.program.network
         inst = None
         for part in path.split("."):

@@ -1,6 +1,6 @@
 """The 2048 panel: the classic look, played by the block program on a simulated PLC.
 
-What the panel does and does not do (DESIGN.md, "models without widgets"):
+What the panel does and does not do (the game logic lives in the blocks):
 
 - it writes only PLC inputs, through the facade's non-blocking
   :meth:`Game2048.command` (arrow keys, WASD, the on-screen arrows, *Start*,
@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from PyQt6.QtCore import QRectF, QSize, Qt
-from PyQt6.QtGui import QAction, QActionGroup, QColor, QFont, QKeyEvent, QPainter, QPalette
+from PyQt6.QtGui import QAction, QActionGroup, QColor, QFont, QKeyEvent, QPainter
 from PyQt6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
@@ -41,8 +41,9 @@ from PyQt6.QtWidgets import (
 
 from programs.game2048 import PLACEMENTS, VARIANTS, Game2048
 
-from ..panel import Panel, plc_status
+from ..panel import GamePanel
 from ..userdata import data_dir, load_json, save_json
+from ..widgets import Theme, button
 
 __all__ = ["Game2048Panel", "BoardView", "BestScore", "Settings", "tile_style", "KEYS",
            "PROCESSING", "PLACEMENT"]
@@ -239,8 +240,8 @@ class Overlay(QWidget):
         w, h = self.width(), self.height()
         k = w / 500
         self.label.setFont(_font(60 * k))
-        for button in self.buttons.values():
-            button.setFont(_font(max(12.0, 18 * k)))
+        for b in self.buttons.values():
+            b.setFont(_font(max(12.0, 18 * k)))
         self.label.setGeometry(0, round(h / 2 - 45 * k), w, round(90 * k))
         hint = self._row.sizeHint()
         self._row.setGeometry(round((w - hint.width()) / 2), round(h / 2 + 60 * k),
@@ -256,19 +257,13 @@ class Overlay(QWidget):
         painter.end()
 
 
+THEME = Theme(page=PAGE, ink=TEXT, muted=TEXT, button=BUTTON, button_pressed="#7f6a56",
+              button_disabled="#cdc1b4", button_text=LIGHT, playing="#8f7a66", solved="#edc22e",
+              ready="#a59a8f", alert="#f65e3b", families=tuple(FAMILIES))
+
+
 def _button(text: str, width: int | None = None) -> QPushButton:
-    button = QPushButton(text)
-    button.setFocusPolicy(Qt.FocusPolicy.NoFocus)   # the arrow keys belong to the game
-    button.setCursor(Qt.CursorShape.PointingHandCursor)
-    button.setFont(_font(16))
-    button.setStyleSheet(
-        f"QPushButton {{ background: {BUTTON}; color: {LIGHT}; border: none; border-radius: 3px;"
-        f" padding: 8px 18px; }}"
-        f"QPushButton:pressed {{ background: #7f6a56; }}"
-        f"QPushButton:disabled {{ background: #cdc1b4; }}")
-    if width:
-        button.setFixedWidth(width)
-    return button
+    return button(text, THEME, px=16, width=width)
 
 
 def _score_box(title: str) -> tuple[QWidget, QLabel]:
@@ -299,16 +294,20 @@ KEYS = {K.Key_Up: "up", K.Key_W: "up", K.Key_Right: "right", K.Key_D: "right",
 
 
 # -- the panel --------------------------------------------------------------------------------
-class Game2048Panel(Panel):
+class Game2048Panel(GamePanel):
     """2048 played by the block program in :mod:`programs.game2048`.
 
     ``seed``, ``processing`` and ``placement`` go to
     :class:`programs.game2048.Game2048` (a seed of None draws one); ``best``
     is where the best score is kept (default: ``2048.json`` in the user's
-    data directory).
+    data directory). It opens ready, as the other panels do: *Start* (F2)
+    places the two first tiles.
     """
 
     title = "2048"
+    theme = THEME
+    has_undo = False      # the article's program keeps no history
+    states = ("ready", "playing", "over", "won", "paused")
 
     def __init__(self, parent=None, *, seed: int | None = None, processing: str = "single_pass",
                  placement: str = "smart", best: BestScore | None = None):
@@ -317,6 +316,7 @@ class Game2048Panel(Panel):
         self.best = best if best is not None else BestScore()
         self.game = None
         self._kept_going = False
+        self._starting = False
         self._shown: tuple | None = None
         self._build()
         self._build_menu()
@@ -329,13 +329,15 @@ class Game2048Panel(Panel):
 
     def command(self, name: str) -> None:
         """Send a command to the PLC (non-blocking): up, right, down, left, start, reset."""
-        if name in ("up", "right", "down", "left") and self.win_overlay.isVisible():
-            return    # as in 2048: the board waits for "Keep going" or "Try again"
+        if name in ("up", "right", "down", "left"):
+            if self.win_overlay.isVisible():
+                return    # as in 2048: the board waits for "Keep going" or "Try again"
+            self.input_ignored()      # the hint, if no game is on: the PLC will ignore it
         self.game.command(name)
 
     def new_game(self, settings: Settings | None = None) -> None:
-        """Build a new Game2048 from ``settings`` (default: the current ones) and start it.
-        The start is a command: the loop's next scans place the two first tiles."""
+        """Build a new Game2048 from ``settings`` (default: the current ones), ready:
+        *Start* places the first tiles."""
         if settings is not None:
             self.settings = settings
         s = self.settings
@@ -343,93 +345,95 @@ class Game2048Panel(Panel):
         self.settings = s = replace(s, seed=self.game.seed)    # the seed drawn, if None
         self._kept_going = False
         self._shown = None
+        self.touched = False
         self._sync_menu()
-        self.game.command("start")
         self.message.emit(f"new game: seed {s.seed}, processing {s.processing}, "
-                          f"placement {s.placement}")
+                          f"placement {s.placement}; Start to play")
         self.refresh()
+
+    # -- GamePanel ---------------------------------------------------------------------
+    def game_state(self) -> str:
+        g = self.game
+        if g.game_over:
+            return "over"
+        if g.won and not self._kept_going:
+            return "won"
+        if not any(v for row in g.board for v in row):
+            return "ready"
+        return "playing"
+
+    def begin(self) -> None:
+        self._kept_going = False
+        self._starting = True          # clean once the PLC has zeroed the score
+        self.command("start")
+
+    def end(self) -> None:
+        """Stop: the program's reset (an empty board); during a game, only once agreed."""
+        if self.game_state() == "playing" and not self.confirm(self, "the game in progress"):
+            return
+        self.command("reset")
+
+    def new(self) -> None:
+        """A new game with a new random seed (keeping the program's settings)."""
+        if self.game_state() == "playing" and not self.confirm(self, "the game in progress"):
+            return
+        self.new_game(replace(self.settings, seed=None))
 
     # -- building the widgets ------------------------------------------------------------
     def _build(self) -> None:
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        palette = self.palette()
-        palette.setColor(QPalette.ColorRole.Window, QColor(PAGE))
-        self.setPalette(palette)
-        self.setAutoFillBackground(True)
-
-        heading = QLabel("2048")
-        heading.setFont(_font(72))
-        heading.setStyleSheet(f"color: {TEXT};")
         self.score_box, self.score_label = _score_box("Score")
         self.best_box, self.best_label = _score_box("Best")
-        top = QHBoxLayout()
-        top.addWidget(heading)
-        top.addStretch(1)
-        top.addWidget(self.score_box)
-        top.addSpacing(5)
-        top.addWidget(self.best_box)
+        scores = QWidget()
+        boxes = QHBoxLayout(scores)
+        boxes.setContentsMargins(0, 0, 0, 0)
+        boxes.setSpacing(5)
+        boxes.addWidget(self.score_box)
+        boxes.addWidget(self.best_box)
 
-        intro = QLabel("Join the tiles, get to <b>2048!</b><br>"
-                       "Played by a block program on a simulated PLC.")
+        intro = QLabel("Join the tiles, get to <b>2048!</b>")
         intro.setFont(_font(15, bold=False))
         intro.setStyleSheet(f"color: {TEXT};")
-        self.start_button = _button("Start")
-        self.start_button.setToolTip("Start a new game (PLC command 5)")
-        self.start_button.clicked.connect(lambda: self.command("start"))
-        self.reset_button = _button("Reset")
-        self.reset_button.setToolTip("Clear the board (PLC command 6)")
-        self.reset_button.clicked.connect(lambda: self.command("reset"))
-        above = QHBoxLayout()
-        above.addWidget(intro)
-        above.addStretch(1)
-        above.addWidget(self.start_button)
-        above.addWidget(self.reset_button)
+        intro.setToolTip("Played by a block program on a simulated PLC")
 
         self.board_view = BoardView()
         self.over_overlay = Overlay(self.board_view, "Game over!", QColor(238, 228, 218, 186),
-                                    TEXT, [("Try again", lambda: self.command("start"))])
+                                    TEXT, [("Try again", self.try_again)])
         self.win_overlay = Overlay(self.board_view, "You win!", QColor(237, 194, 46, 128), LIGHT,
-                                   [("Keep going", self.keep_going),
-                                    ("Try again", lambda: self.command("start"))])
+                                   [("Keep going", self.keep_going), ("Try again", self.try_again)])
 
         self.arrows: dict[str, QPushButton] = {}
-        pad = QGridLayout()
+        pad_widget = QWidget()
+        pad = QGridLayout(pad_widget)
+        pad.setContentsMargins(0, 0, 0, 0)
         pad.setSpacing(6)
         for direction, symbol, letter, row, col in (("up", "↑", "W", 0, 1), ("left", "←", "A", 1, 0),
                                                     ("down", "↓", "S", 1, 1), ("right", "→", "D", 1, 2)):
-            button = _button(symbol, width=64)
-            button.setFont(_font(20))
-            button.setToolTip(f"{direction} (arrow key or {letter})")
-            button.clicked.connect(lambda _=False, d=direction: self.command(d))
-            self.arrows[direction] = button
-            pad.addWidget(button, row, col)
-        below = QHBoxLayout()
-        below.addStretch(1)
-        below.addLayout(pad)
-        below.addStretch(1)
+            b = _button(symbol, width=64)
+            b.setFont(_font(20))
+            b.setToolTip(f"{direction} (arrow key or {letter})")
+            b.clicked.connect(lambda _=False, d=direction: self.command(d))
+            self.arrows[direction] = b
+            pad.addWidget(b, row, col)
+        below = QWidget()
+        centred = QHBoxLayout(below)
+        centred.setContentsMargins(0, 0, 0, 0)
+        centred.addStretch(1)
+        centred.addWidget(pad_widget)
+        centred.addStretch(1)
 
-        self.status_line = QLabel()
-        self.status_line.setFont(_font(11, bold=False))
-        self.status_line.setStyleSheet(f"color: {TEXT};")
-        self.status_line.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.status_line.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(24, 16, 24, 12)
-        layout.setSpacing(10)
-        layout.addLayout(top)
-        layout.addLayout(above)
-        layout.addWidget(self.board_view, 1)
-        layout.addLayout(below)
-        layout.addWidget(self.status_line)
+        self.build_frame(heading="2048", heading_px=72, top_right=scores, choice=[intro],
+                         board=self.board_view, below=[below], extras=[],
+                         instructions="Arrow keys or WASD move the tiles; equal tiles merge.",
+                         new_tip="A new game with a new random seed")
+        self.heading.setFont(_font(72))
+        self.start_button.setToolTip("Start a new game (F2, PLC command 5); during one, asks "
+                                     "before discarding it")
+        self.stop_button.setToolTip("Clear the board (F3, PLC command 6: reset)")
 
     def _build_menu(self) -> None:
-        menu = QMenu("&Game", self)
-        self.start_action = menu.addAction("&Start new game", lambda: self.command("start"))
-        self.start_action.setShortcut("F2")
-        self.reset_action = menu.addAction("&Reset", lambda: self.command("reset"))
-        self.reset_action.setShortcut("Ctrl+R")
-        menu.addSeparator()
+        menu = self.game_menu
+        self.start_action = menu.start_action
+        self.reset_action = menu.stop_action
         self.processing_actions = self._choice_menu(
             menu, "&Processing", {v: PROCESSING.get(v, v) for v in VARIANTS},
             lambda v: replace(self.settings, processing=v))
@@ -437,8 +441,6 @@ class Game2048Panel(Panel):
             menu, "P&lacement", {v: PLACEMENT.get(v, v) for v in PLACEMENTS},
             lambda v: replace(self.settings, placement=v))
         self.seed_action = menu.addAction("Seed...", self._ask_seed)
-        menu.addAction("New game, random seed", lambda: self.new_game(
-            replace(self.settings, seed=None)))
         self._menu = menu
 
     def _choice_menu(self, parent: QMenu, title: str, choices: dict, settings_for) -> dict:
@@ -468,9 +470,6 @@ class Game2048Panel(Panel):
         if ok:
             self.new_game(replace(self.settings, seed=seed))
 
-    def menus(self) -> list[QMenu]:
-        return [self._menu]
-
     # -- input -----------------------------------------------------------------------
     def keyPressEvent(self, event: QKeyEvent) -> None:
         direction = KEYS.get(Qt.Key(event.key()))
@@ -484,6 +483,12 @@ class Game2048Panel(Panel):
         self._kept_going = True
         self.win_overlay.hide()
         self.setFocus()
+        self.refresh()
+
+    def try_again(self) -> None:
+        """The overlays' *Try again*: a new game at once, as in 2048 (nothing to discard)."""
+        self.begin()
+        self.setFocus()
 
     # -- output ----------------------------------------------------------------------
     def refresh(self) -> None:
@@ -492,18 +497,25 @@ class Game2048Panel(Panel):
         score, over, won = g.score, g.game_over, g.won
         if not won:
             self._kept_going = False
-        shown = (board, score, over, won, self._kept_going)
+        if self._starting and not g.busy and score == 0:
+            self._starting = False         # the new game has begun: a clean one
+            self.touched = False
+        records = self.sets_records and not self._starting
+        shown = (board, score, over, won, self._kept_going, records)
         if shown != self._shown:
             self._shown = shown
             self.board_view.set_board(board)
             self.score_label.setText(str(score))
-            self.best.offer(score)
+            if records:
+                self.best.offer(score)
             self.best_label.setText(str(self.best.value))
+            self.best_box.setToolTip("" if records else "This game was changed in the debugger "
+                                                        "(a value forced or written): its score "
+                                                        "is not a record")
             self.over_overlay.setVisible(over)
             self.win_overlay.setVisible(won and not over and not self._kept_going)
-        busy = "busy" if g.busy else "ready"
-        self.status_line.setText(f"PLC {busy}  ·  {plc_status(g.plc)}")
+        self.show_frame(busy=g.busy)
 
     def shutdown(self) -> None:
-        if self.game is not None:
+        if self.game is not None and self.sets_records:
             self.best.offer(self.game.score)

@@ -1,6 +1,6 @@
 """The Hidato panel: a numbered path on a board with holes, played by the block program.
 
-What the panel does and does not do (DESIGN.md, "models without widgets"):
+What the panel does and does not do (the game logic lives in the blocks):
 
 - it writes only PLC inputs, through the facade's non-blocking
   :meth:`HidatoGame.post` (and ``INIT_r_c`` for *setup*). Events wait in a
@@ -11,7 +11,8 @@ What the panel does and does not do (DESIGN.md, "models without widgets"):
   which the shell calls after each tick of its real-time loop. Whether a move
   is legal (a given, a hole, the wrong state) is the PLC's business;
 - its own state is what a screen has: the selected cell, the digits typed
-  but not confirmed, the last number placed (for *next number* mode), the
+  but not confirmed, the last number the PLC placed (for *next number*
+  mode: it follows what the PLC did, never what the panel asked for), the
   puzzle chosen.
 
 Playing: click a cell and type a number; a number that cannot grow by
@@ -27,26 +28,23 @@ from __future__ import annotations
 import random
 from collections import deque
 
-from PyQt6.QtCore import QRectF, QSize, Qt, pyqtSignal
-from PyQt6.QtGui import QColor, QFont, QKeyEvent, QPainter, QPalette, QPen
+from PyQt6.QtCore import QPointF, QRectF, QSize, Qt, pyqtSignal
+from PyQt6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QPen
 from PyQt6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QHBoxLayout,
-    QLabel,
-    QPushButton,
     QSizePolicy,
-    QVBoxLayout,
     QWidget,
 )
 
 from programs.hidato import DIFFICULTIES, Board, HidatoGame, bundled, generate
 
 from ..background import BackgroundJob
-from ..panel import Panel, plc_status
+from ..panel import GamePanel
+from ..widgets import Theme
 
-__all__ = ["HidatoPanel", "BoardView", "cell_style", "next_number", "PAGE", "CONFLICT",
-           "GIVEN_TEXT", "ENTERED_TEXT", "PATH"]
+__all__ = ["HidatoPanel", "BoardView", "cell_style", "next_number", "path_segments", "PAGE",
+           "CONFLICT", "GIVEN_TEXT", "ENTERED_TEXT", "PATH"]
 
 # -- the look ---------------------------------------------------------------------------
 PAGE = "#f3f0e8"
@@ -95,6 +93,30 @@ def next_number(current, first: int, last: int, after: int | None) -> int | None
         if above:
             return above[0]
     return missing[0]
+
+
+#: how far from a cell's centre the path stops: the number's room (in cell sides)
+PATH_GAP = 0.3
+
+
+def path_segments(where: dict[int, tuple[int, int]], side: float, origin=(0.0, 0.0)):
+    """The visible part of each link of the path: from the edge of number v's room
+    to the edge of number v + 1's, for consecutive numbers placed in touching
+    cells (``where``: number -> (row, col); cells of ``side`` from ``origin``)."""
+    out = []
+    for v, (r, c) in sorted(where.items()):
+        nxt = where.get(v + 1)
+        if nxt is None or max(abs(nxt[0] - r), abs(nxt[1] - c)) != 1:
+            continue
+        dr, dc = nxt[0] - r, nxt[1] - c
+        norm = (dr * dr + dc * dc) ** 0.5
+        gap = PATH_GAP * side * (1.25 if dr and dc else 1.0)   # a diagonal: past the corner
+        ax = origin[0] + (c + 0.5) * side + dc / norm * gap
+        ay = origin[1] + (r + 0.5) * side + dr / norm * gap
+        bx = origin[0] + (nxt[1] + 0.5) * side - dc / norm * gap
+        by = origin[1] + (nxt[0] + 0.5) * side - dr / norm * gap
+        out.append(((ax, ay), (bx, by)))
+    return out
 
 
 # -- the board ------------------------------------------------------------------------------
@@ -177,15 +199,16 @@ class BoardView(QWidget):
                 painter.setBrush(QColor(background))
                 painter.drawRoundedRect(self.cell_rect(r, c).adjusted(inset, inset, -inset, -inset),
                                         side * 0.12, side * 0.12)
-        # the path: consecutive numbers placed next to each other, joined
+        # the path: consecutive numbers placed next to each other, joined from the
+        # edge of one number to the edge of the next, under the numbers, so it
+        # never runs through a digit
         where = {v: (r, c) for r, row in enumerate(self.current) for c, v in enumerate(row) if v > 0}
         pen = QPen(PATH, max(2.0, side * 0.09))
         pen.setCapStyle(Qt.PenCapStyle.RoundCap)
         painter.setPen(pen)
-        for v, (r, c) in where.items():
-            nxt = where.get(v + 1)
-            if nxt and max(abs(nxt[0] - r), abs(nxt[1] - c)) == 1:
-                painter.drawLine(self.cell_rect(r, c).center(), self.cell_rect(*nxt).center())
+        x0, y0, _ = self._geometry()
+        for a, b in path_segments(where, side, (x0, y0)):
+            painter.drawLine(QPointF(*a), QPointF(*b))
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(ENDPOINT)
         for v in self.ends:                          # the first and last numbers: ringed
@@ -208,7 +231,7 @@ class BoardView(QWidget):
                 pill = QRectF(0, 0, side * (0.2 + 0.2 * digits), px * 1.25)
                 pill.moveCenter(rect.center())
                 painter.setPen(Qt.PenStyle.NoPen)
-                painter.setBrush(QColor(255, 255, 255, 170))
+                painter.setBrush(QColor(255, 255, 255, 215))
                 painter.drawRoundedRect(pill, pill.height() / 2, pill.height() / 2)
                 painter.setPen(QColor(colour))
                 painter.setFont(_font(px, bold=given))
@@ -216,38 +239,41 @@ class BoardView(QWidget):
         painter.end()
 
 
-def _button(text: str) -> QPushButton:
-    button = QPushButton(text)
-    button.setFocusPolicy(Qt.FocusPolicy.NoFocus)    # the keys belong to the board
-    button.setCursor(Qt.CursorShape.PointingHandCursor)
-    button.setFont(_font(14, bold=True))
-    button.setStyleSheet(
-        f"QPushButton {{ background: {BUTTON}; color: white; border: none; border-radius: 4px;"
-        f" padding: 6px 14px; }}"
-        f"QPushButton:pressed {{ background: #344955; }}"
-        f"QPushButton:disabled {{ background: #b0bec5; }}")
-    return button
+THEME = Theme(page=PAGE, ink=INK, muted="#6b6b6b", button=BUTTON, button_pressed="#344955",
+              button_disabled="#b0bec5", playing=STATE_COLOURS["playing"],
+              solved=STATE_COLOURS["solved"], ready=STATE_COLOURS["unsolved"],
+              alert=CONFLICT_TEXT, families=tuple(FAMILIES))
+
+MOVES = {Qt.Key.Key_Up: (-1, 0), Qt.Key.Key_Down: (1, 0), Qt.Key.Key_Left: (0, -1),
+         Qt.Key.Key_Right: (0, 1)}
 
 
 # -- the panel --------------------------------------------------------------------------------
-class HidatoPanel(Panel):
+class HidatoPanel(GamePanel):
     """Hidato played by the block program in :mod:`programs.hidato`.
 
     ``puzzle``: the name of a bundled puzzle (default: the first, the
-    smallest) or a :class:`~programs.hidato.Board`.
+    smallest) or a :class:`~programs.hidato.Board`. It opens ready, as the
+    other panels do: *Start* (F2) plays.
     """
 
     title = "Hidato"
+    theme = THEME
+    discards = "the puzzle being played"
 
     def __init__(self, parent=None, *, puzzle: str | Board | None = None):
         super().__init__(parent)
         self.puzzles = bundled()
+        self._shown_index = 0
         self.game: HidatoGame | None = None
         self.board: Board | None = None
         self.selected: tuple[int, int] | None = None
         self.typed = ""
+        #: the last number the PLC placed (or the player continued from): next number mode
         self.last_placed: int | None = None
         self._queue: deque = deque()
+        self._entered: tuple | None = None    # (seq, row, col, number): an enter posted
+        self._generated = 0
         self._generator = BackgroundJob(self)
         self._generator.finished.connect(self._play_generated)
         self._generator.failed.connect(self._generation_failed)
@@ -273,38 +299,57 @@ class HidatoPanel(Panel):
         self._pump()
 
     def _pump(self) -> None:
+        self._check_entered()
         if self._queue and not self.game.busy:
             event, row, col, number = self._queue.popleft()
-            self.game.post(event, row, col, number=number)
+            seq = self.game.post(event, row, col, number=number)
+            if event == "enter":
+                self._entered = (seq, row, col, number)
+
+    def _check_entered(self) -> None:
+        """An enter the PLC took: next number mode goes on from it only if the PLC
+        placed it (a move it refused, e.g. before Start, leaves "next" where it was)."""
+        if self._entered is None or self.game.busy:
+            return
+        _seq, row, col, number = self._entered
+        self._entered = None
+        if self.game.current[row][col] == number:
+            self.last_placed = number
 
     def enter(self, row: int, col: int, number: int) -> None:
+        self.input_ignored()
         self.send("enter", row, col, number)
-        self.last_placed = number
 
     def clear(self, row: int, col: int) -> None:
+        self.input_ignored()
         self.send("clear", row, col)
 
     def load(self, board: Board, name: str) -> None:
-        """Play ``board``: setup on the running program when the shape is the same, else
-        a new :class:`HidatoGame`; then start."""
-        self.selected, self.typed, self.last_placed = None, "", None
+        """Show ``board``, ready to play: setup on the running program when the
+        shape is the same (a game being played is stopped first), else a new
+        :class:`HidatoGame`. *Start* plays it."""
+        self.selected, self.typed, self.last_placed, self._entered = None, "", None, None
         same = (self.game is not None and self.board is not None
                 and board.shape == self.board.shape and board.first == self.board.first
                 and [[v == -1 for v in row] for row in board.rows]
                 == [[v == -1 for v in row] for row in self.board.rows])
         self.board = board
+        self.touched = False
+        self._queue.clear()
         if same:
-            self._queue.clear()
-            self.send("stop")
+            if self.game.state == "playing":
+                self.send("stop")
             for r, c in self.game.cells:                # the givens, taken by "setup"
                 self.game.plc.set(f"INIT_{r}_{c}", board[r, c])
             self.send("setup")
         else:
-            self._queue.clear()
             self.game = HidatoGame(board)
-        self.send("start")
         rows, cols = board.shape
-        self.message.emit(f"{name}: {rows}x{cols}, {board.first}..{board.last}")
+        if rows == cols:            # the size list shows the board's size
+            index = self.size_box.findData(rows)
+            if index >= 0:
+                self.size_box.setCurrentIndex(index)
+        self.message.emit(f"{name}: {rows}x{cols}, {board.first}..{board.last}; Start to play")
         self.refresh()
 
     def choose(self, name: str) -> None:
@@ -316,13 +361,33 @@ class HidatoPanel(Panel):
             self.chooser.blockSignals(False)
         self.load(self.puzzles[name], name)
 
+    def _chosen(self, index: int) -> None:
+        """The puzzle list's entry ``index`` was picked (a bundled or a generated one);
+        during a game, only once the player agreed to discard it."""
+        data = self.chooser.itemData(index)
+        if data is None:
+            return
+        if self.game_state() == "playing" and not self.confirm(self, self.discards):
+            self.chooser.blockSignals(True)
+            self.chooser.setCurrentIndex(self._shown_index)
+            self.chooser.blockSignals(False)
+            return
+        self.chooser.blockSignals(True)
+        self.chooser.setCurrentIndex(index)
+        self.chooser.blockSignals(False)
+        if isinstance(data, Board):
+            self.load(data, self.chooser.itemText(index))
+        else:
+            self.choose(data)
+
     def new_puzzle(self, size: int | None = None, difficulty: str | None = None,
                    seed: int | None = None) -> None:
         """Generate a new puzzle on a square of ``size`` (size and difficulty from
         the controls) with a few holes cut out, as printed Hidatos have, so the
         shape changes from one puzzle to the next; the seed decides both. It is
         generated in the background (up to a few seconds at 10x10; the window
-        stays live, see :attr:`generating`) and played when ready."""
+        stays live, see :attr:`generating`), added to the puzzle list and
+        shown when ready."""
         if self._generator.busy:
             self.message.emit("a new puzzle is still being generated")
             return
@@ -331,6 +396,7 @@ class HidatoPanel(Panel):
         seed = random.randrange(1_000_000) if seed is None else seed
         holes = random.Random(seed).randint(0, size * size // 8)
         shape = f" ({holes} hole{'s' if holes != 1 else ''})" if holes else ""
+        self._generated += 1
         self._generating = f"new {size}x{size} {difficulty}{shape}, seed {seed}"
         self._generator.start(generate, size, size, holes=holes, seed=seed,
                               difficulty=difficulty)
@@ -350,43 +416,48 @@ class HidatoPanel(Panel):
     def _play_generated(self, board: Board) -> None:
         self.new_button.setEnabled(True)
         self.chooser.blockSignals(True)
-        self.chooser.setCurrentIndex(-1)
+        self.chooser.insertItem(0, self._generating, board)
+        if self.game_state() == "playing":   # started meanwhile: not taken away
+            self.chooser.blockSignals(False)
+            self.message.emit(f"{self._generating} is ready in the puzzle list")
+            return
+        self.chooser.setCurrentIndex(0)
         self.chooser.blockSignals(False)
         self.load(board, self._generating)
 
+    # -- GamePanel ----------------------------------------------------------------------
+    def game_state(self) -> str:
+        return {"playing": "playing", "solved": "solved"}.get(self.game.state, "ready")
+
+    def begin(self) -> None:
+        if self.game.state == "playing":     # the program takes start only while idle
+            self.send("stop")
+        self.last_placed, self._entered = None, None
+        self.touched = False
+        self.send("start")
+
+    def end(self) -> None:
+        self.send("stop")
+
+    def new(self) -> None:
+        self.new_puzzle()
+
+    def undo(self) -> None:
+        self.send("undo")
+
+    def can_undo(self) -> bool:
+        return self.game.undo_count > 0
+
     # -- building the widgets -----------------------------------------------------------
     def _build(self) -> None:
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        palette = self.palette()
-        palette.setColor(QPalette.ColorRole.Window, QColor(PAGE))
-        palette.setColor(QPalette.ColorRole.WindowText, QColor(INK))
-        self.setPalette(palette)
-        self.setAutoFillBackground(True)
-
-        heading = QLabel("Hidato")
-        heading.setFont(_font(40, bold=True))
-        heading.setStyleSheet(f"color: {INK};")
-        self.status_label = QLabel()
-        self.status_label.setFont(_font(20, bold=True))
-        self.status_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        top = QHBoxLayout()
-        top.addWidget(heading)
-        top.addStretch(1)
-        top.addWidget(self.status_label)
-
-        intro = QLabel("Fill the board so that 1, 2, 3… form a path of touching cells "
-                       "(diagonals count). Played by a block program on a simulated PLC.")
-        intro.setWordWrap(True)
-        intro.setFont(_font(13))
-        intro.setStyleSheet(f"color: {INK};")
-
         self.chooser = QComboBox()
         self.chooser.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         for name in self.puzzles:
             self.chooser.addItem(name, name)
-        self.chooser.setToolTip("The bundled puzzles")
-        self.chooser.currentIndexChanged.connect(
-            lambda i: i >= 0 and self.choose(self.chooser.itemData(i)))
+        self.chooser.setToolTip("The puzzle: a bundled one, or one made with New")
+        self.chooser.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.chooser.setMinimumContentsLength(10)
+        self.chooser.currentIndexChanged.connect(lambda i: i >= 0 and self._chosen(i))
         self.size_box = QComboBox()
         self.size_box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         for n in range(3, 11):
@@ -397,66 +468,45 @@ class HidatoPanel(Panel):
         self.difficulty_box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.difficulty_box.addItems(list(DIFFICULTIES))
         self.difficulty_box.setCurrentText("medium")
-        self.new_button = _button("New")
-        self.new_button.setToolTip("Generate a new puzzle with a unique solution")
-        self.new_button.clicked.connect(lambda: self.new_puzzle())
-        choose = QHBoxLayout()
-        choose.addWidget(QLabel("Puzzle"))
-        choose.addWidget(self.chooser, 1)
-        choose.addSpacing(12)
-        choose.addWidget(self.size_box)
-        choose.addWidget(self.difficulty_box)
-        choose.addWidget(self.new_button)
+        self.difficulty_box.setToolTip("Difficulty of a new puzzle")
 
         self.board_view = BoardView()
         self.board_view.clicked.connect(self.cell_clicked)
 
-        self.start_button = _button("Start")
-        self.start_button.setToolTip("Start (again) from the givens (PLC event 1)")
-        self.start_button.clicked.connect(lambda: self.send("start"))
-        self.stop_button = _button("Stop")
-        self.stop_button.setToolTip("Stop playing (PLC event 2)")
-        self.stop_button.clicked.connect(lambda: self.send("stop"))
-        self.undo_button = _button("Undo")
-        self.undo_button.setToolTip("Take back the last number entered or cleared (PLC event 6)")
-        self.undo_button.clicked.connect(lambda: self.send("undo"))
-        self.next_mode = QCheckBox("Next number mode")
+        self.next_mode = QCheckBox("Next number")
         self.next_mode.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.next_mode.setToolTip("A click on an empty cell places the smallest missing number "
-                                  "after the last one placed; a click on a number continues from it")
-        self.next_label = QLabel()
-        self.next_label.setFont(_font(13, bold=True))
-        self.next_label.setStyleSheet(f"color: {ENTERED_TEXT};")
-        self.next_label.setMinimumWidth(80)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.start_button)
-        buttons.addWidget(self.stop_button)
-        buttons.addWidget(self.undo_button)
-        buttons.addSpacing(16)
-        buttons.addWidget(self.next_mode)
-        buttons.addWidget(self.next_label)
-        buttons.addStretch(1)
+                                  "after the last one placed; a click on a number continues "
+                                  "from it")
+        self.next_mode.toggled.connect(lambda _on: self.refresh())
+        # the number a click places next is said in the box itself ("Next number: 5"),
+        # which keeps room for it from the start
+        self.next_mode.setMinimumWidth(self.next_mode.sizeHint().width() + QFontMetrics(
+            self.next_mode.font()).horizontalAdvance(": 100"))
 
-        self.help_line = QLabel("Click a cell and type a number (Enter confirms); Backspace/Delete "
-                                "clears; arrows move.")
-        self.help_line.setFont(_font(12))
-        self.help_line.setStyleSheet("color: #6b6b6b;")
-        self.status_line = QLabel()
-        self.status_line.setFont(_font(11))
-        self.status_line.setStyleSheet("color: #6b6b6b;")
-        self.status_line.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.status_line.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(20, 12, 20, 10)
-        layout.setSpacing(8)
-        layout.addLayout(top)
-        layout.addWidget(intro)
-        layout.addLayout(choose)
-        layout.addWidget(self.board_view, 1)
-        layout.addLayout(buttons)
-        layout.addWidget(self.help_line)
-        layout.addWidget(self.status_line)
+        self.build_frame(heading="Hidato", heading_px=40, top_right=None,
+                         choice=[self.chooser, self.size_box, self.difficulty_box],
+                         board=self.board_view, below=[], extras=[self.next_mode],
+                         instructions="Fill in 1, 2, 3… as a path of touching cells (diagonals "
+                                      "count): click a cell, type a number, Enter confirms.",
+                         new_tip="Generate a new puzzle of this size and difficulty, with a "
+                                 "unique solution")
+        self.start_button.setToolTip("Start from the givens (F2, PLC event 1); during a game, "
+                                     "asks before discarding it")
+        self.stop_button.setToolTip("Stop playing (F3, PLC event 2)")
+        self.undo_button.setToolTip("Take back the last number entered or cleared (Ctrl+Z, "
+                                    "PLC event 6)")
+        # the old name of the state word, kept for scripts that read it
+        self.status_label = self.state_label
+        menu = self.game_menu
+        sub = menu.addMenu("&Puzzle")
+        for name in self.puzzles:
+            sub.addAction(name, lambda n=name: self._chosen(self.chooser.findData(n)))
+        self.next_action = menu.addAction("Ne&xt number mode")
+        self.next_action.setToolTip(self.next_mode.toolTip())
+        self.next_action.setCheckable(True)
+        self.next_action.toggled.connect(self.next_mode.setChecked)
+        self.next_mode.toggled.connect(self.next_action.setChecked)
 
     # -- input ------------------------------------------------------------------------
     def cell_clicked(self, row: int, col: int) -> None:
@@ -492,8 +542,6 @@ class HidatoPanel(Panel):
             super().keyPressEvent(event)
             return
         r, c = self.selected
-        moves = {Qt.Key.Key_Up: (-1, 0), Qt.Key.Key_Down: (1, 0), Qt.Key.Key_Left: (0, -1),
-                 Qt.Key.Key_Right: (0, 1)}
         if text.isdigit() and len(text) == 1:
             self.typed = (self.typed + text).lstrip("0")
             if self.typed and int(self.typed) * 10 > self.game.last:
@@ -507,9 +555,9 @@ class HidatoPanel(Panel):
             self.clear(r, c)
         elif key == Qt.Key.Key_Escape:
             self.typed = ""
-        elif key in moves:
+        elif key in MOVES:
             self._confirm()
-            dr, dc = moves[key]
+            dr, dc = MOVES[key]
             nr, nc = r + dr, c + dc
             while 0 <= nr < self.game.rows and 0 <= nc < self.game.cols:
                 if (nr, nc) in self.game.cells:
@@ -526,19 +574,10 @@ class HidatoPanel(Panel):
     def refresh(self) -> None:
         g = self.game
         self._pump()
-        current = g.current
-        state = g.state
+        self._shown_index = self.chooser.currentIndex()
         self.board_view.ends = (g.first, g.last)
-        self.board_view.show_grids(current, g.givens, g.conflicts, self.selected, self.typed)
-        self.status_label.setText(STATE_TEXTS.get(state, state))
-        self.status_label.setStyleSheet(f"color: {STATE_COLOURS.get(state, INK)};")
-        playing = state == "playing"
-        self.stop_button.setEnabled(playing)
-        self.undo_button.setEnabled(playing and g.undo_count > 0)
-        if self.next_mode.isChecked():
-            number = next_number(current, g.first, g.last, self.last_placed)
-            self.next_label.setText(f"next: {number}" if number is not None else "")
-        else:
-            self.next_label.setText("")
-        busy = "busy" if not self.idle else "ready"
-        self.status_line.setText(f"PLC {busy}  ·  {plc_status(g.plc)}")
+        self.board_view.show_grids(g.current, g.givens, g.conflicts, self.selected, self.typed)
+        number = next_number(g.current, g.first, g.last, self.last_placed)
+        self.next_mode.setText(f"Next number: {number}" if self.next_mode.isChecked()
+                               and number is not None else "Next number")
+        self.show_frame(busy=not self.idle)

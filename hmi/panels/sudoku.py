@@ -1,14 +1,15 @@
 """The Sudoku and Jigsaw Sudoku panels: Qt's "SCXML Sudoku" GUI, played by the block program.
 
-What the panel does and does not do (DESIGN.md, "models without widgets"):
+What the panel does and does not do (the game logic lives in the blocks):
 
 - it writes only PLC inputs, through the facade's non-blocking
   :meth:`SudokuGame.post` (and, for ``setup``, the ``INIT_r_c`` grid inputs):
-  a click on a cell *taps* it (as in the Qt example: the value goes up by one,
-  9 wraps to 0), digits 1-9 *enter* a digit in the selected cell, 0, Delete and
-  Backspace *clear* it, *Start*/*Stop*, *Undo*, and choosing a grid sends
-  *setup*. Events are queued and posted one at a time: the next only once the
-  PLC has taken the previous one (``TAKEN``), as the facade requires;
+  digits 1-9 *enter* a digit in the selected cell, 0, Delete and Backspace
+  *clear* it; a click selects a cell, or, in Qt's way (Game > Click on a
+  cell), also *taps* it (the value goes up by one, 9 wraps to 0); *Start*,
+  *Stop*, *Undo*, and choosing a grid sends *setup*. Events are queued and
+  posted one at a time: the next only once the PLC has taken the previous one
+  (``TAKEN``), as the facade requires;
 - it reads only PLC outputs (``CELL``, ``GIVEN``, ``CONFLICT``, ``PLAYING``,
   ``SOLVED``, ``UNDO_COUNT``) in :meth:`SudokuPanel.refresh`, which the shell
   calls after each tick of its real-time loop. The PLC decides: a tap while
@@ -27,15 +28,11 @@ import logging
 from collections import deque
 
 from PyQt6.QtCore import QPointF, QRectF, QSize, Qt, pyqtSignal
-from PyQt6.QtGui import QColor, QFont, QKeyEvent, QPainter, QPalette, QPen
+from PyQt6.QtGui import QAction, QActionGroup, QColor, QFont, QKeyEvent, QPainter, QPen
 from PyQt6.QtWidgets import (
     QComboBox,
-    QHBoxLayout,
     QLabel,
-    QMenu,
-    QPushButton,
     QSizePolicy,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -49,9 +46,11 @@ from programs.sudoku import (
 )
 
 from ..background import BackgroundJob
-from ..panel import Panel, plc_status
+from ..panel import GamePanel
+from ..widgets import Theme
 
-__all__ = ["SudokuPanel", "JigsawPanel", "BoardView", "REGION_COLOURS", "DIFFICULTIES"]
+__all__ = ["SudokuPanel", "JigsawPanel", "BoardView", "REGION_COLOURS", "DIFFICULTIES", "SELECT",
+           "COUNT_UP"]
 
 log = logging.getLogger("hmi")
 
@@ -257,19 +256,9 @@ class BoardView(QWidget):
         painter.end()
 
 
-def _button(text: str) -> QPushButton:
-    button = QPushButton(text)
-    button.setFocusPolicy(Qt.FocusPolicy.NoFocus)   # the keys belong to the board
-    button.setCursor(Qt.CursorShape.PointingHandCursor)
-    button.setFont(_font(15, bold=True))
-    button.setMinimumWidth(84)
-    button.setStyleSheet(
-        "QPushButton { background: #3d5a80; color: white; border: none; border-radius: 4px;"
-        " padding: 7px 16px; }"
-        "QPushButton:pressed { background: #2c4463; }"
-        "QPushButton:disabled { background: #b8bec8; color: #eef0f3; }")
-    return button
-
+THEME = Theme(page=PAGE, ink=INK, muted="#5b6070", button="#3d5a80", button_pressed="#2c4463",
+              button_disabled="#b8bec8", playing=PLAYED, solved=SOLVED, ready="#8a8f99",
+              alert=CONFLICT, families=tuple(FAMILIES))
 
 # -- keys -----------------------------------------------------------------------------------
 K = Qt.Key
@@ -277,23 +266,37 @@ MOVES = {K.Key_Up: (-1, 0), K.Key_Down: (1, 0), K.Key_Left: (0, -1), K.Key_Right
 DIGITS = {getattr(K, f"Key_{d}"): d for d in range(1, 10)}
 CLEAR_KEYS = {K.Key_0, K.Key_Delete, K.Key_Backspace}
 
+#: what a click on a cell does: select it (then type), or count it up as Qt's example
+SELECT, COUNT_UP = "select", "count up"
+INSTRUCTIONS = {
+    SELECT: "Click a cell and type 1-9; 0, Delete or Backspace empties it. Arrow keys move.",
+    COUNT_UP: "Click a cell to count it up (9 → empty), or type 1-9; 0, Delete or Backspace "
+              "empties it.",
+}
+
 
 # -- the panel ----------------------------------------------------------------------------------
-class SudokuPanel(Panel):
+class SudokuPanel(GamePanel):
     """Classic Sudoku played by the block program in :mod:`programs.sudoku`.
 
     ``grid`` and ``regions`` start the panel on that grid (default: the first
-    bundled grid of the panel's kind); ``seed`` seeds the "New: ..." puzzles
-    (None: a random puzzle each time).
+    bundled grid of the panel's kind); ``seed`` seeds the *New* puzzles (None:
+    a random puzzle each time). ``click`` is what a click on a cell does:
+    :data:`SELECT` (select it, then type a digit: one move, one undo step) or
+    :data:`COUNT_UP` (Qt's example: each click is a move, the value one up).
     """
 
     title = "Sudoku"
     KIND = "classic"
+    theme = THEME
+    discards = "the grid being played"
 
-    def __init__(self, parent=None, *, grid=None, regions=None, seed: int | None = None):
+    def __init__(self, parent=None, *, grid=None, regions=None, seed: int | None = None,
+                 click: str = SELECT):
         super().__init__(parent)
         self.game: SudokuGame | None = None
         self.seed = seed
+        self.click_mode = click
         self._queue: deque = deque()      # events waiting to be posted
         self._pending: int | None = None  # CMD_SEQ posted, not yet taken
         self._shown: tuple | None = None
@@ -305,6 +308,7 @@ class SudokuPanel(Panel):
         self.puzzles = [p for p in bundled_puzzles() if p["kind"] == self.KIND]
         self._build()
         self._build_menu()
+        self.set_click_mode(click)
         if grid is None:
             grid, regions = read_grid(self.puzzles[0]["path"])
             name = self.puzzles[0]["name"]
@@ -339,7 +343,7 @@ class SudokuPanel(Panel):
             if g.taken != self._pending:
                 return
             self._pending = None
-        if not self._queue:
+        if not self._queue or g.pending:   # g.pending: another writer's event, not taken yet
             return
         event, data = self._queue.popleft()
         grid = data.pop("grid", None)
@@ -355,129 +359,144 @@ class SudokuPanel(Panel):
         self._queue.clear()
         self._pending = None
         self._shown = None
+        self.touched = False
         self.board_view.set_regions(regions)
         self.message.emit(f"{self.KIND}: {name}")
         self.refresh()
 
     def load(self, grid, regions=None, name: str = "grid") -> None:
-        """Play ``grid``: sent with ``setup`` (taken by the PLC only while idle), or,
-        for a jigsaw of another region layout, on a new program."""
+        """Play ``grid``: sent with ``setup`` (the PLC takes it while not playing: a
+        game being played is stopped first), or, for a jigsaw of another region
+        layout, on a new program."""
         grid = check_grid(grid)
         if self.jigsaw and regions is not None and [list(r) for r in regions] != self.game.regions:
             self._new_game(grid, regions, name)
             return
+        if self.game.state == "playing":
+            self.send("stop")
         self.send("setup", grid=grid)
-        self.message.emit(f"setup: {name}")
+        self.touched = False
+        self.message.emit(f"{name}: Start to play")
+
+    # -- GamePanel ------------------------------------------------------------------------------
+    def game_state(self) -> str:
+        return {"playing": "playing", "solved": "solved"}.get(self.game.state, "ready")
+
+    def begin(self) -> None:
+        if self.game.state == "playing":     # the machine takes start only while idle
+            self.send("stop")
+        self.touched = False
+        self.send("start")
+
+    def end(self) -> None:
+        self.send("stop")
+
+    def new(self) -> None:
+        self.new_puzzle(self.difficulty_box.currentText())
+
+    def undo(self) -> None:
+        self.send("undo")
+
+    def can_undo(self) -> bool:
+        return self.game.undo_count > 0
 
     # -- building the widgets -------------------------------------------------------------------
     def _build(self) -> None:
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        palette = self.palette()
-        palette.setColor(QPalette.ColorRole.Window, QColor(PAGE))
-        self.setPalette(palette)
-        self.setAutoFillBackground(True)
-
-        heading = QLabel("Jigsaw Sudoku" if self.jigsaw else "Sudoku")
-        heading.setFont(_font(34, bold=True))
-        heading.setStyleSheet(f"color: {INK};")
-        self.state_label = QLabel("unsolved")
-        self.state_label.setFont(_font(22, bold=True))
-        self.state_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        top = QHBoxLayout()
-        top.addWidget(heading)
-        top.addStretch(1)
-        top.addWidget(self.state_label)
-
         self.chooser = QComboBox()
         self.chooser.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.chooser.setFont(_font(14))
-        self.chooser.setToolTip("A bundled grid, or a new one (only while not playing)")
+        self.chooser.setToolTip("A bundled grid, or one made with New")
         for p in self.puzzles:
             kind, difficulty, number = p["name"].split("-")
             self.chooser.addItem(f"{difficulty} {number}  ·  {p['givens']} givens", p)
-        self.chooser.insertSeparator(self.chooser.count())
-        for difficulty in DIFFICULTIES:
-            self.chooser.addItem(f"New: {difficulty}", difficulty)
         self.chooser.activated.connect(self.choose)
-        self.start_button = _button("Start")
-        self.start_button.setToolTip("Start or stop playing (PLC events start / stop)")
-        self.start_button.clicked.connect(self.start_stop)
-        self.undo_button = _button("Undo")
-        self.undo_button.setToolTip("Undo the last move (PLC event undo)")
-        self.undo_button.clicked.connect(lambda: self.send("undo"))
-        controls = QHBoxLayout()
-        controls.addWidget(self.chooser, 1)
-        controls.addWidget(self.start_button)
-        controls.addWidget(self.undo_button)
+        self.difficulty_box = QComboBox()
+        self.difficulty_box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.difficulty_box.setFont(_font(14))
+        self.difficulty_box.addItems(list(DIFFICULTIES))
+        self.difficulty_box.setToolTip("Difficulty of a new grid")
 
         self.board_view = BoardView()
-        self.board_view.clicked.connect(lambda r, c: self.send("tap", x=r, y=c))
-
-        hint = QLabel("Click a cell to count it up (9 → empty), or select it and type 1-9; "
-                      "0, Delete or Backspace empties it. Arrow keys move.")
-        hint.setWordWrap(True)
-        hint.setFont(_font(12))
-        hint.setStyleSheet("color: #5b6070;")
+        self.board_view.clicked.connect(self.cell_clicked)
 
         self.info_line = QLabel()
         self.info_line.setFont(_font(13, bold=True))
         self.info_line.setStyleSheet(f"color: {INK};")
         self.info_line.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.status_line = QLabel()
-        self.status_line.setFont(_font(11))
-        self.status_line.setStyleSheet("color: #5b6070;")
-        self.status_line.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.status_line.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(24, 14, 24, 10)
-        layout.setSpacing(10)
-        layout.addLayout(top)
-        layout.addLayout(controls)
-        layout.addWidget(self.board_view, 1)
-        layout.addWidget(self.info_line)
-        layout.addWidget(hint)
-        layout.addWidget(self.status_line)
+        self.build_frame(heading="Jigsaw Sudoku" if self.jigsaw else "Sudoku", heading_px=34,
+                         top_right=None, choice=[self.chooser, self.difficulty_box],
+                         board=self.board_view, below=[self.info_line], extras=[],
+                         instructions=INSTRUCTIONS[SELECT],
+                         new_tip="Generate a new grid of this difficulty, with a unique "
+                                 "solution")
+        self.start_button.setToolTip("Start playing the grid (F2, PLC event start); during "
+                                     "a game, asks before discarding it")
+        self.stop_button.setToolTip("Stop playing (F3, PLC event stop)")
+        self.undo_button.setToolTip("Undo the last move (Ctrl+Z, PLC event undo)")
 
     def _build_menu(self) -> None:
-        menu = QMenu("&Game", self)
-        self.start_action = menu.addAction("&Start / Stop", self.start_stop)
-        self.start_action.setShortcut("F2")
-        self.undo_action = menu.addAction("&Undo", lambda: self.send("undo"))
-        self.undo_action.setShortcut("Ctrl+Z")
-        menu.addSeparator()
-        for difficulty in DIFFICULTIES:
-            menu.addAction(f"New {difficulty} grid",
-                           lambda d=difficulty: self.new_puzzle(d))
+        menu = self.game_menu
+        self.start_action = menu.start_action
+        self.undo_action = menu.undo_action
+        sub = menu.addMenu("&Grid")
+        for i, p in enumerate(self.puzzles):
+            sub.addAction(self.chooser.itemText(i), lambda p=p: self._pick(p))
+        self.click_actions = {}
+        clicks = menu.addMenu("&Click on a cell")
+        group = QActionGroup(clicks)
+        for mode, text in ((SELECT, "&Selects it, then type a digit"),
+                           (COUNT_UP, "&Counts it up (Qt's example)")):
+            action = QAction(text, clicks, checkable=True)
+            action.triggered.connect(lambda _=False, m=mode: self.set_click_mode(m))
+            group.addAction(action)
+            clicks.addAction(action)
+            self.click_actions[mode] = action
         self._menu = menu
 
-    def menus(self) -> list[QMenu]:
-        return [self._menu]
+    def set_click_mode(self, mode: str) -> None:
+        """:data:`SELECT` or :data:`COUNT_UP`: what a click on a cell does."""
+        if mode not in INSTRUCTIONS:
+            raise ValueError(f"unknown click mode {mode!r}; choose {SELECT!r} or {COUNT_UP!r}")
+        self.click_mode = mode
+        for m, action in self.click_actions.items():
+            action.setChecked(m == mode)
+        self.hint.instructions = INSTRUCTIONS[mode]
+        if not self.hint.flashing:
+            self.hint.setText(INSTRUCTIONS[mode])
 
     # -- input ------------------------------------------------------------------------------
-    def start_stop(self) -> None:
-        self.send("stop" if self.game.state == "playing" else "start")
+    def cell_clicked(self, row: int, col: int) -> None:
+        """A click on a cell that is not given: selected; in count-up mode also tapped."""
         self.setFocus()
+        if self.click_mode == COUNT_UP:
+            self.input_ignored()
+            self.send("tap", x=row, y=col)
+
+    def _pick(self, puzzle: dict) -> None:
+        for i in range(self.chooser.count()):
+            if self.chooser.itemData(i) is puzzle:
+                self.chooser.setCurrentIndex(i)
+                self.choose(i)
+                return
 
     def choose(self, index: int) -> None:
-        """The chooser's entry ``index`` was picked: a bundled grid or a new one."""
+        """The chooser's entry ``index`` was picked: a bundled or a generated grid."""
         data = self.chooser.itemData(index)
-        if isinstance(data, str):
-            self.new_puzzle(data)
-        elif isinstance(data, dict):
-            grid, regions = data.get("grid"), data.get("regions")
-            if grid is None:
-                grid, regions = read_grid(data["path"])
-            self.load(grid, regions, data["name"])
         self.setFocus()
+        if not isinstance(data, dict):
+            return
+        if self.game_state() == "playing" and not self.confirm(self, self.discards):
+            return
+        grid, regions = data.get("grid"), data.get("regions")
+        if grid is None:
+            grid, regions = read_grid(data["path"])
+        self.load(grid, regions, data["name"])
 
     def new_puzzle(self, difficulty: str) -> None:
         """Generate a new grid of ``difficulty`` in the background (the window and
         the PLC stay live; see :attr:`generating`), then add it to the chooser
-        and play it."""
-        if self.game.state == "playing":
-            self.message.emit("stop the game to choose another grid")
-            return
+        and load it (ready: *Start* plays it)."""
         if self._generator.busy:
             self.message.emit("a new grid is still being generated")
             return
@@ -485,6 +504,7 @@ class SudokuPanel(Panel):
         self._generated += 1
         self._generating = f"new {difficulty} #{self._generated}"
         self._generator.start(generate, difficulty, jigsaw=self.jigsaw, seed=seed)
+        self.new_button.setEnabled(False)
         self.message.emit(f"generating a {difficulty} grid with a unique solution…")
 
     @property
@@ -493,13 +513,14 @@ class SudokuPanel(Panel):
         return self._generator.busy
 
     def _add_generated(self, result) -> None:
+        self.new_button.setEnabled(True)
         grid, regions = result
         name = self._generating
         givens = sum(v != 0 for row in grid for v in row)
         self.chooser.insertItem(0, f"{name}  ·  {givens} givens",
                                 {"name": name, "grid": grid, "regions": regions})
         if self.game.state == "playing":  # started meanwhile: the game is not taken away
-            self.message.emit(f"{name} is ready in the list; stop the game to play it")
+            self.message.emit(f"{name} is ready in the list; choose it to play it")
             return
         self.chooser.setCurrentIndex(0)
         self.load(grid, regions, name)
@@ -514,8 +535,10 @@ class SudokuPanel(Panel):
             dr, dc = MOVES[key]
             self.board_view.select(r + dr, c + dc)
         elif key in DIGITS:
+            self.input_ignored()
             self.send("enter", x=r, y=c, digit=DIGITS[key])
         elif key in CLEAR_KEYS:
+            self.input_ignored()
             self.send("clear", x=r, y=c)
         else:
             super().keyPressEvent(event)
@@ -533,21 +556,17 @@ class SudokuPanel(Panel):
         if shown != self._shown:
             self._shown = shown
             self.board_view.show_grids(current, initial, conflicts, state == "solved")
-            text, colour = {"playing": ("playing", PLAYED), "solved": ("SOLVED !!!", SOLVED)}.get(
-                state, ("unsolved", "#8a8f99"))
-            self.state_label.setText(text)
-            self.state_label.setStyleSheet(f"color: {colour};")
-            playing = state == "playing"
-            self.start_button.setText("Stop" if playing else "Start")
-            self.undo_button.setEnabled(playing and undo_count > 0)
-            self.chooser.setEnabled(not playing)
             n = sum(bool(v) for row in conflicts for v in row)
             info = [f"{n} conflicting cell{'s' if n != 1 else ''}"] if n else []
-            info.append(f"{undo_count} move{'s' if undo_count != 1 else ''} to undo")
-            empty = sum(v == 0 for row in current for v in row)
-            info.append(f"{empty} empty cell{'s' if empty != 1 else ''}")
+            moves = f"{undo_count} move{'s' if undo_count != 1 else ''}"
+            if state == "solved":
+                info.append(f"solved in {moves}")
+            else:
+                info.append(f"{moves} to undo")
+                empty = sum(v == 0 for row in current for v in row)
+                info.append(f"{empty} empty cell{'s' if empty != 1 else ''}")
             self.info_line.setText("  ·  ".join(info))
-        self.status_line.setText(plc_status(g.plc))
+        self.show_frame()
 
 
 class JigsawPanel(SudokuPanel):

@@ -1,4 +1,4 @@
-"""2048 as a PLC program built only from function blocks (seed 002, issue #3).
+"""2048 as a PLC program built only from function blocks.
 
 The program (:func:`build`) is wired from the article's macros, each in its
 own module and each unit-tested alone:

@@ -4,22 +4,25 @@ The article's control block: a manual "one of N" selector issues six
 commands, **1 up, 2 right, 3 down, 4 left, 5 start a new game, 6 reset**, and a
 lock ignores new commands while one is being processed.
 
-The selector. The PLC input ``Cmd`` is the selector's position (1..6) and
-``Seq`` a command number: a command is issued on a scan in which ``Seq``
-differs from its value on the previous scan (``seq_prev``, a MEMORY read
-through a feedback wire; ``new``), so pressing the same arrow twice is two
-commands and a panel never has to release a button. ``is_up`` .. ``is_reset``
-(six EQ) are the one-of-N outputs; ``up`` .. ``reset`` (six AND) pass the one
-selected when a command is issued and the lock is open.
+The selector is the *Command* macro (``command``, :mod:`programs.common.command`):
+the PLC input ``Cmd`` is the selector's position (1..6) and a new ``Seq`` (a
+command number differing from ``Taken``, the number of the last command
+taken) issues it, so pressing the same arrow twice is two commands and a
+panel never has to release a button. Its pulses ``Up`` .. ``Reset`` are the
+one-of-N outputs, TRUE on the scan a command is taken.
 
 The lock. ``busy`` (an RS, reset-dominant) is set by any command taken and
 reset when it finishes: a press that changes nothing on the scan after its
 processing is Done (``noop`` read through a feedback wire: two move commands
 are never issued on neighbouring scans, so the original *Processing*, which
 latches on the rising edge of its Command, sees every one); a move when its
-new tile is placed; start when its second tile is placed; reset at once. ``issue`` reads ``busy`` of the
-previous scan, so a command arriving while one is in progress is ignored
-(``Taken`` keeps the number of the last command taken).
+new tile is placed; start when its second tile is placed; reset at once. The
+selector's ``Hold`` reads ``busy`` of the previous scan, so a command written
+while one is in progress waits, pending, until the lock opens (``Taken``
+keeps the number of the last command taken; a sender that must not queue,
+such as :meth:`~programs.game2048.Game2048.command`, writes only when the
+program is neither busy nor holding a pending command). A selector position
+outside 1..6 is taken and does nothing.
 
 A move. ``dir`` latches the direction (1..4) for the multiplexers that pick
 that direction's results for the cells, its Worked and its Score. When the
@@ -49,15 +52,16 @@ command's outcome).
 
 from __future__ import annotations
 
-from blocks import AND, EQ, MEMORY, MUX, NE, NOT, OR, RS, SR
+from blocks import AND, MEMORY, MUX, NOT, OR, RS, SR
 from fbd import BOOL, DINT, INT, Network
+from programs.common.command import command_macro
 
 COMMANDS = {"up": 1, "right": 2, "down": 3, "left": 4, "start": 5, "reset": 6}
 MOVES = ("up", "right", "down", "left")
 
 
 def control_macro() -> Network:
-    """Build the *Control* macro (40 blocks)."""
+    """Build the *Control* macro (40 blocks, 16 of them in *Command*)."""
     net = Network("Control", doc="one-of-N selector, lock, move and placement sequence")
     cmd = net.input("Cmd", INT, 0)
     seq = net.input("Seq", INT, 0)
@@ -67,19 +71,11 @@ def control_macro() -> Network:
     placed = net.input("Placed", BOOL, False)
 
     # -- selector and lock
-    seq_prev = net.add("seq_prev", MEMORY(INT), IN=seq, SET=True)
-    new = net.add("new", NE(INT), IN1=seq)
-    net.connect(seq_prev.OUT, new.IN2, feedback=True)
-    idle = net.add("idle", NOT())
-    issue = net.add("issue", AND(), IN1=new.OUT, IN2=idle.OUT)
-    pulses = {}
-    for name, k in COMMANDS.items():
-        selected = net.add(f"is_{name}", EQ(INT), IN1=cmd, IN2=k)
-        pulses[name] = net.add(name, AND(), IN1=issue.OUT, IN2=selected.OUT).OUT
+    command = net.add("command", command_macro(COMMANDS, lock="input"), Cmd=cmd, Seq=seq)
+    pulses = {name: command.port(name.capitalize()) for name in COMMANDS}
     move = net.add("move", OR(n=4), **{f"IN{i}": pulses[d] for i, d in enumerate(MOVES, 1)})
     taken_any = net.add("any", OR(n=3), IN1=move.OUT, IN2=pulses["start"], IN3=pulses["reset"])
     clear = net.add("clear", OR(), IN1=pulses["start"], IN2=pulses["reset"])
-    taken = net.add("taken", MEMORY(INT), IN=seq, SET=taken_any.OUT)
     direction = net.add("dir", MEMORY(INT), IN=cmd, SET=move.OUT)
 
     # -- the move: pick the commanded direction's outcome
@@ -110,7 +106,7 @@ def control_macro() -> Network:
     finish = net.add("finish", OR(n=3), IN2=last_tile.OUT, IN3=pulses["reset"])
     net.connect(noop.OUT, finish.IN1, feedback=True)
     busy = net.add("busy", RS(), S=taken_any.OUT, R1=finish.OUT)
-    net.connect(busy.Q1, idle.IN, feedback=True)
+    net.connect(busy.Q1, command.Hold, feedback=True)
 
     for d in MOVES:
         net.output(d.capitalize(), pulses[d])
@@ -122,7 +118,7 @@ def control_macro() -> Network:
     net.output("Work", work.OUT)
     net.output("FirstTile", work_first.OUT)
     net.output("Busy", busy.Q1)
-    net.output("Taken", taken.OUT)
+    net.output("Taken", command.Taken)
     net.output("Moved", moved.OUT)
     net.output("LastGain", last_gain.OUT)
     return net

@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass
 
 from fbd import FbdError, Network, Plc
+from programs.common.facade import CommandFacade
 
 from .control import COMMANDS
 from .order import DIRECTIONS, SIZE
@@ -22,8 +23,6 @@ from .program import build
 #: The largest tile load_board accepts: merges stay within DINT, and so does the score.
 MAX_TILE = 1 << 24
 _TILES = frozenset([0] + [1 << k for k in range(1, MAX_TILE.bit_length())])
-#: CMD_SEQ counts 1..SEQ_WRAP and wraps (consecutive values always differ).
-SEQ_WRAP = 32767
 #: No command of this program takes this many scans; more means a stuck PLC.
 MAX_SCANS = 100_000
 
@@ -50,7 +49,7 @@ class PressResult:
     after: tuple
 
 
-class Game2048:
+class Game2048(CommandFacade):
     """The 2048 block program on a simulated PLC.
 
     >>> g = Game2048(seed=1, processing="single_pass", placement="smart")
@@ -80,10 +79,16 @@ class Game2048:
     ``"reset"``) and returns; the GUI loop runs the PLC itself
     (``g.plc.scan()``, ``g.plc.run_for(...)``) and reads :attr:`board`,
     :attr:`score`, :attr:`game_over`, :attr:`won`, :attr:`busy` (a command in
-    progress: the program ignores commands until it is FALSE, as the
+    progress: the program takes no command until it is FALSE, as the
     article's lock does), :attr:`moved` and :attr:`last_gain`. A command
     takes effect on the next scan. :attr:`plc` is the running PLC, for the
     debugger.
+
+    **Other writers.** The facade reads ``CMD_SEQ`` and ``TAKEN`` from the PLC
+    (:class:`~programs.common.facade.CommandFacade`), so a SCADA client
+    serving the same PLC over Modbus (``fbd serve``, the HMI's *Serve over
+    Modbus TCP*) may send commands in between: the facade never reuses the
+    client's number nor overwrites a command the program has not taken.
 
     The PLC's interface (also for ``fbd run programs.game2048:build``):
     inputs ``CMD`` (the selector: 1 up, 2 right, 3 down, 4 left, 5 start, 6
@@ -94,6 +99,12 @@ class Game2048:
     a scan; :attr:`board` reads the cells' memories, so it is current right
     after :meth:`load_board` too.
     """
+
+    COMMANDS = COMMANDS
+    #: One scan: the busy lock opens the scan after a command finishes, and
+    #: :meth:`submit` waits for that before posting.
+    TAKE_SCANS = 1
+    READY_SCANS = MAX_SCANS
 
     def __init__(self, seed: int | None = 0, processing: str = "single_pass",
                  placement: str = "smart", **plc_options):
@@ -110,7 +121,6 @@ class Game2048:
         self.placement = placement
         self.network: Network = build(processing, placement, seed)
         self.plc = Plc(self.network, **plc_options)
-        self._seq = self.plc.get("CMD_SEQ")
         self._cells = [[f"cell_{r}_{c}.memory.OUT" for c in range(SIZE)] for r in range(SIZE)]
 
     # -- reading the PLC -------------------------------------------------------
@@ -150,18 +160,23 @@ class Game2048:
         """The score the last command earned."""
         return self.plc.get("GAIN")
 
-    # -- real-time use -----------------------------------------------------------
-    def command(self, name: str) -> None:
-        """Write the selector inputs for ``name`` and return at once (no scan).
+    @property
+    def ready(self) -> bool:
+        """No command in progress (:attr:`busy`) and none written and not taken yet."""
+        return not self.plc.get("BUSY") and not self.pending
 
-        The program takes it on the next scan unless a command is in progress
-        (:attr:`busy`), in which case it is ignored, as the article's lock does.
-        """
-        if name not in COMMANDS:
-            raise ValueError(f"unknown command {name!r}; choose one of {', '.join(COMMANDS)}")
-        self._seq = self._seq % SEQ_WRAP + 1
-        self.plc.set("CMD", COMMANDS[name])
-        self.plc.set("CMD_SEQ", self._seq)
+    # -- real-time use -----------------------------------------------------------
+    def command(self, name: str) -> bool:
+        """Write the selector inputs for ``name`` and return at once (no scan):
+        True when written (the program takes it on the next scan), False when
+        the PLC is not :attr:`ready` (a command in progress, or one not yet
+        taken, maybe another writer's), in which case nothing is written: the
+        press is ignored, as the article's lock ignores it."""
+        self._code(name)           # an unknown name is an error, ready or not
+        if not self.ready:
+            return False
+        self._post(name, {})
+        return True
 
     # -- blocking use --------------------------------------------------------------
     def start(self) -> int:
@@ -188,15 +203,8 @@ class Game2048:
     def _run(self, name: str):
         """Issue ``name`` and scan until the program has finished it: returns
         (scans, scans until the board was processed, that board or None)."""
-        plc = self.plc
-        self.wait()
-        self.command(name)
-        get = plc.get
-        seq = self._seq
-        plc.scan()
-        if get("TAKEN") != seq:
-            raise FbdError(f"the PLC did not take command {name!r} (CMD_SEQ {seq}); "
-                           f"is CMD_SEQ forced or written by someone else?")
+        get = self.plc.get
+        self._submit(name, {})     # waits for the lock, posts, takes it in one scan
         scans, processing, before = 1, None, None
         while True:
             if processing is None and get("PLACING"):
@@ -205,18 +213,12 @@ class Game2048:
                 return scans, processing if processing is not None else scans, before
             if scans >= MAX_SCANS:
                 raise FbdError(f"command {name!r} still in progress after {scans} scans")
-            plc.scan()
+            self.plc.scan()
             scans += 1
 
     def wait(self) -> int:
-        """Scan until no command is in progress; returns the scans it took."""
-        scans = 0
-        while self.plc.get("BUSY"):
-            if scans >= MAX_SCANS:
-                raise FbdError(f"the PLC is still busy after {scans} scans")
-            self.plc.scan()
-            scans += 1
-        return scans
+        """Scan until no command is in progress or pending; returns the scans it took."""
+        return self.wait_ready(MAX_SCANS)
 
     # -- positions -----------------------------------------------------------------
     def load_board(self, grid, settle: bool = True) -> None:

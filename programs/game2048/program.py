@@ -25,7 +25,10 @@ tile lands on the next scan. The placement logic, game over and win read the
 cells after they have been written.
 
 PLC inputs: ``CMD`` (INT, the selector: 1 up, 2 right, 3 down, 4 left, 5
-start, 6 reset) and ``CMD_SEQ`` (INT: change it to issue the command in CMD).
+start, 6 reset) and ``CMD_SEQ`` (INT: a value other than ``TAKEN`` issues the
+command in CMD; written while a command is in progress, it waits for the lock,
+so write the next command only once ``TAKEN`` equals ``CMD_SEQ`` and ``BUSY``
+is off, or the waiting one is replaced).
 PLC outputs: ``CELL_r_c`` (DINT), ``SCORE``, ``GAIN`` (DINT: the last
 command's score), ``MOVED`` (the last command was a move), ``BUSY`` (a command
 is in progress), ``PLACING`` (a new tile is being placed: the board shows the

@@ -1,4 +1,4 @@
-"""Hidato (seed 001): boards and their text format, a fast solver, a unique-puzzle generator.
+"""Hidato: boards and their text format, a fast solver, a unique-puzzle generator.
 
 ``Board`` (:mod:`.board`), ``solve`` and ``count_solutions`` (:mod:`.solver`),
 ``generate`` (:mod:`.generator`); bundled puzzles in ``puzzles/``

@@ -1,7 +1,7 @@
 """Hidato boards and their text format.
 
 A board is a rectangle of cells. A cell is a *hole* (not part of the board, -1
-in the seed, so any shape fits in a rectangle), *empty* (0) or holds a *given*
+in lists of rows, so any shape fits in a rectangle), *empty* (0) or holds a *given*
 number. Numbers run from ``first`` to ``last``, one per cell of the board, so
 ``last - first + 1`` equals the number of cells that are not holes; both
 ``first`` and ``last`` must be given. ``first`` defaults to 1 and ``last`` to
@@ -23,9 +23,12 @@ dots (``.``, ``..``) or ``x``; anything else must be a number. That reads the
 usual published layouts (Rosetta Code's ``__ 33 35 __ .. ..``, the ``0``/``-1``
 grids of the seed). ``str(board)`` writes ``_`` and ``.`` padded to one width.
 
-Every malformed board raises :class:`BoardError` naming the line and the
-problem: non-numbers, ragged rows, two equal givens, a given out of range,
-``first`` or ``last`` missing.
+Every malformed board raises :class:`BoardError` naming the file, the line
+and the problem: non-numbers, ragged rows, two equal givens, a given out of
+range, ``first`` or ``last`` missing, more than :data:`MAX_SIDE` rows or
+columns, ``first`` beyond :data:`MAX_FIRST`. A file is read as
+:func:`~programs.common.textfile.read_puzzle_text` reads it: at most 1 MiB,
+UTF-8 with or without a byte order mark.
 """
 
 from __future__ import annotations
@@ -36,11 +39,22 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from fbd.errors import FbdError
+from programs.common.textfile import (
+    PuzzleFileError,
+    quote,
+    read_puzzle_stream,
+    read_puzzle_text,
+    shorten,
+)
 
-__all__ = ["Board", "BoardError", "EMPTY", "HOLE", "NEIGHBOURS"]
+__all__ = ["Board", "BoardError", "EMPTY", "HOLE", "NEIGHBOURS", "MAX_SIDE", "MAX_FIRST"]
 
 EMPTY = 0
 HOLE = -1
+#: The most rows, and the most columns, a board may have.
+MAX_SIDE = 100
+#: The largest first number (so that every number prints in a few digits).
+MAX_FIRST = 1_000_000
 NEIGHBOURS = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0))
 
 _EMPTY_TOKEN = re.compile(r"_+")
@@ -55,38 +69,47 @@ class BoardError(FbdError, ValueError):
 class Board:
     """A Hidato board: ``rows`` of -1 (hole), 0 (empty) or a given number.
 
-    Boards are immutable values: :meth:`with_value` returns a new board.
-    Equality and hashing go by the cells and ``first``.
+    Boards are immutable values. Equality and hashing go by the cells and ``first``.
     """
 
     __slots__ = ("_rows", "first", "last", "_cells")
 
     def __init__(self, rows: Sequence[Sequence[int]], first: int | None = None,
-                 last: int | None = None, *, _where=None):
+                 last: int | None = None, *, _where=None, _name: str | None = None):
         where = _where or (lambda i: f"row {i + 1}")
+        named = f"{_name}: " if _name else ""   # errors about no line in particular
         grid: list[tuple[int, ...]] = []
         for i, row in enumerate(rows):
+            if i >= MAX_SIDE:
+                raise BoardError(f"{where(i)}: more than {MAX_SIDE} rows")
             try:
                 values = tuple(int(v) for v in row)
             except (TypeError, ValueError):
-                raise BoardError(f"{where(i)}: cells must be integers, got {list(row)!r}") from None
+                raise BoardError(f"{where(i)}: cells must be integers, got "
+                                 f"{quote(repr(row))}") from None
+            if len(values) > MAX_SIDE:
+                raise BoardError(f"{where(i)}: {len(values)} cells; a row has at most {MAX_SIDE}")
             grid.append(values)
         if not grid or not grid[0]:
-            raise BoardError("the board has no cells")
+            raise BoardError(f"{named}the board has no cells")
         width = len(grid[0])
         for i, row in enumerate(grid):
             if len(row) != width:
                 raise BoardError(f"{where(i)}: ragged rows: {len(row)} cells where row 1 has {width}")
         cells = sum(v != HOLE for row in grid for v in row)
         if cells < 2:
-            raise BoardError(f"the board needs at least 2 cells that are not holes, has {cells}")
-        first = 1 if first is None else int(first)
-        if first < 1:
-            raise BoardError(f"first must be at least 1, got {first}")
+            raise BoardError(f"{named}the board needs at least 2 cells that are not holes, "
+                             f"has {cells}")
+        try:
+            first = 1 if first is None else int(first)
+        except (TypeError, ValueError):
+            raise BoardError(f"{named}first must be an integer, got {quote(repr(first))}") from None
+        if not 1 <= first <= MAX_FIRST:
+            raise BoardError(f"{named}first must be 1..{MAX_FIRST:,}, got {shorten(str(first))}")
         expected_last = first + cells - 1
         if last is not None and int(last) != expected_last:
-            raise BoardError(f"last is {last} but the board has {cells} cells, so numbers "
-                             f"{first}..{expected_last}")
+            raise BoardError(f"{named}last is {shorten(str(last))} but the board has {cells} "
+                             f"cells, so numbers {first}..{expected_last}")
         last = expected_last
         seen: dict[int, tuple[int, int]] = {}
         for i, row in enumerate(grid):
@@ -94,8 +117,9 @@ class Board:
                 if v in (EMPTY, HOLE):
                     continue
                 if v < first or v > last:
-                    raise BoardError(f"{where(i)}, column {j + 1}: given {v} is out of range "
-                                     f"{first}..{last}" + (" (holes are -1)" if v < 0 else ""))
+                    raise BoardError(f"{where(i)}, column {j + 1}: given {shorten(str(v))} is "
+                                     f"out of range {first}..{last}"
+                                     + (" (holes are -1)" if v < 0 else ""))
                 if v in seen:
                     r0, c0 = seen[v]
                     raise BoardError(f"{where(i)}, column {j + 1}: {v} is given twice (also at "
@@ -103,8 +127,8 @@ class Board:
                 seen[v] = (i, j)
         for name, v in (("first", first), ("last", last)):
             if v not in seen:
-                raise BoardError(f"the {name} number {v} is missing: both {first} and {last} "
-                                 f"must be given")
+                raise BoardError(f"{named}the {name} number {v} is missing: both {first} and "
+                                 f"{last} must be given")
         self._rows = tuple(grid)
         self.first = first
         self.last = last
@@ -136,8 +160,10 @@ class Board:
                     header[m.group(1).lower()] = int(m.group(2))
                 except ValueError:
                     raise BoardError(f"{name}: line {number}: {m.group(1)} must be a number, "
-                                     f"got {m.group(2)!r}") from None
+                                     f"got {quote(m.group(2))}") from None
                 continue
+            if len(grid) >= MAX_SIDE:
+                raise BoardError(f"{name}: line {number}: more than {MAX_SIDE} rows")
             row = []
             for token in re.split(r"[\s,;]+", line):
                 if not token:
@@ -149,25 +175,38 @@ class Board:
                 else:
                     try:
                         value = int(token)
-                    except ValueError:
-                        raise BoardError(f"{name}: line {number}: {token!r} is not a number "
-                                         f"(use _ or 0 for an empty cell, . or -1 for a hole)") from None
+                    except ValueError:   # not digits, or more digits than int() converts
+                        raise BoardError(f"{name}: line {number}: {quote(token)} is not a "
+                                         f"number (use _ or 0 for an empty cell, . or -1 for "
+                                         f"a hole)") from None
                     if value < -1:
-                        raise BoardError(f"{name}: line {number}: {value} is out of range "
-                                         f"(holes are -1)")
+                        raise BoardError(f"{name}: line {number}: {shorten(str(value))} is "
+                                         f"out of range (holes are -1)")
                     row.append(value)
             grid.append(row)
             lines.append(number)
         if not grid:
             raise BoardError(f"{name}: no rows (an empty file?)")
         return cls(grid, header.get("first"), header.get("last"),
-                   _where=lambda i: f"{name}: line {lines[i]}")
+                   _where=lambda i: f"{name}: line {lines[i]}", _name=name)
 
     @classmethod
     def read(cls, path: str | os.PathLike) -> Board:
         """Read a board file in the text format; errors name the file and the line."""
-        path = Path(path)
-        return cls.parse(path.read_text(encoding="utf-8"), str(path))
+        try:
+            text = read_puzzle_text(path)
+        except PuzzleFileError as e:
+            raise BoardError(str(e)) from None
+        return cls.parse(text, str(path))
+
+    @classmethod
+    def read_stream(cls, stream, name: str = "<stdin>") -> Board:
+        """Read a board from an open binary stream (``sys.stdin.buffer``), as :meth:`read`."""
+        try:
+            text = read_puzzle_stream(stream, name)
+        except PuzzleFileError as e:
+            raise BoardError(str(e)) from None
+        return cls.parse(text, name)
 
     def write(self, path: str | os.PathLike) -> None:
         """Write the board in the text format (``Board.read`` gives it back)."""
@@ -216,11 +255,6 @@ class Board:
         return (self.shape == puzzle.shape and self.first == puzzle.first and self.is_solution()
                 and all(p in (EMPTY, s) for pr, sr in zip(puzzle._rows, self._rows)
                         for p, s in zip(pr, sr)))
-
-    def with_value(self, r: int, c: int, value: int) -> Board:
-        rows = self.rows
-        rows[r][c] = value
-        return Board(rows, self.first)
 
     # ------------------------------------------------------------ text
     def __str__(self) -> str:

@@ -16,7 +16,8 @@ an event without scanning, for a GUI that runs the PLC itself.
 
 from __future__ import annotations
 
-from fbd import FbdError, Network, Plc
+from fbd import Network, Plc
+from programs.common.facade import INT_MAX, INT_MIN, SEQ_WRAP, CommandFacade, check_int
 
 from .board import Board
 from .control import EVENTS
@@ -24,20 +25,8 @@ from .move import UNDO_DEPTH
 from .program import build, shape_of
 from .rules import board_cells
 
-#: CMD_SEQ counts 1..SEQ_WRAP and wraps (consecutive values always differ).
-SEQ_WRAP = 32767
-_INT_MIN, _INT_MAX = -32768, 32767
 
-
-def _check_int(name: str, v, low: int, high: int) -> int:
-    if type(v) is not int:
-        raise TypeError(f"{name} must be an int, not {v!r}")
-    if not low <= v <= high:
-        raise ValueError(f"{name} = {v} is outside {low}..{high}")
-    return v
-
-
-class HidatoGame:
+class HidatoGame(CommandFacade):
     """Hidato run as a block program on a simulated PLC.
 
     >>> g = HidatoGame(board)            # doctest: +SKIP
@@ -47,8 +36,13 @@ class HidatoGame:
     ``board``: a :class:`~programs.hidato.Board` (or rows for
     :meth:`Board.from_rows`); the program is built for its shape and enters
     ``game`` with its givens. ``depth``: the undo stacks' depth. Other
-    keywords go to :class:`fbd.Plc`.
+    keywords go to :class:`fbd.Plc`. The handshake
+    (:class:`~programs.common.facade.CommandFacade`) reads ``CMD_SEQ`` and
+    ``TAKEN`` from the PLC, so another writer may send events in between.
     """
+
+    COMMANDS = EVENTS
+    WORD = "event"
 
     def __init__(self, board, *, depth: int = UNDO_DEPTH, **plc_options):
         board = self._board(board)
@@ -58,7 +52,6 @@ class HidatoGame:
         self.cells = board_cells(self.rows, self.cols, self.shape["holes"])
         self.network: Network = build(**self.shape, depth=depth)
         self.plc = Plc(self.network, **plc_options)
-        self._seq = self.plc.get("CMD_SEQ")
         self._write_board(board)
         self.plc.scan()   # entering "game": restart with the givens
 
@@ -85,7 +78,7 @@ class HidatoGame:
     def enter(self, row: int, col: int, number: int) -> None:
         """Write ``number`` (first..last) into a cell that is empty in the givens (undoable)."""
         self.submit("enter", *self._cell(row, col),
-                    number=_check_int("number", number, self.first, self.last))
+                    number=check_int("number", number, self.first, self.last))
 
     def clear(self, row: int, col: int) -> None:
         """Empty a cell that is empty in the givens (undoable)."""
@@ -96,43 +89,31 @@ class HidatoGame:
         self.submit("undo")
 
     def _cell(self, row, col) -> tuple[int, int]:
-        return (_check_int("row", row, 0, self.rows - 1), _check_int("col", col, 0, self.cols - 1))
+        return (check_int("row", row, 0, self.rows - 1), check_int("col", col, 0, self.cols - 1))
 
     def submit(self, event: str, row: int = 0, col: int = 0, *, number: int = 0) -> int:
         """Send ``event`` with its data unchecked (any INT) and scan until the
-        program took it. Returns the scans. ``submit("setup")`` sends the
-        givens last written."""
-        seq = self.post(event, row, col, number=number)
-        for scans in (1, 2, 3):
-            self.plc.scan()
-            if self.plc.get("TAKEN") == seq:
-                return scans
-        raise FbdError(f"the PLC did not take event {event!r} (CMD_SEQ {seq}); "
-                       f"is CMD_SEQ forced or written by someone else?")
+        program took it. Returns the scans from the post to the take.
+        ``submit("setup")`` sends the givens last written."""
+        return self._submit(event, self._data(row, col, number))
 
     def post(self, event: str, row: int = 0, col: int = 0, *, number: int = 0) -> int:
         """Write the inputs of ``event`` and return its CMD_SEQ at once, without
         scanning (for a GUI loop that runs the PLC itself). Post the next event
-        only once :attr:`busy` is False (``TAKEN`` equals the returned number),
-        or the first is overwritten and lost."""
-        if event not in EVENTS:
-            raise ValueError(f"unknown event {event!r}; choose one of {', '.join(EVENTS)}")
-        plc = self.plc
-        for name, v in (("ROW", row), ("COL", col), ("NUMBER", number)):
-            plc.set(name, _check_int(name, v, _INT_MIN, _INT_MAX))
-        self._seq = self._seq % SEQ_WRAP + 1
-        plc.set("CMD", EVENTS[event])
-        plc.set("CMD_SEQ", self._seq)
-        return self._seq
+        only once :attr:`busy` is False; before, this raises
+        :class:`~programs.common.facade.CommandPending`."""
+        return self._post(event, self._data(row, col, number))
+
+    @staticmethod
+    def _data(row, col, number) -> dict:
+        return {name: check_int(name, v, INT_MIN, INT_MAX)
+                for name, v in (("ROW", row), ("COL", col), ("NUMBER", number))}
 
     @property
     def busy(self) -> bool:
-        """The last event posted is not taken yet (``TAKEN`` differs from its CMD_SEQ)."""
-        return self.plc.get("TAKEN") != self._seq
-
-    @property
-    def taken(self) -> int:
-        return self.plc.get("TAKEN")
+        """An event has been posted (by anyone) and not taken yet (``TAKEN``
+        differs from ``CMD_SEQ``); the same as :attr:`pending`."""
+        return self.pending
 
     def _write_board(self, board: Board) -> None:
         for r, c in self.cells:

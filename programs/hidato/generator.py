@@ -14,8 +14,8 @@
    exactly one solution *within a budget of search nodes*: a removal whose
    uniqueness proof costs more is refused (the given stays). The budget is the
    solver's work a puzzle may demand, and it bounds the generator's time (an
-   unbounded uniqueness proof on a sparse 10x10 board can take minutes). The
-   seed removes half the cells minus one; here the difficulty sets how far:
+   unbounded uniqueness proof on a sparse 10x10 board can take minutes). Removing
+   half the cells minus one is the usual rule; here the difficulty sets how far:
 
    ==========  ==================================================================
    easy        stop at 45% givens; only removals that propagation alone still
@@ -30,6 +30,11 @@
 ``first`` and ``last`` always stay given. ``last`` defaults to
 ``first + rows * cols - holes - 1``; giving ``last`` instead of ``holes`` makes
 ``rows * cols - (last - first + 1)`` holes.
+
+Bounds: a rectangle of at most :data:`~.solver.MAX_CELLS` cells (20x20, the
+solver's), ``first`` 1..:data:`~.board.MAX_FIRST`, a seed 0..2**63-1 (or None);
+anything else is a :class:`~programs.common.params.ParameterError` (an
+:class:`~fbd.errors.FbdError`) saying which parameter and its range.
 """
 
 from __future__ import annotations
@@ -38,8 +43,10 @@ import math
 import random
 from collections import deque
 
-from .board import HOLE, NEIGHBOURS, Board, BoardError
-from .solver import solve_stats
+from programs.common.params import ParameterError, check_count, check_seed
+
+from .board import HOLE, MAX_FIRST, NEIGHBOURS, Board
+from .solver import MAX_CELLS, solve_stats
 
 __all__ = ["generate", "hamiltonian_path", "DIFFICULTIES"]
 
@@ -52,23 +59,27 @@ HOLE_LAYOUTS = 10   # hole layouts tried before the fallback
 def generate(rows: int, cols: int, first: int = 1, last: int | None = None, holes: int = 0,
              seed=None, difficulty: str = "medium") -> Board:
     """A random puzzle of ``rows`` x ``cols`` with a unique solution (see the module docstring)."""
-    rows, cols, first, holes = int(rows), int(cols), int(first), int(holes)
-    if rows < 1 or cols < 1:
-        raise BoardError(f"the board must be at least 1x1, got {rows}x{cols}")
-    if first < 1:
-        raise BoardError(f"first must be at least 1, got {first}")
-    if difficulty not in DIFFICULTIES:
-        raise BoardError(f"unknown difficulty {difficulty!r} (one of: {', '.join(DIFFICULTIES)})")
+    rows = check_count("rows", rows, 1, MAX_CELLS)
+    cols = check_count("cols", cols, 1, MAX_CELLS)
+    if rows * cols > MAX_CELLS:
+        raise ParameterError(f"{rows}x{cols} is too large for the generator (at most "
+                             f"{MAX_CELLS} cells: 20x20)")
+    first = check_count("first", first, 1, MAX_FIRST)
     total = rows * cols
+    holes = check_count("holes", holes, 0, total)
+    seed = check_seed(seed)
+    if difficulty not in DIFFICULTIES:
+        raise ParameterError(f"unknown difficulty {difficulty!r} (one of: "
+                             f"{', '.join(DIFFICULTIES)})")
     if last is not None:
-        count = int(last) - first + 1
+        count = check_count("last", last, first + 1, first + total - 1) - first + 1
         if holes and total - holes != count:
-            raise BoardError(f"{first}..{last} needs {count} cells but {rows}x{cols} with {holes} "
-                             f"holes has {total - holes}")
+            raise ParameterError(f"{first}..{last} needs {count} cells but {rows}x{cols} with "
+                                 f"{holes} holes has {total - holes}")
         holes = total - count
-    if holes < 0 or total - holes < 2:
-        raise BoardError(f"{rows}x{cols} with {holes} holes leaves {total - holes} cells; "
-                         f"a board needs 2 to {total}")
+    if total - holes < 2:
+        raise ParameterError(f"{rows}x{cols} with {holes} holes leaves {total - holes} cells; "
+                             f"a board needs 2 to {total}")
     rng = random.Random(seed)
     path = hamiltonian_path(rows, cols, holes, rng)
     grid = [[HOLE] * cols for _ in range(rows)]

@@ -2,9 +2,10 @@
 
 Following the Sudoku program (:mod:`programs.sudoku.program`):
 
-* ``control`` (*Control*): the event selector and its lock;
-* ``machine`` (*Machine*, shared with Sudoku): the states idle (unsolved,
-  solved) and playing;
+* ``control`` (*Command*, :mod:`programs.common.command`): the event
+  selector and its one-scan lock;
+* ``machine`` (*Machine*, :mod:`programs.common.machine`, as Sudoku's): the
+  states idle (unsolved, solved) and playing;
 * ``move`` (*Move*): enter, clear, undo and the undo stacks (LIFO);
 * ``cell_r_c`` (*Cell*, one per cell of the board; holes have none):
   initial and current value;
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 from blocks import AND, EQ, MEMORY, MUX, OR, SEL
 from fbd import BOOL, INT, Network
-from programs.sudoku.machine import machine_macro
+from programs.common.machine import machine_macro
 
 from .control import control_macro
 from .move import UNDO_DEPTH, move_macro
@@ -156,7 +157,7 @@ def build(rows: int, cols: int, holes=(), first: int = 1, last: int | None = Non
         net.output(f"GIVEN_{r}_{c}", cs[r, c].Given)
         net.output(f"CONFLICT_{r}_{c}", rules.port(f"C_{r}_{c}"))
     net.output("COMPLETE", rules.Solved)
-    net.output("BUSY", control.Busy)
+    net.output("BUSY", control.Issue)
     net.output("TAKEN", control.Taken)
     net.output("MOVED", move.Moved)
     net.output("OVERFLOW", move.Overflow)

@@ -1,7 +1,7 @@
 """Hidato solver: constraint propagation on bit-set domains, then a small search.
 
-The seed walks from the first number over empty neighbours (plain
-backtracking); that explodes on 10x10 boards. Here every number ``n`` has a
+Walking from the first number over empty neighbours (plain backtracking)
+explodes on 10x10 boards. Here every number ``n`` has a
 *domain*: the set of cells that may still hold it, one Python int used as a bit
 set over a padded grid (``index = row * (cols + 1) + col``; the spare column is
 never a cell, so the 8 neighbours of a whole set are 8 shifts and one AND).
@@ -30,15 +30,28 @@ Search branches on the number with the fewest candidate cells (the most
 constrained end of the most constrained gap; ties go to the smaller gap), trying
 each cell, and propagates again. Published 8x8 puzzles need no guess or a handful;
 see ``python -m programs.hidato.bench``.
+
+Bounds. The search is a loop over an explicit stack (a path of 400 guesses is
+400 frames of a list, not of Python's call stack), the board's rectangle holds
+at most :data:`MAX_CELLS` cells, holes included (20x20: a node then costs about
+a millisecond), and a search may be given a budget of nodes and of seconds:
+:func:`solve` and :func:`count_solutions` raise :class:`SolverGaveUp` when it
+runs out, :func:`solve_stats` reports it (``complete`` False).
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
-from .board import HOLE, Board
+from fbd.errors import FbdError
 
-__all__ = ["solve", "count_solutions", "solve_stats", "SolveStats"]
+from .board import HOLE, Board, BoardError
+
+__all__ = ["solve", "count_solutions", "solve_stats", "SolveStats", "SolverGaveUp", "MAX_CELLS"]
+
+#: The most cells (holes included) of a board's rectangle the solver takes.
+MAX_CELLS = 400
 
 
 class _Fail(Exception):
@@ -49,21 +62,36 @@ class _OverBudget(Exception):
     pass
 
 
+class SolverGaveUp(FbdError):
+    """The search ran out of its budget (nodes or seconds) before it could answer."""
+
+    def __init__(self, stats: SolveStats):
+        self.stats = stats
+        super().__init__(f"gave up after {stats.nodes:,} nodes ({stats.seconds:.1f} s): "
+                         f"the search budget ran out before it found "
+                         f"{'a solution' if not stats.solutions else 'every solution asked for'}")
+
+
 @dataclass
 class SolveStats:
     """What a search did: ``solutions`` found (up to the limit), ``nodes`` visited
-    (1 = propagation alone solved it), ``guesses`` (branching choices tried); ``complete``
-    is False when the search stopped at its node budget (the counts are then lower bounds)."""
+    (1 = propagation alone solved it), ``guesses`` (branching choices tried), ``seconds``
+    spent; ``complete`` is False when the search stopped at its budget of nodes or
+    seconds (the counts are then lower bounds)."""
 
     solutions: int = 0
     nodes: int = 0
     guesses: int = 0
-    complete: bool = True  #: False when the node budget ran out first
+    complete: bool = True  #: False when the budget ran out first
+    seconds: float = 0.0
 
 
 class _Problem:
     def __init__(self, board: Board):
         rows, cols = board.shape
+        if rows * cols > MAX_CELLS:
+            raise BoardError(f"a {rows}x{cols} board is too large for the solver (at most "
+                             f"{MAX_CELLS} cells, holes included: 20x20)")
         self.board = board
         self.rows, self.cols = rows, cols
         self.stride = stride = cols + 1
@@ -240,14 +268,56 @@ class _Problem:
         if free & ~twice:
             raise _Fail
 
-    def search(self, dom: list[int], limit: int, stats: SolveStats, found: list, budget):
-        stats.nodes += 1
-        if budget is not None and stats.nodes > budget:
-            raise _OverBudget
-        try:
-            self.propagate(dom)
-        except _Fail:
-            return
+    def search(self, limit: int, stats: SolveStats, found: list, budget: int | None,
+               deadline: float | None, progress=None) -> None:
+        """Depth first from the initial domains, an explicit stack of (domains, the number
+        branched on, its cells still to try); raises _OverBudget at the budget."""
+        clock = time.perf_counter
+        report = clock() + 1.0 if progress is not None else None
+
+        def enter(dom: list[int]):
+            """Count a node, propagate; a frame to branch from, or None (failed or solved)."""
+            nonlocal report
+            stats.nodes += 1
+            if budget is not None and stats.nodes > budget:
+                raise _OverBudget
+            if deadline is not None or report is not None:
+                now = clock()
+                if deadline is not None and now > deadline:
+                    raise _OverBudget
+                if report is not None and now > report:
+                    progress(stats)
+                    report = now + 1.0
+            try:
+                self.propagate(dom)
+            except _Fail:
+                return None
+            best = self._branch(dom)
+            if best < 0:
+                stats.solutions += 1
+                if not found:
+                    found.append(dom[:])
+                return None
+            return (dom, best, self._order(dom, best))
+
+        stack = []
+        frame = enter(self.initial[:])
+        if frame is not None:
+            stack.append(frame)
+        while stack:
+            dom, best, bits = stack[-1]
+            if not bits or stats.solutions >= limit:
+                stack.pop()
+                continue
+            stats.guesses += 1
+            child = dom[:]
+            child[best] = bits.pop()
+            frame = enter(child)
+            if frame is not None:
+                stack.append(frame)
+
+    def _branch(self, dom: list[int]) -> int:
+        """The number to branch on: the fewest cells among the open ends of gaps; -1 if none."""
         best, best_size = -1, 1 << 30
         last = self.count - 1
         for k, d in enumerate(dom):
@@ -258,12 +328,11 @@ class _Problem:
                     best, best_size = k, size
                     if size == 2:
                         break
-        if best < 0:
-            stats.solutions += 1
-            if len(found) < 1:
-                found.append(dom[:])
-            return
-        # try the cells with the fewest open neighbours first (Warnsdorff: hug the walls)
+        return best
+
+    def _order(self, dom: list[int], best: int) -> list[int]:
+        """The cells of ``best`` to try, the last to try first (a stack): the cells with
+        the fewest open neighbours first (Warnsdorff: hug the walls)."""
         open_cells = self.mask
         for e in dom:
             if not e & (e - 1):
@@ -274,14 +343,8 @@ class _Problem:
             bit = d & -d
             d ^= bit
             bits.append((self._count_near(bit, open_cells), bit))
-        bits.sort()
-        for _, bit in bits:
-            if stats.solutions >= limit:
-                break
-            stats.guesses += 1
-            child = dom[:]
-            child[best] = bit
-            self.search(child, limit, stats, found, budget)
+        bits.sort(reverse=True)
+        return [bit for _, bit in bits]
 
     def _count_near(self, bit: int, cells: int) -> int:
         return (self.neighbours(bit) & cells).bit_count()
@@ -294,34 +357,52 @@ class _Problem:
         return Board(rows, self.board.first)
 
 
-def solve_stats(board: Board, limit: int = 1, budget: int | None = None
-                ) -> tuple[Board | None, SolveStats]:
-    """Search for up to ``limit`` solutions visiting at most ``budget`` nodes (None: no bound);
-    the first solution found (or None) and the stats."""
+def solve_stats(board: Board, limit: int = 1, budget: int | None = None, *,
+                seconds: float | None = None, progress=None) -> tuple[Board | None, SolveStats]:
+    """Search for up to ``limit`` solutions visiting at most ``budget`` nodes and
+    spending at most ``seconds`` (None: no bound); the first solution found (or None)
+    and the stats (``complete`` False if a bound stopped it). ``progress(stats)`` is
+    called about once a second of search."""
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
+    if budget is not None and budget < 1:
+        raise ValueError(f"the node budget must be at least 1, got {budget}")
+    if seconds is not None and not seconds > 0:
+        raise ValueError(f"the time budget must be positive, got {seconds}")
     problem = _Problem(board)
     stats = SolveStats()
     found: list = []
+    start = time.perf_counter()
+    deadline = None if seconds is None else start + seconds
     try:
-        problem.search(problem.initial[:], limit, stats, found, budget)
+        problem.search(limit, stats, found, budget, deadline, progress)
     except _OverBudget:
         stats.complete = False
         stats.nodes -= 1
+    stats.seconds = time.perf_counter() - start
     return (problem.to_board(found[0]) if found else None), stats
 
 
-def solve(board: Board) -> Board | None:
-    """A solution of ``board`` (every given kept), or None when it has none."""
+def solve(board: Board, *, max_nodes: int | None = None,
+          max_seconds: float | None = None, progress=None) -> Board | None:
+    """A solution of ``board`` (every given kept), or None when it has none; raises
+    :class:`SolverGaveUp` when the budget (nodes, seconds; None: none) runs out first."""
     if board.is_full():
         return board if board.is_solution() else None
-    return solve_stats(board, 1)[0]
+    solution, stats = solve_stats(board, 1, max_nodes, seconds=max_seconds, progress=progress)
+    if not stats.complete:
+        raise SolverGaveUp(stats)
+    return solution
 
 
-def count_solutions(board: Board, limit: int = 2) -> int:
+def count_solutions(board: Board, limit: int = 2, *, max_nodes: int | None = None,
+                    max_seconds: float | None = None, progress=None) -> int:
     """How many solutions ``board`` has, counting no further than ``limit``.
 
-    ``count_solutions(board) == 1`` decides that a puzzle is unique.
+    ``count_solutions(board) == 1`` decides that a puzzle is unique. Raises
+    :class:`SolverGaveUp` when the budget runs out before the count is known.
     """
-    return solve_stats(board, limit)[1].solutions
-
+    _, stats = solve_stats(board, limit, max_nodes, seconds=max_seconds, progress=progress)
+    if not stats.complete:
+        raise SolverGaveUp(stats)
+    return stats.solutions

@@ -1,19 +1,20 @@
-"""Sudoku and Jigsaw Sudoku: Qt's "SCXML Sudoku" as a block program (seed 000).
+"""Sudoku and Jigsaw Sudoku: Qt's "SCXML Sudoku" as a block program.
 
 The program (:func:`build`) is wired from macros, each in its own module:
 
 ==================  ===============================================================
 module              macro
 ==================  ===============================================================
-``control``         *Control*: the event selector (CMD, CMD_SEQ) and its lock
-``machine``         *Machine*: the states idle (unsolved, solved) and playing
+``control``         the events (CMD values) for *Command*, the selector
+                    (:mod:`programs.common.command`)
 ``move``            *Move*: tap, enter, clear, undo; the LIFO undo stack
 ``cell``            *Cell* (81 instances): initial and current value, conflict
 ``board``           *Peers*, *Groups*: from the group map (classic or jigsaw)
 ==================  ===============================================================
 
-``groups`` holds the group map; :class:`SudokuGame` plays the program
-through the PLC's inputs and outputs.
+*Machine*, the states idle (unsolved, solved) and playing, is shared with
+Hidato (:mod:`programs.common.machine`). ``groups`` holds the group map;
+:class:`SudokuGame` plays the program through the PLC's inputs and outputs.
 """
 
 from .files import GridFileError, bundled_puzzles, read_grid, write_grid

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 
 from fbd.tools.cli import CliError
+from programs.common.params import MAX_SEED, int_arg
 
 
 def register(subparsers) -> None:
@@ -29,7 +30,8 @@ def register(subparsers) -> None:
                    help="easy: singles; medium: needs pairs or intersections; hard: needs search "
                         "(default medium)")
     g.add_argument("--jigsaw", action="store_true", help="irregular regions instead of 3x3 boxes")
-    g.add_argument("--seed", type=int, default=None, help="random seed, for a repeatable puzzle")
+    g.add_argument("--seed", type=int_arg(0, MAX_SEED), default=None,
+                   help="random seed 0..2**63-1, for a repeatable puzzle")
     g.set_defaults(func=cmd_generate)
 
 

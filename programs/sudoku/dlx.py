@@ -100,20 +100,6 @@ class DancingLinks:
                 j = R[j]
             i = D[i]
 
-    def _uncover(self, c: int) -> None:
-        L, R, U, D, C, S = self.L, self.R, self.U, self.D, self.C, self.S
-        i = U[c]
-        while i != c:
-            j = L[i]
-            while j != i:
-                S[C[j]] += 1
-                D[U[j]] = j
-                U[D[j]] = j
-                j = L[j]
-            i = U[i]
-        R[L[c]] = c
-        L[R[c]] = c
-
     def select(self, row: int) -> bool:
         """Force ``row`` into every solution (a Sudoku given). False if it clashes
         with a row selected before (one of its columns is already covered)."""

@@ -21,7 +21,9 @@
 
 In the Line and Jigsaw formats, lines starting with ``#`` are comments and
 surrounding whitespace is ignored; anything else malformed raises
-:class:`GridFileError` naming the file and line.
+:class:`GridFileError` naming the file and line. Every format: at most
+:data:`~programs.common.textfile.MAX_PUZZLE_BYTES` (1 MiB; a larger file is
+refused before it is read), UTF-8 with or without a byte order mark.
 """
 
 from __future__ import annotations
@@ -30,26 +32,21 @@ import json
 import re
 from pathlib import Path
 
-from fbd.errors import FbdError
+from programs.common.textfile import PuzzleFileError, quote, read_puzzle_text
 
 LETTERS = "abcdefghi"
 _INT = re.compile(r"[+-]?[0-9]+")
 PUZZLE_DIR = Path(__file__).resolve().parent / "puzzles"
 
 
-class GridFileError(FbdError, ValueError):
+class GridFileError(PuzzleFileError):
     """A grid file that cannot be read; the message names the file and line."""
-
-    def __init__(self, path, line: int | None, message: str):
-        self.path, self.line = str(path), line
-        where = f"{path}, line {line}" if line else f"{path}"
-        super().__init__(f"{where}: {message}")
 
 
 def _qt_int(text: str) -> int:
     """QString::toInt without ``ok``: 0 for anything but a 32-bit decimal integer."""
     text = text.strip()
-    if not _INT.fullmatch(text):
+    if len(text) > 12 or not _INT.fullmatch(text):   # 12: a sign and 11 digits, past 32 bits
         return 0
     v = int(text)
     return v if -2**31 <= v < 2**31 else 0
@@ -86,18 +83,18 @@ def read_grid(path):
     None for a classic grid, else 9x9 region ids 0-8."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        raise GridFileError(path, None, f"not a text file ({e.reason})") from None
+        text = read_puzzle_text(path)
+    except PuzzleFileError as e:
+        raise GridFileError(e.path, e.line, e.problem) from None
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # Qt's Text mode
     if "," in text or path.suffix == ".data":
         return _read_qt(path, text)
     lines = [(n, ln.strip()) for n, ln in enumerate(text.split("\n"), 1)]
     lines = [(n, ln) for n, ln in lines if not ln.startswith("#")]
-    while lines and not lines[-1][1]:
-        lines.pop()
-    while lines and not lines[0][1]:
-        lines.pop(0)
+    # Blank lines around the grid do not count (sliced off: popping the front one by
+    # one was quadratic, 12 s for 400 KB of blank lines).
+    filled = [k for k, (_, ln) in enumerate(lines) if ln]
+    lines = lines[filled[0]:filled[-1] + 1] if filled else []
     if not lines:
         raise GridFileError(path, None, "no grid in the file")
     if len(lines) == 1 or len(lines[0][1]) > 9:
@@ -125,7 +122,7 @@ def read_grid(path):
             raise GridFileError(path, n, f"expected region row {k + 1} of 9 (letters a-i)")
         n, ln = rest[k]
         if len(ln) != 9 or any(ch not in LETTERS for ch in ln):
-            raise GridFileError(path, n, f"a region row is 9 letters a-i, found {ln!r}")
+            raise GridFileError(path, n, f"a region row is 9 letters a-i, found {quote(ln)}")
         regions.append([LETTERS.index(ch) for ch in ln])
     if len(rest) > 9:
         raise GridFileError(path, rest[9][0], "unexpected text after the 9 region rows")

@@ -18,16 +18,13 @@ SCXML does.
 
 from __future__ import annotations
 
-from fbd import FbdError, Network, Plc
+from fbd import Network, Plc
+from programs.common.facade import INT_MAX, INT_MIN, SEQ_WRAP, CommandFacade, check_int
 
 from .control import EVENTS
 from .groups import CELLS, SIZE, check_regions
 from .move import UNDO_DEPTH
 from .program import build
-
-#: CMD_SEQ counts 1..SEQ_WRAP and wraps (consecutive values always differ).
-SEQ_WRAP = 32767
-_INT_MIN, _INT_MAX = -32768, 32767
 
 
 def check_grid(grid) -> list[list[int]]:
@@ -46,15 +43,7 @@ def check_grid(grid) -> list[list[int]]:
     return rows
 
 
-def _check_int(name: str, v, low: int, high: int) -> int:
-    if type(v) is not int:
-        raise TypeError(f"{name} must be an int, not {v!r}")
-    if not low <= v <= high:
-        raise ValueError(f"{name} = {v} is outside {low}..{high}")
-    return v
-
-
-class SudokuGame:
+class SudokuGame(CommandFacade):
     """Qt's SCXML Sudoku, run as a block program on a simulated PLC.
 
     >>> g = SudokuGame(grid)            # doctest: +SKIP
@@ -71,15 +60,19 @@ class SudokuGame:
     Events (each writes its inputs and scans until the program took it, one
     or two scans): :meth:`setup`, :meth:`start`, :meth:`stop`, :meth:`tap`
     (x = row, y = column, as the Qt example), :meth:`undo`, and our
-    additions :meth:`enter` and :meth:`clear` (both undoable).
+    additions :meth:`enter` and :meth:`clear` (both undoable). The handshake
+    (:class:`~programs.common.facade.CommandFacade`) reads ``CMD_SEQ`` and
+    ``TAKEN`` from the PLC, so another writer may send events in between.
     """
+
+    COMMANDS = EVENTS
+    WORD = "event"
 
     def __init__(self, grid, regions=None, *, depth: int = UNDO_DEPTH, **plc_options):
         rows = check_grid(grid)
         self.regions = check_regions(regions)
         self.network: Network = build(self.regions, depth)
         self.plc = Plc(self.network, **plc_options)
-        self._seq = self.plc.get("CMD_SEQ")
         self._write_grid(rows)
         self.plc.scan()   # entering "game": restart with the initial grid
 
@@ -99,16 +92,16 @@ class SudokuGame:
         """Tap cell (row x, column y): in ``playing`` a cell empty in the initial
         grid goes up by one, 9 wraps to 0. ValueError outside 0..8 (use
         :meth:`submit` to send such a tap to the machine, which ignores it)."""
-        self.submit("tap", x=_check_int("x", x, 0, 8), y=_check_int("y", y, 0, 8))
+        self.submit("tap", x=check_int("x", x, 0, 8), y=check_int("y", y, 0, 8))
 
     def enter(self, row: int, col: int, digit: int) -> None:
         """Type ``digit`` (0..9, 0 empties) into a cell empty in the initial grid."""
-        self.submit("enter", x=_check_int("row", row, 0, 8), y=_check_int("col", col, 0, 8),
-                    digit=_check_int("digit", digit, 0, 9))
+        self.submit("enter", x=check_int("row", row, 0, 8), y=check_int("col", col, 0, 8),
+                    digit=check_int("digit", digit, 0, 9))
 
     def clear(self, row: int, col: int) -> None:
         """Empty a cell that is empty in the initial grid (undoable)."""
-        self.submit("clear", x=_check_int("row", row, 0, 8), y=_check_int("col", col, 0, 8))
+        self.submit("clear", x=check_int("row", row, 0, 8), y=check_int("col", col, 0, 8))
 
     def undo(self) -> None:
         """Undo the last move; nothing on an empty stack."""
@@ -116,36 +109,24 @@ class SudokuGame:
 
     def submit(self, event: str, *, x: int = 0, y: int = 0, digit: int = 0) -> int:
         """Send ``event`` with its data unchecked (any INT), as Qt's
-        ``submitEvent``; scan until the program took it. Returns the scans.
-        ``submit("setup")`` sends the grid last written (:meth:`setup` writes one)."""
-        seq = self.post(event, x=x, y=y, digit=digit)
-        for scans in (1, 2, 3):
-            self.plc.scan()
-            if self.plc.get("TAKEN") == seq:
-                return scans
-        raise FbdError(f"the PLC did not take event {event!r} (CMD_SEQ {seq}); "
-                       f"is CMD_SEQ forced or written by someone else?")
+        ``submitEvent``; scan until the program took it. Returns the scans
+        from the post to the take (first waiting, scanning, for an event
+        another writer left pending). ``submit("setup")`` sends the grid last
+        written (:meth:`setup` writes one)."""
+        return self._submit(event, self._data(x, y, digit))
 
     def post(self, event: str, *, x: int = 0, y: int = 0, digit: int = 0) -> int:
         """Write the inputs of ``event`` and return its CMD_SEQ at once, without
         scanning (for a GUI loop that runs the PLC itself). The program takes
         it on the next scan, or the one after if it took an event on the
-        previous scan (``BUSY``); post the next event only once ``TAKEN``
-        equals the returned number, or the first is overwritten and lost."""
-        if event not in EVENTS:
-            raise ValueError(f"unknown event {event!r}; choose one of {', '.join(EVENTS)}")
-        plc = self.plc
-        for name, v in (("ROW", x), ("COL", y), ("DIGIT", digit)):
-            plc.set(name, _check_int(name, v, _INT_MIN, _INT_MAX))
-        self._seq = self._seq % SEQ_WRAP + 1
-        plc.set("CMD", EVENTS[event])
-        plc.set("CMD_SEQ", self._seq)
-        return self._seq
+        previous scan (``BUSY``). Raises
+        :class:`~programs.common.facade.CommandPending` while the event before
+        is not taken (``TAKEN`` differs from ``CMD_SEQ``: :attr:`pending`)."""
+        return self._post(event, self._data(x, y, digit))
 
-    @property
-    def taken(self) -> int:
-        """CMD_SEQ of the last event the program took."""
-        return self.plc.get("TAKEN")
+    def _data(self, x, y, digit) -> dict:
+        return {name: check_int(name, v, INT_MIN, INT_MAX)
+                for name, v in (("ROW", x), ("COL", y), ("DIGIT", digit))}
 
     def _write_grid(self, rows) -> None:
         for r, c in CELLS:

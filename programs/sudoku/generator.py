@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import random
 
+from programs.common.params import ParameterError, check_seed
+
 from .grader import DIFFICULTIES, grade, logic_solve
 from .regions import layout_with_solution
 from .solver import count_solutions, has_other_solution, solve
@@ -62,10 +64,12 @@ def _dig(solution, regions, difficulty: str, rng: random.Random) -> list[list[in
 
 def generate(difficulty: str = "medium", jigsaw: bool = False, seed=None):
     """``(puzzle, regions)``: a 9x9 puzzle (0 = empty) with exactly one solution,
-    graded ``difficulty``; ``regions`` is the Jigsaw layout or None for classic."""
+    graded ``difficulty``; ``regions`` is the Jigsaw layout or None for classic.
+    ``seed``: None (a fresh one) or 0..2**63-1, the same seed giving the same puzzle."""
     if difficulty not in DIFFICULTIES:
-        raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {difficulty!r}")
-    rng = random.Random(seed)
+        raise ParameterError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, not "
+                             f"{difficulty!r}")
+    rng = random.Random(check_seed(seed))
     best = None
     for attempt in range(MAX_TRIES):
         if jigsaw:

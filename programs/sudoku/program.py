@@ -2,8 +2,10 @@
 
 Qt's "SCXML Sudoku" (``sudoku.scxml`` + ``sudoku.js``) as function blocks:
 
-* ``control`` (*Control*): the event selector and its lock;
-* ``machine`` (*Machine*): the states idle (unsolved, solved) and playing;
+* ``control`` (*Command*, :mod:`programs.common.command`): the event
+  selector and its one-scan lock;
+* ``machine`` (*Machine*, :mod:`programs.common.machine`): the states idle
+  (unsolved, solved) and playing;
 * ``move`` (*Move*): tap, enter, clear, undo and the undo stack (LIFO);
 * ``cell_r_c`` (*Cell*, 81): initial and current value, mask, conflict;
 * ``given_at``, ``current_at`` (MUX of 81): the addressed cell's initial and
@@ -32,12 +34,12 @@ from __future__ import annotations
 
 from blocks import MUX
 from fbd import INT, Network
+from programs.common.machine import machine_macro
 
 from .board import groups_macro, peers_macro
 from .cell import cell_macro
 from .control import control_macro
 from .groups import CELLS, check_regions
-from .machine import machine_macro
 from .move import UNDO_DEPTH, move_macro
 
 
@@ -98,7 +100,7 @@ def build(regions=None, depth: int = UNDO_DEPTH) -> Network:
         net.output(f"CELL_{r}_{c}", cells[r, c].Value)
         net.output(f"GIVEN_{r}_{c}", cells[r, c].Given)
         net.output(f"CONFLICT_{r}_{c}", cells[r, c].Conflict)
-    net.output("BUSY", control.Busy)
+    net.output("BUSY", control.Issue)
     net.output("TAKEN", control.Taken)
     net.output("MOVED", move.Moved)
     net.output("OVERFLOW", move.Overflow)

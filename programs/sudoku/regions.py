@@ -1,7 +1,7 @@
 """Jigsaw region layouts and their four-colouring.
 
-Layouts (better than the seed article's BFS growth with an unbounded
-"rebuild on dead end"): start from the nine 3x3 boxes, which are a valid
+Layouts (better than growing regions by BFS with an unbounded "rebuild on
+dead end"): start from the nine 3x3 boxes, which are a valid
 partition, and apply random **boundary swaps** -- trade a cell of region A that
 touches region B for a cell of B that touches A, keeping the swap only if both
 regions stay connected. Every step keeps the invariant "9 connected regions of 9

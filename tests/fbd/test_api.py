@@ -2,6 +2,9 @@
 
 import time
 
+import pytest
+import simpy.rt
+
 import blocks
 from fbd import BOOL, INT, Network, Plc
 from fbd.testing import Harness
@@ -59,12 +62,41 @@ def test_expect_lists_every_mismatch():
         raise AssertionError("expect did not fail")
 
 
-def test_real_time_runs_at_the_wall_clock_pace_scaled_by_speed():
+class WallClock:
+    """simpy's real-time clock, moved only by its own sleeps: the pacing without the
+    machine's speed in it."""
+
+    def __init__(self):
+        self.now = 1000.0
+        self.slept = []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
+
+
+def test_real_time_paces_each_scan_at_its_due_time_scaled_by_speed(monkeypatch):
+    clock = WallClock()
+    monkeypatch.setattr(simpy.rt, "monotonic", clock.monotonic)
+    monkeypatch.setattr(simpy.rt, "sleep", clock.sleep)
     net = Network("N")
     net.output("N", net.add("t", TICKS()).N)
     plc = Plc(net, cycle=0.005, realtime=True, speed=4.0)
-    start = time.perf_counter()
+    seen = []
+    plc.main.before_scan.append(lambda *_: seen.append(round(clock.now - 1000.0, 6)))
     plc.scan(40)                       # 200 ms of PLC time at 4x: 50 ms of wall time
-    elapsed = time.perf_counter() - start
     assert plc.get("N") == 40
-    assert 0.04 <= elapsed < 1.0
+    assert seen == [round(k * 0.00125, 6) for k in range(40)]   # scan k at k x 5 ms / 4
+    assert sum(clock.slept) == pytest.approx(0.050)
+
+
+def test_real_time_waits_for_the_wall_clock():
+    net = Network("N")
+    net.output("N", net.add("t", TICKS()).N)
+    start = time.monotonic()           # before the PLC: its real-time clock starts with it
+    plc = Plc(net, cycle=0.005, realtime=True, speed=4.0)
+    plc.scan(40)                       # 50 ms of wall time at the least, however fast the machine
+    assert time.monotonic() - start >= 0.0499 and plc.get("N") == 40

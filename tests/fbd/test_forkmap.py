@@ -9,19 +9,27 @@ import pytest
 from fbd.compiler import forkmap
 from fbd.compiler.forkmap import map_in_two
 
+PARENT = os.getpid()
+
 
 def _pid_and_code(x):
     return os.getpid(), compile(f"y = {x} * 2", "<test>", "exec")
 
 
-def _slow_pid_and_code(x):
-    time.sleep(0.01)  # long enough for the child to start and take its share
-    return _pid_and_code(x)
+def test_this_process_and_a_child_share_the_items_and_results_keep_their_order(tmp_path):
+    def pid_and_code_once_both_work(x):
+        # Each side holds its first item until the other has taken one too, however
+        # long the fork takes on a busy machine: without it either side could take
+        # every item before the other runs.
+        (tmp_path / ("parent" if os.getpid() == PARENT else "child")).touch()
+        deadline = time.monotonic() + 60
+        while not ((tmp_path / "parent").exists() and (tmp_path / "child").exists()) \
+                and time.monotonic() < deadline:
+            time.sleep(0.001)
+        return _pid_and_code(x)
 
-
-def test_this_process_and_a_child_share_the_items_and_results_keep_their_order():
     items = list(range(2 * forkmap.MIN_ITEMS))
-    results = map_in_two(_slow_pid_and_code, items)
+    results = map_in_two(pid_and_code_once_both_work, items)
     if threading.active_count() > 1:
         pytest.skip("another Python thread runs in this test process: map_in_two does not fork")
     pids = {pid for pid, _ in results}
@@ -40,8 +48,6 @@ def test_more_items_than_the_queue_has_numbers_are_taken_in_batches():
     items = list(range(5 * forkmap._QUEUE_BYTES))
     assert map_in_two(_double, items) == [2 * x for x in items]
 
-
-PARENT = os.getpid()
 
 
 def _child_dies(x):

@@ -21,7 +21,7 @@ class Clock:
 class Rig:
     """A MainWindow hosting a Game2048Panel, on a fake clock, its timer stopped."""
 
-    def __init__(self, qtbot, best_path, seed: int = 1, **settings):
+    def __init__(self, qtbot, best_path, seed: int = 1, start: bool = True, **settings):
         self.clock = Clock()
         self.panel = Game2048Panel(seed=seed, best=BestScore(best_path), **settings)
         self.window = MainWindow("2048", panel=self.panel, clock=self.clock, autostart=False)
@@ -29,7 +29,9 @@ class Rig:
         self.window.resize(560, 820)
         self.window.show()
         self.window.tick()          # the loop's reference time
-        self.settle()               # the panel's start command: two tiles placed
+        if start:                   # the panel opens ready: Start places two tiles
+            self.panel.start()
+            self.settle()
 
     @property
     def game(self):

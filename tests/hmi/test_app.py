@@ -119,14 +119,15 @@ def test_a_plc_that_raises_pauses_the_loop_and_says_why(qtbot, caplog):
     clock.ns += TICK_NS
     assert window.tick() == 0
     assert window.loop.paused and window.pause_action.isChecked()
-    assert "PLC stopped: RuntimeError: watchdog" in window.statusBar().currentMessage()
+    assert "PLC stopped: RuntimeError: watchdog" in window.message_field.message()
 
 
 def test_the_timer_drives_the_loop_in_real_time(rig, qtbot):
-    # The only wall-clock test: the QTimer is wired to tick().
+    # The only wall-clock test: the QTimer is wired to tick(). Two ticks come within
+    # 20 ms; the long timeout is for a machine busy with other work.
     ticks = rig.window.loop.ticks
     rig.window.timer.start()
-    qtbot.waitUntil(lambda: rig.window.loop.ticks > ticks + 1, timeout=2000)
+    qtbot.waitUntil(lambda: rig.window.loop.ticks > ticks + 1, timeout=30_000)
     rig.window.timer.stop()
 
 

@@ -10,7 +10,7 @@ from PyQt6.QtGui import QWheelEvent
 from PyQt6.QtWidgets import QApplication
 
 from fbd.debug.debugger import MAX
-from fbd.debug.layout import crossings, layout_level, overlaps
+from fbd.debug.layout import crossings, overlaps
 from hmi.debugger.cli import register  # noqa: F401  (the verb imports no Qt)
 from hmi.debugger.window import DebuggerWindow
 from programs.game2048 import Game2048
@@ -40,7 +40,7 @@ def test_step_increments_the_counter_and_the_values(win):
     dbg = win.debugger
     before = dbg.scans
     win.tree.find("control").setExpanded(True)
-    win.tree.find("control.seq_prev").setExpanded(True)
+    win.tree.find("control.dir").setExpanded(True)
     win.actions_by_name["step"].trigger()
     assert dbg.scans == before + 1
     assert f"scan {before + 1:,}" in win.counter.text()
@@ -48,7 +48,7 @@ def test_step_increments_the_counter_and_the_values(win):
     win.actions_by_name["step_n"].trigger()
     assert dbg.scans == before + 8
     assert f"scan {before + 8:,}" in win.counter.text()
-    port = win.tree.find("control.seq_prev").child(0)
+    port = win.tree.find("control.dir").child(0)
     assert port.text(2) == dbg.text(port.data(0, Qt.ItemDataRole.UserRole))
 
 
@@ -76,7 +76,7 @@ def test_step_into_highlights_the_block_in_the_diagram(win):
     win.actions_by_name["step_into"].trigger()       # begins the scan
     win.actions_by_name["step_into"].trigger()       # runs the first block
     assert dbg.in_scan and dbg.current_block == dbg.order[1]
-    assert win.diagram.view.current == dbg.order[1].split(".")[1]
+    assert win.diagram.view.current == dbg.order[1].rsplit(".", 1)[1]  # followed into its macro
     assert "in scan: block 1/" in win.position.text() and win.position.isVisible()
     win.actions_by_name["finish"].trigger()
     assert not dbg.in_scan and win.diagram.view.current is None
@@ -126,7 +126,7 @@ def test_a_breakpoint_pauses_the_run(win, game):
     win.debugger.write("cell_0_0.memory.OUT", 2048)   # a memory keeps a written value
     win.tick(0.2)
     assert win.debugger.state == "paused"
-    assert "paused by a breakpoint" in win.statusBar().currentMessage()
+    assert "paused by a breakpoint" in win.message_field.message()
     assert "last hit" in panel.last_hit.text() and panel.table.item(0, 2).text() == "1"
     panel.table.item(0, 0).setCheckState(Qt.CheckState.Unchecked)
     assert not win.debugger.breakpoints[0].enabled
@@ -135,9 +135,126 @@ def test_a_breakpoint_pauses_the_run(win, game):
     assert win.debugger.breakpoints == [] and panel.table.rowCount() == 0
 
 
+def test_a_stale_breakpoint_message_clears_when_running_again(win):
+    dbg = win.debugger
+    dbg.add_breakpoint("SCORE >= 0")
+    win.actions_by_name["until"].trigger()
+    assert "paused by a breakpoint" in win.message_field.message()
+    dbg.remove_breakpoint(dbg.breakpoints[0])
+    win.actions_by_name["run"].trigger()
+    assert win.message_field.message() == ""
+
+
+def test_to_break_without_breakpoints_says_so_and_runs_nothing(win):
+    before = win.debugger.scans
+    win.actions_by_name["until"].trigger()
+    assert win.debugger.scans == before
+    assert "no breakpoint is set" in win.message_field.message()
+    assert win.tabs.currentWidget() is win.breakpoints
+
+
+def test_the_step_n_row_reads_clearly_and_the_icons_show(win):
+    step_n = win.actions_by_name["step_n"]
+    assert step_n.text() == "Step 10 scans"
+    win.step_n.setValue(250)
+    assert step_n.text() == "Step 250 scans"
+    before = win.debugger.scans
+    step_n.trigger()
+    assert win.debugger.scans == before + 250
+    for name in ("run", "pause", "step", "step_into"):
+        assert not win.actions_by_name[name].icon().isNull(), name   # Qt's icons, no glyphs
+    assert win.actions_by_name["pause"].text() == "Pause"
+
+
+def test_return_in_the_value_field_writes_once_and_force_forces(win):
+    dbg = win.debugger
+    dbg.watch("cell_1_1.memory.OUT")
+    win.refresh()
+    panel = win.watch
+    panel.table.selectRow(0)
+    panel.value_edit.setText("64")
+    panel.value_edit.returnPressed.emit()
+    assert dbg.get("cell_1_1.memory.OUT") == 64 and not dbg.is_forced("cell_1_1.memory.OUT")
+    assert "wrote 64 once" in panel.message.text()
+    panel.value_edit.setText("128")
+    panel.force_button.click()
+    assert dbg.is_forced("cell_1_1.memory.OUT") and dbg.get("cell_1_1.memory.OUT") == 128
+
+
+def test_the_forces_list_shows_values_in_iec_form(win):
+    dbg = win.debugger
+    dbg.force("cell_0_0.Clear", False)
+    dbg.force("control.Cmd", 3)
+    win.watch.refresh()
+    items = [win.watch.forces_list.item(i).text() for i in range(win.watch.forces_list.count())]
+    # the forces are listed by the signals' own paths (an alias's source): IEC values
+    assert sorted(items) == ["CMD = 3", "control.clear.OUT = FALSE"]
+
+
+def a_block_in(tree, macro: str):
+    """The first block (not a macro) inside ``macro`` in the hierarchy, whatever it is called."""
+    item = tree.find(macro)
+    return next(item.child(i) for i in range(item.childCount())
+                if item.child(i).data(1, Qt.ItemDataRole.UserRole))
+
+
+def test_double_clicking_a_port_row_watches_it(win, qtbot):
+    block = a_block_in(win.tree, "control")
+    block.setExpanded(True)
+    port = block.child(0)
+    path = port.data(0, Qt.ItemDataRole.UserRole)
+    win._tree_open(port, 0)            # was: AttributeError: 'NE' object has no attribute ...
+    assert win.debugger.watches == [path]
+    assert win.tabs.currentWidget() is win.watch
+
+
+def test_double_clicking_a_block_shows_its_level_with_the_block_selected(win):
+    view = win.diagram.view
+    block = a_block_in(win.tree, "control")
+    name = block.text(0)
+    win._tree_open(block, 0)
+    assert view.prefix == "control." and view.selected == name
+    assert view.box_items[name].pen().color().name() == "#2f6fdb"
+    win._tree_open(win.tree.find("cell_0_0"), 0)            # a macro: entered
+    assert view.prefix == "cell_0_0."
+
+
+def test_step_into_follows_the_scan_into_macros_and_back_out(win):
+    dbg = win.debugger
+    view = win.diagram.view
+    assert view.prefix == ""
+    win.actions_by_name["step_into"].trigger()            # begins the scan
+    first = dbg.current_block
+    assert view.prefix == first.rsplit(".", 1)[0] + "." and view.current == first.rsplit(".")[-1]
+    seen = {view.prefix}
+    for _ in range(60):
+        win.actions_by_name["step_into"].trigger()
+        block = dbg.current_block
+        if block is None:
+            break
+        parent = block.rsplit(".", 1)[0] + "." if "." in block else ""
+        assert view.prefix == parent and view.current == block[len(parent):]
+        seen.add(view.prefix)
+    assert len(seen) > 1                                     # it went from macro to macro
+    win.actions_by_name["finish"].trigger()
+    assert not dbg.in_scan and view.prefix == "" and view.current is None    # back out
+
+
+def test_a_continuation_leads_to_its_connector(win):
+    view = win.diagram.view
+    view.enter("cell_0_0")
+    cont = next(tag for c, tag in view.connector_items if c.kind == "continuation")
+    source = next(tag for c, tag in view.connector_items if c.kind == "connector")
+    view.jump(cont.data(0))
+    centre = view.mapToScene(view.viewport().rect().center())
+    assert abs(centre.x() - source.sceneBoundingRect().center().x()) < 2 or \
+        view.horizontalScrollBar().value() in (view.horizontalScrollBar().minimum(),
+                                               view.horizontalScrollBar().maximum())
+
+
 def test_trends_plot_and_export(win, tmp_path):
     dbg = win.debugger
-    dbg.trend(["control.issue.OUT", "SCORE"])
+    dbg.trend(["control.command.issue.OUT", "SCORE"])
     dbg.step(20)
     win.tabs.setCurrentWidget(win.trends)
     win.refresh()
@@ -167,40 +284,23 @@ def test_the_cell_diagram_has_no_overlapping_boxes(win):
     assert view.prefix == ""
 
 
-def test_no_wire_of_the_cell_diagram_passes_through_a_box(win):
+def test_the_cell_diagram_is_drawn_as_laid_out(win):
     view = win.diagram.view
     view.enter("cell_0_0")
     level = view.level
-    routed = [w for w in level.wires if w.src is not None]
-    assert routed and all(w.points and len(w.points) >= 2 for w in routed)
     assert crossings(level) == []
-    for w in routed:                                   # ends on the ports, axis-parallel runs
-        assert w.points[0] == level.boxes[w.src[0]].out_port(w.src[1])
-        assert w.points[-1] == level.boxes[w.dst[0]].in_port(w.dst[1])
-        for (x0, y0), (x1, y1) in zip(w.points, w.points[1:]):
-            assert x0 == x1 or y0 == y1
-    # vertical runs are not bunched: each x carries the wires of one source only
-    nets_at: dict[float, set] = {}
-    for w in routed:
-        for (x0, y0), (x1, y1) in zip(w.points, w.points[1:]):
-            if x0 == x1 and y0 != y1:
-                nets_at.setdefault(x0, set()).add(w.src)
-    assert nets_at and all(len(nets) == 1 for nets in nets_at.values()), nets_at
-    # drawn as laid out
+    routed = [w for w in level.wires if w.points]
     drawn = sorted(tuple((e.x, e.y) for e in (item.path().elementAt(i)
                                               for i in range(item.path().elementCount())))
-                   for item, _label, _badge, _index in view._wires)
-    assert drawn == sorted(tuple(w.points) for w in routed)
-
-
-def test_every_level_of_2048_routes_around_its_boxes(game):
-    prog = game.plc.main.program
-    order = [prog.leaves[i].path for i in prog.order]
-    levels = [("", prog.network)]
-    while levels:
-        prefix, net = levels.pop()
-        assert crossings(layout_level(net, prefix, order, prog.signals)) == [], prefix
-        levels += [(f"{prefix}{n}.", i.element) for n, i in net.instances.items() if i.is_macro]
+                   for item, _label, _badge, _index in view._wires if item is not None)
+    assert routed and drawn == sorted(tuple(w.points) for w in routed)
+    # the feedback of the cell's memory is a connector pair, drawn with its name
+    assert level.connectors and all(c.feedback for c in level.connectors
+                                    if c.name == "memory.OUT")
+    names = sorted((c.kind, c.name) for c, _tag in view.connector_items)
+    assert names == sorted((c.kind, c.name) for c in level.connectors)
+    tag = next(tag for c, tag in view.connector_items if c.kind == "continuation")
+    assert tag.childItems()[0].text() == "memory.OUT"
 
 
 def test_double_click_enters_a_macro_and_the_breadcrumb_goes_back(win, qtbot):
@@ -277,16 +377,6 @@ def test_the_debug_verb_rejects_a_bad_target_in_one_line(capsys, target, message
     assert err.count("\n") == 1 and err.startswith("fbd: error: ") and message in err
 
 
-def test_every_level_of_2048_lays_out_without_overlaps(game):
-    prog = game.plc.main.program
-    order = [prog.leaves[i].path for i in prog.order]
-    levels = [("", prog.network)]
-    while levels:
-        prefix, net = levels.pop()
-        assert overlaps(layout_level(net, prefix, order, prog.signals)) == [], prefix
-        levels += [(f"{prefix}{n}.", i.element) for n, i in net.instances.items() if i.is_macro]
-
-
 def test_screenshots(win):
     SHOTS.mkdir(parents=True, exist_ok=True)
     dbg = win.debugger
@@ -296,11 +386,24 @@ def test_screenshots(win):
     dbg.watch("SCORE")
     win.diagram.view.enter("cell_0_0")
     dbg.step_into()
+    while not dbg.current_block.startswith("cell_0_0."):    # into the cell's blocks
+        dbg.step_into()
     for _ in range(3):
         dbg.step_into()
     win.refresh()
+    assert win.diagram.view.prefix == "cell_0_0."             # the view followed the scan
     assert win.diagram.view.grab().save(str(SHOTS / "debugger_cell_diagram.png"))
     assert win.grab().save(str(SHOTS / "debugger_2048.png"))
+    dbg.finish_scan()
+    dbg.trend(["BUSY", "SCORE", "cell_0_0.memory.OUT"])
+    for direction in ("left", "up", "right", "down"):
+        win.debugger.plc.set("CMD", {"up": 1, "right": 2, "down": 3, "left": 4}[direction])
+        win.debugger.plc.set("CMD_SEQ", dbg.get("CMD_SEQ") % 32767 + 1)
+        dbg.step(15)
+    win.tabs.setCurrentWidget(win.trends)
+    win.refresh()
+    win.trends.set_cursor(dbg.scans - 20)
+    assert win.grab().save(str(SHOTS / "debugger_trends.png"))
 
 
 def test_the_shell_opens_the_debugger_on_the_same_plc(qtbot, tmp_path):
@@ -338,3 +441,36 @@ def test_the_debugger_follows_a_new_game(qtbot, tmp_path):
     assert window.debugger_window is None
     rig.advance(10)
     assert rig.advance(10) == 2                       # the shell runs the new PLC again
+
+
+def test_trends_are_lanes_like_a_logic_analyser(win):
+    dbg = win.debugger
+    dbg.trend(["BUSY", "SCORE", "cell_0_0.memory.OUT"])
+    dbg.step(30)
+    win.tabs.setCurrentWidget(win.trends)
+    win.refresh()
+    panel = win.trends
+    lanes = panel.lanes
+    assert [lane.is_bool for lane in lanes.values()] == [True, False, False]
+    layout = panel.graphics.ci.layout
+    assert layout.rowMinimumHeight(0) < layout.rowMinimumHeight(1)      # a BOOL's lane is low
+    plots = [lane.plot for lane in lanes.values()]
+    # every lane has its own axis: a number's range is its own, not the BOOL's 0..1
+    assert plots[0].getViewBox().viewRange()[1] == pytest.approx([-0.25, 1.35])
+    # one scan axis: zooming one lane zooms them all, and only along x
+    plots[1].setXRange(10, 20, padding=0)
+    for p in plots:
+        assert p.getViewBox().viewRange()[0] == pytest.approx([10, 20], abs=0.5)
+        assert p.getViewBox().state["mouseEnabled"] == [True, False]
+    assert [p.getAxis("bottom").isVisible() for p in plots] == [False, False, True]
+    # one cursor through every lane; the readout names every signal in IEC form
+    panel.set_cursor(15)
+    assert all(lane.cursor.value() == 15 for lane in lanes.values())
+    lanes["SCORE"].cursor.setValue(12)                       # dragging one moves all
+    assert all(lane.cursor.value() == 12 for lane in lanes.values())
+    text = panel.readout.text()
+    assert "scan 12" in text and ("BUSY = FALSE" in text or "BUSY = TRUE" in text)
+    assert "SCORE = " in text and "cell_0_0.memory.OUT = " in text
+    assert lanes["SCORE"].tag.toPlainText().startswith("SCORE = ")
+    panel.fit()
+    assert plots[0].getViewBox().viewRange()[0][1] >= dbg.scans - 1

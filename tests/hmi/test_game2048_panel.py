@@ -4,12 +4,15 @@ import json
 import logging
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from PyQt6.QtCore import Qt
 from PyQt6.QtGui import QColor
 
+from hmi.panel import TOUCHED_NOTE, plc_status
 from hmi.panels.game2048 import BestScore, Game2048Panel, tile_style
+from hmi.widgets import NOT_STARTED_HINT
 from programs.game2048 import Game2048
 from tests.hmi.rig import Rig
 
@@ -32,10 +35,19 @@ def rig(qtbot, tmp_path):
     return Rig(qtbot, tmp_path / "best.json")
 
 
-def test_the_start_command_places_two_tiles(rig):
+def test_the_panel_opens_ready_and_start_places_two_tiles(qtbot, tmp_path):
+    rig = Rig(qtbot, tmp_path / "best.json", start=False)
+    assert rig.game.board == EMPTY and rig.panel.state_label.text() == "Ready"
+    assert rig.panel.start_button.text() == "Start" and not rig.panel.stop_button.isEnabled()
+    qtbot.keyClick(rig.panel, Qt.Key.Key_Left)       # no game yet: the PLC ignores it, and
+    assert rig.panel.hint.text() == NOT_STARTED_HINT  # the panel says why
+    rig.settle()                                     # (a command waits until the last is taken)
+    rig.panel.start_button.click()
+    rig.settle()
     assert tiles(rig.game.board) == 2
     assert rig.game.plc.scans > 0
     assert rig.panel.board_view.board == rig.game.board
+    assert rig.panel.state_label.text() == "Playing" and rig.panel.stop_button.isEnabled()
 
 
 KEY_TARGETS = [(Qt.Key.Key_Left, (1, 0)), (Qt.Key.Key_Right, (1, 3)), (Qt.Key.Key_Up, (0, 1)),
@@ -82,13 +94,67 @@ def test_a_merge_scores_and_the_labels_show_it(rig, qtbot):
     assert rig.panel.best_label.text() == "4"
 
 
-def test_reset_clears_and_start_begins_again(rig, qtbot):
-    qtbot.mouseClick(rig.panel.reset_button, Qt.MouseButton.LeftButton)
+def test_stop_clears_and_start_begins_again_asking_before_discarding(rig, qtbot):
+    asked = []
+    rig.panel.confirm = lambda parent, what: asked.append(what) or False     # "No"
+    qtbot.mouseClick(rig.panel.stop_button, Qt.MouseButton.LeftButton)
     rig.settle()
-    assert rig.game.board == EMPTY
+    assert asked and tiles(rig.game.board) == 2                  # kept
+    rig.panel.confirm = lambda parent, what: True
+    qtbot.mouseClick(rig.panel.stop_button, Qt.MouseButton.LeftButton)
+    rig.settle()
+    assert rig.game.board == EMPTY and rig.panel.state_label.text() == "Ready"
+    asked.clear()
     qtbot.mouseClick(rig.panel.start_button, Qt.MouseButton.LeftButton)
     rig.settle()
-    assert tiles(rig.game.board) == 2
+    assert tiles(rig.game.board) == 2 and asked == []            # nothing to discard
+
+
+def test_start_during_a_game_asks_before_discarding_it(rig, qtbot):
+    rig.load([[2, 2, 0, 0], [0] * 4, [0] * 4, [0] * 4])
+    qtbot.keyClick(rig.panel, Qt.Key.Key_Left)
+    rig.settle()
+    assert rig.game.score == 4
+    rig.panel.confirm = lambda parent, what: False
+    rig.panel.start_button.click()
+    rig.settle()
+    assert rig.game.score == 4                                   # not discarded
+    rig.panel.confirm = lambda parent, what: True
+    rig.panel.start_button.click()
+    rig.settle()
+    assert rig.game.score == 0 and tiles(rig.game.board) == 2
+
+
+def test_a_game_changed_in_the_debugger_sets_no_best_score(rig, qtbot):
+    window = rig.window
+    dbg_win = window.open_debugger(autostart=False)
+    dbg_win.debugger.force("cell_0_0.memory.OUT", 1024)       # a forced tile ...
+    dbg_win.debugger.force("cell_0_1.memory.OUT", 1024)
+    dbg_win.debugger.step(2)
+    dbg_win.debugger.unforce()
+    dbg_win.close()
+    rig.load([[1024, 1024, 0, 0], [0] * 4, [0] * 4, [0] * 4])
+    qtbot.keyClick(rig.panel, Qt.Key.Key_Left)
+    rig.settle()
+    assert rig.game.score == 2048
+    assert rig.panel.best.value == 0 and rig.panel.best_label.text() == "0"   # ... no record
+    assert TOUCHED_NOTE in rig.panel.status_line.text()
+    rig.panel.shutdown()
+    assert rig.panel.best.value == 0
+    rig.panel.start_button.click()         # a new game is clean again
+    rig.settle()
+    rig.load([[2, 2, 0, 0], [0] * 4, [0] * 4, [0] * 4])
+    qtbot.keyClick(rig.panel, Qt.Key.Key_Left)
+    rig.settle()
+    assert rig.panel.best.value == 4 and TOUCHED_NOTE not in rig.panel.status_line.text()
+
+
+def test_a_value_written_from_the_debugger_marks_the_game_too(rig):
+    dbg_win = rig.window.open_debugger(autostart=False)
+    dbg_win.debugger.write("SCORE", 5000)
+    dbg_win.close()
+    rig.settle()
+    assert not rig.panel.sets_records
 
 
 def test_game_over_overlay_shows_on_a_lost_position(rig, qtbot):
@@ -177,8 +243,16 @@ def test_the_status_line_shows_scans_time_and_scan_time(rig):
     text = rig.panel.status_line.text()
     plc = rig.game.plc
     assert f"scan {plc.scans:,}" in text
-    assert f"{plc.time:.3f} s simulated" in text
-    assert "µs mean" in text and "µs max" in text and "overruns" in text
+    assert f"{plc.time:,.1f} s" in text
+    assert "µs/scan, max" in text and "overrun" in text
+    assert "overrun is a scan that took longer" in rig.panel.status_line.right.toolTip()
+
+
+@pytest.mark.parametrize("overruns, says", [(0, "0 overruns"), (1, "1 overrun"), (2, "2 overruns")])
+def test_the_status_line_counts_overruns_in_words(overruns, says):
+    stats = SimpleNamespace(overruns=overruns, mean_us=61.4, max_ns=380_600)
+    plc = SimpleNamespace(scans=1234, time=6.17, stats=stats)
+    assert says in plc_status(plc)
 
 
 def test_menu_settings_start_a_new_game(rig):
@@ -188,10 +262,14 @@ def test_menu_settings_start_a_new_game(rig):
     assert rig.panel.settings.placement == "article"
     assert rig.panel.placement_actions["article"].isChecked()
     rig.settle()
+    assert rig.game.board == EMPTY                 # ready: Start plays it
+    rig.panel.start()
+    rig.settle()
     assert tiles(rig.game.board) == 2
     old = rig.game
     rig.panel.processing_actions["multi_scan"].trigger()
     assert rig.game is not old and rig.panel.settings.processing == "multi_scan"
+    rig.panel.start()
     rig.settle()
     assert tiles(rig.game.board) == 2
     assert rig.panel.plc is rig.game.plc
@@ -210,6 +288,7 @@ def test_seed_from_the_menu(rig, monkeypatch):
     assert rig.game is old
     rig.panel.new_game(module.replace(rig.panel.settings, seed=None))          # drawn
     assert isinstance(rig.game.seed, int) and rig.panel.settings.seed == rig.game.seed
+    rig.panel.start()
     rig.settle()
     assert tiles(rig.game.board) == 2
 

@@ -8,7 +8,8 @@ from PyQt6.QtGui import QColor
 
 from hmi.app import MainWindow
 from hmi.panels import PANELS
-from hmi.panels.hidato import CONFLICT, HidatoPanel, next_number
+from hmi.panels.hidato import CONFLICT, HidatoPanel, next_number, path_segments
+from hmi.widgets import NOT_STARTED_HINT
 from programs.hidato import bundled, solve
 from tests.hmi.rig import TICK_NS, Clock
 
@@ -19,7 +20,7 @@ PUZZLE = "5x5-easy-s1"
 class HidatoRig:
     """A MainWindow hosting a Hidato panel, on a fake clock, its timer stopped."""
 
-    def __init__(self, qtbot, puzzle=PUZZLE):
+    def __init__(self, qtbot, puzzle=PUZZLE, start=True):
         self.clock = Clock()
         self.panel = HidatoPanel(puzzle=puzzle)
         self.window = MainWindow("hidato", panel=self.panel, clock=self.clock, autostart=False)
@@ -27,7 +28,9 @@ class HidatoRig:
         self.window.resize(620, 820)
         self.window.show()
         self.window.tick()
-        self.settle()                    # the panel's start event
+        if start:                        # the panel opens ready: Start plays
+            self.panel.start()
+            self.settle()
 
     @property
     def game(self):
@@ -84,11 +87,35 @@ def empties(board):
     return [(r, c) for r, row in enumerate(board.rows) for c, v in enumerate(row) if v == 0]
 
 
-def test_registered_and_playing_after_load(rig):
+def test_registered_ready_after_load_and_playing_after_start(qtbot):
     assert PANELS["hidato"].load() is HidatoPanel
+    rig = HidatoRig(qtbot, start=False)
+    rig.settle()
+    assert rig.game.state == "unsolved" and rig.panel.state_label.text() == "Ready"
+    rig.panel.start_button.click()
+    rig.settle()
     assert rig.game.state == "playing"
-    assert rig.panel.status_label.text() == "Playing"
+    assert rig.panel.state_label.text() == "Playing"
     assert rig.panel.board_view.current == rig.game.current
+    assert rig.panel.size_box.currentData() == 5        # the size list shows the board's
+
+
+def test_next_number_mode_follows_what_the_plc_did(qtbot):
+    rig = HidatoRig(qtbot, start=False)
+    rig.panel.next_mode.setChecked(True)
+    rig.click(qtbot, 1, 4)                   # the given 2: continue from it
+    assert rig.panel.next_mode.text() == "Next number: 3"
+    rig.click(qtbot, 0, 3)                   # not started: the PLC refuses the 3 ...
+    assert rig.panel.hint.text() == NOT_STARTED_HINT
+    rig.settle()
+    assert rig.game.current[0][3] == 0
+    assert rig.panel.next_mode.text() == "Next number: 3"     # ... so the next number stays 3
+    rig.panel.start_button.click()
+    rig.settle()
+    rig.click(qtbot, 1, 4)
+    rig.click(qtbot, 0, 3)
+    rig.settle()
+    assert rig.game.current[0][3] == 3 and rig.panel.next_mode.text() == "Next number: 4"
 
 
 def test_typing_a_number_enters_it_through_the_plc(rig, qtbot, solution):
@@ -133,7 +160,7 @@ def test_next_number_mode_places_the_right_number(rig, qtbot):
     rig.click(qtbot, 0, 2)
     rig.settle()
     assert rig.game.current[0][2] == 4
-    assert rig.panel.next_label.text() == "next: 5"
+    assert rig.panel.next_mode.text() == "Next number: 5"
 
 
 def test_undo(rig, qtbot):
@@ -166,14 +193,23 @@ def test_start_and_stop(rig, qtbot):
     qtbot.mouseClick(rig.panel.stop_button, Qt.MouseButton.LeftButton)
     rig.settle()
     assert rig.game.state == "unsolved"
-    assert rig.panel.status_label.text() == "Unsolved"
+    assert rig.panel.state_label.text() == "Ready"
     assert not rig.panel.stop_button.isEnabled()
-    rig.type_number(qtbot, 0, 2, 4)          # not playing: ignored
-    assert rig.game.current[0][2] == 0
+    rig.type_number(qtbot, 0, 2, 4)          # not playing: ignored, and the panel says so
+    assert rig.game.current[0][2] == 0 and rig.panel.hint.text() == NOT_STARTED_HINT
     qtbot.mouseClick(rig.panel.start_button, Qt.MouseButton.LeftButton)
     rig.settle()
     assert rig.game.state == "playing"
     assert rig.game.current == rig.game.givens      # started again from the givens
+    rig.type_number(qtbot, 0, 3, 3)
+    rig.panel.confirm = lambda parent, what: False   # Start during a game: asked, "No"
+    rig.panel.start_button.click()
+    rig.settle()
+    assert rig.game.current[0][3] == 3
+    rig.panel.confirm = lambda parent, what: True
+    rig.panel.start_button.click()
+    rig.settle()
+    assert rig.game.state == "playing" and rig.game.current[0][3] == 0
 
 
 def test_entering_the_solution_shows_solved(rig, qtbot, solution):
@@ -181,7 +217,7 @@ def test_entering_the_solution_shows_solved(rig, qtbot, solution):
         rig.type_number(qtbot, r, c, solution[r, c])
     assert rig.game.current == solution.rows
     assert rig.game.state == "solved"
-    assert rig.panel.status_label.text() == "Solved!"
+    assert rig.panel.state_label.text() == "Solved!"
     assert not any(any(row) for row in rig.game.conflicts)
 
 
@@ -199,19 +235,27 @@ def test_choosing_a_puzzle_of_the_same_shape_uses_setup(rig):
     rig.settle()
     assert rig.game is game
     assert rig.game.givens == bundled()["5x5-medium-s2"].rows
-    assert rig.game.state == "playing"
+    assert rig.game.state == "unsolved"              # ready: Start plays it
 
 
 def test_new_puzzle_and_screenshot(qtbot):
-    rig = HidatoRig(qtbot, puzzle="6x6-hard-s3")
+    rig = HidatoRig(qtbot, puzzle="6x6-hard-s3", start=False)
     rig.panel.new_puzzle(4, "easy", seed=3)
     assert rig.panel.generating and not rig.panel.new_button.isEnabled()
     qtbot.waitUntil(lambda: not rig.panel.generating, timeout=10_000)
     assert rig.panel.new_button.isEnabled()
     rig.settle()
     assert (rig.game.rows, rig.game.cols) == (4, 4)
-    assert rig.game.state == "playing"
+    assert rig.game.state == "unsolved"
+    # the new puzzle is in the list, chosen; the size list shows its size
+    assert rig.panel.chooser.currentIndex() == 0
+    assert rig.panel.chooser.currentText().startswith("new 4x4 easy")
+    assert rig.panel.size_box.currentData() == 4
     rig.panel.choose("6x6-hard-s3")
+    rig.settle()
+    assert rig.panel.chooser.currentText() == "6x6-hard-s3"
+    assert rig.panel.size_box.currentData() == 6
+    rig.panel.start()
     rig.settle()
     board = bundled()["6x6-hard-s3"]
     solved = solve(board)
@@ -235,3 +279,15 @@ def test_new_puzzle_and_screenshot(qtbot):
     path = out / "hidato.png"
     assert rig.window.grab().save(str(path))
     assert path.stat().st_size > 10_000
+
+
+def test_the_path_runs_between_the_numbers_not_through_them():
+    side = 100.0
+    where = {1: (0, 0), 2: (0, 1), 3: (1, 2), 5: (2, 2)}      # 3 -> 4 missing, 2 -> 3 diagonal
+    segments = path_segments(where, side)
+    assert len(segments) == 2
+    (ax, ay), (bx, by) = segments[0]                             # 1 -> 2, side by side
+    assert ay == by == 50 and 50 + 0.3 * side <= ax and bx <= 150 - 0.3 * side
+    (ax, ay), (bx, by) = segments[1]                             # 2 -> 3, diagonal
+    for (x, y), (cx, cy) in (((ax, ay), (150, 50)), ((bx, by), (250, 150))):
+        assert ((x - cx) ** 2 + (y - cy) ** 2) ** 0.5 >= 0.3 * side    # clear of the number

@@ -2,7 +2,7 @@
 
 from pymodbus.client import ModbusTcpClient
 
-from fbd.modbus.server import DEFAULT_PORT
+from fbd.modbus import DEFAULT_PORT
 from hmi.app import MODBUS_PORT
 from tests.hmi.rig import Rig
 
@@ -48,7 +48,7 @@ def test_a_program_without_located_ports_is_not_served_and_says_why(qtbot, tmp_p
     qtbot.addWidget(window)
     window.modbus_action.setChecked(True)
     assert window.modbus is None and not window.modbus_action.isChecked()
-    assert "has no located inputs or outputs" in window.statusBar().currentMessage()
+    assert "has no located inputs or outputs" in window.message_field.message()
 
 
 def test_opening_another_program_stops_serving(qtbot, tmp_path):

@@ -1,18 +1,20 @@
 """The Sudoku and Jigsaw panels driven as a player would, on the real block program, time moved by hand."""
 
-from pathlib import Path
 
 import pytest
 from PyQt6.QtCore import Qt
 from PyQt6.QtGui import QColor
 
 from hmi.app import MainWindow
-from hmi.panels.sudoku import CONFLICT, REGION_COLOURS, JigsawPanel, SudokuPanel
+from hmi.panels.sudoku import CONFLICT, COUNT_UP, REGION_COLOURS, SELECT, JigsawPanel, SudokuPanel
+from hmi.widgets import NOT_STARTED_HINT
 from programs.sudoku import bundled_puzzles, read_grid, solve
 from tests.hmi.rig import TICK_NS, Clock
+from tests.paths import ROOT, SUDOKU_QT
 
-ROOT = Path(__file__).resolve().parents[2]
-NEARLY_SOLVED = ROOT.parent / "shared" / "sudoku-qt" / "nearly-solved-sudoku.data"
+#: Qt's SCXML Sudoku example's nearly-solved grid (tests/data/sudoku-qt): one empty
+#: cell, whose answer is 4
+NEARLY_SOLVED = read_grid(SUDOKU_QT / "nearly-solved-sudoku.data")[0]
 
 
 class SudokuRig:
@@ -69,14 +71,17 @@ def rig(qtbot):
     return SudokuRig(qtbot, SudokuPanel())
 
 
-def test_clicking_a_cell_taps_it_through_the_plc(rig, qtbot):
+def test_in_count_up_mode_clicking_a_cell_taps_it_through_the_plc(rig, qtbot):
+    rig.panel.click_actions[COUNT_UP].trigger()
+    assert rig.panel.click_mode == COUNT_UP and "count it up" in rig.panel.hint.instructions
     r, c = first_empty(rig.game.initial)
-    rig.click(qtbot, r, c)            # idle: the PLC ignores the tap
+    rig.click(qtbot, r, c)            # not started: the PLC ignores the tap, the panel says so
+    assert rig.panel.hint.text() == NOT_STARTED_HINT
     rig.settle()
-    assert rig.game.current[r][c] == 0 and rig.panel.state_label.text() == "unsolved"
+    assert rig.game.current[r][c] == 0 and rig.panel.state_label.text() == "Ready"
     rig.start()
-    assert rig.panel.state_label.text() == "playing"
-    assert rig.panel.start_button.text() == "Stop"
+    assert rig.panel.state_label.text() == "Playing"
+    assert rig.panel.stop_button.isEnabled()
     for value in (1, 2, 3):
         rig.click(qtbot, r, c)
         assert rig.game.current[r][c] == value - 1, "nothing changes before the PLC scans"
@@ -84,6 +89,18 @@ def test_clicking_a_cell_taps_it_through_the_plc(rig, qtbot):
         assert rig.game.current[r][c] == value
         assert rig.panel.board_view.current[r][c] == value
     assert rig.panel.board_view.selected == (r, c)
+
+
+def test_in_select_mode_a_click_selects_and_a_digit_is_one_move(rig, qtbot):
+    assert rig.panel.click_mode == SELECT
+    rig.start()
+    r, c = first_empty(rig.game.initial)
+    rig.click(qtbot, r, c)
+    assert rig.panel.board_view.selected == (r, c) and rig.panel.idle     # nothing sent
+    qtbot.keyClick(rig.panel, Qt.Key.Key_7)
+    rig.settle()
+    assert rig.game.current[r][c] == 7 and rig.game.undo_count == 1       # one undo step
+    assert "1 move to undo" in rig.panel.info_line.text()
 
 
 def test_typing_enters_digits_clears_and_undo(rig, qtbot):
@@ -108,6 +125,7 @@ def test_typing_enters_digits_clears_and_undo(rig, qtbot):
 
 
 def test_several_quick_presses_are_queued_not_lost(rig, qtbot):
+    rig.panel.set_click_mode(COUNT_UP)
     rig.start()
     r, c = first_empty(rig.game.initial)
     for _ in range(4):
@@ -126,6 +144,7 @@ def test_arrow_keys_move_the_selection(rig, qtbot):
 
 
 def test_given_cells_cannot_change(rig, qtbot):
+    rig.panel.set_click_mode(COUNT_UP)
     rig.start()
     r, c = first_given(rig.game.initial)
     value = rig.game.current[r][c]
@@ -138,28 +157,53 @@ def test_given_cells_cannot_change(rig, qtbot):
     assert rig.game.current[r][c] == value and rig.game.undo_count == 0
 
 
-def test_start_stop_toggles_and_the_chooser_is_locked_while_playing(rig, qtbot):
-    assert rig.panel.chooser.isEnabled() and rig.panel.start_button.text() == "Start"
+def test_start_stop_and_start_again_asks_before_discarding(rig, qtbot):
+    assert rig.panel.start_button.isEnabled() and not rig.panel.stop_button.isEnabled()
     rig.start()
-    assert not rig.panel.chooser.isEnabled()
+    r, c = first_empty(rig.game.initial)
+    rig.panel.board_view.select(r, c)
+    qtbot.keyClick(rig.panel, Qt.Key.Key_7)
+    rig.settle()
+    asked = []
+    rig.panel.confirm = lambda parent, what: asked.append(what) or False
     rig.panel.start_button.click()
     rig.settle()
-    assert rig.game.state == "unsolved"
-    assert rig.panel.start_button.text() == "Start" and rig.panel.chooser.isEnabled()
-    assert rig.panel.state_label.text() == "unsolved"
+    assert asked == ["the grid being played"] and rig.game.current[r][c] == 7    # kept
+    rig.panel.confirm = lambda parent, what: True
+    rig.panel.start_button.click()
+    rig.settle()
+    assert rig.game.state == "playing" and rig.game.current[r][c] == 0           # restarted
+    rig.panel.stop_button.click()
+    rig.settle()
+    assert rig.game.state == "unsolved" and rig.panel.state_label.text() == "Ready"
+    assert not rig.panel.stop_button.isEnabled() and rig.panel.chooser.isEnabled()
 
 
-def test_solving_shows_the_solved_label(qtbot):
-    grid, _ = read_grid(NEARLY_SOLVED)
-    rig = SudokuRig(qtbot, SudokuPanel(grid=grid))
+def test_solving_shows_solved_and_the_moves_it_took(qtbot):
+    rig = SudokuRig(qtbot, SudokuPanel(grid=NEARLY_SOLVED))
+    rig.start()
+    rig.panel.board_view.select(0, 0)
+    qtbot.keyClick(rig.panel, Qt.Key.Key_3)         # wrong first
+    qtbot.keyClick(rig.panel, Qt.Key.Key_4)         # the answer
+    rig.settle()
+    assert rig.game.current[0][0] == 4
+    assert rig.game.state == "solved"
+    assert rig.panel.state_label.text() == "Solved!"
+    assert rig.game.undo_count == 2 and rig.panel.info_line.text() == "solved in 2 moves"
+    assert not rig.panel.undo_button.isEnabled() and not rig.panel.stop_button.isEnabled()
+    rig.click(qtbot, 0, 0)                           # after solving: still 2
+    rig.settle()
+    assert rig.panel.info_line.text() == "solved in 2 moves"
+
+
+def test_solving_by_counting_up_shows_solved(qtbot):
+    rig = SudokuRig(qtbot, SudokuPanel(grid=NEARLY_SOLVED, click=COUNT_UP))
     rig.start()
     for _ in range(4):                           # at (0, 0) the answer is 4
         rig.click(qtbot, 0, 0)
     rig.settle()
-    assert rig.game.current[0][0] == 4
-    assert rig.game.state == "solved"
-    assert rig.panel.state_label.text() == "SOLVED !!!"
-    assert rig.panel.start_button.text() == "Start"
+    assert rig.game.current[0][0] == 4 and rig.game.state == "solved"
+    assert rig.panel.info_line.text() == "solved in 4 moves"
 
 
 def test_a_conflict_shows_red(rig, qtbot, tmp_path):
@@ -186,8 +230,8 @@ def test_the_chooser_lists_bundled_grids_and_sends_setup(rig, qtbot):
              if isinstance(chooser.itemData(i), dict)]
     assert names == [p["name"] for p in classic]
     texts = [chooser.itemText(i) for i in range(chooser.count())]
-    assert texts[-3:] == ["New: easy", "New: medium", "New: hard"]
     assert not any("top95" in t for t in texts)
+    assert [rig.panel.difficulty_box.itemText(i) for i in range(3)] == ["easy", "medium", "hard"]
     index = names.index(classic[5]["name"])
     chooser.setCurrentIndex(index)
     chooser.activated.emit(index)
@@ -199,9 +243,9 @@ def test_the_chooser_lists_bundled_grids_and_sends_setup(rig, qtbot):
 def test_new_easy_generates_a_grid(qtbot):
     rig = SudokuRig(qtbot, SudokuPanel(seed=7))
     chooser = rig.panel.chooser
-    index = chooser.findText("New: easy")
-    chooser.activated.emit(index)
-    assert rig.panel.generating
+    rig.panel.difficulty_box.setCurrentText("easy")
+    rig.panel.new_button.click()
+    assert rig.panel.generating and not rig.panel.new_button.isEnabled()
     qtbot.waitUntil(lambda: not rig.panel.generating, timeout=10_000)
     rig.settle()
     assert chooser.currentText().startswith("new easy #1")

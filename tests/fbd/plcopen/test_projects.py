@@ -239,7 +239,7 @@ def test_every_fbd_and_ld_pou_of_every_project_imports_or_says_why(stem):
 
 def test_hierarchical_addresses_are_kept_and_not_served_over_modbus():
     from fbd.compiler import compile_network
-    from fbd.modbus.server import unserved
+    from fbd.modbus.image import unserved
     net = load_project(f.example("beremiz_canopen_master")).network("test_main")
     assert {k: str(v) for k, v in net.addresses.items()} == {
         "PLC_IN": "%IW0.0.2.8192.0", "PLC_OUT": "%QW0.0.2.8193.0"}

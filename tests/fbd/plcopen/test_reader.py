@@ -33,6 +33,12 @@ def _example(stem):
     return load_project(f.example(stem))
 
 
+def test_the_examples_tested_are_the_projects_in_the_data_folder():
+    """The five examples; the other real projects are in more/ (see MORE.md)."""
+    assert sorted(p.name.removesuffix(".plc.xml") for p in f.DATA.glob("*.plc.xml")) == \
+        list(EXAMPLES)
+
+
 @pytest.mark.parametrize("stem", EXAMPLES)
 def test_every_example_loads_and_each_fbd_or_ld_pou_imports_or_says_why(stem):
     project = _example(stem)

@@ -6,17 +6,19 @@ from __future__ import annotations
 import random
 import re
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from lxml import etree
 
 import blocks
-from fbd import BOOL, DINT, INT, LREAL, REAL, STRING, TIME, UINT, Network
+from fbd import BOOL, DINT, INT, LREAL, REAL, STRING, TIME, UINT, FbdError, Network
 from fbd.plcopen import PlcOpenError, load_project, save
-from fbd.plcopen.writer import ExportError, native_st
+from fbd.plcopen.writer import ExportError, native_st, schema_path, validate
 from fbd.runtime.plc import Plc
 from fbd.tools import cli
 from tests.fbd.plcopen import files as f
+from tests.paths import ROOT
 
 NS = f.NS
 
@@ -536,6 +538,64 @@ def test_fbd_export_writes_a_project(tmp_path, capsys, schema):
     assert status == 0, err
     assert schema.validate(etree.parse(str(out))), schema.error_log
     assert "wrote latch" in err
+
+
+def test_fbd_export_validate_checks_the_file_against_the_schema(tmp_path, capsys):
+    out = tmp_path / "latch.xml"
+    status = cli.main(["export", "tests.fbd.cli_programs:latch", "-o", str(out), "--validate"])
+    _, err = capsys.readouterr()
+    assert status == 0, err
+    assert "valid against the TC6 v2.01 schema" in err
+
+
+def test_fbd_export_validate_reports_the_first_schema_error_with_its_line(tmp_path, capsys,
+                                                                          monkeypatch):
+    from fbd import plcopen
+
+    def save_without_a_file_header(net, path, **options):
+        save(net, path, **options)
+        text = Path(path).read_text()
+        start = text.index("<fileHeader")
+        Path(path).write_text(text[:start] + text[text.index("/>", start) + 2:])
+    monkeypatch.setattr(plcopen, "save", save_without_a_file_header)
+    out = tmp_path / "latch.xml"
+    status = cli.main(["export", "tests.fbd.cli_programs:latch", "-o", str(out), "--validate"])
+    _, err = capsys.readouterr()
+    assert status == 2 and "Traceback" not in err
+    text = out.read_text()
+    line = text[:text.index("<contentHeader")].count("\n") + 1
+    assert err.splitlines() == [
+        f"fbd: error: {out}:{line}: not valid PLCopen TC6 XML v2.01: Element 'contentHeader': "
+        "This element is not expected. Expected is ( fileHeader )."]
+
+
+def test_validate_names_the_line_of_the_first_error(tmp_path):
+    path = tmp_path / "bad.xml"
+    _export(latch_macro(), tmp_path)
+    text = (tmp_path / "Latch.xml").read_text().replace('typeName="SR"', 'typeNam="SR"', 1)
+    path.write_text(text)
+    line = text[:text.index('typeNam="SR"')].count("\n") + 1
+    with pytest.raises(ExportError, match=rf"^{re.escape(str(path))}:{line}: not valid PLCopen "
+                                          r"TC6 XML v2\.01: Element 'block', attribute 'typeNam': "
+                                          r"The attribute 'typeNam' is not allowed\.$"):
+        validate(path)
+    validate(tmp_path / "Latch.xml")                # our own export passes
+
+
+def test_validate_refuses_a_file_that_is_not_xml(tmp_path):
+    path = tmp_path / "x.xml"
+    path.write_text("<project")
+    with pytest.raises(FbdError, match="not well-formed XML"):
+        validate(path)
+
+
+def test_the_schema_is_package_data_declared_in_pyproject():
+    import tomllib
+    path = schema_path()
+    assert path.is_file() and path.parent == ROOT / "fbd" / "data"
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert any(path.match(f"fbd/{pattern}") for pattern in declared["package-data"]["fbd"])
+    assert "tc6_xml_v201.xsd" in (path.parent / "README.md").read_text()
 
 
 def test_fbd_export_user_errors_are_one_line(tmp_path, capsys):

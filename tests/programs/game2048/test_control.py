@@ -40,21 +40,21 @@ def test_a_command_is_issued_when_seq_changes_one_pulse_of_one_of_n():
         assert not any(out[p] for p in PULSES)          # CMD held, Seq unchanged: nothing
 
 
-def test_the_lock_ignores_commands_while_one_is_in_progress():
+def test_the_lock_holds_a_command_written_while_one_is_in_progress():
     d = Driver()
     out = d.issue("left").scan()
     assert out["Left"] and out["Busy"]
-    out = d.issue("up").scan()                          # Left not Done yet
+    out = d.issue("up").scan()                          # Left not Done yet: Up waits
     assert not out["Up"] and out["Taken"] == 1 and out["Dir"] == 4
     out = d.scan(DoneLeft=True, WorkedLeft=True, ScoreLeft=12)
     assert out["Go"] and out["Gain"] == 12 and out["Work"] and out["Busy"]
-    assert out["Moved"] and out["LastGain"] == 12
+    assert out["Moved"] and out["LastGain"] == 12 and not out["Up"]
     out = d.scan(DoneLeft=False, WorkedLeft=False, ScoreLeft=0)
     assert not out["Go"] and out["Placing"] and out["Busy"]
-    out = d.scan(Placed=True)                           # the tile is in
-    assert not out["Busy"] and not out["Placing"]
-    out = d.issue("up").scan(Placed=False)
-    assert out["Up"] and out["Taken"] == 3
+    out = d.scan(Placed=True)                           # the tile is in: the lock opens ...
+    assert not out["Busy"] and not out["Placing"] and not out["Up"]
+    out = d.scan(Placed=False)                          # ... and Up, pending, is taken
+    assert out["Up"] and out["Taken"] == 2 and out["Dir"] == 1 and out["Busy"]
 
 
 def test_a_press_that_changes_nothing_finishes_on_the_next_scan():
@@ -90,10 +90,12 @@ def test_reset_clears_and_finishes_at_once():
 
 
 @pytest.mark.parametrize("cmd", [0, 7, -1])
-def test_a_position_outside_1_to_6_takes_nothing(cmd):
+def test_a_position_outside_1_to_6_is_acknowledged_and_does_nothing(cmd):
     d = Driver()
     d.seq += 1
     d.h.set(Cmd=cmd, Seq=d.seq)
     out = d.scan()
     assert not any(out[p] for p in PULSES) and not out["Clear"]
-    assert not out["Busy"] and out["Taken"] == 0
+    assert not out["Busy"] and out["Taken"] == 1       # taken, so no sender waits for ever
+    out = d.issue("left").scan()                        # and the next command is free to go
+    assert out["Left"] and out["Taken"] == 2

@@ -45,11 +45,21 @@ def _one_line_error(capsys, argv, words):
 
 
 def test_user_errors_are_one_line(tmp_path, capsys):
-    _one_line_error(capsys, ["hidato", "solve", str(tmp_path / "missing.txt")], "no file")
+    _one_line_error(capsys, ["hidato", "solve", str(tmp_path / "missing.txt")],
+                    "missing.txt: no such file")
     bad = tmp_path / "bad.txt"
     bad.write_text("1 _ 3\n_ 3 _\n_ _ 9\n")
     _one_line_error(capsys, ["hidato", "solve", str(bad)], "line 2")
-    _one_line_error(capsys, ["hidato", "generate", "0", "3"], "at least 1x1")
-    _one_line_error(capsys, ["hidato", "generate", "3", "x"], "invalid int")
+    _one_line_error(capsys, ["hidato", "generate", "0", "3"], "rows = 0 is outside 1..400")
+    _one_line_error(capsys, ["hidato", "generate", "3", "x"], "not a whole number: 'x'")
     _one_line_error(capsys, ["hidato", "generate", "30", "30"], "too large")
     _one_line_error(capsys, ["hidato", "frobnicate"], "invalid choice")
+
+
+def test_generator_arguments_are_bounded_in_one_line(capsys):
+    _one_line_error(capsys, ["hidato", "generate", "5", "5", "--seed", "-1"], "outside 0..")
+    _one_line_error(capsys, ["hidato", "generate", "5", "9" * 5000], "(5,000 characters)")
+    _one_line_error(capsys, ["hidato", "generate", "5", "5", "--holes", "24"],
+                    "leaves 1 cells")
+    _one_line_error(capsys, ["hidato", "generate", "5", "5", "--first", "0"],
+                    "first = 0 is outside 1..1,000,000")

@@ -161,3 +161,16 @@ def test_submit_fails_loudly_when_seq_is_forced():
     g.plc.force("CMD_SEQ", 0)
     with pytest.raises(FbdError, match="did not take"):
         g.start()
+
+
+def test_another_writers_event_is_taken_first_not_overwritten():
+    g = HidatoGame(SMALL)
+    g.start()
+    plc = g.plc                                   # another writer: a script, a debugger
+    for name, value in (("ROW", 1), ("COL", 0), ("NUMBER", 3), ("CMD", 4), ("CMD_SEQ", 77)):
+        plc.set(name, value)                      # enter 3 at (1, 0), numbered its own way
+    assert g.busy
+    with pytest.raises(FbdError, match="not taken"):
+        g.post("enter", 0, 1, number=2)           # would overwrite it
+    g.enter(0, 1, 2)                              # waits for it, then its own
+    assert g.current[1][0] == 3 and g.current[0][1] == 2 and g.taken == 78

@@ -4,7 +4,9 @@ import random
 
 import pytest
 
-from programs.hidato import BoardError, count_solutions, generate, solve
+from fbd.errors import FbdError
+from programs.common.params import ParameterError
+from programs.hidato import count_solutions, generate, solve
 from programs.hidato.generator import _backbite, _snake, hamiltonian_path
 
 
@@ -26,10 +28,10 @@ def test_generated_unique_with_first_and_last(rows, cols, holes, seed, difficult
     assert solve(board).solves(board)
 
 
-def test_fewer_givens_than_the_seed():
+def test_fewer_givens_than_half_the_cells():
     for seed in range(3):
         board = generate(6, 6, seed=seed, difficulty="medium")
-        assert len(board.givens()) < board.cells // 2 + 1  # the seed keeps half plus one
+        assert len(board.givens()) < board.cells // 2 + 1  # fewer than the usual half plus one
 
 
 def test_difficulty_orders_the_share_of_givens():
@@ -44,15 +46,27 @@ def test_same_seed_same_puzzle_and_first_last_options():
 
 
 @pytest.mark.parametrize("kwargs, words", [
-    (dict(rows=0, cols=3), "at least 1x1"),
+    (dict(rows=0, cols=3), r"rows = 0 is outside 1\.\.400"),
     (dict(rows=3, cols=3, holes=8), "leaves 1 cells"),
     (dict(rows=3, cols=3, last=5, holes=1), "needs 5 cells"),
     (dict(rows=3, cols=3, difficulty="insane"), "unknown difficulty"),
-    (dict(rows=3, cols=3, first=0), "first must be"),
+    (dict(rows=3, cols=3, first=0), r"first = 0 is outside 1\.\.1,000,000"),
+    (dict(rows=3, cols=3, first=10**7), "first = 10000000 is outside"),
+    (dict(rows=21, cols=20), "21x20 is too large for the generator"),
+    (dict(rows=1000, cols=1), "rows = 1000 is outside"),
+    (dict(rows=3, cols=3, holes=-1), "holes = -1 is outside 0..9"),
+    (dict(rows=3, cols=3, holes=10), "holes = 10 is outside 0..9"),
+    (dict(rows=3, cols=3, last=100), "last = 100 is outside 2..9"),
+    (dict(rows=3, cols=3, seed=-1), "seed = -1 is outside"),
+    (dict(rows=3, cols=3, seed=2**64), "seed = 18446744073709551616 is outside"),
+    (dict(rows=3, cols=3, seed="abc"), "seed must be a whole number"),
+    (dict(rows=3.5, cols=3), "rows must be a whole number"),
+    (dict(rows=True, cols=3), "rows must be a whole number"),
 ])
-def test_bad_arguments(kwargs, words):
-    with pytest.raises(BoardError, match=words):
+def test_bad_arguments_are_refused_naming_the_parameter_and_its_range(kwargs, words):
+    with pytest.raises(ParameterError, match=words) as e:
         generate(**kwargs)
+    assert isinstance(e.value, FbdError) and isinstance(e.value, ValueError)
 
 
 def test_paths_cover_the_cells_and_fallback_works():

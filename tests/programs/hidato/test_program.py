@@ -135,12 +135,12 @@ def test_control_takes_an_event_when_seq_changes_and_locks_one_scan():
     assert [p for p in pulses if h.get(p)] == ["Undo"] and h.get("Taken") == 2
 
 
-def test_names_block_count_and_scan_time_at_10x10():
+def test_names_and_block_count_at_10x10():
     net = build(10, 10)
     program = compile_network(net)
     assert len(program.leaves) < 4000          # 3848 blocks, 3193 of them in Rules
     macros = {inst.element.name for inst in net.instances.values() if inst.is_macro}
-    assert macros == {"Control", "Machine", "Move", "Cell", "Rules"}
+    assert macros == {"Command", "Machine", "Move", "Cell", "Rules"}
 
     def instance_names(n):
         for name, inst in n.instances.items():

@@ -28,6 +28,11 @@ def test_rosetta_example():
     assert count_solutions(board) == 1
 
 
+def test_the_six_published_puzzles_are_here():
+    # the parametrized test below would silently shrink if one went missing
+    assert len(PUBLISHED) == 6, PUBLISHED
+
+
 @pytest.mark.parametrize("path", PUBLISHED, ids=lambda p: p.stem)
 def test_published_puzzles_are_solved_and_unique(path):
     # their speed is measured by programs/hidato/bench.py, not here

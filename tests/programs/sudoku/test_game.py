@@ -10,9 +10,8 @@ import pytest
 
 from fbd import FbdError
 from programs.sudoku import SudokuGame, build
+from tests.paths import SUDOKU_QT
 from tests.programs.sudoku.scxml_reference import ScxmlSudoku, conflicts, is_solved
-
-DATA = Path(__file__).resolve().parents[3].parent / "shared" / "sudoku-qt"
 
 #: A valid Jigsaw Sudoku layout and its solution (checked below, independently
 #: of the program); the solution breaks the classic 3x3 boxes.
@@ -31,8 +30,8 @@ def read_data(path: Path) -> list[list[int]]:
     return [[int(v) % 10 for v in line.split(",")] for line in path.read_text().splitlines()]
 
 
-NEARLY = read_data(DATA / "nearly-solved-sudoku.data")
-PUZZLE = read_data(DATA / "sudoku.data")
+NEARLY = read_data(SUDOKU_QT / "nearly-solved-sudoku.data")
+PUZZLE = read_data(SUDOKU_QT / "sudoku.data")
 SOLUTION = [row[:] for row in NEARLY]
 SOLUTION[0][0] = 4
 
@@ -414,3 +413,19 @@ def test_post_writes_without_scanning(game):
     assert g.taken != seq and g.current[0][0] == 0
     g.plc.scan()
     assert g.taken == seq and g.current[0][0] == 1
+
+
+def test_another_writers_event_is_taken_first_not_overwritten(game):
+    g = fresh(game, PUZZLE)
+    g.start()
+    first, second = [(r, c) for r in range(9) for c in range(9) if PUZZLE[r][c] == 0][:2]
+    plc = g.plc                                   # another writer: a script, a debugger
+    plc.set("ROW", first[0])
+    plc.set("COL", first[1])
+    plc.set("CMD", 4)                             # tap
+    theirs = g.taken + 100                        # numbered its own way
+    plc.set("CMD_SEQ", theirs)
+    assert g.pending
+    g.tap(*second)                                # waits for the other tap, then its own
+    assert g.current[first[0]][first[1]] == 1 and g.current[second[0]][second[1]] == 1
+    assert g.taken == g.seq == theirs + 1 and g.undo_count == 2

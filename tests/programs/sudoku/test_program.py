@@ -7,7 +7,6 @@ from fbd.testing import Harness
 from programs.sudoku import build
 from programs.sudoku.control import EVENTS, control_macro
 from programs.sudoku.groups import groups, peers
-from programs.sudoku.machine import machine_macro
 
 PULSES = [e.capitalize() for e in EVENTS]
 
@@ -19,35 +18,15 @@ def pulses(h):
 def test_control_takes_an_event_when_seq_changes_and_locks_one_scan():
     h = Harness(control_macro())
     h.set(Cmd=EVENTS["tap"], Seq=1).scan()
-    assert pulses(h) == ["Tap"] and h.get("Busy") and h.get("Taken") == 1
+    assert pulses(h) == ["Tap"] and h.get("Issue") and h.get("Taken") == 1
     h.set(Cmd=EVENTS["undo"], Seq=2).scan()          # locked: pending, not lost
-    assert pulses(h) == [] and not h.get("Busy") and h.get("Taken") == 1
+    assert pulses(h) == [] and not h.get("Issue") and h.get("Taken") == 1
     h.scan()
     assert pulses(h) == ["Undo"] and h.get("Taken") == 2
     h.scan(3)                                          # Seq unchanged: nothing more
     assert pulses(h) == [] and h.get("Taken") == 2
     h.set(Cmd=99, Seq=3).scan()                        # an unknown selector: taken, no pulse
     assert pulses(h) == [] and h.get("Taken") == 3
-
-
-def test_machine_enters_game_with_a_restart_and_follows_the_scxml():
-    h = Harness(machine_macro())
-    h.scan()
-    h.expect(Load=True, Restart=True, Idle=True, Unsolved=True, Playing=False)
-    h.scan()
-    h.expect(Load=False, Restart=False)
-    h.set(Stop=True).scan()                            # stop in idle: nothing
-    h.expect(Idle=True, Unsolved=True)
-    h.set(Stop=False, Start=True).scan()
-    h.expect(Playing=True, Idle=False, Unsolved=False, Restart=True)
-    h.set(Start=False, Setup=True).scan()              # setup in playing: ignored
-    h.expect(Playing=True, Load=False, Restart=False)
-    h.set(Setup=False, Solved=True).scan()             # solved grid, but no move
-    h.expect(Playing=True)
-    h.set(Moved=True).scan()
-    h.expect(Playing=False, SolvedState=True, Idle=True, Unsolved=False)
-    h.set(Moved=False, Setup=True).scan()
-    h.expect(SolvedState=False, Unsolved=True, Load=True, Restart=True)
 
 
 def test_group_map_classic_and_jigsaw():
@@ -64,7 +43,7 @@ def test_names_and_block_count():
     program = compile_network(net)
     assert len(program.leaves) < 1000
     macros = {inst.element.name for inst in net.instances.values() if inst.is_macro}
-    assert macros == {"Control", "Machine", "Move", "Cell", "Peers", "Groups"}
+    assert macros == {"Command", "Machine", "Move", "Cell", "Peers", "Groups"}
     assert all(re.fullmatch(r"[A-Z][A-Za-z]*", m) for m in macros)
 
     def instance_names(n):

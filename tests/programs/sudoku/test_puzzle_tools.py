@@ -25,11 +25,10 @@ from programs.sudoku.files import GridFileError
 from programs.sudoku.grader import grade
 from programs.sudoku.regions import FALLBACK, adjacency, is_valid_layout, layout_with_solution
 from programs.sudoku.solver import has_other_solution, is_valid_solution
+from tests.paths import SUDOKU_QT
 
-SHARED = Path(__file__).resolve().parents[4] / "shared" / "sudoku-qt"
-QT_PUZZLE = SHARED / "sudoku.data"
-QT_NEARLY = SHARED / "nearly-solved-sudoku.data"
-needs_shared = pytest.mark.skipif(not QT_PUZZLE.exists(), reason="../shared/sudoku-qt not present")
+QT_PUZZLE = SUDOKU_QT / "sudoku.data"
+QT_NEARLY = SUDOKU_QT / "nearly-solved-sudoku.data"
 
 ARTO_INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 
@@ -54,7 +53,6 @@ def test_dlx_knuth_example():
         DancingLinks(2, [[0, 2]])
 
 
-@needs_shared
 def test_solves_the_qt_example_grids():
     grid, regions = read_grid(QT_PUZZLE)
     assert regions is None
@@ -63,7 +61,7 @@ def test_solves_the_qt_example_grids():
     assert all(solution[r][c] == v for r in range(9) for c in range(9) if (v := grid[r][c]))
     assert count_solutions(grid) == 1
     nearly, _ = read_grid(QT_NEARLY)
-    assert solve(nearly) == solution and solution[0][0] == 4  # FORMAT.md: the same solution
+    assert solve(nearly) == solution and solution[0][0] == 4  # the same solution, one blank
 
 
 def test_hard_puzzles_and_the_hard_set_file():
@@ -232,7 +230,6 @@ def test_round_trips_in_three_formats(tmp_path):
     assert len((tmp_path / "b.txt").read_text().strip()) == 81
 
 
-@needs_shared
 def test_qt_file_is_byte_identical_after_round_trip(tmp_path):
     grid, _ = read_grid(QT_PUZZLE)
     write_grid(tmp_path / "x.data", grid)
@@ -296,7 +293,6 @@ def test_bundled_puzzles_are_unique_and_graded():
 
 
 # ------------------------------------------------------------------ CLI
-@needs_shared
 def test_cli_solve(capsys):
     assert fbd_main(["sudoku", "solve", str(QT_PUZZLE)]) == 0
     out = capsys.readouterr().out.split()
@@ -320,8 +316,11 @@ def read_grid_from_text(text, tmp_path):
 @pytest.mark.parametrize("argv, words", [
     (["sudoku"], "required"),
     (["sudoku", "generate", "--difficulty", "expert"], "invalid choice"),
-    (["sudoku", "generate", "--seed", "x"], "invalid int"),
-    (["sudoku", "solve", "/no/such/file.data"], "No such file"),
+    (["sudoku", "generate", "--seed", "x"], "not a whole number: 'x'"),
+    (["sudoku", "generate", "--seed", "-3"], "-3 is outside 0..9,223,372,036,854,775,807"),
+    (["sudoku", "generate", "--seed", "9" * 5000], "(5,000 characters) is outside"),
+    (["sudoku", "solve", "/no/such/file.data"], "/no/such/file.data: no such file"),
+    (["sudoku", "solve", "/"], "/: is a directory"),
 ])
 def test_cli_user_errors_are_one_line_exit_2(capsys, argv, words):
     assert fbd_main(argv) == 2
@@ -338,3 +337,12 @@ def test_cli_unsolvable_and_malformed(capsys, tmp_path):
     assert fbd_main(["sudoku", "solve", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "line 1" in err
+
+
+@pytest.mark.parametrize("seed, words", [(-1, "seed = -1 is outside"), (2**63, "is outside"),
+                                         ("7", "seed must be a whole number"),
+                                         (1.5, "seed must be a whole number")])
+def test_generator_seeds_are_bounded(seed, words):
+    from programs.common.params import ParameterError
+    with pytest.raises(ParameterError, match=words):
+        generate("easy", seed=seed)

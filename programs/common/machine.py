@@ -1,5 +1,8 @@
 """The *Machine* macro: the SCXML states ``idle`` (``unsolved``, ``solved``) and ``playing``.
 
+Qt's "SCXML Sudoku" machine (``sudoku.scxml``); the Hidato program runs the
+same one.
+
 Two bistables hold the configuration: ``playing`` and ``solved`` (both RS,
 reset-dominant); ``idle`` is NOT playing and ``unsolved`` is idle and not
 solved. The transitions of ``sudoku.scxml``:

@@ -1,0 +1,89 @@
+"""Reading values for the debugger's views: IEC text for a raw table value or a
+literal, the watch list's rows, and :class:`Probe`, a reader of many signals
+at once (a diagram's wire labels, a hierarchy's ports) read at 30 Hz."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .. import types as t
+from ..compiler.pycode import SignalInfo
+from ..errors import FbdError
+from ..runtime.plc import Plc
+
+__all__ = ["format_value", "literal_text", "WatchRow", "Probe"]
+
+
+def format_value(tp: t.DataType | None, raw) -> str:
+    """A raw table value as IEC text: ``TRUE``, ``42``, ``1.5``, ``T#1s500ms``, ``'abc'``."""
+    if tp is None:
+        text = repr(raw)
+        return text if len(text) <= 60 else text[:57] + "..."
+    kind = tp.kind
+    if kind == "bool":
+        return "TRUE" if raw else "FALSE"
+    if kind == "time":
+        return t.format_time(int(raw))
+    if kind == "real":
+        return repr(float(raw))
+    if kind == "string":
+        return "'" + str(raw).replace("$", "$$").replace("'", "$'") + "'"
+    if kind == "bits":
+        return f"16#{int(raw):X}"
+    return str(raw)
+
+
+def literal_text(tp: t.DataType | None, value) -> str:
+    """A literal as the program gave it (``True``, ``"T#3s"``, ``5``) in IEC form,
+    as ``tp`` reads it: ``TRUE``, ``T#3s``, ``5``, ``'abc'``."""
+    if tp is not None:
+        try:
+            return format_value(tp, tp.coerce(value))
+        except (FbdError, ValueError, TypeError):
+            pass
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    return str(value)
+
+
+class WatchRow(NamedTuple):
+    """One line of the watch list."""
+    path: str
+    type: str       # the IEC type name
+    value: Any      # the Python value (TIME as a timedelta)
+    text: str       # the value as IEC text
+    forced: bool
+
+
+class Probe:
+    """Reads a fixed list of signals straight from the table (slots resolved once).
+
+    For views that show many values at a refresh: a diagram's wire labels, a
+    hierarchy's ports. ``read()`` gives Python values, ``read_raw()`` the table's
+    (TIME in µs), ``texts()`` IEC text, ``forced()`` which are forced.
+    """
+
+    def __init__(self, plc: Plc, infos: list[SignalInfo]):
+        self._plc = plc
+        self.paths = [i.path for i in infos]
+        self.types = [i.type for i in infos]
+        self._reads = [(i.slot, i.const) for i in infos]
+
+    def read_raw(self) -> list:
+        s = self._plc.main.s
+        return [c if k is None else s[k] for k, c in self._reads]
+
+    def read(self) -> list:
+        return [v if tp is None else tp.to_python(v)
+                for tp, v in zip(self.types, self.read_raw())]
+
+    def texts(self) -> list[str]:
+        return [format_value(tp, v) for tp, v in zip(self.types, self.read_raw())]
+
+    def forced(self) -> list[bool]:
+        """Which of the signals are forced (to mark them)."""
+        forces = self._plc.main.forces
+        return [k is not None and k in forces for k, _c in self._reads]
+
+    def __len__(self) -> int:
+        return len(self.paths)

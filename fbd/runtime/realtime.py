@@ -1,0 +1,107 @@
+"""Scanning a PLC against the wall clock, and what happens when the host falls behind.
+
+:class:`RealtimeRunner` runs one scan of the main task per cycle of wall-clock
+time, on the calling thread, sleeping between scans (``fbd serve`` runs its PLC
+this way; the HMI paces its PLC from the Qt event loop instead, see
+``hmi/loop.py``). The PLC's clock stays simulated: each scan advances it by
+exactly one cycle, so NOW and the timers read whole cycles.
+
+When the host is busy (other threads holding the interpreter, a long scan, a
+suspended laptop), the runner wakes up after the scan was due. What it does
+then is the *policy*:
+
+``skip`` (the default)
+    A cycle whose time has passed entirely is not scanned: the runner skips it
+    (:meth:`fbd.Plc.skip`), so the PLC's clock still advances by it and NOW
+    and every timer keep wall-clock time, as on a real PLC whose cyclic task
+    could not start in time. Fewer scans run than cycles passed; the
+    difference is ``stats.skipped``. Chosen as the default because a served
+    PLC is watched in wall-clock time (a 5 s TON is 5 s on the SCADA's
+    screen) and because running missed scans back to back under a sustained
+    load only adds to the load.
+``catch-up``
+    Every cycle is scanned: after a stall the missed scans run back to back
+    until the schedule is met again. Simulated time and the scan count are
+    those of an undisturbed run, at the price of bursts; under a load the
+    host cannot carry, the runner falls further and further behind
+    (:attr:`RealtimeRunner.lag_us`).
+
+Either way nothing is lost silently: a scan that starts more than half a
+cycle after it was due counts in ``stats.late`` (the worst lateness in
+``stats.max_late_us``), every cycle skipped in ``stats.skipped``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from ..errors import FbdError
+from .plc import Plc
+
+__all__ = ["RealtimeRunner", "run_realtime", "SKIP", "CATCH_UP", "POLICIES"]
+
+SKIP = "skip"
+CATCH_UP = "catch-up"
+POLICIES = (SKIP, CATCH_UP)
+
+
+class RealtimeRunner:
+    """Scans ``plc`` once per cycle of wall-clock time (see the module's text).
+
+    >>> runner = RealtimeRunner(plc, policy="skip")       # doctest: +SKIP
+    >>> runner.run(stop)                                   # until stop.set()
+
+    ``clock`` (integer nanoseconds) and ``sleep`` (seconds; returns True to
+    stop) are the wall clock and the wait between scans; tests replace them.
+    """
+
+    def __init__(self, plc: Plc, policy: str = SKIP, *, clock=time.perf_counter_ns,
+                 sleep=None):
+        if policy not in POLICIES:
+            raise FbdError(f"real-time policy {policy!r}: choose {' or '.join(POLICIES)}")
+        self.plc = plc
+        self.policy = policy
+        self.clock = clock
+        self._sleep = sleep
+        self.cycle_ns = plc.main.cycle_us * 1000
+        self.lag_us = 0.0       # how far behind its schedule the runner is (catch-up)
+        self.started_ns: int | None = None
+
+    def run(self, stop: threading.Event, scans: int | None = None) -> int:
+        """Scan until ``stop`` is set (or ``scans`` scans have run); returns the scans run."""
+        sleep = self._sleep or stop.wait
+        clock, cycle, plc = self.clock, self.cycle_ns, self.plc
+        stats = plc.stats
+        half = cycle // 2
+        skip = self.policy == SKIP
+        due = clock()
+        if self.started_ns is None:
+            self.started_ns = due
+        done = 0
+        while not stop.is_set() and (scans is None or done < scans):
+            behind = clock() - due
+            if behind > half:
+                stats.late += 1
+                if behind / 1000 > stats.max_late_us:
+                    stats.max_late_us = behind / 1000
+                if skip and behind >= cycle:
+                    missed = behind // cycle
+                    plc.skip(missed)
+                    due += missed * cycle
+                    behind -= missed * cycle
+            self.lag_us = max(behind, 0) / 1000
+            plc.scan()
+            done += 1
+            due += cycle
+            delay = due - clock()
+            if delay > 0 and sleep(delay / 1e9):
+                break
+        return done
+
+
+def run_realtime(plc: Plc, stop: threading.Event, scans: int | None = None,
+                 policy: str = SKIP) -> int:
+    """Scan ``plc`` in real time until ``stop`` is set (or ``scans`` scans have run),
+    with a :class:`RealtimeRunner`; returns the scans run."""
+    return RealtimeRunner(plc, policy).run(stop, scans)
