@@ -9,12 +9,15 @@ already TRUE on the first scan is a rising edge.
 
 CV never wraps: CTU counts up only while CV < 32767 (PVmax, INT's largest),
 CTD down only while CV > -32768 (PVmin).
+
+IEC 61131-3 ed. 3's typed counters, which matiec's library has and drawings
+place (``CTU_ULINT``), are the same counters on another type of PV and CV:
+CTU_DINT, CTU_LINT, CTU_UDINT, CTU_ULINT and likewise CTD_... and CTUD_...;
+their CV stops at that type's limits.
 """
 
 from fbd.block import Block, Port, State, register
-from fbd.types import BOOL, INT
-
-_MAX, _MIN = INT.max, INT.min
+from fbd.types import BOOL, DINT, INT, LINT, UDINT, ULINT
 
 
 @register
@@ -32,12 +35,13 @@ class CTU(Block):
     outputs = [Port("Q", BOOL, doc="CV >= PV"),
                Port("CV", INT, doc="current value")]
     state = [State("CU_M", BOOL, doc="CU of the previous scan")]
+    cv_type = INT
 
     def code(self, io):
         return f"""\
 if {io.R}:
     {io.CV} = 0
-elif {io.CU} and not {io.CU_M} and {io.CV} < {_MAX}:
+elif {io.CU} and not {io.CU_M} and {io.CV} < {self.cv_type.max}:
     {io.CV} = {io.CV} + 1
 {io.CU_M} = {io.CU}
 {io.Q} = {io.CV} >= {io.PV}"""
@@ -59,12 +63,13 @@ class CTD(Block):
     outputs = [Port("Q", BOOL, doc="CV <= 0"),
                Port("CV", INT, doc="current value")]
     state = [State("CD_M", BOOL, doc="CD of the previous scan")]
+    cv_type = INT
 
     def code(self, io):
         return f"""\
 if {io.LD}:
     {io.CV} = {io.PV}
-elif {io.CD} and not {io.CD_M} and {io.CV} > {_MIN}:
+elif {io.CD} and not {io.CD_M} and {io.CV} > {self.cv_type.min}:
     {io.CV} = {io.CV} - 1
 {io.CD_M} = {io.CD}
 {io.Q} = {io.CV} <= 0"""
@@ -90,9 +95,11 @@ class CTUD(Block):
                Port("CV", INT, doc="current value")]
     state = [State("CU_M", BOOL, doc="CU of the previous scan"),
              State("CD_M", BOOL, doc="CD of the previous scan")]
+    cv_type = INT
 
     def code(self, io):
         up, down = io.tmp(), io.tmp()
+        top, bottom = self.cv_type.max, self.cv_type.min
         return f"""\
 {up} = {io.CU} and not {io.CU_M}
 {down} = {io.CD} and not {io.CD_M}
@@ -103,10 +110,29 @@ if {io.R}:
 elif {io.LD}:
     {io.CV} = {io.PV}
 elif {up} and not {down}:
-    if {io.CV} < {_MAX}:
+    if {io.CV} < {top}:
         {io.CV} = {io.CV} + 1
 elif {down} and not {up}:
-    if {io.CV} > {_MIN}:
+    if {io.CV} > {bottom}:
         {io.CV} = {io.CV} - 1
 {io.QU} = {io.CV} >= {io.PV}
 {io.QD} = {io.CV} <= 0"""
+
+
+def _typed(base, tp):
+    """``base`` on PV and CV of type ``tp`` (IEC ed. 3's CTU_DINT, ...)."""
+    name = f"{base.type_name}_{tp.name}"
+
+    def retype(ports):
+        return [Port(p.name, tp, p.default, p.doc) if p.name in ("PV", "CV") else p
+                for p in ports]
+    doc = f"{base.type_name} on {tp.name}: PV and CV are {tp.name}s; CV stops at {tp.name}'s limits."
+    return register(type(name, (base,), {
+        "__doc__": doc, "__module__": __name__, "__qualname__": name, "type_name": name,
+        "inputs": retype(base.inputs), "outputs": retype(base.outputs), "cv_type": tp}))
+
+
+for _base in (CTU, CTD, CTUD):
+    for _tp in (DINT, LINT, UDINT, ULINT):
+        globals()[f"{_base.type_name}_{_tp.name}"] = _typed(_base, _tp)
+del _base, _tp

@@ -231,8 +231,12 @@ class PouBuilder(AccessMixin):
                 role = "derived"
             elif var.constant and var.kind not in ("externalVars", "globalVars"):
                 role = "const"
+            elif var.kind == "inputVars" and written and self.kind == "program":
+                # matiec lets a POU write its own VAR_INPUT; a program's, which no caller
+                # passes, then keeps what was written from scan to scan
+                role = "state"
             elif var.kind == "inputVars":
-                role = "input"
+                role = "input"      # a block's: the caller passes it again at every call
             elif var.kind == "inOutVars":
                 role = "inout"
             elif var.kind == "tempVars" or (var.kind == "localVars" and self.kind == "function"):
@@ -269,8 +273,6 @@ class PouBuilder(AccessMixin):
 
     def _check_writable(self, key, lid):
         var = self.vars[key]
-        if var.kind == "inputVars":
-            raise self.err(f"the input {quote(key)} is written; inputs are read-only", lid)
         if var.constant:
             raise self.err(f"the constant {quote(key)} is written", lid)
         if var.type is None:

@@ -64,6 +64,8 @@ def interval_us(text: str, where: str) -> int:
 def literal(text: str, tp: t.DataType | None, where: str):
     """A literal as a wire or a port takes it: coerced to ``tp`` when given; else in
     the form that keeps its type (TIME a timedelta, the date types their IEC text)."""
+    # matiec reads "T# 30000ms" (blanks after the prefix), and so do OpenPLC users' files
+    text = re.sub(r"^(\s*[A-Za-z_]+#)\s+", r"\1", text)
     try:
         value, tname = fv.parse_literal(text, where)
     except InvalidValue as e:

@@ -139,8 +139,6 @@ def test_an_ld_pou_is_a_macro_like_any_other(tmp_path):
     (f.contact(2, "A", 99) + f.coil(3, "Q", 2), "element localId 2: connection to unknown localId 99"),
     (f.rail(1) + f.coil(3, "Z", 1), "coil writes 'Z', which is not a declared variable"),
     (f.rail(1) + f.contact(2, "Z", 1) + f.coil(3, "Q", 2), "'Z' is not a declared variable"),
-    (f.rail(1) + f.contact(2, "A", 1) + f.coil(3, "A", 2),
-     "the input 'A' is written; inputs are read-only"),
     ('<contact localId="2"><position x="0" y="0"/><connectionPointIn/><variable>A</variable>'
      '</contact>' + f.coil(3, "Q", 2), "contact 'A' is not connected on its left"),
 ])

@@ -518,8 +518,6 @@ ERRORS = [
      "element localId 1: 'Z' is not a declared variable"),
     ("undeclared variable written", _IO, f.inv(1, "A") + f.outv(2, "Z", 1),
      "element localId 2: outVariable writes 'Z', which is not a declared variable"),
-    ("an input written", _IO, f.inv(1, "TRUE") + f.outv(2, "A", 1),
-     "element localId 2: the input 'A' is written; inputs are read-only"),
     ("a constant written", '<localVars constant="true">' + f.var("K", "INT", "1")
      + "</localVars>", f.inv(1, "2") + f.outv(2, "K", 1),
      "element localId 2: the constant 'K' is written"),

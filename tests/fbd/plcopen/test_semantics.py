@@ -183,3 +183,17 @@ def test_a_located_input_the_program_writes_starts_each_scan_from_the_input_imag
                  + f.inv(5, "NB", y=40) + f.outv(6, "AFTER", 5, y=40))
     h = Harness(f.net(tmp_path, prog))
     h.run([({"NB": 9}, {"BEFORE": 9, "AFTER": 5}), ({}, {"BEFORE": 9, "AFTER": 5})])
+
+
+def test_a_program_that_writes_its_own_input_keeps_what_it_wrote(tmp_path):
+    """matiec: ``pin := pin + 10`` in a program gives 10, 20, 30 (nobody passes a
+    program's VAR_INPUT); and it reads ``T# 30000ms``, a blank after the prefix, as
+    OpenPLC users' files write it."""
+    prog = f.pou("Main", f.group("inputVars", f.var("pin", "INT"))
+                 + f.group("outputVars", f.var("q", "INT"), f.var("t", "TIME")),
+                 f.inv(1, "pin") + f.inv(2, "10")
+                 + f.block(3, "ADD", {"IN1": (1, None), "IN2": (2, None)}, ["OUT"])
+                 + f.outv(4, "pin", 3, pin="OUT") + f.inv(5, "pin", y=40) + f.outv(6, "q", 5, y=40)
+                 + f.inv(7, "T# 30000ms", y=80) + f.outv(8, "t", 7, y=80))
+    h = Harness(f.net(tmp_path, prog))
+    h.run([({}, {"q": 10, "t": dt.timedelta(seconds=30)}), ({}, {"q": 20}), ({}, {"q": 30})])
