@@ -177,6 +177,7 @@ def cases():
             + "</localVars>", "")), "pou", "is not a located address")
     yield Case("connector-chain-1000", project(pou("Main", OUT_INT, _connector_chain(1000))),
                "pou", None)
+    yield Case("pous-nested-63", project(_nested_pous(63)), "pou", None)
     yield Case("pous-nested-330", project(_nested_pous(330)), "pou",
                "placed inside one another more than 64 deep")
     yield Case("pou-cycle", project(
