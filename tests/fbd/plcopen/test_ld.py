@@ -160,3 +160,16 @@ def test_two_coils_joined_into_one_power_it_as_a_wired_or(tmp_path):
     h = Harness(ld(tmp_path, body))
     h.run([({"A": True}, {"S": True}), ({"A": False, "B": True}, {"S": True}),
            ({"B": False}, {"S": False})])
+
+
+def test_the_debugger_lays_out_an_ld_pou_like_any_network():
+    """OpenPLC's Blink (LD): its network is drawn by the debugger's layout, boxes apart
+    and wires around them; an EN wired to the rail adds no plumbing."""
+    from fbd.compiler import compile_network
+    from fbd.debug.layout import crossings, layout_level, overlaps
+    net = load_project(f.example("openplc_blink")).network("Blink")
+    assert {i.element.name for i in net.instances.values()} >= {"TON", "TOF", "NOT"}
+    assert not any(name.startswith("_en_") for name in net.instances)
+    prog = compile_network(net)
+    level = layout_level(net, "", [prog.leaves[i].path for i in prog.order], prog.signals)
+    assert overlaps(level) == [] and crossings(level) == []
