@@ -44,7 +44,7 @@ _FOLD = {
     "lshift": operator.lshift, "rshift": operator.rshift, "xor": operator.xor,
     "eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le,
     "gt": operator.gt, "ge": operator.ge, "neg": operator.neg, "pos": operator.pos,
-    "invert": operator.invert, "abs": abs, "float": float, "trunc": math.trunc,
+    "invert": operator.invert, "not": operator.not_, "abs": abs, "float": float, "trunc": math.trunc,
     "floor": math.floor, "ceil": math.ceil, "isfinite": math.isfinite, "isnan": math.isnan,
     "isinf": math.isinf, "copysign": math.copysign, "fabs": math.fabs, "sqrt": math.sqrt,
 }
@@ -158,6 +158,10 @@ class Graph:
         node = self._nodes.get(key)
         if node is not None:
             return node
+        if op in ("and", "or", "xor", "not") and all(a.kind == "bool" for a in args):
+            simpler = self._boolean(op, args)
+            if simpler is not None:
+                return simpler
         operands = args[1:] if op in GUARDED else args
         if op in _FOLD and all(a.op == "const" for a in operands):
             if op in GUARDED and args[0].op == "const" and not args[0].value:
@@ -172,6 +176,26 @@ class Graph:
         # the key names the operands by id: the node keeps them alive
         self._nodes[key] = node
         return node
+
+    def _boolean(self, op: str, args: tuple):
+        """The identities of BOOL algebra that if-conversion leaves behind
+        (``x AND TRUE``, ``x OR NOT x``, ``NOT NOT x``)."""
+        if op == "not":
+            (x,) = args
+            return x.args[0] if x.op == "not" else None
+        a, b = args
+        for x, y in ((a, b), (b, a)):
+            if y.is_const:
+                if op == "and":
+                    return x if y.value else y
+                if op == "or":
+                    return y if y.value else x
+                return self.node("not", x) if y.value else x
+        if a is b:
+            return self.const(False) if op == "xor" else a
+        if op in ("and", "or") and (a.op == "not" and a.args[0] is b or b.op == "not" and b.args[0] is a):
+            return self.const(op == "or")
+        return None
 
     def _make(self, op: str, full: tuple, aux) -> Node:
         args = full

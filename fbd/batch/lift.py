@@ -337,6 +337,13 @@ class Lifter:
         if c.is_const:
             return a if c.value else b
         if a.kind == "bool" and b.kind == "bool":
+            nc = g.node("not", c)
+            if b is c or b is nc or a is c or a is nc:
+                # an arm that is the test itself, or its negation, is a constant there
+                a = g.const(True) if a is c else g.const(False) if a is nc else a
+                b = g.const(False) if b is c else g.const(True) if b is nc else b
+                if a is b:
+                    return a
             if a.is_const and b.is_const:
                 return c if a.value else g.node("not", c)
             if a.is_const:

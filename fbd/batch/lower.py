@@ -372,9 +372,8 @@ class Lowering:
 
     def _release(self, n: Node) -> None:
         home = self.home.get(id(n))
-        if home is not None and home.startswith("_T_"):
-            dtype, k = home[3:].rsplit("_", 1)
-            self.free.setdefault(dtype, []).append(int(k))
+        if home is not None and home.startswith("_T_") and id(n) not in self.root_of:
+            self._free_buffer(home)
             self.home[id(n)] = None
 
     def _slot(self, name: str) -> str:
@@ -549,32 +548,78 @@ class Lowering:
         return f", dtype=np_{dtype}, casting='unsafe'"
 
     def _emit_select(self, n: Node, args, dtype: str) -> None:
+        """``a if c else b``, branch-free (a masked ``np.copyto`` is a branch per
+        element: ten times slower on masks that vary between instances):
+        ``b + (a - b) * c`` for integers of up to 16 bits (exact: both arms are
+        values of the dtype), ``b ^ ((a ^ b) & c)`` for BOOLs, ``np.where``
+        for the rest, where it is the faster. Where ``b`` is already in the
+        buffer (an old value in its slot, or a temporary no one else reads), the
+        select updates it in place."""
         c, a, b = args
         key = id(n)
-        cref = self.ref(c)
-        aref, bref = self.ref(a, dtype), self.ref(b, dtype)
-        target = self.want.get(key)
         lines = self.lines
-        cast_a = self._copy_cast(a, dtype)
-        cast_b = self._copy_cast(b, dtype)
-        if target is not None and b is self.targets[target].old:
-            home = self._slot(target)          # the old value is in place already
-        elif (target is not None and self.want.get(id(b)) == target) or (
-                target is None and not b.scalar and b.op != "var"
-                and len(self.users[id(b)]) == 1 and id(b) not in self.root_of
-                and self.carrier[id(b)] == dtype and (self.home.get(id(b)) or "").startswith("_T_")):
-            home = self.home[id(b)]            # b's buffer, taken over
+        target = self.want.get(key)
+        arith = dtype == "bool" or dtype in INT_DTYPES and INT_DTYPES[dtype][0] <= 16
+        in_place = False
+        if target is not None and (b is self.targets[target].old
+                                   or self.want.get(id(b)) == target):
+            home, in_place = self._slot(target), True
+        elif (target is None and not b.scalar and b.op != "var" and len(self.users[id(b)]) == 1
+              and id(b) not in self.root_of and self.carrier[id(b)] == dtype
+              and (self.home.get(id(b)) or "").startswith("_T_")):
+            home, in_place = self.home[id(b)], True
             self.home[id(b)] = None
+        elif not arith and target is None and not c.scalar:
+            home = None                        # np.where makes the array
         else:
             home = self._into(n)
-            if home is None:                   # object arrays: a fresh one
-                home = f"_v{key}"
-                lines.append(f"{home} = _object_like({bref})")
+        cref = self.ref(c)
+        aref = self.ref(a, dtype)
+        bref = home if in_place else self.ref(b, dtype)
+        if c.scalar:                           # the same choice in every instance
+            if in_place:
+                lines.append(f"if {cref}: np_copyto({home}, {aref}{self._copy_cast(a, dtype)})")
             else:
-                lines.append(f"np_copyto({home}, {bref}{cast_b})")
-        lines.append(f"np_copyto({home}, {aref}, where={cref}{cast_a})")
+                lines.append(f"np_copyto({home}, {aref} if {cref} else {bref}, casting='unsafe')")
+        elif not arith:
+            # np.where promotes (uint64 with int64 gives float64): arms in the dtype
+            arms = [r if x.scalar or self.carrier.get(id(x)) in (dtype, "object") or r == home
+                    else f"{r}.astype(np_{dtype})" for x, r in ((a, aref), (b, bref))]
+            where = f"np_where({cref}, {arms[0]}, {arms[1]})"
+            if home is None:
+                lines.append(f"_v{key} = {where}")
+                home = f"_v{key}"
+            else:
+                lines.append(f"np_copyto({home}, {where}, casting='unsafe')")
+        elif dtype != "bool" and a.scalar and b.scalar:
+            diff = (repr(wrap_const(a.value - b.value, dtype)) if a.is_const and b.is_const
+                    else f"_wrap_to({self.scalar(a)} - {self.scalar(b)}, {dtype!r})")
+            lines.append(f"np_multiply({cref}, {diff}, out={home}, dtype=np_{dtype}, casting='unsafe')")
+            if not (b.is_const and b.value == 0):
+                lines.append(f"np_add({home}, {bref}, out={home})")
+        elif dtype != "bool" and b.is_const and b.value == 0:
+            lines.append(f"np_multiply({aref}, {cref}, out={home}, dtype=np_{dtype}, "
+                         f"casting='unsafe')")
+        else:
+            scratch = self._buffer(dtype) if in_place else home
+            cast = self._cast(n, (a, b) if not in_place else (a,), dtype)
+            if dtype == "bool":
+                lines += [f"np_bitwise_xor({aref}, {bref}, out={scratch}{cast})",
+                          f"np_bitwise_and({scratch}, {cref}, out={scratch})",
+                          f"np_bitwise_xor({scratch}, {bref}, out={home})"]
+            else:
+                lines += [f"np_subtract({aref}, {bref}, out={scratch}{cast})",
+                          f"np_multiply({scratch}, {cref}, out={scratch}, dtype=np_{dtype}, "
+                          f"casting='unsafe')",
+                          f"np_add({scratch}, {bref}, out={home}{cast if not in_place else ''})"]
+            if scratch != home:
+                self._free_buffer(scratch)
         self.home[key] = home
         self.name[key] = home
+
+    def _free_buffer(self, name: str) -> None:
+        dtype, k = name[3:].rsplit("_", 1)
+        self.free.setdefault(dtype, []).append(int(k))
 
     def _copy_cast(self, x: Node, dtype: str) -> str:
         if x.scalar or self.carrier.get(id(x)) == dtype:

@@ -108,7 +108,9 @@ class BatchProgram:
         """A fresh table: every slot's initial value in every instance."""
         n, flat = self.n, self.flat
         table = []
-        for init, dtype in zip(flat.slot_init, self.slot_dtypes):
+        for init, dtype, tp in zip(flat.slot_init, self.slot_dtypes, self.slot_types):
+            if init is None and tp is not None:
+                init = tp.default   # a feedback copy: taken from its source below
             if dtype == "object":
                 arr = np.empty(n, dtype=object)
                 arr[...] = init if not isinstance(init, (list, tuple)) else None

@@ -152,7 +152,7 @@ def namespace() -> dict:
                  "left_shift", "right_shift", "floor_divide", "remainder", "negative", "invert",
                  "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
                  "logical_not", "isfinite", "isnan", "isinf", "copysign", "fabs", "sqrt",
-                 "true_divide", "absolute", "copyto", "float64", "uint64", "int64"):
+                 "true_divide", "absolute", "copyto", "where", "float64", "uint64", "int64"):
         ns[f"np_{name}"] = getattr(np, name)
     for dtype in _INT_BITS:
         ns[f"np_{dtype}"] = getattr(np, dtype)
