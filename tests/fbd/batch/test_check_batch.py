@@ -33,6 +33,6 @@ def test_cases_run_in_chunks_and_wrap_as_the_block_does():
 def test_until_reads_each_case_when_its_signal_comes_and_fails_when_it_never_does():
     check_batch(adder(), {"A": [1, 2], "B": 3, "GO": True}, lambda c: {"S": c["A"] + 3},
                 until="LATE")
-    with pytest.raises(AssertionError, match=r"2 of 2 cases differ.*got \{'never': 'LATE'\}"):
+    with pytest.raises(AssertionError, match=r"(?s)2 of 2 cases differ.*got \{'never': 'LATE'\}"):
         check_batch(adder(), {"A": [1, 2], "B": 3, "GO": True}, lambda c: {"S": 0},
                     until="LATE", max_scans=2)
