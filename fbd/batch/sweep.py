@@ -17,7 +17,9 @@ Dask is an optional extra: ``pip install -e '.[dask]'``.
 
 from __future__ import annotations
 
+import socket
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Iterable
 
 from ..errors import FbdError
@@ -41,6 +43,8 @@ def sweep(job: Callable, specs: Iterable, *, scheduler: str | None = None, worke
     distributed = _distributed()
     specs = list(specs)
     say = progress or (lambda text: None)
+    offload = getattr(distributed.utils, "_offload_executor", None)
+    idle = offload is not None and not getattr(offload, "_threads", True)
     if scheduler is None:
         say(f"starting a local Dask cluster of {workers} worker{'s' if workers != 1 else ''}")
         cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
@@ -49,6 +53,7 @@ def sweep(job: Callable, specs: Iterable, *, scheduler: str | None = None, worke
     else:
         say(f"connecting to the Dask scheduler at {scheduler}")
         cluster = None
+        _reachable(scheduler, timeout)
         try:
             client = distributed.Client(scheduler, timeout=timeout)
         except (OSError, TimeoutError) as err:
@@ -67,6 +72,24 @@ def sweep(job: Callable, specs: Iterable, *, scheduler: str | None = None, worke
         client.close()
         if cluster is not None:
             cluster.close()
+        if idle and distributed.utils._offload_executor is offload:
+            # distributed starts a helper thread for good on first use; leave the
+            # caller's process with the threads it had (a GUI may count them)
+            offload.shutdown(wait=True)
+            distributed.utils._offload_executor = ThreadPoolExecutor(
+                max_workers=1, thread_name_prefix="Dask-Offload")
+
+
+def _reachable(address: str, timeout: float) -> None:
+    """Refuse a tcp:// scheduler nothing listens at before Dask starts its event
+    loop thread for it (a Client that fails to connect leaves that running)."""
+    if not address.startswith("tcp://"):
+        return
+    host, _, port = address[len("tcp://"):].rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except (OSError, ValueError) as err:
+        raise FbdError(f"cannot reach the Dask scheduler at {address}: {err}") from None
 
 
 __all__ = ["sweep"]

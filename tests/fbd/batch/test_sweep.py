@@ -1,6 +1,8 @@
 """The Dask sweep: batch jobs on a LocalCluster of two workers give what the
 same jobs give run here, in the order of their specs."""
 
+import threading
+
 import numpy as np
 import pytest
 
@@ -29,7 +31,9 @@ def counter_job(spec: dict) -> np.ndarray:
 def test_a_sweep_on_a_local_cluster_of_two_workers_equals_the_jobs_run_here():
     specs = [{"seed": s, "limit": 3 + s} for s in range(6)]
     seen = []
+    threads = threading.active_count()
     results = sweep(counter_job, specs, workers=2, processes=False, progress=seen.append)
+    assert threading.active_count() == threads   # nothing left running
     for spec, got in zip(specs, results):
         assert got.tolist() == counter_job(spec).tolist()
     assert seen[0].startswith("starting a local Dask cluster of 2 workers")
