@@ -29,6 +29,7 @@ Progress goes to stderr.
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import random
 import sys
@@ -105,9 +106,12 @@ def play_blocks_on_dask(games: int, placement: str, processing: str, seed: int, 
     """:func:`play_blocks`, one Dask job per batch: on a local cluster of
     ``workers`` processes, or on the one whose scheduler is at ``scheduler``."""
     from fbd.batch.sweep import sweep
+    # the job by its module's name: run as ``python -m`` this module is __main__,
+    # which Dask workers cannot import
+    job = importlib.import_module("programs.game2048.montecarlo").dask_job
     specs = [dict(games=min(batch, games - k), placement=placement, processing=processing,
                   seed=seed, batch=batch, first=k) for k in range(0, games, batch)]
-    parts = sweep(dask_job, specs, scheduler=scheduler, workers=workers, progress=progress)
+    parts = sweep(job, specs, scheduler=scheduler, workers=workers, progress=progress)
     return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
 
 
