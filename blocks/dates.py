@@ -100,13 +100,20 @@ _HELPERS = {
 
 
 # ---------------------------------------------------------------- arithmetic
+def _wrapped(block, expr: str) -> str:
+    """``expr`` wrapped to the output's width, where it is an integer that could leave
+    it (a date near the end of the 64-bit range, moved or cut to its day)."""
+    out = type(block).outputs[0].type
+    return out.wrap(expr) if out.is_integral and "_w" not in expr and "&" not in expr else expr
+
+
 class _Binary(Block):
     family = "dates"
     a = b = out = None
     expr = ""
 
     def code(self, io):
-        return f"{io.OUT} = {self.expr.format(a=io.IN1, b=io.IN2, day=_DAY)}"
+        return f"{io.OUT} = {_wrapped(self, self.expr.format(a=io.IN1, b=io.IN2, day=_DAY))}"
 
 
 def _arith(name, a, b, out, expr, doc):
@@ -127,7 +134,7 @@ SUB_DT_TIME = _arith("SUB_DT_TIME", DT, TIME, DT, DT.wrap("{a} - {b}"),
                      "A date and time moved back by a duration.")
 SUB_DATE_DATE = _arith("SUB_DATE_DATE", DATE, DATE, TIME, TIME.wrap("{a} - {b}"),
                        "The duration from IN2 to IN1, two dates (negative if IN2 is later).")
-SUB_TOD_TOD = _arith("SUB_TOD_TOD", TOD, TOD, TIME, "{a} - {b}",
+SUB_TOD_TOD = _arith("SUB_TOD_TOD", TOD, TOD, TIME, TIME.wrap("{a} - {b}"),
                      "The duration from IN2 to IN1, two times of day.")
 SUB_DT_DT = _arith("SUB_DT_DT", DT, DT, TIME, TIME.wrap("{a} - {b}"),
                    "The duration from IN2 to IN1, two dates and times.")
@@ -144,7 +151,7 @@ class DateConversion(Block):
     expr = ""
 
     def code(self, io):
-        return f"{io.OUT} = {self.expr.format(x=io.IN, day=_DAY, s=_SECOND)}"
+        return f"{io.OUT} = {_wrapped(self, self.expr.format(x=io.IN, day=_DAY, s=_SECOND))}"
 
 
 def _convert(name, src, dst, expr, doc):
@@ -154,9 +161,9 @@ def _convert(name, src, dst, expr, doc):
     globals()[name] = register(cls)
 
 
-_convert("DT_TO_DATE", DT, DATE, "{x} - {x} % {day}", "The date of a DATE_AND_TIME.")
+_convert("DT_TO_DATE", DT, DATE, DATE.wrap("{x} - {x} % {day}"), "The date of a DATE_AND_TIME.")
 _convert("DT_TO_TOD", DT, TOD, "{x} % {day}", "The time of day of a DATE_AND_TIME.")
-_convert("DATE_AND_TIME_TO_DATE", DT, DATE, "{x} - {x} % {day}",
+_convert("DATE_AND_TIME_TO_DATE", DT, DATE, DATE.wrap("{x} - {x} % {day}"),
          "The date of a DATE_AND_TIME (IEC's long name of DT_TO_DATE).")
 _convert("DATE_AND_TIME_TO_TIME_OF_DAY", DT, TOD, "{x} % {day}",
          "The time of day of a DATE_AND_TIME (IEC's long name of DT_TO_TOD).")

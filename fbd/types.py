@@ -230,12 +230,12 @@ class DataType:
         kind = self.kind
         if kind is Kind.TIME:
             return _dt.timedelta(microseconds=raw)
-        if kind is Kind.DATE:
-            return v.to_date(raw)
         if kind is Kind.TOD:
             return v.to_time_of_day(raw)
-        if kind is Kind.DT:
-            return v.to_datetime(raw)
+        if kind is Kind.DATE or kind is Kind.DT:
+            if not v.DATE_RANGE[0] <= raw <= v.DATE_RANGE[1]:
+                return raw  # beyond Python's calendar: the count of µs itself
+            return v.to_date(raw) if kind is Kind.DATE else v.to_datetime(raw)
         return raw
 
     def literal(self, raw) -> str:

@@ -265,8 +265,23 @@ def to_time_of_day(us: int) -> _dt.time:
     return (_EPOCH + _dt.timedelta(microseconds=int(us) % _DAY_US)).time()
 
 
+#: the µs a DATE or DT may hold and still be a date of years 1..9999 (Python's range)
+DATE_RANGE = ((_dt.datetime(1, 1, 1) - _EPOCH) // _dt.timedelta(microseconds=1),
+              (_dt.datetime(9999, 12, 31, 23, 59, 59, 999999) - _EPOCH)
+              // _dt.timedelta(microseconds=1))
+
+
+def _beyond(us: int, prefix: str) -> str | None:
+    """The text of a date outside years 1..9999 (a 64-bit count reaches far beyond):
+    its count of µs, as no calendar literal can say it."""
+    if DATE_RANGE[0] <= us <= DATE_RANGE[1]:
+        return None
+    return f"{prefix}#{us}us"
+
+
 def format_date(us: int) -> str:
-    return f"D#{to_date(us).isoformat()}"
+    us = int(us)
+    return _beyond(us, "D") or f"D#{to_date(us).isoformat()}"
 
 
 def format_tod(us: int) -> str:
@@ -274,7 +289,11 @@ def format_tod(us: int) -> str:
 
 
 def format_dt(us: int) -> str:
-    day, rest = divmod(int(us), _DAY_US)
+    us = int(us)
+    beyond = _beyond(us, "DT")
+    if beyond:
+        return beyond
+    day, rest = divmod(us, _DAY_US)
     return f"DT#{to_date(day * _DAY_US).isoformat()}-{_clock(rest)}"
 
 

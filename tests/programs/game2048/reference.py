@@ -1,78 +1,12 @@
-"""A pure-Python reference 2048 (tests only), written from the original game
-(gabrielecirulli/2048): tiles slide as far as they can; each tile merges at
-most once per move, starting from the side the tiles move toward; the score
-gains the value of every merged tile; a move that changes nothing is not a move.
-"""
+"""The reference 2048 the tests compare the program with: it lives in
+:mod:`programs.game2048.reference` (the Monte-Carlo study plays it too)."""
 
-from __future__ import annotations
-
-import random
-from functools import lru_cache
-
-DIRECTIONS = ("up", "right", "down", "left")
-
-
-def slide_line(line):
-    """Push ``line`` toward its end (index 3): returns (new line, score gained)."""
-    new, score = _slide(tuple(line))
-    return list(new), score
-
-
-@lru_cache(maxsize=None)
-def _slide(line: tuple):
-    tiles = [v for v in reversed(line) if v]   # nearest the far end first
-    out, score, i = [], 0, 0
-    while i < len(tiles):
-        if i + 1 < len(tiles) and tiles[i] == tiles[i + 1]:
-            out.append(2 * tiles[i])
-            score += 2 * tiles[i]
-            i += 2
-        else:
-            out.append(tiles[i])
-            i += 1
-    out += [0] * (4 - len(out))
-    return tuple(reversed(out)), score
-
-
-def _lines(direction):
-    """The cells of each line, from the near end to the far end."""
-    if direction == "right":
-        return [[(r, c) for c in range(4)] for r in range(4)]
-    if direction == "left":
-        return [[(r, c) for c in reversed(range(4))] for r in range(4)]
-    if direction == "down":
-        return [[(r, c) for r in range(4)] for c in range(4)]
-    if direction == "up":
-        return [[(r, c) for r in reversed(range(4))] for c in range(4)]
-    raise ValueError(direction)
-
-
-_LINES = {d: _lines(d) for d in DIRECTIONS}
-
-
-def move(board, direction):
-    """Returns (new board as a tuple of tuples, moved, score gained)."""
-    grid = [list(row) for row in board]
-    gained = 0
-    for cells in _LINES[direction]:
-        new, score = _slide(tuple([board[r][c] for r, c in cells]))
-        gained += score
-        for (r, c), v in zip(cells, new):
-            grid[r][c] = v
-    new_board = tuple([tuple(row) for row in grid])
-    return new_board, new_board != tuple([tuple(row) for row in board]), gained
-
-
-def game_over(board):
-    if any(0 in row for row in board):
-        return False
-    return not any(move(board, d)[1] for d in DIRECTIONS)
-
-
-def random_board(rng: random.Random):
-    """A random position: some empty cells, tiles of mostly small exponents so
-    that many neighbours are equal (merges and chains), sometimes large ones."""
-    empty = rng.choice((0.0, 0.15, 0.3, 0.5, 0.8))
-    top = rng.choice((2, 3, 4, 6, 11, 17))
-    return tuple(tuple(0 if rng.random() < empty else 1 << rng.randint(1, top)
-                       for _c in range(4)) for _r in range(4))
+from programs.game2048.reference import (  # noqa: F401
+    DIRECTIONS,
+    game_over,
+    move,
+    play,
+    random_board,
+    slide_line,
+    spawn,
+)

@@ -1,0 +1,291 @@
+"""BatchHarness: n instances of one network in lockstep, each with its own values.
+
+>>> h = BatchHarness(net, n=4096, cycle=0.005)   # doctest: +SKIP
+>>> h.set(A=True)                                # one value for every instance
+>>> h.set(B=np.arange(4096) % 7)                 # or one per instance
+>>> h.scan(k=10)
+>>> h.get("cell_0_0.memory.OUT")                 # n values: a numpy array
+
+Every instance is exactly what a :class:`fbd.testing.Harness` of the same
+network would be, scan for scan, given the same inputs: the same scan
+semantics (inputs latched at the start of a scan, outputs published at its
+end, feedback wires reading the previous scan), the same clock (shared by
+all instances: NOW and the timers read it), the same values bit for bit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import types as t
+from ..compiler.flat import FlatProgram
+from ..compiler.front import flatten
+from ..errors import FbdError
+from ..network import Network
+from ..runtime.plc import to_us
+from .ir import NOW_MAX, NOW_MIN
+from .program import BatchProgram
+from .template import dtype_of
+
+#: Signals of all instances together may take this much memory unless told
+#: otherwise (``memory_limit=``, in bytes): 4 GiB.
+MEMORY_LIMIT = 4 << 30
+#: At most this many instances in one batch (a Python list of this many
+#: values is what a per-instance block builds every scan).
+MAX_INSTANCES = 1 << 26
+
+
+class BatchHarness:
+    """n independent instances of ``network`` (a :class:`~fbd.network.Network`
+    or its :class:`~fbd.compiler.FlatProgram`), scanned together.
+
+    ``cycle``: seconds, a timedelta or 'T#5ms'; ``clock_start``: the clock
+    of the first scan, as :class:`fbd.Plc` takes it. ``memory_limit``: bytes
+    the signal arrays may take (:data:`MEMORY_LIMIT`); the estimate
+    (:meth:`memory_needed`) is checked before anything is allocated.
+    """
+
+    def __init__(self, network, n: int, cycle=0.005, *, clock_start=0.0,
+                 memory_limit: int = MEMORY_LIMIT):
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= MAX_INSTANCES:
+            raise FbdError(f"n must be an integer from 1 to {MAX_INSTANCES}, not {n!r}")
+        n = int(n)
+        if isinstance(network, Network):
+            flat = flatten(network)
+        elif isinstance(network, FlatProgram):
+            flat = network
+        else:
+            raise FbdError(f"BatchHarness needs a Network or a FlatProgram, not "
+                           f"{type(network).__name__}")
+        self.cycle_us = to_us(cycle, "cycle")
+        if self.cycle_us <= 0:
+            raise FbdError(f"cycle must be positive, not {cycle!r}")
+        self.clock_start_us = to_us(clock_start, "clock_start")
+        if not NOW_MIN <= self.clock_start_us <= NOW_MAX:
+            raise FbdError(f"clock_start {clock_start!r} is outside the batch engine's clock "
+                           f"range (about ±73,000 years)")
+        self.n = n
+        self.flat = flat
+        self.program = BatchProgram(flat, n)
+        self.memory_limit = memory_limit
+        need = self.memory_needed()
+        if need > memory_limit:
+            per = self.program.bytes_per_instance()
+            raise FbdError(
+                f"{n} instances of {flat.name} need about {_mib(need)} for their "
+                f"{self.program.n_slots} signals ({per} bytes each), over the batch limit of "
+                f"{_mib(memory_limit)}: lower n, run several batches, or raise memory_limit=")
+        try:
+            self.s = self.program.new_table()
+        except MemoryError:
+            raise FbdError(f"not enough memory for {n} instances of {flat.name} "
+                           f"({_mib(need)}): lower n") from None
+        self.pending: dict[int, object] = {}
+        self.image: dict[int, object] = {slot: self.s[slot][0] for slot in flat.inputs.values()}
+        self.forces: dict[int, object] = {}
+        self.scans = 0
+
+    # -- the pinned API ------------------------------------------------------------
+    def set(self, values: dict | None = None, /, **kw) -> "BatchHarness":
+        """Set inputs by name: one value for every instance, or a sequence or
+        array of n values (one per instance). Latched at the start of the next scan."""
+        for name, value in {**(values or {}), **kw}.items():
+            info = self.flat.signal(name)
+            if info.kind != "input":
+                raise FbdError(f"{name!r} is not an input of {self.flat.name} (its inputs: "
+                               f"{', '.join(self.flat.inputs) or 'none'}); use write() "
+                               f"or force() for internal signals")
+            self.pending[info.slot] = self.image[info.slot] = self._values(info, value, name)
+        return self
+
+    def scan(self, k: int = 1) -> "BatchHarness":
+        """Run ``k`` scans of every instance."""
+        if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+            raise FbdError(f"cannot run {k!r} scans")
+        last = self.clock_start_us + (self.scans + k) * self.cycle_us
+        if last > NOW_MAX:
+            raise FbdError("the clock would leave the batch engine's range (about 73,000 years)")
+        s, scan = self.s, self.program.scan
+        with np.errstate(all="ignore"):   # IEEE results, as the scalar blocks give them
+            for _ in range(k):
+                if self.pending:
+                    for slot, value in self.pending.items():
+                        np.copyto(s[slot], value)
+                    self.pending.clear()
+                for slot, value in self.forces.items():
+                    np.copyto(s[slot], value)
+                scan(s, self.clock_start_us + self.scans * self.cycle_us)
+                self.scans += 1
+        return self
+
+    def get(self, path: str) -> np.ndarray:
+        """The n values of any signal by its path (a copy). TIME comes as
+        ``timedelta64[us]`` (a timedelta per instance, as Harness gives one)."""
+        raw = self.get_raw(path)
+        info = self.flat.signal(path)
+        if info.type is not None and info.type.kind == "time":
+            return raw.astype("timedelta64[us]")
+        return raw
+
+    def get_raw(self, path: str) -> np.ndarray:
+        """As :meth:`get`, with TIME in integer µs (what blocks compute with)."""
+        info = self.flat.signal(path)
+        if info.slot is None:
+            out = np.empty(self.n, dtype=dtype_of(info.type))
+            out[...] = info.const
+            return out
+        return self.s[info.slot].copy()
+
+    def force(self, path: str, value) -> None:
+        """Hold a signal at ``value`` (one, or one per instance) in every instance
+        until :meth:`unforce`, as a PLC force."""
+        info = self._located(path, "forced")
+        values = self._values(info, value, path)
+        self.program.check_value(info.slot, np.broadcast_to(np.asarray(values), (self.n,)))
+        new = info.slot not in self.forces
+        self.forces[info.slot] = values
+        if new:
+            self._reforce()
+        np.copyto(self.s[info.slot], values)
+
+    def unforce(self, path: str | None = None) -> None:
+        """Release one force, or every force when ``path`` is None."""
+        if path is None:
+            for slot in list(self.forces):
+                self._release(slot)
+            return
+        info = self.flat.signal(path)
+        if info.slot not in self.forces:
+            raise FbdError(f"{path} is not forced")
+        self._release(info.slot)
+
+    def write(self, path: str, value) -> None:
+        """Write a value once, now, in every instance (one value or n): a block
+        that computes the signal overwrites it in its next scan; a memory keeps it."""
+        info = self._located(path, "written")
+        if info.slot in self.forces:
+            raise FbdError(f"{path} is forced; unforce it before writing")
+        values = self._values(info, value, path)
+        self.program.check_value(info.slot, np.broadcast_to(np.asarray(values), (self.n,)))
+        np.copyto(self.s[info.slot], values)
+        if info.kind == "input":
+            self.pending.pop(info.slot, None)
+            self.image[info.slot] = values
+
+    def reset(self) -> "BatchHarness":
+        """Every instance as new, without compiling again: inputs and variables
+        back to their initial values, nothing pending, no scan run, the clock at
+        its start. Forces stay."""
+        self.s = self.program.new_table()
+        self.pending = {}
+        self.image = {slot: self.s[slot][0] for slot in self.flat.inputs.values()}
+        for slot, value in self.forces.items():
+            np.copyto(self.s[slot], value)
+        self.scans = 0
+        return self
+
+    @property
+    def time(self) -> float:
+        """Simulated seconds elapsed."""
+        return self.scans * self.cycle_us / 1e6
+
+    # -- more ---------------------------------------------------------------------------
+    def signals(self) -> list[str]:
+        return list(self.flat.signals)
+
+    def memory_needed(self) -> int:
+        """Bytes the signal arrays of all instances take (an estimate)."""
+        return self.n * self.program.bytes_per_instance()
+
+    @property
+    def per_instance(self) -> dict:
+        """Block configurations that run instance by instance, each with the reason
+        (see docs/batch.md); the rest run on whole arrays."""
+        return self.program.per_instance
+
+    def __repr__(self) -> str:
+        return (f"<BatchHarness {self.flat.name}: {self.n} instances, {self.scans} scans, "
+                f"t={self.time:.3f}s>")
+
+    # -- internals -----------------------------------------------------------------------
+    def _located(self, path: str, doing: str):
+        info = self.flat.signal(path)
+        if info.type is None:
+            raise FbdError(f"{path} is a block's internal storage, not an IEC value; "
+                           f"it cannot be {doing}")
+        if info.slot is None:
+            raise FbdError(f"{path} is wired to the constant {info.const!r}; nothing to "
+                           f"{'force' if doing == 'forced' else 'write'}")
+        return info
+
+    def _release(self, slot: int) -> None:
+        del self.forces[slot]
+        if slot in self.flat.inputs.values():
+            self.pending[slot] = self.image[slot]   # back to what the process last gave it
+        self._reforce()
+
+    def _reforce(self) -> None:
+        program = self.program
+        outputs = set(self.flat.outputs.values())
+        new = program.set_forced({s for s in self.forces if s in self.flat.writer or s in outputs})
+        for slot in new:
+            real = next(r for r, sc in program._scratch.items() if sc == slot)
+            self.s.append(self.s[real].copy())
+
+    def _values(self, info, value, path: str):
+        """``value`` as what the slot holds: a Python scalar for every instance,
+        or an array of n values, checked as :meth:`fbd.types.DataType.coerce` checks."""
+        tp = info.type
+        if isinstance(value, (np.ndarray, list, tuple)):
+            return _array(tp, value, path, self.n)
+        return tp.coerce(value, path)
+
+
+def _array(tp: t.DataType, value, path: str, n: int) -> np.ndarray:
+    arr = np.asarray(value)
+    if arr.shape != (n,):
+        raise FbdError(f"{path}: {arr.shape[0] if arr.ndim == 1 else arr.shape} values for "
+                       f"{n} instances (give one value for all, or exactly {n})")
+    dtype = dtype_of(tp)
+    kind = tp.kind
+    if arr.dtype == object or arr.dtype.kind in "US":
+        out = np.empty(n, dtype=dtype)
+        for i, v in enumerate(arr.tolist()):
+            out[i] = tp.coerce(v, f"{path}[{i}]")
+        return out
+    where = f"{path}"
+    if kind == "bool":
+        if arr.dtype.kind == "b":
+            return arr.astype(bool)
+        if arr.dtype.kind in "iu" and np.isin(arr, (0, 1)).all():
+            return arr.astype(bool)
+    elif kind in ("int", "bits", "date", "tod", "dt"):   # dates: µs since 1970, as held
+        if arr.dtype.kind == "M" and kind != "tod":
+            arr = arr.astype("datetime64[us]").view(np.int64)
+        if arr.dtype.kind in "iu" or (kind == "bits" and arr.dtype.kind == "b"):
+            if arr.size and (arr.min() < tp.min or arr.max() > tp.max):
+                bad = int(np.flatnonzero((arr < tp.min) | (arr > tp.max))[0])
+                raise FbdError(f"{where}[{bad}]: {arr[bad]} is out of range for {tp.name} "
+                               f"({tp.min}..{tp.max})")
+            return arr.astype(dtype)
+    elif kind == "real":
+        if arr.dtype.kind in "iuf":
+            return arr.astype(np.float64)
+    elif kind == "time":
+        if arr.dtype.kind == "m":
+            us = arr.astype("timedelta64[us]")
+            if (us.astype(arr.dtype).view(np.int64) != arr.view(np.int64)).any():
+                raise FbdError(f"{where}: TIME holds whole microseconds; {arr.dtype} values "
+                               f"below the µs do not fit")
+            return us.view(np.int64).copy()
+        raise FbdError(f"{where}: TIME values per instance come as timedelta64 "
+                       f"(np.array([...], 'timedelta64[ms]')) or as timedeltas, "
+                       f"not {arr.dtype}")
+    raise FbdError(f"{where}: values of dtype {arr.dtype} are not {tp.name}s")
+
+
+def _mib(size: int) -> str:
+    return f"{size / (1 << 20):,.1f} MiB"
+
+
+__all__ = ["BatchHarness", "MEMORY_LIMIT", "MAX_INSTANCES"]

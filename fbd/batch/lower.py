@@ -1,0 +1,652 @@
+"""From a block's value graph (:mod:`.ir`) to numpy statements over its slots.
+
+Integers in the scalar engine are Python's, unbounded, wrapped back to their
+type's width where a block says so. Here every integer value lives in a
+numpy array of 8 to 64 bits (or, rarely, of Python ints), chosen so that the
+numbers come out the same:
+
+1. **Modulo simplification.** What is stored in a b-bit slot is only needed
+   modulo 2**b, and so are the operands of a ring operation (``+ - *``,
+   bitwise, negation, a left shift's value, a select's arms) that is. Under
+   that demand a wrap-around is the identity: ``x & 0xFFFF``,
+   ``((x + 2**15) & 0xFFFF) - 2**15``, ``x - 2**16`` are all ``x``, and a
+   ``select`` whose arms agree is its arm. So ``ADD(INT)``'s overflow check
+   and correction vanish and it becomes one ``np.add`` on int16 arrays,
+   whose own wrap-around is exactly the one the block wrote.
+2. **Demand and carriers.** A value needed exactly (compared, divided,
+   shifted right, turned into a REAL) is computed in a dtype that holds its
+   whole interval (:attr:`.ir.Node.lo`, ``hi``); one needed modulo 2**b in
+   any dtype of at least b bits (preferring the one it is stored into). An
+   exact value no 64-bit dtype holds is computed on Python ints (an object
+   array): exact and slow, and rare.
+3. **Statements.** Each operation is one numpy call into a scratch buffer
+   (``out=``), or straight into its output slot when nothing reads the old
+   value after it; a chain of selects ending in an output's old value
+   (``if RST: OUT = 0 elif SET: OUT = IN``) is a series of
+   ``np.copyto(..., where=...)`` on the slot itself.
+
+Values that are the same in every instance (constants, the clock) are
+computed once, in plain Python.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from ..block import literal
+from .ir import COMPARE, RING, Graph, Node, Untranslatable
+
+INT_DTYPES = {"int8": (8, True), "int16": (16, True), "int32": (32, True), "int64": (64, True),
+              "uint8": (8, False), "uint16": (16, False), "uint32": (32, False),
+              "uint64": (64, False)}
+#: dtypes tried, in order, for an exact integer value after its operands' own
+_WIDER = ("int8", "int16", "int32", "int64", "uint64")
+
+_UFUNC = {"add": "np_add", "sub": "np_subtract", "mul": "np_multiply", "and": "np_bitwise_and",
+          "or": "np_bitwise_or", "xor": "np_bitwise_xor", "lshift": "np_left_shift",
+          "rshift": "np_right_shift", "floordiv": "np_floor_divide", "mod": "np_remainder",
+          "neg": "np_negative", "invert": "np_invert", "eq": "np_equal", "ne": "np_not_equal",
+          "lt": "np_less", "le": "np_less_equal", "gt": "np_greater", "ge": "np_greater_equal",
+          "not": "np_logical_not", "isfinite": "np_isfinite", "isnan": "np_isnan",
+          "isinf": "np_isinf", "copysign": "np_copysign", "fabs": "np_fabs", "sqrt": "np_sqrt",
+          "truediv": "np_true_divide", "abs": "np_absolute"}
+_PYOP = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%",
+         "lshift": "<<", "rshift": ">>", "xor": "^", "eq": "==", "ne": "!=", "lt": "<",
+         "le": "<=", "gt": ">", "ge": ">="}
+_PYFUNC = {"abs": "abs", "float": "float", "trunc": "math.trunc", "floor": "math.floor",
+           "ceil": "math.ceil", "isfinite": "math.isfinite", "isnan": "math.isnan",
+           "isinf": "math.isinf", "copysign": "math.copysign", "fabs": "math.fabs",
+           "sqrt": "math.sqrt"}
+#: Python ints on object arrays: these could raise (by zero, a negative count), so
+#: they go through runtime helpers that give 0 there instead (lanes the block never uses)
+_OBJ_SAFE = {"floordiv": "_obj_floordiv", "mod": "_obj_mod", "lshift": "_obj_lshift",
+             "rshift": "_obj_rshift"}
+_EXACT_53 = 1 << 53
+
+
+def fits(lo, hi, dtype: str) -> bool:
+    if lo is None or hi is None:
+        return False
+    bits, signed = INT_DTYPES[dtype]
+    if signed:
+        return -(1 << (bits - 1)) <= lo and hi < 1 << (bits - 1)
+    return 0 <= lo and hi < 1 << bits
+
+
+def wrap_const(value: int, dtype: str) -> int:
+    bits, signed = INT_DTYPES[dtype]
+    value &= (1 << bits) - 1
+    if signed and value >= 1 << (bits - 1):
+        value -= 1 << bits
+    return value
+
+
+@dataclass
+class Target:
+    """An output or state variable the block writes: its slot's dtype."""
+    name: str            # the name the code uses (``_out_Q``)
+    token: int           # its placeholder number
+    dtype: str           # numpy dtype of the slot ("bool", "int16", "float64", "object")
+    old: Node            # the node of its old value
+
+
+@dataclass
+class Lowered:
+    """A block's vector code: statements with ``{k}`` for the k-th slot."""
+    lines: list
+    temps: dict = field(default_factory=dict)     # dtype -> scratch buffers used
+    functions: dict = field(default_factory=dict)  # global name -> object the code calls
+
+
+class Lowering:
+    """Lower one block's roots (target name -> node) to statements."""
+
+    def __init__(self, graph: Graph, roots: dict, targets: dict, inputs: dict, fn_prefix: str):
+        self.g = graph
+        self.targets = targets          # name -> Target
+        self.inputs = inputs            # input var node -> (token, dtype)
+        self.fn_prefix = fn_prefix
+        self.functions: dict = {}
+        self.roots = {}
+        for name, node in roots.items():
+            t = targets[name]
+            if node.kind == "int" and t.dtype in INT_DTYPES:
+                node = self.modulo(node, INT_DTYPES[t.dtype][0])
+            self.roots[name] = node
+
+    # -- 1. modulo simplification -----------------------------------------------------
+    def modulo(self, node: Node, bits: int, memo=None) -> Node:
+        """A node equal to ``node`` modulo 2**bits (see the module docstring)."""
+        memo = {} if memo is None else memo
+        hit = memo.get(id(node))
+        if hit is not None:
+            return hit
+        out = self._modulo(node, bits, memo)
+        memo[id(node)] = out
+        return out
+
+    def _modulo(self, node: Node, bits: int, memo) -> Node:
+        g, m = self.g, (1 << bits) - 1
+        op, args = node.op, node.args
+        if node.kind != "int" or node.op in ("var", "const", "now"):
+            return node
+        if op in ("refine", "pos"):
+            return self.modulo(args[0], bits, memo)
+        if op == "select":
+            c, a, b = args
+            a2, b2 = self.modulo(a, bits, memo), self.modulo(b, bits, memo)
+            return a2 if a2 is b2 else g.node("select", c, a2, b2)
+        if op not in RING and op != "lshift":
+            return node
+        if op == "lshift":
+            return g.node("lshift", self.modulo(args[0], bits, memo), args[1])
+        new = [self.modulo(a, bits, memo) for a in args]
+        if op == "and":
+            for x, y in (new, new[::-1]):
+                if y.is_const and y.value & m == m:
+                    return x
+        if op in ("add", "sub"):
+            x, y = new
+            if y.is_const and y.value & m == 0:
+                return x
+            if op == "add" and x.is_const and x.value & m == 0:
+                return y
+            # (z + k1) - k2, (z + k1) + k2, (z - k1) + k2 with the constants cancelling
+            if y.is_const and x.op in ("add", "sub") and x.args[1].is_const:
+                k1 = x.args[1].value if x.op == "add" else -x.args[1].value
+                k2 = y.value if op == "add" else -y.value
+                if (k1 + k2) & m == 0:
+                    return x.args[0]
+        return g.node(op, *new)
+
+    # -- 2. order, uses, demand, carriers -------------------------------------------------
+    def lower(self) -> Lowered:
+        self._order()
+        self._demand()
+        self._carriers()
+        # a REAL's integer part computed on fixed-width arrays never raises: its
+        # guard is not needed (nor computed) then
+        self._order(skip_guard={id(n) for n in self.order if n.op in ("trunc", "floor", "ceil")
+                                and self.carrier.get(id(n)) != "object"})
+        return self._emit()
+
+    @staticmethod
+    def base(n: Node) -> Node:
+        while n.op in ("refine", "pos"):
+            n = n.args[0]
+        return n
+
+    def _order(self, skip_guard=frozenset()) -> None:
+        """Post-order of the nodes the roots need (a select's else-arm last, so
+        a chain of selects is computed innermost first)."""
+        self.order: list = []
+        self.args: dict = {}    # id -> base args
+        seen: set = set()
+        for root in self.roots.values():
+            stack = [(self.base(root), False)]
+            while stack:
+                n, done = stack.pop()
+                if done:
+                    self.order.append(n)
+                    continue
+                if id(n) in seen:
+                    continue
+                seen.add(id(n))
+                args = tuple(self.base(a) for a in n.args)
+                self.args[id(n)] = args
+                if id(n) in skip_guard:
+                    args = args[1:]
+                stack.append((n, True))
+                for a in reversed(args):
+                    if id(a) not in seen:
+                        stack.append((a, False))
+        self.position = {id(n): i for i, n in enumerate(self.order)}
+        self.users: dict = {id(n): [] for n in self.order}
+        for n in self.order:
+            for a in self.args[id(n)][1 if id(n) in skip_guard else 0:]:
+                self.users[id(a)].append(n)
+        self.root_of: dict = {}   # id(base root) -> [target names]
+        for name, root in self.roots.items():
+            self.root_of.setdefault(id(self.base(root)), []).append(name)
+
+    def _demand(self) -> None:
+        """For each integer node: None (exact) or (bits, dtype): needed modulo 2**bits."""
+        demand: dict = {}
+        for name, root in self.roots.items():
+            dtype = self.targets[name].dtype
+            want = (INT_DTYPES[dtype][0], dtype) if dtype in INT_DTYPES else None
+            self._combine(demand, self.base(root), want)
+        for n in reversed(self.order):
+            d = demand.get(id(n), None)
+            args = self.args[id(n)]
+            for i, a in enumerate(args):
+                if a.kind != "int":
+                    continue
+                if n.kind == "int" and d is not None and (
+                        n.op in RING or n.op == "lshift" and i == 0 or n.op == "select" and i > 0):
+                    self._combine(demand, a, d)
+                else:
+                    self._combine(demand, a, None)
+        self.demand = demand
+
+    @staticmethod
+    def _combine(demand: dict, n: Node, want) -> None:
+        if n.kind != "int":
+            return
+        key = id(n)
+        if key not in demand:
+            demand[key] = want
+            return
+        have = demand[key]
+        if have is None or want is None:
+            demand[key] = None
+        elif want[0] > have[0]:
+            demand[key] = want
+
+    def _carriers(self) -> None:
+        carrier: dict = {}
+        for n in self.order:
+            key = id(n)
+            if n.scalar:
+                carrier[key] = None
+            elif n.op == "var":
+                carrier[key] = self._var_dtype(n)
+            elif n.kind == "bool":
+                carrier[key] = "bool"
+            elif n.kind == "float":
+                carrier[key] = "float64"
+            elif n.kind == "str":
+                carrier[key] = "object"
+            else:
+                carrier[key] = self._int_carrier(n, carrier)
+        self.carrier = carrier
+
+    def _var_dtype(self, n: Node) -> str:
+        if n in self.inputs:
+            return self.inputs[n][1]
+        for t in self.targets.values():
+            if t.old is n:
+                return t.dtype
+        raise AssertionError(f"unknown variable {n!r}")
+
+    def _int_carrier(self, n: Node, carrier: dict) -> str:
+        args = [a for a in self.args[id(n)] if a.kind == "int"]
+        vector = [carrier[id(a)] for a in args if not a.scalar]
+        own = [c for c in vector if c in INT_DTYPES]
+        d = self.demand.get(id(n))
+        ring = n.op in RING or n.op in ("lshift", "select")
+        if d is not None and ring:
+            # needed modulo 2**bits only: any dtype that wide, the stored one first
+            bits, want = d
+            for dtype in dict.fromkeys([want] + own + ["int64"]):
+                if INT_DTYPES[dtype][0] >= bits:
+                    return dtype
+        # exact: a dtype that holds the value; for a ring operation that is enough
+        # (computed modulo 2**bits, the operands may wrap), for others the
+        # operands must fit too (abs of an int64: see _emit_node)
+        spans = [(n.lo, n.hi)]
+        if not ring and n.op != "abs":
+            spans += [(a.lo, a.hi) for a in n.args if a.kind == "int"]
+        if all(lo is not None and hi is not None for lo, hi in spans) and "object" not in vector:
+            lo = min(lo for lo, _hi in spans)
+            hi = max(hi for _lo, hi in spans)
+            for dtype in dict.fromkeys(own + list(_WIDER)):
+                if fits(lo, hi, dtype):
+                    return dtype
+        if d is not None and n.op in ("trunc", "floor", "ceil", "call"):
+            return d[1] if INT_DTYPES[d[1]][0] == 64 else "int64"
+        return "object"
+
+    # -- 3. statements --------------------------------------------------------------------
+    def _emit(self) -> Lowered:
+        self.lines: list = []
+        self.name: dict = {}      # id -> expression of the node's value
+        self.home: dict = {}      # id -> buffer the node was computed into
+        self.free: dict = {}      # dtype -> free scratch buffer numbers
+        self.count: dict = {}     # dtype -> buffers made
+        self.want = self._slot_homes()
+        for i, n in enumerate(self.order):
+            if n.scalar or n.op in ("var", "const", "now"):
+                continue
+            self._emit_node(n)
+            for a in set(self.args[id(n)]):
+                if self.position.get(id(a), -1) < i and self._last_use(a) == i:
+                    self._release(a)
+        self._stores()
+        temps = {dtype: count for dtype, count in self.count.items() if count}
+        return Lowered(self.lines, temps, self.functions)
+
+    def _last_use(self, n: Node) -> int:
+        users = self.users.get(id(n), ())
+        return max((self.position[id(u)] for u in users), default=-1)
+
+    def _slot_homes(self) -> dict:
+        """Nodes computed straight into a target's slot: id -> target name."""
+        want: dict = {}
+        old_vars = {id(t.old): name for name, t in self.targets.items()}
+        for name, root in self.roots.items():
+            t = self.targets[name]
+            n = self.base(root)
+            if n.scalar or n.op == "var" or self.carrier[id(n)] != t.dtype:
+                continue
+            if self.root_of[id(n)][0] != name:
+                continue  # shared with an earlier target: stored from there
+            chain = [n]
+            while (n.op == "select" and self.args[id(n)][2].op not in ("var", "const", "now")
+                   and not self.args[id(n)][2].scalar
+                   and len(self.users[id(self.args[id(n)][2])]) == 1
+                   and id(self.args[id(n)][2]) not in self.root_of
+                   and self.carrier[id(self.args[id(n)][2])] == t.dtype):
+                n = self.args[id(n)][2]
+                chain.append(n)
+            first_write = self.position[id(chain[-1])]
+            inner = chain[-1]
+            ends_in_old = inner.op == "select" and self.args[id(inner)][2] is t.old
+            ok = True
+            for user in self.users.get(id(t.old), ()):
+                pos = self.position[id(user)]
+                if user is inner and (ends_in_old or inner.op != "select"):
+                    if ends_in_old and t.old in self.args[id(inner)][:2]:
+                        ok = False
+                    continue
+                if pos >= first_write:
+                    ok = False
+            # the old value stored into another target at the end: keep it intact
+            if any(self.base(r) is t.old for r in self.roots.values()) or id(t.old) in old_vars \
+                    and not ok:
+                ok = ok and not any(self.base(r) is t.old for r in self.roots.values())
+            if ok:
+                for c in chain:
+                    want[id(c)] = name
+        return want
+
+    def _buffer(self, dtype: str) -> str:
+        free = self.free.setdefault(dtype, [])
+        if free:
+            k = free.pop()
+        else:
+            k = self.count.get(dtype, 0)
+            self.count[dtype] = k + 1
+        return f"_T_{dtype}_{k}"
+
+    def _release(self, n: Node) -> None:
+        home = self.home.get(id(n))
+        if home is not None and home.startswith("_T_") and id(n) not in self.root_of:
+            self._free_buffer(home)
+            self.home[id(n)] = None
+
+    def _slot(self, name: str) -> str:
+        return "{%d}" % self.targets[name].token
+
+    def ref(self, n: Node, want: str | None = None) -> str:
+        """The expression of an operand, for an operation computed in dtype ``want``."""
+        if n.scalar:
+            text = self.scalar(n)
+            if n.kind == "int" and want in INT_DTYPES and not fits(n.lo, n.hi, want):
+                if n.is_const:
+                    return repr(wrap_const(n.value, want))
+                return f"_wrap_to({text}, {want!r})"
+            if n.kind == "int" and want == "object":
+                return text
+            return text
+        if n.op == "var":
+            if n in self.inputs:
+                text = "{%d}" % self.inputs[n][0]
+            else:
+                text = next("{%d}" % t.token for t in self.targets.values() if t.old is n)
+        else:
+            text = self.name[id(n)]
+        if want in INT_DTYPES and self.carrier[id(n)] == "object":
+            return f"_obj_to_int({text}, {want!r})"
+        return text
+
+    def scalar(self, n: Node) -> str:
+        """Python source computing a scalar node with Python's semantics."""
+        op, args = n.op, n.args
+        if op == "const":
+            v = n.value
+            return literal(v) if not isinstance(v, str) else repr(v).replace("{", "{{").replace("}", "}}")
+        if op == "now":
+            return "now"
+        if op in ("refine", "pos"):
+            return self.scalar(args[0])
+        s = [self.scalar(a) for a in args]
+        if op == "select":
+            return f"({s[1]} if {s[0]} else {s[2]})"
+        if op in ("and", "or") and n.kind == "bool":
+            return f"({s[0]} {op} {s[1]})"
+        if op in ("and", "or"):
+            return f"({s[0]} {'&' if op == 'and' else '|'} {s[1]})"
+        if op == "not":
+            return f"(not {s[0]})"
+        if op == "neg":
+            return f"(-{s[0]})"
+        if op == "invert":
+            return f"(~{s[0]})"
+        if op in _PYOP:
+            return f"({s[0]} {_PYOP[op]} {s[1]})"
+        if op in ("trunc", "floor", "ceil"):
+            return f"({_PYFUNC[op]}({s[1]}) if {s[0]} else 0)"
+        if op == "call":
+            fn = self._function(n.aux[0])
+            return f"({fn}({', '.join(s[1:])}) if {s[0]} else 0)"
+        if op in _PYFUNC:
+            return f"{_PYFUNC[op]}({', '.join(s)})"
+        raise Untranslatable(f"scalar {op}")
+
+    def _function(self, fn) -> str:
+        for name, obj in self.functions.items():
+            if obj is fn:
+                return name
+        name = f"_f{self.fn_prefix}_{len(self.functions)}"
+        self.functions[name] = fn
+        return name
+
+    def _into(self, n: Node) -> str:
+        """The buffer ``n`` is computed into."""
+        dtype = self.carrier[id(n)]
+        target = self.want.get(id(n))
+        if target is not None:
+            home = self._slot(target)
+        elif dtype == "object":
+            home = None
+        else:
+            home = self._buffer(dtype)
+        self.home[id(n)] = home
+        return home
+
+    def _emit_node(self, n: Node) -> None:
+        op, key = n.op, id(n)
+        args = self.args[key]
+        dtype = self.carrier[key]
+        lines = self.lines
+        if op == "select":
+            self._emit_select(n, args, dtype)
+            return
+        if op == "call":
+            fn = self._function(n.aux[0])
+            guard = self.ref(args[0])
+            operands = ", ".join(self.ref(a) for a in args[1:])
+            out = self._into(n)
+            result = f"_v{key}"
+            lines.append(f"{result} = _elementwise({fn}, {guard}, {dtype!r}, {out}, {operands})")
+            self.name[key] = result
+            return
+        if op in ("trunc", "floor", "ceil"):
+            x = self.ref(args[1])
+            out = self._into(n)
+            result = f"_v{key}"
+            if dtype == "object":
+                guard = self.ref(args[0])
+                lines.append(f"{result} = _elementwise(math.{op}, {guard}, 'object', None, {x})")
+            else:
+                lines.append(f"{result} = _float_to_int({x}, {op!r}, {dtype!r}, {out})")
+            self.name[key] = result
+            return
+        if op == "float":
+            (x,) = args
+            out = self._into(n)
+            if self.carrier.get(id(x)) == "object":
+                lines.append(f"_v{key} = _obj_to_float({self.ref(x)})")
+                self.name[key] = f"_v{key}"
+            else:
+                lines.append(f"np_copyto({out}, {self.ref(x)}, casting='unsafe')")
+                self.name[key] = out
+            return
+        if op == "truediv" and args[0].kind == "int":
+            a, b = args
+            out = self._into(n)
+            exact = all(x.bounded() and -_EXACT_53 <= x.lo and x.hi <= _EXACT_53 for x in args)
+            if exact and "object" not in (self.carrier.get(id(a)), self.carrier.get(id(b))):
+                lines.append(f"np_true_divide({self.ref(a)}, {self.ref(b)}, out={out}, "
+                             f"dtype=np_float64, casting='unsafe')")
+                self.name[key] = out
+            else:
+                lines.append(f"_v{key} = _int_truediv({self.ref(a)}, {self.ref(b)}, {out})")
+                self.name[key] = f"_v{key}"
+            return
+        if dtype == "object" and n.kind == "int" and op in _OBJ_SAFE:
+            lines.append(f"_v{key} = {_OBJ_SAFE[op]}({self.ref(args[0], 'object')}, "
+                         f"{self.ref(args[1], 'object')})")
+            self.home[key] = None
+            self.name[key] = f"_v{key}"
+            return
+        if op in ("and", "or", "xor") and n.kind == "bool":
+            ufunc = {"and": "np_bitwise_and", "or": "np_bitwise_or", "xor": "np_bitwise_xor"}[op]
+        elif op in _UFUNC:
+            ufunc = _UFUNC[op]
+        else:
+            raise Untranslatable(f"vector {op}")
+        if op in COMPARE or op in ("not", "isfinite", "isnan", "isinf"):
+            operands = [self.ref(a) for a in args]
+            cast = ""
+        else:
+            operands = [self.ref(a, dtype) for a in args]
+            cast = self._cast(n, args, dtype)
+        if op == "abs" and dtype == "uint64" and self.carrier.get(id(args[0])) == "int64":
+            # |INT64_MIN| is 2**63: the int64 result's bits, read as unsigned
+            lines.append(f"_v{key} = np_absolute({operands[0]}).view(np_uint64)")
+            self.home[key] = None
+            self.name[key] = f"_v{key}"
+            return
+        out = self._into(n)
+        if out is None:
+            lines.append(f"_v{key} = {ufunc}({', '.join(operands)}{cast})")
+            self.name[key] = f"_v{key}"
+        else:
+            lines.append(f"{ufunc}({', '.join(operands)}, out={out}{cast})")
+            self.name[key] = out
+
+    def _cast(self, n: Node, args, dtype: str) -> str:
+        """The ufunc keywords that make it compute in ``dtype``, if an operand differs."""
+        if dtype == "object":
+            return ", dtype=object"
+        differs = any(not a.scalar and self.carrier[id(a)] != dtype for a in args)
+        if not differs:
+            return ""
+        return f", dtype=np_{dtype}, casting='unsafe'"
+
+    def _emit_select(self, n: Node, args, dtype: str) -> None:
+        """``a if c else b``, branch-free (a masked ``np.copyto`` is a branch per
+        element: ten times slower on masks that vary between instances):
+        ``b + (a - b) * c`` for integers of up to 16 bits (exact: both arms are
+        values of the dtype), ``b ^ ((a ^ b) & c)`` for BOOLs, ``np.where``
+        for the rest, where it is the faster. Where ``b`` is already in the
+        buffer (an old value in its slot, or a temporary no one else reads), the
+        select updates it in place."""
+        c, a, b = args
+        key = id(n)
+        lines = self.lines
+        target = self.want.get(key)
+        arith = dtype == "bool" or dtype in INT_DTYPES and INT_DTYPES[dtype][0] <= 16
+        in_place = False
+        if target is not None and (b is self.targets[target].old
+                                   or self.want.get(id(b)) == target):
+            home, in_place = self._slot(target), True
+        elif (target is None and not b.scalar and b.op != "var" and len(self.users[id(b)]) == 1
+              and id(b) not in self.root_of and self.carrier[id(b)] == dtype
+              and (self.home.get(id(b)) or "").startswith("_T_")):
+            home, in_place = self.home[id(b)], True
+            self.home[id(b)] = None
+        elif not arith and target is None and not c.scalar:
+            home = None                        # np.where makes the array
+        else:
+            home = self._into(n)
+        cref = self.ref(c)
+        aref = self.ref(a, dtype)
+        bref = home if in_place else self.ref(b, dtype)
+        if c.scalar:                           # the same choice in every instance
+            if in_place:
+                lines.append(f"if {cref}: np_copyto({home}, {aref}{self._copy_cast(a, dtype)})")
+            else:
+                lines.append(f"np_copyto({home}, {aref} if {cref} else {bref}, casting='unsafe')")
+        elif not arith:
+            # np.where promotes (uint64 with int64 gives float64): arms in the dtype
+            arms = [r if x.scalar or self.carrier.get(id(x)) in (dtype, "object") or r == home
+                    else f"{r}.astype(np_{dtype})" for x, r in ((a, aref), (b, bref))]
+            where = f"np_where({cref}, {arms[0]}, {arms[1]})"
+            if home is None:
+                lines.append(f"_v{key} = {where}")
+                home = f"_v{key}"
+            else:
+                lines.append(f"np_copyto({home}, {where}, casting='unsafe')")
+        elif dtype != "bool" and a.scalar and b.scalar:
+            diff = (repr(wrap_const(a.value - b.value, dtype)) if a.is_const and b.is_const
+                    else f"_wrap_to({self.scalar(a)} - {self.scalar(b)}, {dtype!r})")
+            lines.append(f"np_multiply({cref}, {diff}, out={home}, dtype=np_{dtype}, casting='unsafe')")
+            if not (b.is_const and b.value == 0):
+                lines.append(f"np_add({home}, {bref}, out={home})")
+        elif dtype != "bool" and b.is_const and b.value == 0:
+            lines.append(f"np_multiply({aref}, {cref}, out={home}, dtype=np_{dtype}, "
+                         f"casting='unsafe')")
+        else:
+            scratch = self._buffer(dtype) if in_place else home
+            cast = self._cast(n, (a, b) if not in_place else (a,), dtype)
+            if dtype == "bool":
+                lines += [f"np_bitwise_xor({aref}, {bref}, out={scratch}{cast})",
+                          f"np_bitwise_and({scratch}, {cref}, out={scratch})",
+                          f"np_bitwise_xor({scratch}, {bref}, out={home})"]
+            else:
+                lines += [f"np_subtract({aref}, {bref}, out={scratch}{cast})",
+                          f"np_multiply({scratch}, {cref}, out={scratch}, dtype=np_{dtype}, "
+                          f"casting='unsafe')",
+                          f"np_add({scratch}, {bref}, out={home}{cast if not in_place else ''})"]
+            if scratch != home:
+                self._free_buffer(scratch)
+        self.home[key] = home
+        self.name[key] = home
+
+    def _free_buffer(self, name: str) -> None:
+        dtype, k = name[3:].rsplit("_", 1)
+        self.free.setdefault(dtype, []).append(int(k))
+
+    def _copy_cast(self, x: Node, dtype: str) -> str:
+        if x.scalar or self.carrier.get(id(x)) == dtype:
+            return ""
+        return ", casting='unsafe'"
+
+    def _stores(self) -> None:
+        """Every target's final value into its slot; copies of old values first."""
+        first, last = [], []
+        for name, root in self.roots.items():
+            t = self.targets[name]
+            n = self.base(root)
+            if n is t.old or self.want.get(id(n)) == name:
+                continue
+            slot = self._slot(name)
+            if n.scalar:
+                value = self.ref(n, t.dtype if t.dtype in INT_DTYPES else None)
+                last.append(f"np_copyto({slot}, {value})")
+                continue
+            src = self.ref(n, t.dtype)
+            cast = self._copy_cast(n, t.dtype) if n.op != "var" else (
+                "" if self._var_dtype(n) == t.dtype else ", casting='unsafe'")
+            line = f"np_copyto({slot}, {src}{cast})"
+            (first if n.op == "var" else last).append(line)
+        self.lines += first + last
+
+
+__all__ = ["Lowering", "Lowered", "Target", "INT_DTYPES", "fits", "wrap_const"]
+
+_ = math  # the generated code names math (trunc/floor/ceil per instance)

@@ -1,0 +1,55 @@
+"""The Monte-Carlo study: random games in one batch of the block program,
+the same batches as Dask jobs, the table, the CSV and the PNG it writes."""
+
+import numpy as np
+
+from programs.game2048 import montecarlo
+from programs.game2048.montecarlo import main, play_blocks
+from programs.game2048.reference import play
+
+
+def test_every_game_ends_over_with_a_sane_score_and_tile():
+    games = play_blocks(16, "smart", seed=3, batch=8)
+    assert (games["presses"] >= games["moves"]).all() and (games["moves"] > 10).all()
+    assert set(games["tile"].tolist()) <= {1 << k for k in range(3, 12)}
+    # every merge scores its tile: a game's score is at least its highest tile
+    assert (games["score"] >= games["tile"]).all() and (games["score"] % 4 == 0).all()
+
+
+def test_on_dask_each_batch_is_a_job_and_the_games_are_the_same(monkeypatch):
+    # the sweep itself is tested on a LocalCluster in tests/fbd/batch/test_sweep.py;
+    # here its jobs run in this process, to check the split and the joining
+    import fbd.batch.sweep
+    specs_seen = []
+
+    def inline(job, specs, **options):
+        specs_seen.extend(specs)
+        return [job(spec) for spec in specs]
+    monkeypatch.setattr(fbd.batch.sweep, "sweep", inline)
+    on_dask = montecarlo.play_blocks_on_dask(10, "smart", "single_pass", 9, 5, None, 2)
+    here = play_blocks(10, "smart", seed=9, batch=5)
+    assert [s["first"] for s in specs_seen] == [0, 5]
+    for key in here:
+        assert on_dask[key].tolist() == here[key].tolist(), key
+
+
+def test_the_command_writes_the_table_the_games_and_the_plot(tmp_path, capsys):
+    assert main(["--games", "24", "--batch", "12", "--placement", "smart", "--seed", "2",
+                 "--out", str(tmp_path)]) == 0
+    text = capsys.readouterr().out
+    assert "score blocks" in text and "moves per game reference" in text and "s.e." in text
+    assert (tmp_path / "montecarlo-smart.txt").read_text().startswith("2048 Monte-Carlo")
+    rows = (tmp_path / "montecarlo-smart.csv").read_text().splitlines()
+    assert rows[0] == "engine,game,score,highest_tile,moves,presses" and len(rows) == 1 + 2 * 24
+    assert (tmp_path / "montecarlo-smart.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_bad_arguments_are_one_line(capsys):
+    assert main(["--games", "0"]) == 2
+    assert capsys.readouterr().err.startswith("fbd: error: --games")
+
+
+def test_the_reference_plays_to_the_end():
+    score, tile, moves, presses = play(__import__("random").Random(1))
+    assert moves <= presses and tile >= 16 and score >= tile
+    assert montecarlo.summary(np.array([1, 2, 3]))["median"] == 2
