@@ -78,7 +78,12 @@ class V:
 
     @property
     def ty(self) -> str:
-        return {"b": "i1", "f": "double"}.get(self.k) or f"i{self.w}"
+        return "double" if self.k == "f" else f"i{self.w}"
+
+
+def B(ref: str, w: int = 1) -> V:
+    """A BOOL value: an i1, or an i64 holding 0 or 1 (as loaded from its cell)."""
+    return V("b", ref, 0, 1, w)
 
 
 def _width(lo, hi):
@@ -96,7 +101,7 @@ def float_ref(x: float) -> str:
 
 def const(value) -> V:
     if isinstance(value, bool):
-        return V("b", "true" if value else "false")
+        return B("true" if value else "false")
     if isinstance(value, int):
         w, lo, hi = _width(value, value)
         if lo is None:
@@ -133,6 +138,24 @@ _FLIP = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE, ast
          ast.NotEq: ast.NotEq}
 _NEGATE = {ast.Lt: ast.GtE, ast.LtE: ast.Gt, ast.Gt: ast.LtE, ast.GtE: ast.Lt, ast.Eq: ast.NotEq,
            ast.NotEq: ast.Eq}
+
+
+def _int(node) -> int:
+    """The value of an integer literal node (``-5`` parses as a negation of 5)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_int(node.operand)
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    raise TypeError("not an integer literal")
+
+
+class Pred:
+    """The condition under which code runs: a conjunction of i1 values, each
+    possibly negated, made into IR only when a select or a trap needs it."""
+    __slots__ = ("terms", "ref")
+
+    def __init__(self, terms):
+        self.terms, self.ref = terms, None
 
 
 class Var:
@@ -218,7 +241,7 @@ class BlockLowering:
             return V("f", self.emit(f"load double, ptr {p}"))
         raw = self.emit(f"load i64, ptr {p}")
         if kind == "b":
-            return V("b", self.emit(f"trunc i64 {raw} to i1"))
+            return B(raw, 64)
         if kind == "Q":
             return V("i", self.emit(f"zext i64 {raw} to i128"), 0, (1 << 64) - 1, 128)
         return V("i", raw, var.tp.min, var.tp.max, 64)
@@ -233,7 +256,7 @@ class BlockLowering:
         elif kind == "b":
             if v.k != "b":
                 raise NoNativeForm(f"a non-BOOL value stored in the BOOL {var.name}")
-            ref = self.emit(f"zext i1 {v.ref} to i64")
+            ref = self.wide(v).ref
         else:
             v = self.to_int(v)
             if v.modular:
@@ -258,7 +281,11 @@ class BlockLowering:
             if old is None and var is not None:
                 old = self.read(name)
             if old is not None:
-                v = self.select(pred, v, old)
+                if len(pred.terms) == 1:
+                    cond, negated = pred.terms[0]
+                    v = self.select(cond, old, v) if negated else self.select(cond, v, old)
+                else:
+                    v = self.select(self.materialize(pred), v, old)
         self.env[name] = v
         self.view.pop(name, None)
         if var is not None:
@@ -272,16 +299,43 @@ class BlockLowering:
         self.lines.append(f"  store i64 {new}, ptr %trap")
 
     def guarded_trap(self, pred, cond: str, reason: int) -> None:
-        if cond == "false" or pred is not None and pred.ref == "false":
+        if cond == "false":
             return
         if pred is not None:
-            cond = self.emit(f"and i1 {pred.ref}, {cond}")
+            p = self.materialize(pred)
+            if p.ref == "false":
+                return
+            cond = self.emit(f"and i1 {self.cond(p)}, {cond}")
         self.trap(cond, reason)
 
+    def materialize(self, pred: Pred) -> V:
+        if pred.ref is None:
+            acc = None
+            for cond, negated in pred.terms:
+                term = self.negate(cond) if negated else cond
+                acc = term if acc is None else self.both("and", acc, term)
+            pred.ref = acc
+        return pred.ref
+
     # -- conversions -----------------------------------------------------------------
+    def cond(self, v: V) -> str:
+        """A BOOL as an i1 operand (a select's or a trap's condition)."""
+        if v.w == 1:
+            return v.ref
+        return self.emit(f"trunc i64 {v.ref} to i1")
+
+    def wide(self, v: V) -> V:
+        """A BOOL as an i64 0 or 1."""
+        if v.w == 64:
+            return v
+        if v.ref in ("true", "false"):
+            return B("1" if v.ref == "true" else "0", 64)
+        return B(self.emit(f"zext i1 {v.ref} to i64"), 64)
+
     def ext(self, v: V, w: int) -> str:
         if v.k == "b":
-            return self.emit(f"zext i1 {v.ref} to i{w}")
+            v = self.wide(v)
+            return v.ref if w == 64 else self.emit(f"zext i64 {v.ref} to i{w}")
         if v.w == w:
             return v.ref
         if v.w < w:
@@ -294,14 +348,14 @@ class BlockLowering:
         if v.k == "i":
             return v
         if v.k == "b":
-            return V("i", self.emit(f"zext i1 {v.ref} to i64"), 0, 1, 64)
+            return V("i", self.wide(v).ref, 0, 1, 64)
         raise NoNativeForm("a REAL used where Python needs an integer")
 
     def to_float(self, v: V) -> V:
         if v.k == "f":
             return v
         if v.k == "b":
-            return V("f", self.emit(f"uitofp i1 {v.ref} to double"))
+            return V("f", self.emit(f"uitofp {v.ty} {v.ref} to double"))
         if v.modular:
             raise NoNativeForm("an integer of unknown range converted to a REAL")
         if v.w == 64:
@@ -318,15 +372,17 @@ class BlockLowering:
         if v.k == "b":
             return v
         if v.k == "f":
-            return V("b", self.emit(f"fcmp une double {v.ref}, 0.0"))
+            return B(self.emit(f"fcmp une double {v.ref}, 0.0"))
         if v.modular:
             raise NoNativeForm("the truth of an integer of unknown range")
-        return V("b", self.emit(f"icmp ne i{v.w} {v.ref}, 0"))
+        return B(self.emit(f"icmp ne i{v.w} {v.ref}, 0"))
 
     def unify(self, a: V, b: V):
         """Bring two values to one kind and IR type (for a select)."""
         if a.k == b.k == "b":
-            return a, b, "i1"
+            if a.w == b.w:
+                return a, b, a.ty
+            return self.wide(a), self.wide(b), "i64"
         if a.k == b.k == "f":
             return a, b, "double"
         if "f" in (a.k, b.k):
@@ -339,30 +395,59 @@ class BlockLowering:
         if a is b:
             return a
         a, b, ty = self.unify(a, b)
-        ref = self.emit(f"select i1 {cond.ref}, {ty} {a.ref}, {ty} {b.ref}")
+        if ty == "i1":  # x86's fast instruction selector has no select of i1: and/or
+            if a.ref == b.ref:
+                return a
+            if a.ref == "true":
+                return self.both("or", cond, b)
+            if b.ref == "false":
+                return self.both("and", cond, a)
+            nc = self.negate(cond)
+            if a.ref == "false":
+                return self.both("and", nc, b)
+            if b.ref == "true":
+                return self.both("or", nc, a)
+            return self.both("or", self.both("and", cond, a), self.both("and", nc, b))
+        ref = self.emit(f"select i1 {self.cond(cond)}, {ty} {a.ref}, {ty} {b.ref}")
+        if a.k == "b":
+            return B(ref, 64)
         if a.k == "i":
             if a.modular or b.modular:
                 return V("i", ref, None, None, a.w)
             return V("i", ref, min(a.lo, b.lo), max(a.hi, b.hi), a.w)
         return V(a.k, ref)
 
-    def both(self, op: str, a: V, b: V) -> V:  # and/or of two i1
-        if op == "and":
+    def both(self, op: str, a: V, b: V) -> V:  # and/or/xor of two BOOLs
+        if op == "xor":
+            pass
+        elif op == "and":
             if a.ref == "false" or b.ref == "false":
                 return const(False)
             if a.ref == "true":
                 return b
             if b.ref == "true":
                 return a
-        return V("b", self.emit(f"{op} i1 {a.ref}, {b.ref}"))
+        else:
+            if a.ref == "true" or b.ref == "true":
+                return const(True)
+            if a.ref == "false":
+                return b
+            if b.ref == "false":
+                return a
+        if a.w != b.w:
+            a, b = self.wide(a), self.wide(b)
+        return B(self.emit(f"{op} {a.ty} {a.ref}, {b.ref}"), a.w)
 
-    def conj(self, pred, cond: V) -> V:
-        return cond if pred is None else self.both("and", pred, cond)
+    def conj(self, pred, cond: V, negated: bool = False) -> Pred:
+        terms = (cond, negated)
+        return Pred([terms] if pred is None else [*pred.terms, terms])
 
     def negate(self, v: V) -> V:
         if v.ref in ("true", "false"):
             return const(v.ref == "false")
-        return V("b", self.emit(f"xor i1 {v.ref}, true"))
+        if v.w == 64:
+            return B(self.emit(f"xor i64 {v.ref}, 1"), 64)
+        return B(self.emit(f"xor i1 {v.ref}, true"))
 
     # -- statements -------------------------------------------------------------------
     def stmt(self, node, pred) -> None:
@@ -388,7 +473,7 @@ class BlockLowering:
             self.view, self.nonzero = dict(saved[0]), set(saved[1])
             if node.orelse:
                 self.refine(node.test, False)
-                p_false = self.conj(pred, self.negate(test))
+                p_false = self.conj(pred, test, True)
                 for s in node.orelse:
                     self.stmt(s, p_false)
             self.view, self.nonzero = saved
@@ -403,15 +488,15 @@ class BlockLowering:
         try:
             test, body, other = node.test, node.body, node.orelse
             name = test.left.id
-            hi, width = test.comparators[0].value, body[0].value.value
+            hi, width = _int(test.comparators[0]), _int(body[0].value)
             inner = other[0]
-            lo = inner.test.comparators[0].value
+            lo = _int(inner.test.comparators[0])
             ok = (isinstance(test.ops[0], ast.Gt) and len(body) == 1 and len(other) == 1
                   and isinstance(body[0], ast.AugAssign) and isinstance(body[0].op, ast.Sub)
                   and body[0].target.id == name and isinstance(inner.test.ops[0], ast.Lt)
                   and inner.test.left.id == name and len(inner.body) == 1
                   and isinstance(inner.body[0].op, ast.Add) and inner.body[0].target.id == name
-                  and inner.body[0].value.value == width and not inner.orelse
+                  and _int(inner.body[0].value) == width and not inner.orelse
                   and hi - lo + 1 == width and width & (width - 1) == 0)
         except (AttributeError, IndexError, TypeError):
             return False
@@ -515,7 +600,7 @@ class BlockLowering:
             a = self.expr(node.body, self.conj(pred, test))
             self.view, self.nonzero = dict(saved[0]), set(saved[1])
             self.refine(node.test, False)
-            b = self.expr(node.orelse, self.conj(pred, self.negate(test)))
+            b = self.expr(node.orelse, self.conj(pred, test, True))
             self.view, self.nonzero = saved
             return self.select(test, a, b)
         if isinstance(node, ast.Call):
@@ -533,16 +618,16 @@ class BlockLowering:
             t = node.test
             named = t.comparators[0]
             name = named.target.id
-            lo, hi = t.left.value, t.comparators[1].value
+            lo, hi = _int(t.left), _int(t.comparators[1])
             other = node.orelse
             ok = (isinstance(named, ast.NamedExpr) and len(t.ops) == 2
                   and all(isinstance(o, ast.LtE) for o in t.ops)
                   and isinstance(node.body, ast.Name) and node.body.id == name
                   and isinstance(other, ast.BinOp) and isinstance(other.op, ast.Sub)
-                  and other.right.value == -lo and isinstance(other.left.op, ast.BitAnd)
-                  and other.left.right.value == hi - lo
+                  and _int(other.right) == -lo and isinstance(other.left.op, ast.BitAnd)
+                  and _int(other.left.right) == hi - lo
                   and isinstance(other.left.left.op, ast.Add)
-                  and other.left.left.left.id == name and other.left.left.right.value == -lo
+                  and other.left.left.left.id == name and _int(other.left.left.right) == -lo
                   and hi == -lo - 1 and (hi - lo + 1) & (hi - lo) == 0)
         except (AttributeError, IndexError, TypeError):
             return None
@@ -560,8 +645,10 @@ class BlockLowering:
                       else (0, (1 << bits) - 1))
             if lo <= v.lo and v.hi <= hi:
                 return v
-        if bits == 64 and not signed:
+        if bits == 64:
             low = v.ref if v.w == 64 else self.emit(f"trunc i128 {v.ref} to i64")
+            if signed:
+                return V("i", low, I64[0], I64[1], 64)
             return V("i", self.emit(f"zext i64 {low} to i128"), 0, (1 << 64) - 1, 128)
         low = self.emit(f"trunc i{v.w} {v.ref} to i{bits}")
         op = "sext" if signed else "zext"
@@ -576,7 +663,7 @@ class BlockLowering:
         p = pred
         for sub in node.values[1:]:
             t = self.truth(acc)
-            p = self.conj(p, t if is_and else self.negate(t))
+            p = self.conj(p, t, not is_and)
             saved = dict(self.view), set(self.nonzero)
             if is_and:
                 self.refine(node.values[0], True)
@@ -606,20 +693,21 @@ class BlockLowering:
                 if v.k == "i" and (v.modular or v.lo < -(1 << 53) or v.hi > (1 << 53)):
                     raise NoNativeForm("an integer beyond 2**53 compared with a REAL")
             a, b = self.to_float(a), self.to_float(b)
-            return V("b", self.emit(f"fcmp {_CMP_FLOAT[op]} double {a.ref}, {b.ref}"))
+            return B(self.emit(f"fcmp {_CMP_FLOAT[op]} double {a.ref}, {b.ref}"))
         if a.k == b.k == "b" and op in (ast.Eq, ast.NotEq):
-            return V("b", self.emit(f"icmp {_CMP_INT[op]} i1 {a.ref}, {b.ref}"))
+            if a.w != b.w:
+                a, b = self.wide(a), self.wide(b)
+            return B(self.emit(f"icmp {_CMP_INT[op]} {a.ty} {a.ref}, {b.ref}"))
         a, b = self.to_int(a), self.to_int(b)
         if a.modular or b.modular:
             raise NoNativeForm("a comparison of an integer of unknown range")
         w = max(a.w, b.w)
-        return V("b", self.emit(f"icmp {_CMP_INT[op]} i{w} {self.ext(a, w)}, {self.ext(b, w)}"))
+        return B(self.emit(f"icmp {_CMP_INT[op]} i{w} {self.ext(a, w)}, {self.ext(b, w)}"))
 
     # -- arithmetic -------------------------------------------------------------------
     def binop(self, op, a: V, b: V, pred) -> V:
         if isinstance(op, (ast.BitAnd, ast.BitOr, ast.BitXor)) and a.k == b.k == "b":
-            name = {ast.BitAnd: "and", ast.BitOr: "or", ast.BitXor: "xor"}[type(op)]
-            return V("b", self.emit(f"{name} i1 {a.ref}, {b.ref}"))
+            return self.both({ast.BitAnd: "and", ast.BitOr: "or", ast.BitXor: "xor"}[type(op)], a, b)
         if isinstance(op, ast.Div):
             return self.true_div(a, b, pred)
         if "f" in (a.k, b.k):
@@ -715,10 +803,10 @@ class BlockLowering:
                          0, max(bmax - 1, 0), 128 if bmax > I64[1] else 64)
             return self.unsigned(q, 0, big // max(b.lo, 1))
         # signs: Python floors, so a differing sign rounds the magnitude up
-        an = const(False) if a.lo >= 0 else V("b", self.emit(f"icmp slt i{a.w} {a.ref}, 0"))
+        an = const(False) if a.lo >= 0 else B(self.emit(f"icmp slt i{a.w} {a.ref}, 0"))
         bn = const(False) if b.lo >= 0 else (const(True) if b.hi < 0 else
-                                              V("b", self.emit(f"icmp slt i{b.w} {b.ref}, 0")))
-        differ = self.emit(f"xor i1 {an.ref}, {bn.ref}")
+                                              B(self.emit(f"icmp slt i{b.w} {b.ref}, 0")))
+        differ = self.both("xor", an, bn).ref
         q128 = self.emit(f"zext i64 {q} to i128")
         r128 = self.emit(f"zext i64 {r} to i128")
         rnz = self.emit(f"icmp ne i64 {r}, 0")
@@ -862,10 +950,10 @@ class BlockLowering:
     def math_call(self, name: str, x: V, pred) -> V:
         x = self.to_float(x)
         if name == "isfinite":
-            return V("b", self.finite(x))
+            return B(self.finite(x))
         if name == "trunc":
             fin = self.finite(x)
-            self.guarded_trap(pred, self.negate(V("b", fin)).ref, TRAP_NOT_FINITE)
+            self.guarded_trap(pred, self.cond(self.negate(B(fin))), TRAP_NOT_FINITE)
             return self.float_to_int(x)
         if name == "sqrt":
             bad = self.emit(f"fcmp olt double {x.ref}, 0.0")

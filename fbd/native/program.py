@@ -70,7 +70,7 @@ class NativeProgram:
 
     engine = "native"
 
-    def __init__(self, flat, dump: str | None = None):
+    def __init__(self, flat, dump: str | None = None, build: bool = True):
         self.flat = flat
         self.network = flat.network
         self.name = flat.name
@@ -104,6 +104,16 @@ class NativeProgram:
                 reasons.setdefault(leaf.block.name, str(e))
         if reasons:
             raise NotNative(self.name, reasons)
+        self._engine = None
+        if build:
+            self.build()
+
+    def build(self) -> "NativeProgram":
+        """Generate the IR and compile it (done by the constructor unless ``build=False``:
+        a check that the program has a native form costs no LLVM time)."""
+        if self._engine is not None:
+            return self
+        flat = self.flat
         self.capacity = 2 * flat.n_slots + 2   # every slot can get a scratch slot; the trap cell
         self._trap_cell = self.capacity - 1
         self._init_cells = self._cells(flat.new_table())
@@ -113,8 +123,8 @@ class NativeProgram:
         self._llvm = _llvm()
         self._target = self._llvm.Target.from_default_triple().create_target_machine(
             opt=0, codemodel="jitdefault")
-        self._engine = None
         self._build_all()
+        return self
 
     # -- layout ------------------------------------------------------------------------
     def _slot_kinds(self, reasons: dict) -> bytearray:
