@@ -128,7 +128,8 @@ DECLARATIONS = "\n".join(
     + ["declare double @pow(double, double)",
        "declare double @llvm.sqrt.f64(double)", "declare double @llvm.fabs.f64(double)",
        "declare double @llvm.trunc.f64(double)",
-       "declare double @llvm.copysign.f64(double, double)"])
+       "declare double @llvm.copysign.f64(double, double)",
+       "declare i64 @llvm.ctlz.i64(i64, i1)"])
 
 _CMP_INT = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "slt", ast.LtE: "sle", ast.Gt: "sgt",
             ast.GtE: "sge"}
@@ -883,15 +884,71 @@ class BlockLowering:
         return V("i", res, min(a.lo, 0) if a.lo < 0 else 0, max(a.hi, 0), w)
 
     def true_div(self, a: V, b: V, pred) -> V:
-        for v in (a, b):
-            if v.k == "i" and (v.modular or v.lo < -(1 << 53) or v.hi > (1 << 53)):
-                if "f" not in (a.k, b.k):  # int / int: Python rounds the exact quotient once
-                    raise NoNativeForm("int / int of integers beyond 2**53")
+        if "f" not in (a.k, b.k):
+            a, b = self.to_int(a), self.to_int(b)
+            if a.modular or b.modular:
+                raise NoNativeForm("int / int of an integer of unknown range")
+            big = (1 << 53)
+            if a.lo < -big or a.hi > big or b.lo < -big or b.hi > big:
+                if not (b.lo == b.hi and 0 < abs(b.lo) < (1 << 21) and
+                        max(abs(a.lo), abs(a.hi)) < (1 << 64)):
+                    raise NoNativeForm("int / int of integers beyond 2**53 by a non-constant")
+                return self.exact_quotient(a, b.lo)
         fa, fb = self.to_float(a), self.to_float(b)
         if fb.ref not in self.nonzero and b.ref not in self.nonzero:
             zero = self.emit(f"fcmp oeq double {fb.ref}, 0.0")
             self.guarded_trap(pred, zero, TRAP_DIV_ZERO)
         return V("f", self.emit(f"fdiv double {fa.ref}, {fb.ref}"))
+
+    def exact_quotient(self, a: V, c: int) -> V:
+        """Python's ``a / c`` for an integer a (|a| < 2**64) and a constant c
+        (0 < |c| < 2**21): the exact quotient rounded once, half to even. Below
+        2**53 that is the division of the two doubles; above it, the quotient
+        to 55 bits in integers, a sticky bit for the rest, and the rounding."""
+        e = self.emit
+        m = self.magnitude(a, a.w)
+        d = abs(c)
+        fast = e(f"fdiv double {self.to_float(a).ref}, {float_ref(float(c))}")
+        q = e(f"udiv i64 {m}, {d}")
+        r = e(f"urem i64 {m}, {d}")
+        qz = e(f"icmp eq i64 {q}, 0")
+        q1 = e(f"select i1 {qz}, i64 1, i64 {q}")
+        lz = e(f"call i64 @llvm.ctlz.i64(i64 {q1}, i1 false)")
+        bits = e(f"sub i64 64, {lz}")
+        s = e(f"sub i64 55, {bits}")                       # n = a / c * 2**s has 55 bits
+        up = e(f"icmp sgt i64 {s}, 0")
+        su = e(f"select i1 {up}, i64 {s}, i64 0")
+        sd = e(f"sub i64 0, {s}")
+        sd = e(f"select i1 {up}, i64 0, i64 {sd}")
+        # s > 0: n = q << s + (r << s) // c, sticky from (r << s) % c
+        qs = e(f"shl i64 {q}, {su}")
+        rs = e(f"shl i64 {r}, {su}")
+        n_up = e(f"add i64 {qs}, {e(f'udiv i64 {rs}, {d}')}")
+        st_up = e(f"icmp ne i64 {e(f'urem i64 {rs}, {d}')}, 0")
+        # s <= 0: n = q >> -s, sticky from the bits shifted out and r
+        n_dn = e(f"lshr i64 {q}, {sd}")
+        mask = e(f"sub i64 {e(f'shl i64 1, {sd}')}, 1")
+        lost = e(f"icmp ne i64 {e(f'and i64 {q}, {mask}')}, 0")
+        st_dn = e(f"or i1 {lost}, {e(f'icmp ne i64 {r}, 0')}")
+        n = e(f"select i1 {up}, i64 {n_up}, i64 {n_dn}")
+        sticky = e(f"select i1 {up}, i1 {st_up}, i1 {st_dn}")
+        low = e(f"and i64 {n}, 3")
+        n53 = e(f"lshr i64 {n}, 2")
+        odd = e(f"icmp ne i64 {e(f'and i64 {n53}, 1')}, 0")
+        above = e(f"icmp eq i64 {low}, 3")
+        half = e(f"icmp eq i64 {low}, 2")
+        tie_up = e(f"or i1 {sticky}, {odd}")
+        round_up = e(f"or i1 {above}, {e(f'and i1 {half}, {tie_up}')}")
+        n53 = e(f"add i64 {n53}, {e(f'zext i1 {round_up} to i64')}")
+        mant = e(f"uitofp i64 {n53} to double")
+        exp = e(f"sub i64 {2 + 1023}, {s}")                 # the value is n53 * 2**(2 - s)
+        scale = e(f"bitcast i64 {e(f'shl i64 {exp}, 52')} to double")
+        slow = e(f"fmul double {mant}, {scale}")
+        neg_a = "false" if a.lo >= 0 else e(f"icmp slt i{a.w} {a.ref}, 0")
+        negative = e(f"xor i1 {neg_a}, {'true' if c < 0 else 'false'}")
+        signed = e(f"select i1 {negative}, double {e(f'fneg double {slow}')}, double {slow}")
+        small = e(f"icmp ule i64 {m}, {1 << 53}")
+        return V("f", e(f"select i1 {small}, double {fast}, double {signed}"))
 
     # -- calls ------------------------------------------------------------------------
     def call(self, node: ast.Call, pred) -> V:
@@ -1016,7 +1073,27 @@ class BlockLowering:
         return V("f", self.emit(f"select i1 {nan}, double 0x7FF8000000000000, double {r}"))
 
     def helper_expt(self, base: V, exp: V, pred) -> V:
-        return V("f", self.fcall("pow", self.to_float(base).ref, self.to_float(exp).ref))
+        """C's pow, except that an infinite result's sign follows the parity of an
+        integer exponent itself, not of its double (they differ past 2**53)."""
+        fb = self.to_float(base)
+        r = self.fcall("pow", fb.ref, self.to_float(exp).ref)
+        if exp.k == "f":
+            return V("f", r)
+        exp = self.to_int(exp)
+        low = exp.ref if exp.w == 64 else self.emit(f"trunc i128 {exp.ref} to i64")
+        odd = self.emit(f"trunc i64 {low} to i1")
+        bits = self.emit(f"bitcast double {fb.ref} to i64")
+        sign = self.emit(f"icmp slt i64 {bits}, 0")
+        notnan = self.emit(f"fcmp ord double {fb.ref}, 0.0")
+        neg = self.emit(f"and i1 {sign}, {notnan}")
+        negative = self.emit(f"and i1 {neg}, {odd}")
+        inf = self.emit(f"select i1 {negative}, double 0xFFF0000000000000, "
+                        f"double 0x7FF0000000000000")
+        a = self.fcall("llvm.fabs.f64", r)
+        isinf = self.emit(f"fcmp oeq double {a}, 0x7FF0000000000000")
+        finite_base = self.finite(fb)
+        fix = self.emit(f"and i1 {isinf}, {finite_base}")
+        return V("f", self.emit(f"select i1 {fix}, double {inf}, double {r}"))
 
     def helper_exp(self, x: V, pred) -> V:
         return V("f", self.fcall("exp", self.to_float(x).ref))

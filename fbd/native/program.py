@@ -90,9 +90,6 @@ class NativeProgram:
         self.dump_path = dump if dump is not None else os.environ.get("FBD_DUMP")
         reasons: dict[str, str] = {}
         self._kinds = self._slot_kinds(reasons)
-        if flat.fresh:
-            for _slot, _make, leaf in flat.fresh:
-                reasons.setdefault(leaf.block.name, "state kept as a Python object")
         special, slot_of = flat.with_literals | flat.with_feedback, itemgetter(0)
         self._reads = [self._input_reads(leaf) if leaf.index in special
                        else (tuple(map(slot_of, leaf.inputs.values())), ())
