@@ -31,7 +31,8 @@ import numpy as np
 from ..block import code_lines, code_namespace, literal
 from ..errors import FbdError
 from .lower import DECLARATIONS, TRAP_REASONS, NoNativeForm, Var, lower, slot_kind
-from .table import KIND_CODES, NativeTable
+from .stores import lower_store, store_kind
+from .table import KIND_CODES, STORE, NativeTable
 
 CHUNK = 1024        # blocks per function; a force recompiles one
 BASIC_BLOCK = 50    # blocks per basic block (see the module docstring)
@@ -52,10 +53,10 @@ class NativeTrap(FbdError):
 
 
 class _Template:
-    __slots__ = ("fmt", "n_inputs")
+    __slots__ = ("fmt", "n_inputs", "region")
 
-    def __init__(self, fmt: str, n_inputs: int):
-        self.fmt, self.n_inputs = fmt, n_inputs
+    def __init__(self, fmt: str, n_inputs: int, region: bool = False):
+        self.fmt, self.n_inputs, self.region = fmt, n_inputs, region
 
 
 def _llvm():
@@ -89,6 +90,19 @@ class NativeProgram:
         self._block_templates: dict = {}
         self.dump_path = dump if dump is not None else os.environ.get("FBD_DUMP")
         reasons: dict[str, str] = {}
+        # LIFO/FIFO: a region of the table each, after the slots and their scratch reserve
+        self._regions: dict[int, int] = {}      # leaf index -> its region's first cell
+        self._stores: dict[int, tuple] = {}     # DATA slot -> (first cell, depth, fifo, kind)
+        base = 2 * flat.n_slots
+        for leaf in flat.leaves:
+            fifo = store_kind(leaf.block)
+            if fifo is not None:
+                depth = int(leaf.block.p["depth"])
+                kind = slot_kind(leaf.types.get("T"))
+                self._regions[leaf.index] = base
+                self._stores[leaf.state["DATA"]] = (base, depth, fifo, KIND_CODES.get(kind, 0))
+                base += 2 + depth
+        self._region_end = base
         self._kinds = self._slot_kinds(reasons)
         special, slot_of = flat.with_literals | flat.with_feedback, itemgetter(0)
         self._reads = [self._input_reads(leaf) if leaf.index in special
@@ -111,7 +125,8 @@ class NativeProgram:
         if self._engine is not None:
             return self
         flat = self.flat
-        self.capacity = 2 * flat.n_slots + 2   # every slot can get a scratch slot; the trap cell
+        # every slot can get a scratch slot; then the stores' regions; the trap cell
+        self.capacity = self._region_end + 1
         self._trap_cell = self.capacity - 1
         self._init_cells = self._cells(flat.new_table())
         self._version = 0
@@ -141,6 +156,9 @@ class NativeProgram:
         kinds = bytearray(flat.n_slots)
         for slot, tp in enumerate(types):
             kind = slot_kind(tp)
+            if slot in self._stores:
+                kinds[slot] = STORE
+                continue
             if kind is None:
                 init = flat.slot_init[slot]
                 if tp is None and isinstance(init, (bool, int, float)) and slot not in flat.writer:
@@ -159,7 +177,9 @@ class NativeProgram:
         ints = []
         for slot, v in enumerate(values):
             k = kinds[slot]
-            if k == 1:
+            if k == STORE:
+                ints.append(0)
+            elif k == 1:
                 ints.append(struct.unpack("<q", struct.pack("<d", float(v)))[0])
             elif k == 3:
                 ints.append(int(v) - (1 << 64) if v >= 1 << 63 else int(v))
@@ -179,10 +199,10 @@ class NativeProgram:
 
     def new_table(self) -> NativeTable:
         """A fresh signal table holding every initial value (a cold start)."""
-        table = NativeTable(self._kinds, self.capacity)
+        table = NativeTable(self._kinds, self.capacity, self._stores)
         table._buf[:] = self._init_cells
         table._n = self.flat.n_slots
-        for real, scratch in sorted(self._scratch.items(), key=itemgetter(1)):
+        for real, _scratch in sorted(self._scratch.items(), key=itemgetter(1)):
             table.append(table[real])
         return table
 
@@ -247,6 +267,8 @@ class NativeProgram:
             names[name] = f"o_{name}"
             variables[names[name]] = Var(name, arg, leaf.state_type(name), True)
             arg += 1
+        if store_kind(leaf.block) is not None:
+            return _Template("\n".join(lower_store(leaf, names, variables, arg)), n_inputs, True)
         code = "\n".join(code_lines(leaf.block, names, leaf.types))
         lines = lower(code, variables, code_namespace([leaf.block]), leaf.block.name)
         return _Template("\n".join(lines), n_inputs)
@@ -276,6 +298,8 @@ class NativeProgram:
             slots = [*leaf.outputs.values(), *leaf.state.values()]
             if forced:
                 slots = [place(s) for s in slots]
+            if tpl.region:
+                slots.append(self._regions[index])
             append(tpl.fmt.format(f"b{index}", index, *ins, *slots))
         append("  ret void")
         append("}")
@@ -385,34 +409,59 @@ class NativeProgram:
                 s[slot] = s[src]
 
     def leaf_code(self, index: int) -> list[str]:
-        """One block's Python statements over the table (stepping into a scan runs
-        them: the same text the native code was translated from)."""
+        """One block's Python statements over the table: the text its native code
+        was translated from (shown by a debugger; the step itself runs native code)."""
         leaf = self.leaves[index]
-        names, pre = {}, []
-        written = {*leaf.outputs.values(), *leaf.state.values()}
+        names = {}
         for port, src in leaf.inputs.items():
-            if src.slot is None:
-                names[port] = literal(src.const)
-            else:
-                slot = self.flat.read_slot(index, src)
-                names[port] = f"s[{slot}]"
-                if src.slot in written:
-                    pre.append(f"_i_{port} = s[{slot}]")
-                    names[port] = f"_i_{port}"
-        for port, slot in leaf.outputs.items():
+            names[port] = (literal(src.const) if src.slot is None
+                           else f"s[{self.flat.read_slot(index, src)}]")
+        for port, slot in [*leaf.outputs.items(), *leaf.state.items()]:
             names[port] = f"s[{self._place(slot)}]"
-        for name, slot in leaf.state.items():
-            names[name] = f"s[{self._place(slot)}]"
-        return pre + code_lines(leaf.block, names, leaf.types)
+        return code_lines(leaf.block, names, leaf.types)
 
     def leaf_function(self, index: int):
+        """One block's native code alone, as ``f(s, now)`` (a debugger stepping into
+        a scan): the blocks of its chunk are compiled together on first use, and
+        kept until the forced set changes."""
         fn = self._leaf_fns.get(index)
         if fn is None:
-            src = "def _one(s, now):\n" + "".join(f"    {ln}\n" for ln in self.leaf_code(index))
-            ns = code_namespace([self.leaves[index].block])
-            exec(compile(src, f"<fbd {self.leaves[index].path}>", "exec"), ns)
-            fn = self._leaf_fns[index] = ns["_one"]
+            self._compile_leaves(self.position[index] // CHUNK)
+            fn = self._leaf_fns[index]
         return fn
+
+    def _compile_leaves(self, c: int) -> None:
+        self._version += 1
+        v = self._version
+        parts, names = [DECLARATIONS], []
+        for index in self.order[c * CHUNK:(c + 1) * CHUNK]:
+            leaf = self.leaves[index]
+            ins, consts = self._reads[index]
+            tpl = self._template(leaf, consts)
+            slots = [self._place(s) for s in (*leaf.outputs.values(), *leaf.state.values())]
+            if tpl.region:
+                slots.append(self._regions[index])
+            name = f"leaf{index}_v{v}"
+            names.append((index, name))
+            parts += [f"define i64 @{name}(ptr %s, i64 %now) {{", "entry:",
+                      f"  %trap = getelementptr i64, ptr %s, i64 {self._trap_cell}",
+                      "  store i64 0, ptr %trap",
+                      tpl.fmt.format(f"b{index}", index, *ins, *slots),
+                      "  %r = load i64, ptr %trap", "  ret i64 %r", "}"]
+        self._engine.add_module(self._llvm.parse_assembly("\n".join(parts)))
+        self._engine.finalize_object()
+        kind = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)
+        for index, name in names:
+            cfn = kind(self._engine.get_function_address(name))
+            self._leaf_fns[index] = self._leaf_caller(cfn)
+
+    def _leaf_caller(self, cfn):
+        def run(s: NativeTable, now: int) -> None:
+            code = cfn(s.address, now)
+            if code:
+                self._raise_trap(code)
+        run.cfn = cfn  # keeps the ctypes function alive with the closure
+        return run
 
     def __repr__(self) -> str:
         return f"<NativeProgram {self.name}: {len(self.leaves)} blocks, {self.n_slots} slots>"

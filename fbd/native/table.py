@@ -22,14 +22,15 @@ from __future__ import annotations
 import numpy as np
 
 KIND_CODES = {"q": 0, "d": 1, "b": 2, "Q": 3}
+STORE = 4   # a LIFO/FIFO's DATA: its elements live in a region of the table (fbd.native.stores)
 
 
 class NativeTable:
     """The signal table of one native program run (see the module docstring)."""
 
-    __slots__ = ("_buf", "_q", "_d", "_b", "_Q", "_kinds", "_n", "address", "capacity")
+    __slots__ = ("_buf", "_q", "_d", "_b", "_Q", "_kinds", "_n", "address", "capacity", "_stores")
 
-    def __init__(self, kinds: bytearray, capacity: int):
+    def __init__(self, kinds: bytearray, capacity: int, stores: dict | None = None):
         self.capacity = capacity
         self._buf = np.zeros(capacity, dtype=np.int64)
         self.address = self._buf.ctypes.data
@@ -39,6 +40,7 @@ class NativeTable:
         self._Q = raw.cast("Q")
         self._b = raw.cast("?")   # the low byte of each cell: 8 * slot (little-endian)
         self._kinds = kinds       # the program's, shared: scratch slots add to it
+        self._stores = stores or {}
         self._n = 0
 
     # -- the list protocol the runtime uses --------------------------------------------
@@ -61,7 +63,32 @@ class NativeTable:
             return self._b[i << 3]
         if k == 1:
             return self._d[i]
+        if k == 3:
+            return self._Q[i]
+        return self._store(i)
+
+    def _cell(self, kind: int, i: int):
+        if kind == 0:
+            return self._q[i]
+        if kind == 2:
+            return self._b[i << 3]
+        if kind == 1:
+            return self._d[i]
         return self._Q[i]
+
+    def _store(self, slot: int) -> list:
+        """A LIFO/FIFO's elements, oldest first (a copy: the block owns them)."""
+        base, depth, fifo, kind = self._stores[slot]
+        count = min(max(self._q[base], 0), depth)
+        head = self._q[base + 1] % depth if fifo else 0
+        return [self._cell(kind, base + 2 + (head + j) % depth) for j in range(count)]
+
+    def _set_store(self, slot: int, values) -> None:
+        base, depth, fifo, kind = self._stores[slot]
+        values = list(values)[:depth]
+        self._q[base], self._q[base + 1] = len(values), 0
+        for j, v in enumerate(values):
+            self._set_cell(kind, base + 2 + j, v)
 
     def __setitem__(self, i, value) -> None:
         if type(i) is not int:
@@ -71,6 +98,12 @@ class NativeTable:
         if not 0 <= i < self._n:
             raise IndexError("signal table index out of range")
         k = self._kinds[i]
+        if k == STORE:
+            self._set_store(i, value)
+        else:
+            self._set_cell(k, i, value)
+
+    def _set_cell(self, k: int, i: int, value) -> None:
         if k == 0:
             self._q[i] = int(value)
         elif k == 2:
@@ -98,7 +131,7 @@ class NativeTable:
             self[i] = v
 
     def copy(self) -> "NativeTable":
-        other = NativeTable(self._kinds, self.capacity)
+        other = NativeTable(self._kinds, self.capacity, self._stores)
         other._buf[:] = self._buf
         other._n = self._n
         return other

@@ -20,7 +20,6 @@ from fbd import Network, Plc, registry
 from fbd import types as t
 from fbd.block import Extensible
 
-NOT_NATIVE = {"LIFO", "FIFO"}       # state kept as a Python list
 SKIP_TYPES = {t.STRING}             # STRING has no native form
 
 
@@ -37,13 +36,13 @@ def native_blocks():
     """(label, Block) for every configuration the native engine must run."""
     out = []
     for name, cls in sorted(registry().items()):
-        if name in NOT_NATIVE:
-            continue
         group = next((p for p in cls.inputs if isinstance(p, Extensible)), None)
         sizes = [None] if group is None else [group.min, group.min + 1]
         params = [{}]
         if "first_scan_pulse" in cls.params:
             params = [{"first_scan_pulse": True}, {"first_scan_pulse": False}]
+        if "depth" in cls.params:
+            params = [{"depth": 1}, {"depth": 3}]
         for types in _bindings(cls):
             for n in sizes:
                 for p in params:
@@ -115,7 +114,10 @@ def random_value(tp, rng: random.Random):
 
 
 def same(a, b) -> bool:
-    """Equal values, NaN equal to NaN, and -0.0 told from 0.0."""
+    """Equal values, NaN equal to NaN, and -0.0 told from 0.0 (lists element by element)."""
+    if isinstance(a, list) or isinstance(b, list):
+        return (isinstance(a, list) and isinstance(b, list) and len(a) == len(b)
+                and all(same(x, y) for x, y in zip(a, b)))
     if isinstance(a, float) or isinstance(b, float):
         a, b = float(a), float(b)
         if a != a or b != b:
