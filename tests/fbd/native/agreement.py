@@ -16,6 +16,7 @@ import itertools
 import math
 import random
 
+import blocks  # noqa: F401  (registers the library)
 from fbd import Network, Plc, registry
 from fbd import types as t
 from fbd.block import Extensible
@@ -58,12 +59,12 @@ def native_blocks():
     return out
 
 
-def every_block_network(blocks=None, name: str = "every_block") -> tuple[Network, dict]:
-    """A network of ``blocks`` (default :func:`native_blocks`), each input a network
+def every_block_network(configs=None, name: str = "every_block") -> tuple[Network, dict]:
+    """A network of ``configs`` (default :func:`native_blocks`), each input a network
     input of its own; returns it and {input name: type}."""
     net = Network(name)
     inputs = {}
-    for label, block in blocks or native_blocks():
+    for label, block in configs or native_blocks():
         wires = {}
         for p in block.input_ports():
             tp = block.bound_types[p.type] if isinstance(p.type, str) else p.type
