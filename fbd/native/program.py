@@ -29,12 +29,13 @@ from types import MappingProxyType
 import numpy as np
 
 from ..block import code_lines, code_namespace, literal
+from ..compiler.forkmap import map_in_two
 from ..errors import FbdError
 from .lower import DECLARATIONS, TRAP_REASONS, NoNativeForm, Var, lower, slot_kind
 from .stores import lower_store, store_kind
 from .table import KIND_CODES, STORE, NativeTable
 
-CHUNK = 1024        # blocks per function; a force recompiles one
+CHUNK = 512         # blocks per function; a force recompiles one
 BASIC_BLOCK = 50    # blocks per basic block (see the module docstring)
 
 
@@ -331,20 +332,39 @@ class NativeProgram:
         return "\n".join(out)
 
     def _build_all(self) -> None:
+        """Generate and compile the scan: each chunk is a module compiled to an
+        object file, half of them in a forked child where that is possible (the
+        machine code comes back through a pipe and is linked here, as the
+        Python engine does with its bytecode), then the driver that calls them."""
+        llvm = self._llvm
         n_chunks = max(1, -(-len(self.order) // CHUNK))
         self._chunk_names = [f"c{c}_v0" for c in range(n_chunks)]
-        self._chunk_src = [self._chunk_source(c, self._chunk_names[c]) for c in range(n_chunks)]
-        driver = self._driver_source("scan_v0")
-        self._driver_src = driver
-        text = "\n".join([DECLARATIONS, *self._chunk_src, driver])
-        llvm = self._llvm
-        module = llvm.parse_assembly(text)
-        self._engine = llvm.create_mcjit_compiler(module, self._target)
+        self._emit_tm = llvm.Target.from_default_triple().create_target_machine(
+            opt=0, codemodel="jitdefault")
+        built = map_in_two(self._compile_chunk, list(range(n_chunks)))
+        self._engine = llvm.create_mcjit_compiler(llvm.parse_assembly(DECLARATIONS),
+                                                  self._target)
+        self._objects = []
+        self._chunk_src = []
+        for src, obj in built:
+            self._chunk_src.append(src)
+            self._objects.append(llvm.ObjectFileRef.from_data(obj))
+            self._engine.add_object_file(self._objects[-1])
+        self._driver_src = self._driver_source("scan_v0")
+        self._engine.add_module(llvm.parse_assembly("\n".join(
+            [*(f"declare void @{name}(ptr, i64)" for name in self._chunk_names),
+             self._driver_src])))
         self._engine.finalize_object()
         self._link("scan_v0")
         if self.dump_path:
             with open(self.dump_path, "w") as f:
                 f.write(self.source())
+
+    def _compile_chunk(self, c: int) -> tuple[str, bytes]:
+        """One chunk's IR and its machine code (an object file), in either process."""
+        src = self._chunk_source(c, self._chunk_names[c])
+        module = self._llvm.parse_assembly(DECLARATIONS + "\n" + src)
+        return src, self._emit_tm.emit_object(module)
 
     def _link(self, driver: str) -> None:
         addr = self._engine.get_function_address(driver)
