@@ -48,24 +48,29 @@ class NativeTable:
         return self._n
 
     def __getitem__(self, i):
-        if type(i) is not int:
-            if isinstance(i, slice):
-                return [self[k] for k in range(*i.indices(self._n))]
-            i = int(i)
+        # the hot path (a trace, a watch, the HMI read s[slot] with slot >= 0): one
+        # look at the cell's kind and one read of the buffer
+        k = self._kinds[i]
+        if k == 0 and i >= 0:
+            return self._q[i]
+        if k == 2 and i >= 0:
+            return self._b[i << 3]
+        if k == 1 and i >= 0:
+            return self._d[i]
+        return self._other(i, k)
+
+    def _other(self, i, k):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self._n))]
+        i = int(i)
         if i < 0:
             i += self._n
         if not 0 <= i < self._n:
             raise IndexError("signal table index out of range")
         k = self._kinds[i]
-        if k == 0:
-            return self._q[i]
-        if k == 2:
-            return self._b[i << 3]
-        if k == 1:
-            return self._d[i]
-        if k == 3:
-            return self._Q[i]
-        return self._store(i)
+        if k == STORE:
+            return self._store(i)
+        return self._cell(k, i)
 
     def _cell(self, kind: int, i: int):
         if kind == 0:
