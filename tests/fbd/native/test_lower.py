@@ -8,7 +8,7 @@ import math
 import pytest
 
 import blocks
-from fbd import BOOL, INT, LINT, LREAL, Network, Plc, ULINT
+from fbd import BOOL, INT, LINT, LREAL, ULINT, Network, Plc
 from fbd.block import Block, Port, register
 from fbd.native.lower import NoNativeForm, Var, lower
 from tests.fbd.native.agreement import same
