@@ -3,8 +3,8 @@
 :func:`compile_native` turns a network (or its flat program) into a
 :class:`~.program.NativeProgram`; :func:`available` says whether llvmlite,
 which bundles LLVM, is installed (it has no wheel for every platform: where
-it is missing the Python engine runs everything). :func:`choose` is what
-``Plc(net, engine="auto")`` asks: the engine to use and why.
+it is missing the Python engine runs everything). :mod:`.engines` decides
+what ``Plc(net, engine="auto")`` runs, and why.
 
 Block semantics come from the one definition every engine shares
 (``Block.code``), translated by :mod:`.lower`; a program with blocks that
@@ -17,7 +17,7 @@ from ..compiler.front import _flatten, count_instances, quiet_gc
 from ..network import Network
 from .program import NativeProgram, NativeTrap, NotNative
 
-__all__ = ["available", "compile_native", "choose", "NativeProgram", "NotNative", "NativeTrap",
+__all__ = ["available", "compile_native", "NativeProgram", "NotNative", "NativeTrap",
            "unavailable_reason"]
 
 _IMPORT_ERROR: list = []
@@ -51,16 +51,3 @@ def compile_native(program, dump: str | None = None) -> NativeProgram:
         with quiet_gc(count_instances(program)):
             return NativeProgram(_flatten(program), dump)
     return NativeProgram(program, dump)
-
-
-def choose(flat) -> tuple[str, str]:
-    """``(engine, reason)`` for ``engine="auto"``: native where llvmlite is
-    installed and every block has a native form, else python, with why."""
-    why = unavailable_reason()
-    if why:
-        return "python", why
-    try:
-        NativeProgram(flat)
-    except NotNative as e:
-        return "python", str(e)
-    return "native", "every block and signal has a native form"
