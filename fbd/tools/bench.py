@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import platform
 import statistics
 import sys
@@ -131,6 +132,7 @@ class BenchResult:
     overhead: Overhead | None = None
     engines: tuple = ("python",)
     native_note: str = ""
+    load: str = ""   # the machine's load average at the start, and its cores
     program: ProgramResult | None = None
 
     def to_dict(self) -> dict:
@@ -312,6 +314,8 @@ def run_bench(sizes=SIZES, *, quick: bool = False, seed: int = 1, library: dict 
     result = BenchResult(seed, quick, platform.python_version(),
                          ", ".join(k.label for k in usable_kinds(library=library)))
     native, result.native_note = _native_engine(engines)
+    if hasattr(os, "getloadavg"):  # other work on the machine slows every figure
+        result.load = f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     result.engines = ("python", "native") if native else ("python",)
     for n in sizes:
         progress(f"bench: {n} blocks: building the network")
@@ -459,7 +463,8 @@ def _spread_lines(result: BenchResult) -> list[str]:
 
 def format_report(result: BenchResult) -> str:
     lines = [f"fbd bench: synthetic networks, seed {result.seed}"
-             f"{', quick' if result.quick else ''}; Python {result.python}",
+             f"{', quick' if result.quick else ''}; Python {result.python}"
+             f"{'; load average ' + result.load if result.load else ''}",
              f"mix: {result.mix}", ""]
     head = ("blocks", "build s", "compile s", "scan µs", "ns/block", "interp µs",
             "interp ns/block", "speedup")
