@@ -61,15 +61,22 @@ def native_blocks():
     return out
 
 
-def every_block_network(configs=None, name: str = "every_block") -> tuple[Network, dict]:
+def every_block_network(configs=None, name: str = "every_block", literals: float = 0.0,
+                        seed: int = 0) -> tuple[Network, dict]:
     """A network of ``configs`` (default :func:`native_blocks`), each input a network
-    input of its own; returns it and {input name: type}."""
+    input of its own, or with probability ``literals`` a constant (an edge value of
+    its type, so the code generated for constants is tested too); returns it and
+    {input name: type}."""
     net = Network(name)
     inputs = {}
+    rng = random.Random(seed)
     for label, block in configs or native_blocks():
         wires = {}
         for p in block.input_ports():
             tp = block.bound_types[p.type] if isinstance(p.type, str) else p.type
+            if rng.random() < literals:
+                wires[p.name] = api_value(tp, rng.choice(edge_values(tp)))
+                continue
             iname = f"{label}_{p.name}"
             wires[p.name] = net.input(iname, tp)
             inputs[iname] = tp

@@ -58,6 +58,16 @@ def test_every_block_agrees_scan_by_scan(every_block, seed, scans, change):
         assert not diff, f"seed {seed}, scan {scan}: (path, python, native) {diff}"
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_every_block_agrees_with_constants_on_some_inputs(seed):
+    """Literal inputs are translated as constants (folded, divided by, shifted by)."""
+    net, inputs = every_block_network(literals=0.4, seed=seed)
+    rng = random.Random(seed)
+    steps = ({n: random_value(tp, rng) for n, tp in inputs.items() if rng.random() < 0.5}
+             for _ in range(25))
+    compare_runs(net, steps)
+
+
 #: every block kind the synthetic generator can wire with BOOL and INT
 WIDE_MIX = DEFAULT_MIX + (
     ("MUL", "INT", 1), ("DIV", "INT", 1), ("MOD", "INT", 1), ("ABS", "INT", 1),
