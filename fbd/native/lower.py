@@ -74,6 +74,12 @@ class BlockLowering(Arithmetic, Calls):
         self.view: dict[str, V] = {}    # refined intervals, valid while env[name] is .view[name][1]
         self.assigned: set[str] = set()
         self.nonzero: set[str] = set()  # refs known non-zero on the current path
+        # An input's value is a placeholder the instance fills (a load it makes, or
+        # the register an earlier block of the same basic block stored): slot
+        # argument -> (placeholder number, kind). Set by the caller; empty: load here.
+        self.input_values: dict[int, int] = {}
+        self.used_inputs: dict[int, str] = {}   # slot argument -> kind, inputs read
+        self.stored: dict[int, str] = {}        # slot argument -> the raw i64 stored
         try:
             self.tree = ast.parse(code)
         except SyntaxError as e:
@@ -117,10 +123,16 @@ class BlockLowering(Arithmetic, Calls):
 
     def load(self, var: Var) -> V:
         kind = slot_kind(var.tp)
-        p = self.emit(f"getelementptr i64, ptr %s, i64 {{{var.slot_arg}}}")
-        if kind == "d":
-            return V("f", self.emit(f"load double, ptr {p}"))
-        raw = self.emit(f"load i64, ptr {p}")
+        if var.slot_arg in self.input_values:
+            self.used_inputs[var.slot_arg] = kind
+            raw = f"{{{self.input_values[var.slot_arg]}}}"
+            if kind == "d":
+                return V("f", raw)
+        else:
+            p = self.emit(f"getelementptr i64, ptr %s, i64 {{{var.slot_arg}}}")
+            if kind == "d":
+                return V("f", self.emit(f"load double, ptr {p}"))
+            raw = self.emit(f"load i64, ptr {p}")
         if kind == "b":
             return B(raw, 64)
         if kind == "Q":
@@ -148,8 +160,21 @@ class BlockLowering(Arithmetic, Calls):
                 bad2 = self.emit(f"icmp sgt i{v.w} {v.ref}, {hi}")
                 self.trap(self.emit(f"or i1 {bad}, {bad2}"), TRAP_RANGE)
             ref = v.ref if v.w == 64 else self.emit(f"trunc i128 {v.ref} to i64")
-        p = self.emit(f"getelementptr i64, ptr %s, i64 {{{var.slot_arg}}}")
+        self.store_raw(var.slot_arg, ref)
+
+    def store_raw(self, slot_arg: int, ref: str) -> None:
+        p = self.emit(f"getelementptr i64, ptr %s, i64 {{{slot_arg}}}")
         self.lines.append(f"  store i64 {ref}, ptr {p}")
+        self.stored[slot_arg] = ref
+
+    def raw_input(self, name: str) -> str:
+        """An input's cell as raw 64 bits (a LIFO stores elements so)."""
+        v = self.read(name)
+        if v.k == "f":
+            return self.emit(f"bitcast double {v.ref} to i64")
+        if v.k == "i" and v.w == 128:
+            return self.emit(f"trunc i128 {v.ref} to i64")
+        return self.wide(v).ref if v.k == "b" else v.ref
 
     def assign(self, name: str, v: V, pred) -> None:
         var = self.vars.get(name)
@@ -585,9 +610,15 @@ class BlockLowering(Arithmetic, Calls):
         w = max(a.w, b.w)
         return B(self.emit(f"icmp {_CMP_INT[op]} i{w} {self.ext(a, w)}, {self.ext(b, w)}"))
 
-def lower(code: str, variables: dict, namespace: dict, label: str = "") -> list[str]:
-    """The IR lines of one block configuration (see the module docstring)."""
-    return BlockLowering(code, variables, namespace, label).run()
+def lower(code: str, variables: dict, namespace: dict, label: str = "",
+          input_values: dict | None = None) -> BlockLowering:
+    """Translate one block configuration (see the module docstring); the result's
+    ``lines`` are the IR, ``used_inputs`` and ``stored`` what it reads and writes.
+    ``input_values``: slot argument -> placeholder number of each input's value."""
+    bl = BlockLowering(code, variables, namespace, label)
+    bl.input_values = dict(input_values or {})
+    bl.run()
+    return bl
 
 
 __all__ = ["lower", "Var", "NoNativeForm", "slot_kind", "DECLARATIONS", "TRAP_REASONS"]

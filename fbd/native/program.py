@@ -54,10 +54,18 @@ class NativeTrap(FbdError):
 
 
 class _Template:
-    __slots__ = ("fmt", "n_inputs", "region")
+    """One block configuration's IR, formatted per instance with ``{0}`` its name
+    prefix, ``{1}`` its trap code, then its slots (inputs read, outputs and
+    state written, a LIFO/FIFO's region), then each input's value. ``inputs``:
+    per wired input, the kind of its cell (None if the code never reads it);
+    ``stored``: (argument position among the slots, raw value stored)."""
+    __slots__ = ("fmt", "inputs", "stored", "region")
 
-    def __init__(self, fmt: str, n_inputs: int, region: bool = False):
-        self.fmt, self.n_inputs, self.region = fmt, n_inputs, region
+    def __init__(self, bl, n_inputs: int, region: bool = False):
+        self.fmt = "\n".join(bl.lines)
+        self.inputs = tuple(bl.used_inputs.get(2 + i) for i in range(n_inputs))
+        self.stored = tuple((arg - 2, ref) for arg, ref in sorted(bl.stored.items()))
+        self.region = region
 
 
 def _llvm():
@@ -268,11 +276,14 @@ class NativeProgram:
             names[name] = f"o_{name}"
             variables[names[name]] = Var(name, arg, leaf.state_type(name), True)
             arg += 1
-        if store_kind(leaf.block) is not None:
-            return _Template("\n".join(lower_store(leaf, names, variables, arg)), n_inputs, True)
+        region = store_kind(leaf.block) is not None
+        first_value = arg + (1 if region else 0)
+        values = {2 + i: first_value + i for i in range(n_inputs)}
+        if region:
+            return _Template(lower_store(leaf, names, variables, arg, values), n_inputs, True)
         code = "\n".join(code_lines(leaf.block, names, leaf.types))
-        lines = lower(code, variables, code_namespace([leaf.block]), leaf.block.name)
-        return _Template("\n".join(lines), n_inputs)
+        bl = lower(code, variables, code_namespace([leaf.block]), leaf.block.name, values)
+        return _Template(bl, n_inputs)
 
     def _place(self, slot: int) -> int:
         if slot in self.forced:
@@ -283,31 +294,63 @@ class NativeProgram:
         return slot
 
     # -- code ------------------------------------------------------------------------------
+    def _instance(self, index: int, avail: dict | None) -> str:
+        """One block's IR. ``avail``: slot -> the register holding what an earlier
+        block of this basic block stored there (read from it instead of the
+        table: no store-to-load latency on a chain of blocks), updated with this
+        block's stores; None: every input loaded from the table."""
+        leaf = self.leaves[index]
+        ins, consts = self._reads[index]
+        tpl = self._template(leaf, consts)
+        slots = [*leaf.outputs.values(), *leaf.state.values()]
+        if self.forced:
+            slots = [self._place(s) for s in slots]
+        if tpl.region:
+            slots.append(self._regions[index])
+        prefix = f"b{index}"
+        pre, values = [], []
+        for i, (slot, kind) in enumerate(zip(ins, tpl.inputs)):
+            if kind is None:
+                values.append("")
+                continue
+            raw = avail.get(slot) if avail is not None else None
+            name = f"%{prefix}.v{i}"
+            if raw is None:
+                pre.append(f"  {name}p = getelementptr i64, ptr %s, i64 {slot}\n"
+                           f"  {name} = load {'double' if kind == 'd' else 'i64'}, ptr {name}p\n")
+            elif kind == "d":
+                pre.append(f"  {name} = bitcast i64 {raw} to double\n")
+            else:
+                name = raw
+            values.append(name)
+        args = (prefix, index, *ins, *slots, *values)
+        if avail is not None:
+            n_ins = len(ins)
+            for pos, ref in tpl.stored:
+                avail[slots[pos - n_ins]] = ref.format(*args) if "{" in ref else ref
+        return "".join(pre) + tpl.fmt.format(*args)
+
     def _chunk_source(self, c: int, fname: str) -> str:
-        leaves, reads, place = self.leaves, self._reads, self._place
         out = [f"define void @{fname}(ptr %s, i64 %now) {{", "entry:",
                f"  %trap = getelementptr i64, ptr %s, i64 {self._trap_cell}"]
         append = out.append
-        forced = self.forced
+        avail: dict = {}
+        instance = self._instance
         for pos, index in enumerate(self.order[c * CHUNK:(c + 1) * CHUNK]):
             if pos and pos % BASIC_BLOCK == 0:
                 append(f"  br label %L{pos}")
                 append(f"L{pos}:")
-            leaf = leaves[index]
-            ins, consts = reads[index]
-            tpl = self._template(leaf, consts)
-            slots = [*leaf.outputs.values(), *leaf.state.values()]
-            if forced:
-                slots = [place(s) for s in slots]
-            if tpl.region:
-                slots.append(self._regions[index])
-            append(tpl.fmt.format(f"b{index}", index, *ins, *slots))
+                avail = {}   # registers do not cross basic blocks: compile time stays linear
+            append(instance(index, avail))
         append("  ret void")
         append("}")
         return "\n".join(out)
 
     def _driver_source(self, fname: str) -> str:
         out = [f"define i64 @{fname}(ptr %s, i64 %now) {{", "entry:",
+               "  %early = icmp slt i64 %now, 0",     # the code assumes a clock from 0 on
+               "  br i1 %early, label %refuse, label %run",
+               "refuse:", "  ret i64 -1", "run:",
                f"  %trap = getelementptr i64, ptr %s, i64 {self._trap_cell}",
                "  store i64 0, ptr %trap"]
         n = 0
@@ -368,7 +411,15 @@ class NativeProgram:
 
     def _link(self, driver: str) -> None:
         addr = self._engine.get_function_address(driver)
-        self._cfn = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)(addr)
+        cfn = self._cfn = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)(addr)
+        trap = self._raise_trap
+
+        def scan(s: NativeTable, now: int) -> None:
+            """One scan over table ``s`` at PLC time ``now`` (µs): a single call
+            into the machine code (the bare call costs about 0.25 µs)."""
+            if cfn(s.address, now):
+                trap(s.trap, now)
+        self.scan = scan
 
     def source(self) -> str:
         """The LLVM IR of the scan, as compiled."""
@@ -377,16 +428,10 @@ class NativeProgram:
         return header + DECLARATIONS + "\n" + "\n".join(self._chunk_src) + "\n" + self._driver_src
 
     # -- running ---------------------------------------------------------------------------
-    def scan(self, s: NativeTable, now: int) -> None:
-        """One scan over table ``s`` at PLC time ``now`` (µs)."""
+    def _raise_trap(self, code: int, now: int) -> None:
         if now < 0:
             raise FbdError(f"the native engine runs a clock from 0 on, not {now} µs "
                            f"(use engine='python' for a negative clock_start)")
-        code = self._cfn(s.address, now)
-        if code:
-            self._raise_trap(code)
-
-    def _raise_trap(self, code: int) -> None:
         index, reason = divmod(code, 10)
         leaf = self.leaves[index]
         raise NativeTrap(f"{leaf.path} ({leaf.block!r}): {TRAP_REASONS.get(reason, 'a trap')} in "
@@ -455,18 +500,11 @@ class NativeProgram:
         v = self._version
         parts, names = [DECLARATIONS], []
         for index in self.order[c * CHUNK:(c + 1) * CHUNK]:
-            leaf = self.leaves[index]
-            ins, consts = self._reads[index]
-            tpl = self._template(leaf, consts)
-            slots = [self._place(s) for s in (*leaf.outputs.values(), *leaf.state.values())]
-            if tpl.region:
-                slots.append(self._regions[index])
             name = f"leaf{index}_v{v}"
             names.append((index, name))
             parts += [f"define i64 @{name}(ptr %s, i64 %now) {{", "entry:",
                       f"  %trap = getelementptr i64, ptr %s, i64 {self._trap_cell}",
-                      "  store i64 0, ptr %trap",
-                      tpl.fmt.format(f"b{index}", index, *ins, *slots),
+                      "  store i64 0, ptr %trap", self._instance(index, None),
                       "  %r = load i64, ptr %trap", "  ret i64 %r", "}"]
         self._engine.add_module(self._llvm.parse_assembly("\n".join(parts)))
         self._engine.finalize_object()
@@ -479,7 +517,7 @@ class NativeProgram:
         def run(s: NativeTable, now: int) -> None:
             code = cfn(s.address, now)
             if code:
-                self._raise_trap(code)
+                self._raise_trap(code, now)
         run.cfn = cfn  # keeps the ctypes function alive with the closure
         return run
 

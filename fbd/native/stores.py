@@ -36,7 +36,8 @@ def raw_bits(value) -> int:
     return value - (1 << 64) if value >= 1 << 63 else value
 
 
-def lower_store(leaf, names: dict, variables: dict, region_arg: int) -> list[str]:
+def lower_store(leaf, names: dict, variables: dict, region_arg: int,
+                input_values: dict | None = None) -> BlockLowering:
     """IR lines of one LIFO/FIFO configuration (``names``: port -> variable name or
     literal text, as for the translated blocks; ``region_arg``: the placeholder
     number of the region's first cell)."""
@@ -47,6 +48,7 @@ def lower_store(leaf, names: dict, variables: dict, region_arg: int) -> list[str
     if slot_kind(tp) is None:
         raise NoNativeForm(f"{tp} elements")
     bl = BlockLowering("", variables, {}, block.name)
+    bl.input_values = dict(input_values or {})
     e = bl.emit
 
     def value(port: str) -> V:
@@ -97,8 +99,7 @@ def lower_store(leaf, names: dict, variables: dict, region_arg: int) -> list[str
     at = e(f"select i1 {room}, i64 {at}, i64 0")            # in the region whatever happens
     ep = e(f"getelementptr i64, ptr {cp}, i64 {e(f'add i64 {at}, 2')}")
     if names["IN"].startswith("i_"):
-        inp = e(f"getelementptr i64, ptr %s, i64 {{{variables[names['IN']].slot_arg}}}")
-        raw_in = e(f"load i64, ptr {inp}")
+        raw_in = bl.raw_input(names["IN"])
     else:
         import ast
         raw_in = str(raw_bits(ast.literal_eval(names["IN"]) if names["IN"] not in
@@ -131,10 +132,8 @@ def lower_store(leaf, names: dict, variables: dict, region_arg: int) -> list[str
     out_raw = e(f"select i1 {e(f'icmp sgt i64 {count_f}, 0')}, i64 {top_raw}, i64 0")
     for name in sorted(bl.assigned):
         bl.store(bl.vars[name], bl.env[name])
-    out = variables["o_OUT"]
-    p = e(f"getelementptr i64, ptr %s, i64 {{{out.slot_arg}}}")
-    bl.lines.append(f"  store i64 {out_raw}, ptr {p}")
-    return bl.lines
+    bl.store_raw(variables["o_OUT"].slot_arg, out_raw)
+    return bl
 
 
 __all__ = ["store_kind", "lower_store", "raw_bits"]

@@ -21,7 +21,7 @@ def ir(code: str, **types) -> str:
     variables = {}
     for k, (name, tp) in enumerate(types.items()):
         variables[name] = Var(name, k + 2, tp, name.startswith("o"))
-    return "\n".join(lower(code, variables, {"math": math}))
+    return "\n".join(lower(code, variables, {"math": math}).lines)
 
 
 def test_the_signed_wrap_idiom_becomes_a_truncation():
