@@ -35,8 +35,8 @@ matiec does not convert between TIME and the date types, nor DATE/TOD to DT:
 neither do we.
 """
 
-import math
 
+from blocks.convert import _conv_trunc
 from fbd import values as fv
 from fbd.block import Block, Port, register
 from fbd.types import (
@@ -95,7 +95,7 @@ _HELPERS = {
     "_dates_parse_date": _parser(fv.parse_date),
     "_dates_parse_tod": _parser(fv.parse_tod),
     "_dates_parse_dt": _parser(fv.parse_dt),
-    "_dates_trunc": lambda x: math.trunc(x) if math.isfinite(x) else 0,
+    "_conv_trunc": _conv_trunc,   # the conversions' own: REAL toward zero, NaN and inf 0
 }
 
 
@@ -124,9 +124,10 @@ def _arith(name, a, b, out, expr, doc):
     return register(cls)
 
 
-ADD_TOD_TIME = _arith("ADD_TOD_TIME", TOD, TIME, TOD, "({a} + {b}) % {day}",
+# (a mod day + b mod day) mod day is (a + b) mod day, and never leaves 64 bits.
+ADD_TOD_TIME = _arith("ADD_TOD_TIME", TOD, TIME, TOD, "({a} % {day} + {b} % {day}) % {day}",
                       "A time of day moved forward by a duration, around the clock.")
-SUB_TOD_TIME = _arith("SUB_TOD_TIME", TOD, TIME, TOD, "({a} - {b}) % {day}",
+SUB_TOD_TIME = _arith("SUB_TOD_TIME", TOD, TIME, TOD, "({a} % {day} - {b} % {day}) % {day}",
                       "A time of day moved back by a duration, around the clock.")
 ADD_DT_TIME = _arith("ADD_DT_TIME", DT, TIME, DT, DT.wrap("{a} + {b}"),
                      "A date and time moved forward by a duration.")
@@ -182,7 +183,7 @@ for _d in (DATE, TOD, DT):
     for _r in (REAL, LREAL):
         _convert(f"{_d}_TO_{_r}", _d, _r, "{x} / {s}",
                  f"Convert {_d} to {_r}: seconds, with the fraction, as matiec.")
-        _convert(f"{_r}_TO_{_d}", _r, _d, _d.wrap("_dates_trunc({x} * {s})"),
+        _convert(f"{_r}_TO_{_d}", _r, _d, _d.wrap("_conv_trunc({x} * {s})"),
                  f"Convert {_r} to {_d}: that many seconds, truncated to the µs.")
     for _i in ELEMENTARY:
         if _i.kind in ("int", "bits"):

@@ -18,11 +18,20 @@ from .runtime.plc import Plc
 
 
 class Harness:
-    """A PLC around one network on simulated time, with assertion helpers."""
+    """A PLC around one network on simulated time, with assertion helpers.
 
-    def __init__(self, network: Network, cycle=0.005, **plc_options):
+    ``engine`` ("auto", "native" or "python") chooses the scan engine, as for
+    :class:`~fbd.runtime.Plc`; a test that must hold on both runs twice.
+    """
+
+    def __init__(self, network: Network, cycle=0.005, *, engine: str = "auto", **plc_options):
         self.network = network
-        self.plc = Plc(network, cycle, **plc_options)
+        self.plc = Plc(network, cycle, engine=engine, **plc_options)
+
+    @property
+    def engine(self) -> str:
+        """The engine running the scans: "python" or "native"."""
+        return self.plc.engine
 
     @classmethod
     def block(cls, block: Block, cycle=0.005, **plc_options) -> "Harness":

@@ -212,12 +212,16 @@ class Plc:
 
     def __init__(self, program: Network | ScanProgram, cycle=0.005, *, realtime: bool = False,
                  speed: float = 1.0, clock_start=0.0, dump: str | None = None,
-                 task_name: str = "main"):
+                 task_name: str = "main", engine: str = "auto"):
+        self.engine_reason = "compiled before"
         if isinstance(program, Network):
-            program = compile_network(program, dump=dump)
-        elif not isinstance(program, ScanProgram):
+            program, self.engine_reason = _build(program, engine, dump,
+                                                 to_us(clock_start, "clock_start") >= 0)
+        elif not _is_program(program):
             raise FbdError(f"Plc needs a Network or a compiled ScanProgram, not "
                            f"{type(program).__name__}")
+        #: the engine running the main task, "python" or "native" (``engine_reason`` says why)
+        self.engine = getattr(program, "engine", "python")
         cycle_us = to_us(cycle, "cycle")
         if cycle_us <= 0:
             raise FbdError(f"cycle must be positive, not {cycle!r}")
@@ -234,11 +238,12 @@ class Plc:
         self.env.process(self._scheduler())
 
     # -- tasks ---------------------------------------------------------------
-    def add_task(self, name: str, program, cycle, priority: int = 1) -> Task:
+    def add_task(self, name: str, program, cycle, priority: int = 1,
+                 engine: str = "auto") -> Task:
         """Add a cyclic task. Tasks due at the same instant run by priority
         (lower number first), then in the order they were added."""
         if isinstance(program, Network):
-            program = compile_network(program)
+            program = _build(program, engine, None, self.clock_start_us >= 0)[0]
         if any(task.name == name for task in self.tasks):
             raise FbdError(f"a task named {name!r} already exists")
         task = Task(name, program, to_us(cycle, "cycle") if not isinstance(cycle, int) or
@@ -632,6 +637,21 @@ class SteppedScan:
         task.record(self.now_us, self.ns)
         plc._stepping = None
         plc._run(task.next_due)
+
+
+def _build(net: Network, engine: str, dump, clock_from_zero: bool):
+    """(program, why this engine): see fbd.native.engines."""
+    if engine == "python":
+        return compile_network(net, dump=dump), "asked for"
+    from ..native.engines import build_program
+    return build_program(net, engine, dump, clock_from_zero=clock_from_zero)
+
+
+def _is_program(program) -> bool:
+    if isinstance(program, ScanProgram):
+        return True
+    from ..native import NativeProgram
+    return isinstance(program, NativeProgram)
 
 
 def _scratch_source(program: ScanProgram, scratch: int) -> int:

@@ -12,7 +12,14 @@ measures, in one run and on one machine:
   object-per-block baseline, timed the same way, and the speedup of the
   compiled scan over it;
 
-and once, on a small network of its own (so the scan itself adds little
+* **native**: the same network on the native engine (:mod:`fbd.native`):
+  compile plus first Plc, and the scan called the same way (one ctypes call
+  per scan), side by side with the Python engine's figures;
+
+and on a shipped program (``--program``, by default ``2048`` when the games
+are installed) the scan on both engines, and what reading one signal
+through Python (``s[slot]``) costs on each engine's table; and once, on a
+small network of its own (so the scan itself adds little
 noise), the per-scan cost of running through :meth:`Plc.scan` (simpy's event
 loop, the latch and the watchdog) over the bare loop on the same program,
 split into the PLC's scan step alone (``Task.run_scan`` called in a loop)
@@ -29,6 +36,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import platform
 import statistics
 import sys
@@ -51,6 +59,11 @@ OVERHEAD_BLOCKS = 100
 
 #: (key, text, limit, unit, the size it is judged at)
 TARGETS = (
+    ("native_ns_10k", "native scan <= 1 ns/block at 10k blocks", 1.0, "ns", 10_000),
+    ("native_ns_100k", "native scan <= 2 ns/block at 100k blocks", 2.0, "ns", 100_000),
+    ("native_compile_10k", "native compile + first Plc < 0.5 s at 10k", 0.5, "s", 10_000),
+    ("native_compile_100k", "native compile + first Plc < 4 s at 100k", 4.0, "s", 100_000),
+    ("native_program", "the program's scan >= 20x faster native", 20.0, "x", None),
     ("ns_per_block", "compiled scan <= 50 ns/block at 10k blocks", 50.0, "ns", 10_000),
     ("cycle", "100k blocks scan within one 5 ms cycle", 5000.0, "µs", 100_000),
     ("speedup", ">= 8x faster than the interpreter", 8.0, "x", 10_000),
@@ -76,6 +89,26 @@ class SizeResult:
     scan_range_us: tuple | None = None     # (fastest, slowest) run of the compiled scan
     compile_range_s: tuple | None = None   # (fastest, slowest) compile
     compiles: int = 1
+    native_compile_s: float | None = None
+    native_compile_range_s: tuple | None = None
+    native_scan_us: float | None = None
+    native_ns_per_block: float | None = None
+    native_scan_range_us: tuple | None = None
+    native_speedup: float | None = None    # Python engine's scan / the native scan
+
+
+@dataclass
+class ProgramResult:
+    """A shipped program's scan on both engines, and a signal read through Python."""
+    target: str
+    blocks: int
+    python_us: float
+    python_range_us: tuple
+    native_us: float | None = None
+    native_range_us: tuple | None = None
+    speedup: float | None = None
+    read_python_ns: float | None = None    # one s[slot] on the Python engine's list
+    read_native_ns: float | None = None    # ... on the native engine's table
 
 
 @dataclass
@@ -97,6 +130,10 @@ class BenchResult:
     mix: str
     sizes: list = field(default_factory=list)
     overhead: Overhead | None = None
+    engines: tuple = ("python",)
+    native_note: str = ""
+    load: str = ""   # the machine's load average at the start, and its cores
+    program: ProgramResult | None = None
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -182,12 +219,91 @@ def _runs(timer, budget_s: float, runs: int, max_scans: int = 1_000_000) -> tupl
 
 
 # -------------------------------------------------------------------------- bench
+def _native_engine(engines) -> tuple[bool, str]:
+    """Whether to measure the native engine, and why not."""
+    if "native" not in engines:
+        return False, "not asked for"
+    from ..native import unavailable_reason
+    why = unavailable_reason()
+    return why is None, why or ""
+
+
+def _bench_native(r: SizeResult, net, python_scan_us: float, budget: float, runs: int,
+                  compiles: int, progress) -> None:
+    from ..native.engines import build_program
+    comps, program = [], None
+    for k in range(compiles):
+        progress(f"bench: {r.blocks} blocks: native compile {k + 1} of {compiles}")
+        program = None
+        gc.collect()
+        t0 = time.perf_counter()
+        program = build_program(net, "native")[0]
+        Plc(program)
+        comps.append(time.perf_counter() - t0)
+    r.native_compile_s = statistics.median(comps)
+    r.native_compile_range_s = (min(comps), max(comps))
+    progress(f"bench: {r.blocks} blocks: timing the native scan "
+             f"(compiled in {r.native_compile_s:.2f} s)")
+    s = program.new_table()
+    r.native_scan_us, _, r.native_scan_range_us = _runs(
+        lambda k, s=s, p=program: _time_bare(p, s, k, 0), budget, runs, max_scans=10_000_000)
+    r.native_ns_per_block = r.native_scan_us * 1000 / r.blocks
+    r.native_speedup = python_scan_us / r.native_scan_us
+
+
+def _time_reads(s, slots, rounds: int = 5) -> float:
+    """ns per ``s[slot]`` read from Python, best of ``rounds``."""
+    best = None
+    for _ in range(rounds):
+        t0 = time.perf_counter_ns()
+        for k in slots:
+            s[k]
+        ns = (time.perf_counter_ns() - t0) / len(slots)
+        best = ns if best is None else min(best, ns)
+    return best
+
+
+def bench_program(target: str, *, native: bool, budget: float, runs: int,
+                  progress=_stderr) -> ProgramResult:
+    """A program (``MODULE:FUNCTION``) on both engines: scan time and signal reads."""
+    from ..native.engines import build_program
+    from .cli import load_network
+    progress(f"bench: program {target}: compiling")
+    net = load_network(target)
+    py = compile_network(net)
+    s = py.new_table()
+    us, _, spread = _runs(lambda k: _time_bare(py, s, k, 0), budget, runs)
+    slots = list(range(py.flat.n_slots)) * max(1, 20_000 // max(1, py.flat.n_slots))
+    out = ProgramResult(target, len(py.leaves), us, spread, read_python_ns=_time_reads(s, slots))
+    if native:
+        progress(f"bench: program {target}: the native engine (Python scan {us:.1f} µs)")
+        nat = build_program(net, "native")[0]
+        ns = nat.new_table()
+        out.native_us, _, out.native_range_us = _runs(lambda k: _time_bare(nat, ns, k, 0),
+                                                      budget, runs, max_scans=10_000_000)
+        out.speedup = us / out.native_us
+        out.read_native_ns = _time_reads(ns, slots)
+    return out
+
+
+def _default_program() -> str | None:
+    """The 2048 game, where the programs are installed (fbd imports none by name)."""
+    from importlib.metadata import entry_points
+    for ep in entry_points(group="fbd.programs"):
+        if ep.name == "2048":
+            return ep.value
+    return None
+
+
 def run_bench(sizes=SIZES, *, quick: bool = False, seed: int = 1, library: dict | None = None,
-              progress=_stderr, interp_limit: int | None = None) -> BenchResult:
+              progress=_stderr, interp_limit: int | None = None,
+              engines=("python", "native"), target: str | None = "") -> BenchResult:
     """Measure every size; ``progress(text)`` is told what is being done.
 
     ``interp_limit``: the largest size the interpreter is run at (default: all
     sizes, with as few scans as its time budget allows; 10k when ``quick``).
+    ``engines``: which engines to time ("python", "native"); ``target``: a
+    ``MODULE:FUNCTION`` to time on both ("" for 2048 where installed, None for none).
     """
     budget = 0.02 if quick else 0.1
     runs = 3 if quick else 7
@@ -197,6 +313,10 @@ def run_bench(sizes=SIZES, *, quick: bool = False, seed: int = 1, library: dict 
         interp_limit = 10_000 if quick else max(sizes)
     result = BenchResult(seed, quick, platform.python_version(),
                          ", ".join(k.label for k in usable_kinds(library=library)))
+    native, result.native_note = _native_engine(engines)
+    if hasattr(os, "getloadavg"):  # other work on the machine slows every figure
+        result.load = f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    result.engines = ("python", "native") if native else ("python",)
     for n in sizes:
         progress(f"bench: {n} blocks: building the network")
         t0 = time.perf_counter()
@@ -231,9 +351,16 @@ def run_bench(sizes=SIZES, *, quick: bool = False, seed: int = 1, library: dict 
             r.interp_ns_per_block = r.interp_scan_us * 1000 / n
             r.speedup = r.interp_scan_us / scan_us
             del it
+        if native:
+            _bench_native(r, net, scan_us, budget, runs, compiles, progress)
         result.sizes.append(r)
         del net, program, s
         gc.collect()
+    if target == "":
+        target = _default_program()
+    if target:
+        result.program = bench_program(target, native=native, budget=budget, runs=runs,
+                                       progress=progress)
     progress(f"bench: simpy overhead on a {OVERHEAD_BLOCKS}-block network")
     result.overhead = _overhead(seed, library, quick)
     return result
@@ -286,9 +413,15 @@ def targets(result: BenchResult) -> list[dict]:
                 measured, at = pick.speedup, pick.blocks
         elif key == "overhead" and result.overhead is not None:
             measured, at = result.overhead.overhead_us, result.overhead.blocks
+        elif key.startswith("native_ns") and size in by_size:
+            measured = by_size[size].native_ns_per_block
+        elif key.startswith("native_compile") and size in by_size:
+            measured = by_size[size].native_compile_s
+        elif key == "native_program" and result.program is not None:
+            measured, at = result.program.speedup, result.program.blocks
         if measured is None:
             status = "n/a"
-        elif key == "speedup":
+        elif key in ("speedup", "native_program"):
             status = "PASS" if measured >= limit else "MISS"
         else:
             status = "PASS" if measured <= limit else "MISS"
@@ -330,7 +463,8 @@ def _spread_lines(result: BenchResult) -> list[str]:
 
 def format_report(result: BenchResult) -> str:
     lines = [f"fbd bench: synthetic networks, seed {result.seed}"
-             f"{', quick' if result.quick else ''}; Python {result.python}",
+             f"{', quick' if result.quick else ''}; Python {result.python}"
+             f"{'; load average ' + result.load if result.load else ''}",
              f"mix: {result.mix}", ""]
     head = ("blocks", "build s", "compile s", "scan µs", "ns/block", "interp µs",
             "interp ns/block", "speedup")
@@ -346,6 +480,36 @@ def format_report(result: BenchResult) -> str:
     lines.append("scan µs: median over runs of the mean compiled scan (bare loop); interp: "
                  "the object-per-block interpreter on the same program")
     lines += _spread_lines(result)
+    if "native" in result.engines:
+        lines += ["", "native engine, side by side:"]
+        rows = [("blocks", "compile s", "native s", "scan µs", "native µs", "ns/block",
+                 "native ns/block", "native x")]
+        for r in result.sizes:
+            rows.append((f"{r.blocks:,}", _fmt(r.compile_s, 2), _fmt(r.native_compile_s, 2),
+                         _fmt(r.scan_us), _fmt(r.native_scan_us, 2), _fmt(r.ns_per_block),
+                         _fmt(r.native_ns_per_block, 2), _fmt(r.native_speedup, 1, "x")))
+        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+        for row in rows:
+            lines.append("  ".join(c.rjust(w) for c, w in zip(row, widths)))
+        for r in result.sizes:
+            if r.native_scan_range_us:
+                (lo, hi), (clo, chi) = r.native_scan_range_us, r.native_compile_range_s
+                lines.append(f"  {r.blocks:>9,} blocks: native scan {lo:,.2f}-{hi:,.2f} µs, "
+                             f"compile {clo:.2f}-{chi:.2f} s (fastest-slowest)")
+    elif result.native_note:
+        lines.append(f"native engine not measured: {result.native_note}")
+    pr = result.program
+    if pr is not None:
+        lines.append(f"program {pr.target} ({pr.blocks:,} blocks): Python engine "
+                     f"{pr.python_us:.1f} µs/scan ({pr.python_range_us[0]:.1f}-"
+                     f"{pr.python_range_us[1]:.1f})"
+                     + (f", native {pr.native_us:.2f} µs/scan ({pr.native_range_us[0]:.2f}-"
+                        f"{pr.native_range_us[1]:.2f}): {pr.speedup:.1f}x"
+                        if pr.native_us is not None else ""))
+        lines.append(f"  reading one signal from Python, s[slot]: {pr.read_python_ns:.0f} ns on "
+                     f"the Python engine's list"
+                     + (f", {pr.read_native_ns:.0f} ns on the native table"
+                        if pr.read_native_ns is not None else ""))
     o = result.overhead
     if o is not None:
         lines.append(f"simpy overhead ({o.blocks}-block network, {o.rounds} x {o.scans:,} scans): "
@@ -383,12 +547,20 @@ def add_arguments(p) -> None:
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.add_argument("--check", action="store_true",
                    help="exit with status 1 when a measured target is missed")
+    p.add_argument("--engine", choices=("both", "python", "native"), default="both",
+                   help="which engines to time (default both, side by side)")
+    p.add_argument("--program", default="", metavar="MODULE:FUNCTION",
+                   help="a program to time on both engines (default: the 2048 game, "
+                        "where installed; 'none' for none)")
 
 
 def main(args) -> int:
     """``fbd bench``: the block libraries must be loaded (the CLI does it)."""
     sizes = parse_sizes(args.sizes) if args.sizes else list(SIZES)
-    result = run_bench(sizes, quick=args.quick, seed=args.seed)
+    engines = ("python", "native") if args.engine == "both" else ("python",) if \
+        args.engine == "python" else ("python", "native")
+    result = run_bench(sizes, quick=args.quick, seed=args.seed, engines=engines,
+                       target=None if args.program == "none" else args.program)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:

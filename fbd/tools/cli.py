@@ -136,6 +136,12 @@ def _compile(args, dump: str | None = None) -> ScanProgram:
     return compile_network(load_network(args.target), dump=dump)
 
 
+def _compile_for(args, dump: str | None = None):
+    """The network compiled for ``--engine`` (auto, native or python)."""
+    from ..native.engines import build_program
+    return build_program(load_network(args.target), args.engine, dump)[0]
+
+
 # ------------------------------------------------------------------ values in and out
 def parse_value(tp: t.DataType, text: str, where: str):
     """A command-line literal for a signal of type ``tp``, in its run-time form."""
@@ -236,7 +242,7 @@ def cmd_run(args) -> int:
         args.target = f"{args.target}:{args.program}"
     elif args.target.lower().endswith(".xml"):
         return _run_configuration(args, cycle_us)
-    program = _compile(args, dump=args.dump)
+    program = _compile_for(args, dump=args.dump)
     sets = sorted((_parse_set(text, program, args.scans) for text in args.set),
                   key=lambda s: s[0])
     watch = args.watch or list(program.outputs)
@@ -284,7 +290,8 @@ def cmd_run(args) -> int:
     if st["scans"]:
         print(f"fbd: {st['scans']:,} scans of {program.name} every {t.format_time(cycle_us)}: "
               f"scan mean {st['mean_us']:.1f} µs, max {st['max_us']:.1f} µs, "
-              f"{st['overruns']} overrun{'s' if st['overruns'] != 1 else ''}",
+              f"{st['overruns']} overrun{'s' if st['overruns'] != 1 else ''} "
+              f"({getattr(program, 'engine', 'python')} engine)",
               file=sys.stderr)
     return 0
 
@@ -397,9 +404,12 @@ def _print_rows(fmt: str, program: ScanProgram, trace, watch: list, cycle_us: in
 
 # ------------------------------------------------------------------------------ info
 def cmd_info(args) -> int:
+    from ..native.engines import decide
     program = _compile(args)
     info = program.info()
     info["doc"] = program.network.doc
+    engine, why, _native = decide(program.flat, "auto")
+    info["engine"] = {"auto": engine, "reason": why}
     if args.json:
         print(json.dumps(info, indent=2))
         return 0
@@ -416,6 +426,7 @@ def cmd_info(args) -> int:
                                     or "(none)"))
     lines.append("macros:      " + (", ".join(f"{n} x{c}" for n, c in info["macros"].items())
                                     or "(none)"))
+    lines.append(f"engine:      auto runs it on the {engine} engine: {_flat(why)}")
     order = program.order
     shown = order if args.full else order[:ORDER_SHOWN]
     lines.append("execution order:")
@@ -535,7 +546,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a signal to print (repeatable; default: every network output)")
     p.add_argument("--format", choices=("table", "json", "csv"), default="table")
     p.add_argument("--vcd", metavar="FILE", help="also write the watched signals as a VCD file")
-    p.add_argument("--dump", metavar="FILE", help="write the generated Python of the scan")
+    p.add_argument("--dump", metavar="FILE",
+                   help="write the generated code of the scan (Python, or LLVM IR when native)")
+    p.add_argument("--engine", choices=("auto", "native", "python"), default="auto",
+                   help="the scan engine: native (LLVM machine code), python, or auto "
+                        "(native where the program allows it; fbd info says which and why)")
     p.add_argument("--program", metavar="NAME",
                    help="with a PLCopen FILE.xml: run this POU alone (as FILE.xml:NAME) "
                         "instead of the file's configuration")

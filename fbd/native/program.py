@@ -1,0 +1,525 @@
+"""The native backend: one scan of a :class:`~fbd.compiler.flat.FlatProgram` as machine code.
+
+Each block configuration's code is translated once (:mod:`.lower`) into an
+IR template; every instance formats it with its slots. The scan is cut into
+functions of :data:`CHUNK` blocks; inside one, a basic block ends every
+:data:`BASIC_BLOCK` blocks, so LLVM's code generation, which grows faster
+than linearly with the size of a basic block, stays linear in the program's
+size. Every value a block reads comes from the table and every value it
+assigns goes back to it at the block's end: any signal is readable between
+scans, and nothing is kept in a register across blocks. The IR goes to
+LLVM's code generator as written, at -O0 with no IR optimiser: on this
+straight-line code optimising costs more compile time than it saves at run
+time (see docs/native.md).
+
+The object quacks like :class:`~fbd.compiler.pycode.ScanProgram` (``scan``,
+``new_table``, ``signals``, ``set_forced``, ``leaf_function``, ``snapshot``,
+``publish``, ``info``), so the runtime, the debugger, traces and the Modbus
+server take either.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import struct
+from operator import itemgetter
+from types import MappingProxyType
+
+import numpy as np
+
+from ..block import code_lines, code_namespace, literal
+from ..compiler.forkmap import map_in_two
+from ..errors import FbdError
+from .lower import DECLARATIONS, TRAP_REASONS, NoNativeForm, Var, lower, slot_kind
+from .stores import lower_store, store_kind
+from .table import KIND_CODES, STORE, NativeTable
+
+CHUNK = 512         # blocks per function; a force recompiles one
+BASIC_BLOCK = 50    # blocks per basic block (see the module docstring)
+
+
+class NotNative(FbdError):
+    """The program has blocks or signals with no native form; ``reasons`` maps
+    each block type (or signal) to why."""
+
+    def __init__(self, name: str, reasons: dict):
+        self.reasons = dict(reasons)
+        parts = [f"{what} ({why})" for what, why in sorted(self.reasons.items())]
+        super().__init__(f"{name} cannot run on the native engine: " + "; ".join(parts))
+
+
+class NativeTrap(FbdError):
+    """The scan hit something Python would raise on (or could not hold)."""
+
+
+class _Template:
+    """One block configuration's IR, formatted per instance with ``{0}`` its name
+    prefix, ``{1}`` its trap code, then its slots (inputs read, outputs and
+    state written, a LIFO/FIFO's region), then each input's value. ``inputs``:
+    per wired input, the kind of its cell (None if the code never reads it);
+    ``stored``: (argument position among the slots, raw value stored)."""
+    __slots__ = ("fmt", "inputs", "stored", "region")
+
+    def __init__(self, bl, n_inputs: int, region: bool = False):
+        self.fmt = "\n".join(bl.lines)
+        self.inputs = tuple(bl.used_inputs.get(2 + i) for i in range(n_inputs))
+        self.stored = tuple((arg - 2, ref) for arg, ref in sorted(bl.stored.items()))
+        self.region = region
+
+
+def _llvm():
+    import llvmlite.binding as llvm
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    return llvm
+
+
+class NativeProgram:
+    """A network compiled to machine code over a :class:`~.table.NativeTable`."""
+
+    engine = "native"
+
+    def __init__(self, flat, dump: str | None = None, build: bool = True):
+        self.flat = flat
+        self.network = flat.network
+        self.name = flat.name
+        self.leaves = flat.leaves
+        self.order = flat.order
+        self.position = flat.position
+        self.inputs = flat.inputs
+        self.input_types = flat.input_types
+        self.outputs = flat.outputs
+        self.output_types = flat.output_types
+        self.writer = flat.writer
+        self.forced: set[int] = set()
+        self._scratch: dict[int, int] = {}
+        self._leaf_fns: dict = {}
+        self._templates: dict = {}
+        self._block_templates: dict = {}
+        self.dump_path = dump if dump is not None else os.environ.get("FBD_DUMP")
+        reasons: dict[str, str] = {}
+        # LIFO/FIFO: a region of the table each, after the slots and their scratch reserve
+        self._regions: dict[int, int] = {}      # leaf index -> its region's first cell
+        self._stores: dict[int, tuple] = {}     # DATA slot -> (first cell, depth, fifo, kind)
+        base = 2 * flat.n_slots
+        for leaf in flat.leaves:
+            fifo = store_kind(leaf.block)
+            if fifo is not None:
+                depth = int(leaf.block.p["depth"])
+                kind = slot_kind(leaf.types.get("T"))
+                self._regions[leaf.index] = base
+                self._stores[leaf.state["DATA"]] = (base, depth, fifo, KIND_CODES.get(kind, 0))
+                base += 2 + depth
+        self._region_end = base
+        self._kinds = self._slot_kinds(reasons)
+        special, slot_of = flat.with_literals | flat.with_feedback, itemgetter(0)
+        self._reads = [self._input_reads(leaf) if leaf.index in special
+                       else (tuple(map(slot_of, leaf.inputs.values())), ())
+                       for leaf in flat.leaves]
+        for leaf in flat.leaves:
+            try:
+                self._template(leaf, self._reads[leaf.index][1])
+            except NoNativeForm as e:
+                reasons.setdefault(leaf.block.name, str(e))
+        if reasons:
+            raise NotNative(self.name, reasons)
+        self._engine = None
+        if build:
+            self.build()
+
+    def build(self) -> "NativeProgram":
+        """Generate the IR and compile it (done by the constructor unless ``build=False``:
+        a check that the program has a native form costs no LLVM time)."""
+        if self._engine is not None:
+            return self
+        flat = self.flat
+        # every slot can get a scratch slot; then the stores' regions; the trap cell
+        self.capacity = self._region_end + 1
+        self._trap_cell = self.capacity - 1
+        self._init_cells = self._cells(flat.new_table())
+        self._version = 0
+        self._chunk_names: list[str] = []
+        self._chunk_src: list[str] = []
+        self._llvm = _llvm()
+        self._target = self._llvm.Target.from_default_triple().create_target_machine(
+            opt=0, codemodel="jitdefault")
+        self._build_all()
+        return self
+
+    # -- layout ------------------------------------------------------------------------
+    def _slot_kinds(self, reasons: dict) -> bytearray:
+        flat = self.flat
+        types: list = [None] * flat.n_slots
+        for name, slot in flat.inputs.items():
+            types[slot] = flat.input_types[name]
+        for name, slot in flat.outputs.items():
+            types[slot] = flat.output_types[name]
+        for leaf in flat.leaves:
+            for port, slot in leaf.outputs.items():
+                types[slot] = leaf.port_type(port)
+            for name, slot in leaf.state.items():
+                types[slot] = leaf.state_type(name)
+        for src, copy in flat.snapshots.items():
+            types[copy] = types[src]
+        kinds = bytearray(flat.n_slots)
+        for slot, tp in enumerate(types):
+            kind = slot_kind(tp)
+            if slot in self._stores:
+                kinds[slot] = STORE
+                continue
+            if kind is None:
+                init = flat.slot_init[slot]
+                if tp is None and isinstance(init, (bool, int, float)) and slot not in flat.writer:
+                    kind = "b" if isinstance(init, bool) else ("d" if isinstance(init, float) else "q")
+                else:
+                    leaf = flat.writer.get(slot)
+                    where = flat.leaves[leaf].block.name if leaf is not None else f"{tp} signal"
+                    reasons.setdefault(where, f"{tp or 'Python object'} values")
+                    continue
+            kinds[slot] = KIND_CODES[kind]
+        return kinds
+
+    def _cells(self, values: list) -> np.ndarray:
+        cells = np.zeros(self.capacity, dtype=np.int64)
+        kinds = self._kinds
+        ints = []
+        for slot, v in enumerate(values):
+            k = kinds[slot]
+            if k == STORE:
+                ints.append(0)
+            elif k == 1:
+                ints.append(struct.unpack("<q", struct.pack("<d", float(v)))[0])
+            elif k == 3:
+                ints.append(int(v) - (1 << 64) if v >= 1 << 63 else int(v))
+            else:
+                ints.append(int(v))
+        cells[:len(ints)] = ints
+        return cells
+
+    def _new_slot(self, like: int) -> int:
+        slot = self.flat.n_slots + len(self._scratch)
+        self._kinds.append(self._kinds[like])
+        return slot
+
+    @property
+    def n_slots(self) -> int:
+        return self.flat.n_slots + len(self._scratch)
+
+    def new_table(self) -> NativeTable:
+        """A fresh signal table holding every initial value (a cold start)."""
+        table = NativeTable(self._kinds, self.capacity, self._stores)
+        table._buf[:] = self._init_cells
+        table._n = self.flat.n_slots
+        for real, _scratch in sorted(self._scratch.items(), key=itemgetter(1)):
+            table.append(table[real])
+        return table
+
+    @property
+    def signals(self):
+        return self.flat.signals
+
+    def signal(self, path: str):
+        return self.flat.signal(path)
+
+    def info(self) -> dict:
+        return self.flat.info()
+
+    # -- templates -----------------------------------------------------------------------
+    def _input_reads(self, leaf) -> tuple:
+        ins, consts = [], []
+        for port, src in leaf.inputs.items():
+            if src.slot is None:
+                consts.append((port, literal(src.const)))
+            else:
+                ins.append(self.flat.read_slot(leaf.index, src))
+        return tuple(ins), tuple(consts)
+
+    def _template(self, leaf, consts: tuple) -> _Template:
+        block = leaf.block
+        by_block = None
+        if leaf.types.__class__ is MappingProxyType:
+            by_block = (id(block), consts)
+            cached = self._block_templates.get(by_block)
+            if cached is not None:
+                return cached
+        try:
+            key = (type(block), block.n, tuple(block.p.items()), tuple(leaf.types.items()), consts)
+            cached = self._templates.get(key)
+        except TypeError:
+            key = cached = by_block = None
+        if cached is None:
+            cached = self._make_template(leaf, consts)
+            if key is not None:
+                self._templates[key] = cached
+        if by_block is not None:
+            self._block_templates[by_block] = cached
+        return cached
+
+    def _make_template(self, leaf, consts: tuple) -> _Template:
+        literal_ports = dict(consts)
+        names, variables = {}, {}
+        arg = 2
+        for port in leaf.inputs:
+            if port in literal_ports:
+                names[port] = literal_ports[port]
+            else:
+                names[port] = f"i_{port}"
+                variables[names[port]] = Var(port, arg, leaf.port_type(port), False)
+                arg += 1
+        n_inputs = arg - 2
+        for port in leaf.outputs:
+            names[port] = f"o_{port}"
+            variables[names[port]] = Var(port, arg, leaf.port_type(port), True)
+            arg += 1
+        for name in leaf.state:
+            names[name] = f"o_{name}"
+            variables[names[name]] = Var(name, arg, leaf.state_type(name), True)
+            arg += 1
+        region = store_kind(leaf.block) is not None
+        first_value = arg + (1 if region else 0)
+        values = {2 + i: first_value + i for i in range(n_inputs)}
+        if region:
+            return _Template(lower_store(leaf, names, variables, arg, values), n_inputs, True)
+        code = "\n".join(code_lines(leaf.block, names, leaf.types))
+        bl = lower(code, variables, code_namespace([leaf.block]), leaf.block.name, values)
+        return _Template(bl, n_inputs)
+
+    def _place(self, slot: int) -> int:
+        if slot in self.forced:
+            scratch = self._scratch.get(slot)
+            if scratch is None:
+                scratch = self._scratch[slot] = self._new_slot(slot)
+            return scratch
+        return slot
+
+    # -- code ------------------------------------------------------------------------------
+    def _instance(self, index: int, avail: dict | None) -> str:
+        """One block's IR. ``avail``: slot -> the register holding what an earlier
+        block of this basic block stored there (read from it instead of the
+        table: no store-to-load latency on a chain of blocks), updated with this
+        block's stores; None: every input loaded from the table."""
+        leaf = self.leaves[index]
+        ins, consts = self._reads[index]
+        tpl = self._template(leaf, consts)
+        slots = [*leaf.outputs.values(), *leaf.state.values()]
+        if self.forced:
+            slots = [self._place(s) for s in slots]
+        if tpl.region:
+            slots.append(self._regions[index])
+        prefix = f"b{index}"
+        pre, values = [], []
+        for i, (slot, kind) in enumerate(zip(ins, tpl.inputs)):
+            if kind is None:
+                values.append("")
+                continue
+            raw = avail.get(slot) if avail is not None else None
+            name = f"%{prefix}.v{i}"
+            if raw is None:
+                pre.append(f"  {name}p = getelementptr i64, ptr %s, i64 {slot}\n"
+                           f"  {name} = load {'double' if kind == 'd' else 'i64'}, ptr {name}p\n")
+            elif kind == "d":
+                pre.append(f"  {name} = bitcast i64 {raw} to double\n")
+            else:
+                name = raw
+            values.append(name)
+        args = (prefix, index, *ins, *slots, *values)
+        if avail is not None:
+            n_ins = len(ins)
+            for pos, ref in tpl.stored:
+                avail[slots[pos - n_ins]] = ref.format(*args) if "{" in ref else ref
+        return "".join(pre) + tpl.fmt.format(*args)
+
+    def _chunk_source(self, c: int, fname: str) -> str:
+        out = [f"define void @{fname}(ptr %s, i64 %now) {{", "entry:",
+               f"  %trap = getelementptr i64, ptr %s, i64 {self._trap_cell}"]
+        append = out.append
+        avail: dict = {}
+        instance = self._instance
+        for pos, index in enumerate(self.order[c * CHUNK:(c + 1) * CHUNK]):
+            if pos and pos % BASIC_BLOCK == 0:
+                append(f"  br label %L{pos}")
+                append(f"L{pos}:")
+                avail = {}   # registers do not cross basic blocks: compile time stays linear
+            append(instance(index, avail))
+        append("  ret void")
+        append("}")
+        return "\n".join(out)
+
+    def _driver_source(self, fname: str) -> str:
+        out = [f"define i64 @{fname}(ptr %s, i64 %now) {{", "entry:",
+               "  %early = icmp slt i64 %now, 0",     # the code assumes a clock from 0 on
+               "  br i1 %early, label %refuse, label %run",
+               "refuse:", "  ret i64 -1", "run:",
+               f"  %trap = getelementptr i64, ptr %s, i64 {self._trap_cell}",
+               "  store i64 0, ptr %trap"]
+        n = 0
+
+        def copy(dst: int, src: int) -> None:
+            nonlocal n
+            n += 1
+            out.append(f"  %a{n} = getelementptr i64, ptr %s, i64 {src}")
+            out.append(f"  %v{n} = load i64, ptr %a{n}")
+            out.append(f"  %d{n} = getelementptr i64, ptr %s, i64 {dst}")
+            out.append(f"  store i64 %v{n}, ptr %d{n}")
+        for src, prev in self.flat.snapshots.items():
+            copy(prev, src)
+        for name in self._chunk_names:
+            out.append(f"  call void @{name}(ptr %s, i64 %now)")
+        for slot, src in self.flat.publish:
+            if slot not in self.forced:
+                copy(slot, src)
+        out.append("  %r = load i64, ptr %trap")
+        out.append("  ret i64 %r")
+        out.append("}")
+        return "\n".join(out)
+
+    def _build_all(self) -> None:
+        """Generate and compile the scan: each chunk is a module compiled to an
+        object file, half of them in a forked child where that is possible (the
+        machine code comes back through a pipe and is linked here, as the
+        Python engine does with its bytecode), then the driver that calls them."""
+        llvm = self._llvm
+        n_chunks = max(1, -(-len(self.order) // CHUNK))
+        self._chunk_names = [f"c{c}_v0" for c in range(n_chunks)]
+        self._emit_tm = llvm.Target.from_default_triple().create_target_machine(
+            opt=0, codemodel="jitdefault")
+        built = map_in_two(self._compile_chunk, list(range(n_chunks)))
+        self._engine = llvm.create_mcjit_compiler(llvm.parse_assembly(DECLARATIONS),
+                                                  self._target)
+        self._objects = []
+        self._chunk_src = []
+        for src, obj in built:
+            self._chunk_src.append(src)
+            self._objects.append(llvm.ObjectFileRef.from_data(obj))
+            self._engine.add_object_file(self._objects[-1])
+        self._driver_src = self._driver_source("scan_v0")
+        self._engine.add_module(llvm.parse_assembly("\n".join(
+            [*(f"declare void @{name}(ptr, i64)" for name in self._chunk_names),
+             self._driver_src])))
+        self._engine.finalize_object()
+        self._link("scan_v0")
+        if self.dump_path:
+            with open(self.dump_path, "w") as f:
+                f.write(self.source())
+
+    def _compile_chunk(self, c: int) -> tuple[str, bytes]:
+        """One chunk's IR and its machine code (an object file), in either process."""
+        src = self._chunk_source(c, self._chunk_names[c])
+        module = self._llvm.parse_assembly(DECLARATIONS + "\n" + src)
+        return src, self._emit_tm.emit_object(module)
+
+    def _link(self, driver: str) -> None:
+        addr = self._engine.get_function_address(driver)
+        cfn = self._cfn = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)(addr)
+        trap = self._raise_trap
+
+        def scan(s: NativeTable, now: int) -> None:
+            """One scan over table ``s`` at PLC time ``now`` (µs): a single call
+            into the machine code (the bare call costs about 0.25 µs)."""
+            if cfn(s.address, now):
+                trap(s.trap, now)
+        self.scan = scan
+
+    def source(self) -> str:
+        """The LLVM IR of the scan, as compiled."""
+        header = (f"; generated by fbd for network {self.name}: {len(self.leaves)} blocks, "
+                  f"{self.n_slots} slots (native engine)\n")
+        return header + DECLARATIONS + "\n" + "\n".join(self._chunk_src) + "\n" + self._driver_src
+
+    # -- running ---------------------------------------------------------------------------
+    def _raise_trap(self, code: int, now: int) -> None:
+        if now < 0:
+            raise FbdError(f"the native engine runs a clock from 0 on, not {now} µs "
+                           f"(use engine='python' for a negative clock_start)")
+        index, reason = divmod(code, 10)
+        leaf = self.leaves[index]
+        raise NativeTrap(f"{leaf.path} ({leaf.block!r}): {TRAP_REASONS.get(reason, 'a trap')} in "
+                         f"this scan; the Python engine raises here (or keeps a value the "
+                         f"signal's type cannot hold): run it with engine='python' to look")
+
+    def set_forced(self, slots: set[int]) -> list[int]:
+        """As :meth:`ScanProgram.set_forced`: the blocks writing ``slots`` write
+        scratch slots instead; recompiles their functions and the driver."""
+        before = self.n_slots
+        changed = set(slots) ^ self.forced
+        self.forced = set(slots)
+        self._leaf_fns.clear()
+        chunks = sorted({self.position[self.writer[s]] // CHUNK for s in changed if s in self.writer})
+        self._version += 1
+        v = self._version
+        parts = [DECLARATIONS]
+        for c in chunks:
+            self._chunk_names[c] = f"c{c}_v{v}"
+            self._chunk_src[c] = self._chunk_source(c, self._chunk_names[c])
+            parts.append(self._chunk_src[c])
+        rebuilt = {self._chunk_names[c] for c in chunks}
+        parts += [f"declare void @{name}(ptr, i64)" for name in self._chunk_names
+                  if name not in rebuilt]
+        self._driver_src = self._driver_source(f"scan_v{v}")
+        parts.append(self._driver_src)
+        module = self._llvm.parse_assembly("\n".join(parts))
+        self._engine.add_module(module)
+        self._engine.finalize_object()
+        self._link(f"scan_v{v}")
+        return list(range(before, self.n_slots))
+
+    def snapshot(self, s) -> None:
+        for src, prev in self.flat.snapshots.items():
+            s[prev] = s[src]
+
+    def publish(self, s) -> None:
+        for slot, src in self.flat.publish:
+            if slot not in self.forced:
+                s[slot] = s[src]
+
+    def leaf_code(self, index: int) -> list[str]:
+        """One block's Python statements over the table: the text its native code
+        was translated from (shown by a debugger; the step itself runs native code)."""
+        leaf = self.leaves[index]
+        names = {}
+        for port, src in leaf.inputs.items():
+            names[port] = (literal(src.const) if src.slot is None
+                           else f"s[{self.flat.read_slot(index, src)}]")
+        for port, slot in [*leaf.outputs.items(), *leaf.state.items()]:
+            names[port] = f"s[{self._place(slot)}]"
+        return code_lines(leaf.block, names, leaf.types)
+
+    def leaf_function(self, index: int):
+        """One block's native code alone, as ``f(s, now)`` (a debugger stepping into
+        a scan): the blocks of its chunk are compiled together on first use, and
+        kept until the forced set changes."""
+        fn = self._leaf_fns.get(index)
+        if fn is None:
+            self._compile_leaves(self.position[index] // CHUNK)
+            fn = self._leaf_fns[index]
+        return fn
+
+    def _compile_leaves(self, c: int) -> None:
+        self._version += 1
+        v = self._version
+        parts, names = [DECLARATIONS], []
+        for index in self.order[c * CHUNK:(c + 1) * CHUNK]:
+            name = f"leaf{index}_v{v}"
+            names.append((index, name))
+            parts += [f"define i64 @{name}(ptr %s, i64 %now) {{", "entry:",
+                      f"  %trap = getelementptr i64, ptr %s, i64 {self._trap_cell}",
+                      "  store i64 0, ptr %trap", self._instance(index, None),
+                      "  %r = load i64, ptr %trap", "  ret i64 %r", "}"]
+        self._engine.add_module(self._llvm.parse_assembly("\n".join(parts)))
+        self._engine.finalize_object()
+        kind = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)
+        for index, name in names:
+            cfn = kind(self._engine.get_function_address(name))
+            self._leaf_fns[index] = self._leaf_caller(cfn)
+
+    def _leaf_caller(self, cfn):
+        def run(s: NativeTable, now: int) -> None:
+            code = cfn(s.address, now)
+            if code:
+                self._raise_trap(code, now)
+        run.cfn = cfn  # keeps the ctypes function alive with the closure
+        return run
+
+    def __repr__(self) -> str:
+        return f"<NativeProgram {self.name}: {len(self.leaves)} blocks, {self.n_slots} slots>"

@@ -1,0 +1,60 @@
+"""Choosing the engine: without llvmlite (no wheel for the platform) ``auto``
+runs the Python engine and says why, ``native`` refuses clearly; the CLI's
+``--engine`` and ``fbd info``'s engine line."""
+
+import pytest
+
+import blocks  # noqa: F401  (the library random networks are made of)
+import fbd.native as native
+from fbd import Plc
+from fbd.errors import FbdError
+from fbd.tools import cli
+from fbd.tools.synthetic import random_network
+
+
+@pytest.fixture
+def no_llvmlite(monkeypatch):
+    monkeypatch.setattr(native, "_IMPORT_ERROR", ["llvmlite is not installed (a test says so)"])
+
+
+def test_without_llvmlite_auto_runs_python_and_native_refuses(no_llvmlite):
+    net = random_network(500, 2)
+    plc = Plc(net)
+    assert plc.engine == "python" and "llvmlite is not installed" in plc.engine_reason
+    with pytest.raises(FbdError, match="native engine is not available: llvmlite"):
+        Plc(net, engine="native")
+    plc.scan(3)
+
+
+def test_fbd_info_says_which_engine_auto_picks_and_why(capsys):
+    assert cli.main(["info", "programs.game2048:build"]) == 0
+    out = capsys.readouterr().out
+    engine_line = next(line for line in out.splitlines() if line.startswith("engine:"))
+    if native.available():
+        assert "native engine: every block and signal has a native form" in engine_line
+    else:
+        assert "python engine" in engine_line
+
+
+def test_fbd_info_without_llvmlite(no_llvmlite, capsys):
+    assert cli.main(["info", "programs.game2048:build"]) == 0
+    assert "python engine: llvmlite is not installed" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_fbd_run_on_either_engine_prints_the_same_rows(engine, capsys):
+    if engine == "native" and not native.available():
+        pytest.skip("llvmlite is not installed")
+    args = ["run", "programs.game2048:build", "--scans", "30", "--set", "CMD=1@2",
+            "--set", "CMD_SEQ=1@2", "--watch", "SCORE", "--watch", "BUSY", "--format", "csv"]
+    assert cli.main(args + ["--engine", engine]) == 0
+    out, err = capsys.readouterr()
+    assert f"({engine} engine)" in err
+    assert cli.main(args + ["--engine", "python"]) == 0
+    assert capsys.readouterr().out == out
+
+
+def test_an_unknown_engine_is_a_one_line_cli_error(capsys):
+    assert cli.main(["run", "programs.game2048:build", "--engine", "fast"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("fbd: error:") and "fast" in err and len(err.splitlines()) == 1
