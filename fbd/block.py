@@ -39,6 +39,9 @@ from . import types as t
 from .errors import WiringError
 
 REQUIRED = object()  # a port default meaning "must be wired"
+#: the most inputs an extensible group may have: a block's code is one expression
+#: over them, and Python's compiler recurses once per operand
+MAX_INPUTS = 1024
 
 
 @dataclass(frozen=True)
@@ -158,8 +161,9 @@ class Block:
             raise WiringError(f"{cls.type_name} has no extensible inputs; n= does not apply")
         if group is not None:
             n = group.min if n is None else n
-            if not isinstance(n, int) or n < group.min:
-                raise WiringError(f"{cls.type_name}: n must be an integer >= {group.min}, not {n!r}")
+            if not isinstance(n, int) or isinstance(n, bool) or not group.min <= n <= MAX_INPUTS:
+                raise WiringError(f"{cls.type_name}: n must be an integer from {group.min} to "
+                                  f"{MAX_INPUTS}, not {n!r}")
         self.n = n
         unknown = set(params) - set(cls.params)
         if unknown:

@@ -450,9 +450,31 @@ def parse_value(tp, text: str, where: str = "value"):
     _check_length(body, where)
     if kind is Kind.BOOL and body.upper() in ("1", "0", "BOOL#1", "BOOL#0"):
         return body.endswith("1")
-    if kind is Kind.TIME and "#" not in body:
-        body = "T#" + body  # --cycle 5ms, --set T=1s
+    if kind in DATES or kind is Kind.TIME:  # T#5s, TIME#5s, 5s on the command line
+        prefix = body.split("#", 1)[0].upper() if "#" in body else ""
+        if not prefix and kind is Kind.TIME:
+            body = "T#" + body
     return tp.coerce(body, where)
+
+
+def csv_value(tp, raw):
+    """A run-time value as a CSV cell holds it, for spreadsheets and plots: BOOL
+    0/1, numbers as numbers, TIME in seconds (``1.500000``); other types as their
+    IEC text."""
+    if tp is None:
+        return raw
+    kind = tp.kind
+    if kind is Kind.BOOL:
+        return int(bool(raw))
+    if kind is Kind.INT or kind is Kind.BITS:
+        return int(raw)
+    if kind is Kind.REAL:
+        return format_real(raw)
+    if kind is Kind.TIME:
+        return f"{int(raw) / 1e6:.6f}"
+    if kind is Kind.STRING:
+        return raw
+    return format_value(tp, raw)
 
 
 def json_value(tp, raw):
@@ -482,4 +504,5 @@ __all__ = ["Kind", "INTEGRAL", "DATES", "InvalidValue", "MAX_LITERAL", "quote",
            "parse_int", "parse_real", "format_real", "parse_time", "format_time",
            "parse_date", "parse_tod", "parse_dt", "format_date", "format_tod", "format_dt",
            "to_date", "to_datetime", "to_time_of_day", "us_of", "unescape", "quote_string",
-           "parse_string", "parse_literal", "format_value", "parse_value", "json_value"]
+           "parse_string", "parse_literal", "format_value", "parse_value", "csv_value",
+           "json_value"]

@@ -41,6 +41,9 @@ from .order import execution_order
 #: programs with at least this many block instances compile with the cyclic
 #: garbage collector paused (see :func:`quiet_gc`)
 QUIET_GC_OVER = 5_000
+#: the deepest nesting of macros a program may have (flattening and the resolution
+#: of macro ports recurse once a level)
+MAX_MACRO_DEPTH = 100
 
 
 @dataclass
@@ -117,6 +120,10 @@ class _Builder:
     def _walk(self, scope: Scope, stack: set) -> None:
         if id(scope.net) in stack:
             self.problem(f"{scope.prefix.rstrip('.')}: macro {scope.net.name} contains itself")
+            return
+        if len(stack) >= MAX_MACRO_DEPTH:
+            self.problem(f"{scope.prefix.rstrip('.')}: macros nested more than "
+                         f"{MAX_MACRO_DEPTH} deep (the path has {len(stack)} levels)")
             return
         stack = stack | {id(scope.net)}
         slot_init, prefix, leaves, writer = self.slot_init, scope.prefix, scope.leaves, self.writer

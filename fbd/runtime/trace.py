@@ -9,6 +9,7 @@ from typing import TextIO
 import numpy as np
 
 from .. import types as t
+from ..values import csv_value
 
 
 def _dtype(tp: t.DataType | None):
@@ -113,7 +114,7 @@ class Trace:
         for r, (scan, time) in enumerate(zip(self.scans, self.times)):
             row = [int(scan), f"{time:.6f}"]
             for tp, col in zip(self.types, cols):
-                row.append(_csv_value(tp, col[r]))
+                row.append(csv_value(tp, col[r]))
             w.writerow(row)
 
     def csv_text(self) -> str:
@@ -129,32 +130,10 @@ class Trace:
             with open(out, "w") as f:
                 self.to_vcd(f)
             return
-        out.write("$date simulated $end\n$version fbd $end\n$timescale 1us $end\n")
-        idents = {}
-        tree: dict = {}
-        for k, (path, tp) in enumerate(zip(self.paths, self.types)):
-            if tp is None or tp.kind == "string":
-                continue
-            idents[k] = _vcd_id(k)
-            node = tree
-            parts = path.split(".")
-            for part in parts[:-1]:
-                node = node.setdefault(part, {})
-            node.setdefault(None, []).append((parts[-1], k))
-        _vcd_scope(out, self.network, tree, idents, self.types)
-        out.write("$enddefinitions $end\n")
-        cols = {k: self[self.paths[k]] for k in idents}
-        last = {}
+        vcd = VcdWriter(out, self.network, self.paths, self.types)
+        cols = [self[p] for p in self.paths]
         for r, time in enumerate(self._ordered(self._time)):
-            changes = []
-            for k, col in cols.items():
-                v = col[r]
-                if k not in last or last[k] != v:
-                    last[k] = v
-                    changes.append(_vcd_value(self.types[k], v, idents[k]))
-            if changes:
-                out.write(f"#{int(time)}\n")
-                out.write("\n".join(changes) + "\n")
+            vcd.sample(int(time), [col[r] for col in cols])
 
     def vcd_text(self) -> str:
         buf = io.StringIO()
@@ -162,18 +141,41 @@ class Trace:
         return buf.getvalue()
 
 
-def _csv_value(tp, v):
-    if tp is None:
-        return v
-    if tp.kind == "bool":
-        return int(bool(v))
-    if tp.kind == "time":
-        return f"{int(v) / 1e6:.6f}"
-    if tp.kind == "real":
-        return repr(float(v))
-    if tp.kind == "string":
-        return v
-    return int(v)
+class VcdWriter:
+    """Writes a Value Change Dump as samples come, one scan at a time: the header
+    at once, then at each sample the signals that changed (a run of any length
+    holds only the last values in memory)."""
+
+    def __init__(self, out: TextIO, network: str, paths, types):
+        self.out = out
+        self.types = list(types)
+        self.idents: dict[int, str] = {}
+        tree: dict = {}
+        for k, (path, tp) in enumerate(zip(paths, self.types)):
+            if tp is None or tp.kind == "string":
+                continue
+            self.idents[k] = _vcd_id(k)
+            node = tree
+            parts = path.split(".")
+            for part in parts[:-1]:
+                node = node.setdefault(part, {})
+            node.setdefault(None, []).append((parts[-1], k))
+        out.write("$date simulated $end\n$version fbd $end\n$timescale 1us $end\n")
+        _vcd_scope(out, network, tree, self.idents, self.types)
+        out.write("$enddefinitions $end\n")
+        self._last: dict[int, object] = {}
+
+    def sample(self, time_us: int, values) -> None:
+        """The values of every signal (in the order of ``paths``) at ``time_us``."""
+        changes = []
+        last = self._last
+        for k, ident in self.idents.items():
+            v = values[k]
+            if k not in last or last[k] != v:
+                last[k] = v
+                changes.append(_vcd_value(self.types[k], v, ident))
+        if changes:
+            self.out.write(f"#{int(time_us)}\n" + "\n".join(changes) + "\n")
 
 
 def _vcd_id(k: int) -> str:

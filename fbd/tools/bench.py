@@ -145,6 +145,10 @@ def _stderr(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
+#: the largest network the benchmark builds (a million blocks take about 2 GB)
+MAX_SIZE = 1_000_000
+
+
 def parse_sizes(text: str) -> list[int]:
     """``"1000,10k,1e5"`` → ``[1000, 10000, 100000]``."""
     sizes = []
@@ -155,11 +159,14 @@ def parse_sizes(text: str) -> list[int]:
                 n = int(float(part[:-1]) * 1000)
             else:
                 n = int(float(part))
-        except ValueError:
-            raise FbdError(f"--sizes: {part!r} is not a number of blocks "
+        except (ValueError, OverflowError):
+            raise FbdError(f"--sizes: {part[:40]!r} is not a number of blocks "
                            f"(write e.g. 1000,10000 or 1k,10k)") from None
         if n < 1:
             raise FbdError(f"--sizes: {n} blocks is too few")
+        if n > MAX_SIZE:
+            raise FbdError(f"--sizes: {n:,} blocks is more than the benchmark builds "
+                           f"(at most {MAX_SIZE:,}: about 2 GB of memory)")
         sizes.append(n)
     if not sizes:
         raise FbdError("--sizes: give at least one size")

@@ -24,7 +24,9 @@ import importlib.util
 import inspect
 import json
 import os
+import re
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from .. import types as t
@@ -34,6 +36,8 @@ from ..errors import FbdError, UnknownSignal, ValidationError
 from ..library import command_plugins, load_libraries
 from ..network import Network
 from ..runtime.plc import Plc
+from ..values import parse_value
+from .rows import RowWriter
 
 __all__ = ["main", "build_parser", "load_network", "CliError"]
 
@@ -143,21 +147,6 @@ def _compile_for(args, dump: str | None = None):
 
 
 # ------------------------------------------------------------------ values in and out
-def parse_value(tp: t.DataType, text: str, where: str):
-    """A command-line literal for a signal of type ``tp``, in its run-time form."""
-    body = text.strip()
-    if tp.kind == "bool" and body.upper() in ("1", "0", "TRUE", "FALSE", "BOOL#1", "BOOL#0",
-                                              "BOOL#TRUE", "BOOL#FALSE"):
-        return body.upper().split("#")[-1] in ("1", "TRUE")
-    if tp.kind == "time" and "#" not in body:
-        body = "T#" + body
-    if tp.kind == "string":
-        if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
-            text = text[1:-1]
-        return tp.coerce(text, where)
-    return tp.coerce(body, where)
-
-
 def _parse_set(text: str, program: ScanProgram, scans: int):
     name, eq, rest = text.partition("=")
     name = name.strip()
@@ -170,7 +159,7 @@ def _parse_set(text: str, program: ScanProgram, scans: int):
     value, at = rest, 1
     head, at_sign, tail = rest.rpartition("@")
     if at_sign and not (info.type.kind == "string" and not tail.strip().isdigit()):
-        if not tail.strip().isdigit():
+        if not tail.strip().isdigit() or len(tail.strip()) > 30:
             raise CliError(f"--set {text!r}: the scan after @ must be a number (1 is the "
                            f"first scan)")
         value, at = head, int(tail)
@@ -178,34 +167,6 @@ def _parse_set(text: str, program: ScanProgram, scans: int):
             raise CliError(f"--set {text!r}: scan {at} is outside this run's scans 1..{scans}")
     raw = parse_value(info.type, value, f"--set {name}")
     return at, name, info.type.to_python(raw)
-
-
-def _show(tp: t.DataType | None, v) -> str:
-    """A value in a table: IEC spelling (TRUE, T#1s500ms)."""
-    if tp is None:
-        return str(v)
-    if tp.kind == "bool":
-        return "TRUE" if v else "FALSE"
-    if tp.kind == "time":
-        return t.format_time(int(v))
-    if tp.kind == "real":
-        return repr(float(v))
-    if tp.kind == "string":
-        return str(v)
-    return str(int(v))
-
-
-def _json_value(tp: t.DataType | None, v):
-    """A value in JSON: BOOL true/false, TIME in seconds (as the CSV has it)."""
-    if tp is None or tp.kind == "string":
-        return v if isinstance(v, (str, int, float, bool)) or v is None else str(v)
-    if tp.kind == "bool":
-        return bool(v)
-    if tp.kind == "real":
-        return float(v)
-    if tp.kind == "time":
-        return int(v) / 1e6
-    return int(v)
 
 
 def _flat(text: str) -> str:
@@ -248,12 +209,42 @@ def cmd_run(args) -> int:
     watch = args.watch or list(program.outputs)
     for path in watch:
         program.signal(path)  # an unknown path fails here, before the run
-    if args.vcd:
-        _check_writable(args.vcd, "--vcd")
     plc = Plc(program, cycle=f"T#{cycle_us}us")
-    trace = plc.trace(watch)
+    infos = [program.signal(p) for p in watch]
+    with _outputs(args) as vcd:
+        rows = RowWriter(args.format, sys.stdout, program.name, infos, cycle_us, vcd)
+        plc.main.traces.append(rows)
+        _run_scans(plc, args.scans, sets)
+        rows.close()
+    st = plc.stats.summary()
+    if st["scans"]:
+        print(f"fbd: {st['scans']:,} scans of {program.name} every {t.format_time(cycle_us)}: "
+              f"scan mean {st['mean_us']:.1f} µs, max {st['max_us']:.1f} µs, "
+              f"{st['overruns']} overrun{'s' if st['overruns'] != 1 else ''} "
+              f"({getattr(program, 'engine', 'python')} engine)",
+              file=sys.stderr)
+    return 0
 
-    total = args.scans
+
+@contextmanager
+def _outputs(args):
+    """The --vcd file, opened before the run so that a path that cannot be written
+    fails at once, not after the whole simulation."""
+    if not args.vcd:
+        yield None
+        return
+    _check_writable(args.vcd, "--vcd")
+    try:
+        f = open(args.vcd, "w")
+    except OSError as e:
+        raise CliError(f"--vcd {args.vcd}: {e.strerror or e}") from None
+    with f:
+        yield f
+
+
+def _run_scans(plc, total: int, sets) -> None:
+    """``total`` scans, the --set values applied before their scans; progress on
+    stderr for long runs."""
     report = total > PROGRESS_OVER
     step = max(10_000, total // 100)
     tty = sys.stderr.isatty()
@@ -283,18 +274,6 @@ def cmd_run(args) -> int:
     if report and tty:
         print(file=sys.stderr)
 
-    _print_rows(args.format, program, trace, watch, cycle_us)
-    if args.vcd:
-        trace.to_vcd(args.vcd)
-    st = plc.stats.summary()
-    if st["scans"]:
-        print(f"fbd: {st['scans']:,} scans of {program.name} every {t.format_time(cycle_us)}: "
-              f"scan mean {st['mean_us']:.1f} µs, max {st['max_us']:.1f} µs, "
-              f"{st['overruns']} overrun{'s' if st['overruns'] != 1 else ''} "
-              f"({getattr(program, 'engine', 'python')} engine)",
-              file=sys.stderr)
-    return 0
-
 
 class _Tasks:
     """A configuration's tasks seen as one program: signals by ``instance:path``,
@@ -314,23 +293,24 @@ class _Tasks:
         task, slot = key
         return task.s[slot]
 
-    def trace(self, paths):
-        from ..runtime.trace import Trace
-        infos = [self.plc._locate(p)[0:2] for p in paths]
-        for (_task, info), p in zip(infos, paths):
+    def rows(self, fmt: str, paths, vcd) -> RowWriter:
+        """A row writer over ``paths`` of every task, called after each main-task scan."""
+        infos = []
+        for p in paths:
+            task, info = self.plc._locate(p)[0:2]
             if info.type is None:
                 raise CliError(f"{p} is a block's internal storage, not an IEC value")
-        tr = Trace(self.name, paths, [i.type for _, i in infos],
-                   [None if i.slot is None else (tk, i.slot) for tk, i in infos],
-                   [i.const for _, i in infos], None, self.plc.main.cycle_us)
+            slot = None if info.slot is None else (task, info.slot)
+            infos.append(info._replace(path=p, slot=slot))
+        writer = RowWriter(fmt, sys.stdout, self.name, infos, self.plc.main.cycle_us, vcd)
         view = self
 
         class _Recorder:
             def record(self, s, scan, now_us):
-                tr.record(view, scan, now_us)
+                writer.record(view, scan, now_us)
 
         self.plc.main.traces.append(_Recorder())
-        return tr
+        return writer
 
 
 def _run_configuration(args, cycle_us: int) -> int:
@@ -347,20 +327,10 @@ def _run_configuration(args, cycle_us: int) -> int:
     watch = [w if ":" in w else f"{plc.main.name}:{w}" for w in args.watch] or view.outputs
     for path in watch:
         view.signal(path)
-    if args.vcd:
-        _check_writable(args.vcd, "--vcd")
-    trace = view.trace(watch)
-    done = 0
-    for at, name, value in sets:
-        if at - 1 > done:
-            plc.scan(at - 1 - done)
-            done = at - 1
-        plc.set(name, value)
-    if args.scans > done:
-        plc.scan(args.scans - done)
-    _print_rows(args.format, view, trace, watch, plc.main.cycle_us)
-    if args.vcd:
-        trace.to_vcd(args.vcd)
+    with _outputs(args) as vcd:
+        rows = view.rows(args.format, watch, vcd)
+        _run_scans(plc, args.scans, sets)
+        rows.close()
     tasks = ", ".join(f"{tk.name} ({tk.program.name}) every {t.format_time(tk.cycle_us)}: "
                       f"{tk.scans:,} scans" for tk in
                       (plc.task(spec.name) for spec in project.configuration.tasks))
@@ -372,34 +342,6 @@ def _check_writable(path: str, what: str) -> None:
     parent = Path(path).resolve().parent
     if not parent.is_dir():
         raise CliError(f"{what} {path}: no directory {parent}")
-
-
-def _print_rows(fmt: str, program: ScanProgram, trace, watch: list, cycle_us: int) -> None:
-    types = [program.signal(p).type for p in watch]
-    scans = trace.scans
-    times_us = [int(round(x * 1e6)) for x in trace.times]
-    cols = [trace[p] for p in watch]
-    out = sys.stdout
-    if fmt == "csv":
-        trace.to_csv(out)
-        return
-    if fmt == "json":
-        rows = [{"scan": int(scans[r]), "time_s": times_us[r] / 1e6,
-                 "values": {p: _json_value(tp, col[r]) for p, tp, col in zip(watch, types, cols)}}
-                for r in range(len(scans))]
-        json.dump({"network": program.name, "cycle_us": cycle_us,
-                   "signals": {p: str(tp) for p, tp in zip(watch, types)}, "rows": rows},
-                  out, indent=1)
-        out.write("\n")
-        return
-    digits = 3 if all(us % 1000 == 0 for us in times_us) else 6
-    table = [["scan", "time s", *watch]]
-    for r in range(len(scans)):
-        table.append([str(int(scans[r])), f"{times_us[r] / 1e6:.{digits}f}",
-                      *(_show(tp, col[r]) for tp, col in zip(types, cols))])
-    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
-    for row in table:
-        out.write("  ".join(c.rjust(w) for c, w in zip(row, widths)).rstrip() + "\n")
 
 
 # ------------------------------------------------------------------------------ info
@@ -615,8 +557,18 @@ def _message(e: BaseException) -> str:
         head = f"network {e.network!r} is not valid ({n} problem{'s' if n != 1 else ''})"
         shown = e.problems[:3]
         more = f"; ... and {n - len(shown)} more (--traceback lists them)" if n > len(shown) else ""
-        return f"{head}: {'; '.join(shown)}{more}"
-    return _flat(str(e)) or type(e).__name__
+        return _shorten(f"{head}: {'; '.join(shown)}{more}")
+    return _shorten(_flat(str(e)) or type(e).__name__)
+
+
+_LONG_WORD = re.compile(r"\S{121,}")
+
+
+def _shorten(text: str, limit: int = 1000) -> str:
+    """One error line a terminal can show: any run of over 120 characters without
+    a blank (a pasted literal, a path deep in macros) is cut to its first 100."""
+    text = _LONG_WORD.sub(lambda m: m.group(0)[:100] + "...", text)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def main(argv=None) -> int:
@@ -640,6 +592,13 @@ def main(argv=None) -> int:
         if show_tb:
             raise
         print(f"{PROG}: error: {_message(e)}", file=sys.stderr)
+        return 2
+    except (RecursionError, MemoryError) as e:  # a limit we missed: still one line
+        if show_tb:
+            raise
+        what = "nested too deeply" if isinstance(e, RecursionError) else "too large for memory"
+        print(f"{PROG}: error: the input is {what} to process ({type(e).__name__}); "
+              f"--traceback shows where", file=sys.stderr)
         return 2
 
 

@@ -188,7 +188,7 @@ def test_chained_comparisons_are_extensible_and_number_inputs_from_one(name):
 
 
 def test_chained_comparison_needs_at_least_two_inputs():
-    with pytest.raises(WiringError, match="n must be an integer >= 2"):
+    with pytest.raises(WiringError, match="n must be an integer from 2"):
         blocks.GT(n=1)
 
 
