@@ -435,6 +435,20 @@ def format_value(tp, raw) -> str:
     return _cut(repr(raw))
 
 
+def format_literal(tp, value) -> str:
+    """A literal as a program gives it (``True``, ``"T#3s"``, ``5``, a timedelta) in
+    IEC form, as ``tp`` reads it: ``TRUE``, ``T#3s``, ``5``, ``'abc'``; a value the
+    type refuses as Python shows it (the validator names that mistake elsewhere)."""
+    if tp is not None:
+        try:
+            return format_value(tp, tp.coerce(value))
+        except (InvalidValue, ValueError, TypeError):
+            pass
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    return str(value)
+
+
 def _cut(text: str, limit: int = 200) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
@@ -504,5 +518,6 @@ __all__ = ["Kind", "INTEGRAL", "DATES", "InvalidValue", "MAX_LITERAL", "quote",
            "parse_int", "parse_real", "format_real", "parse_time", "format_time",
            "parse_date", "parse_tod", "parse_dt", "format_date", "format_tod", "format_dt",
            "to_date", "to_datetime", "to_time_of_day", "us_of", "unescape", "quote_string",
-           "parse_string", "parse_literal", "format_value", "parse_value", "csv_value",
+           "parse_string", "parse_literal", "format_value", "format_literal", "parse_value",
+           "csv_value",
            "json_value"]

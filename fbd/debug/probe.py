@@ -6,44 +6,12 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .. import types as t
 from ..compiler.pycode import SignalInfo
-from ..errors import FbdError
 from ..runtime.plc import Plc
+from ..values import format_literal as literal_text  # noqa: F401  (this package's API)
+from ..values import format_value
 
 __all__ = ["format_value", "literal_text", "WatchRow", "Probe"]
-
-
-def format_value(tp: t.DataType | None, raw) -> str:
-    """A raw table value as IEC text: ``TRUE``, ``42``, ``1.5``, ``T#1s500ms``, ``'abc'``."""
-    if tp is None:
-        text = repr(raw)
-        return text if len(text) <= 60 else text[:57] + "..."
-    kind = tp.kind
-    if kind == "bool":
-        return "TRUE" if raw else "FALSE"
-    if kind == "time":
-        return t.format_time(int(raw))
-    if kind == "real":
-        return repr(float(raw))
-    if kind == "string":
-        return "'" + str(raw).replace("$", "$$").replace("'", "$'") + "'"
-    if kind == "bits":
-        return f"16#{int(raw):X}"
-    return str(raw)
-
-
-def literal_text(tp: t.DataType | None, value) -> str:
-    """A literal as the program gave it (``True``, ``"T#3s"``, ``5``) in IEC form,
-    as ``tp`` reads it: ``TRUE``, ``T#3s``, ``5``, ``'abc'``."""
-    if tp is not None:
-        try:
-            return format_value(tp, tp.coerce(value))
-        except (FbdError, ValueError, TypeError):
-            pass
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    return str(value)
 
 
 class WatchRow(NamedTuple):

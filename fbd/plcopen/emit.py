@@ -12,6 +12,7 @@ import math
 from lxml import etree
 
 from .. import types as t
+from .. import values as fv
 from ..errors import FbdError
 
 NS_URI = "http://www.plcopen.org/xml/tc6_0201"
@@ -36,28 +37,29 @@ def sub(parent, tag, **attrs):
 
 
 def literal_text(value, tp) -> str:
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, _dt.timedelta):
-        return t.format_time(t.TIME.coerce(value))
-    if isinstance(value, int):
-        if tp is not None and tp.kind == "time":
-            return t.format_time(value)
-        if tp is not None and tp.kind in ("int", "bits") and tp is not t.BOOL:
-            return f"{tp.name}#{value}"
-        return str(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
+    """A literal as the file spells it: through the value codec, typed where the
+    type is a number (``INT#5``, ``REAL#1.5``, ``WORD#16#FF``), so a reader needs
+    no context to know it."""
+    if tp is None:
+        if isinstance(value, str):
+            return fv.quote_string(value)
+        if isinstance(value, float) and not math.isfinite(value):
             raise ExportError(f"the literal {value!r} has no IEC spelling")
-        text = repr(value)
-        if tp is not None and tp.kind == "real":
-            return f"{tp.name}#{text}"
-        return text
-    if isinstance(value, str):
-        if tp is not None and tp.kind != "string":
-            return value          # an IEC literal written as text (T#1s, 16#FF)
-        return "'" + value.replace("$", "$$").replace("'", "$'") + "'"
-    raise ExportError(f"the literal {value!r} has no IEC spelling")
+        if isinstance(value, bool):
+            return "TRUE" if value else "FALSE"
+        if isinstance(value, _dt.timedelta):
+            return fv.format_time(t.TIME.coerce(value))
+        if isinstance(value, (int, float)):
+            return fv.format_real(value) if isinstance(value, float) else str(value)
+        raise ExportError(f"the literal {value!r} has no IEC spelling")
+    try:
+        raw = tp.coerce(value, "literal")
+    except t.InvalidValue as e:
+        raise ExportError(str(e)) from None
+    if tp.kind == "real" and not math.isfinite(raw):
+        raise ExportError(f"the literal {value!r} has no IEC spelling")
+    text = fv.format_value(tp, raw)
+    return f"{tp.name}#{text}" if tp.kind in ("int", "bits", "real") and tp is not t.BOOL else text
 
 
 def type_el(parent, tp, tag="type"):
