@@ -168,6 +168,10 @@ class NEG(_Unary):
     def code(self, io):
         return f"{io.OUT} = {io.T.wrap(f'-{io.IN}')}"
 
+    def st(self, types):
+        # ST's unary minus is for signed types; 0 - IN wraps an unsigned one alike
+        return [], "OUT := -IN;" if types["T"].signed else "OUT := 0 - IN;"
+
 
 # --------------------------------------------------------------------- EXPT
 @register

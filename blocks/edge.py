@@ -66,3 +66,9 @@ class F_TRIG(Block):
     def code(self, io):
         return [f"{io.Q} = not {io.CLK} and {io.M}",
                 f"{io.M} = {io.CLK}"]
+
+    def st(self, types):
+        if self.p["first_scan_pulse"]:
+            return None     # IEC's own F_TRIG
+        # CODESYS's F_TRIG: no pulse before CLK has been TRUE
+        return [("M", BOOL)], "Q := NOT CLK AND M;\nM := CLK;"

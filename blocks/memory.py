@@ -4,7 +4,8 @@ bounded LIFO stacks and FIFO queues.
 
 from fbd.block import Block, Port, State, register
 from fbd.errors import WiringError
-from fbd.types import ANY, ANY_ELEMENTARY, BOOL, INT
+from fbd.types import ANY, ANY_ELEMENTARY, BOOL, INT, ArrayType
+from fbd.values import format_value
 
 
 @register
@@ -32,6 +33,14 @@ if {io.RST}:
     {io.OUT} = {io.T.default!r}
 elif {io.SET}:
     {io.OUT} = {io.IN}"""
+
+    def st(self, types):
+        return [], f"""\
+IF RST THEN
+  OUT := {format_value(types["T"], types["T"].default)};
+ELSIF SET THEN
+  OUT := IN;
+END_IF;"""
 
 
 @register
@@ -143,6 +152,69 @@ elif {push} or {pop}:
 {io.EMPTY} = not {io.DATA}
 {io.FULL} = {io.COUNT} >= {depth}
 {io.OUT} = {io.DATA}[{top}] if {io.DATA} else {io.T.default!r}"""
+
+    def st(self, types):
+        """The elements in ARRAY[0..depth-1]; a stack grows from DATA[0], a queue is
+        a ring from HEAD (its front) to TAIL (where the next PUSH goes)."""
+        depth, tp, fifo = self.p["depth"], types["T"], self.fifo
+        local = [("DATA", ArrayType.of(tp, [(0, depth - 1)])), ("PUSH_M", BOOL),
+                 ("POP_M", BOOL), ("PUSH_E", BOOL), ("POP_E", BOOL)]
+        if fifo:
+            local += [("HEAD", INT), ("TAIL", INT)]
+            clear = "  COUNT := 0;\n  HEAD := 0;\n  TAIL := 0;"
+            pop = f"""\
+      HEAD := HEAD + 1;
+      IF HEAD >= {depth} THEN
+        HEAD := 0;
+      END_IF;
+      COUNT := COUNT - 1;"""
+            push = f"""\
+      DATA[TAIL] := IN;
+      TAIL := TAIL + 1;
+      IF TAIL >= {depth} THEN
+        TAIL := 0;
+      END_IF;
+      COUNT := COUNT + 1;"""
+            top = "DATA[HEAD]"
+        else:
+            clear = "  COUNT := 0;"
+            pop = "      COUNT := COUNT - 1;"
+            push = "      DATA[COUNT] := IN;\n      COUNT := COUNT + 1;"
+            top = "DATA[COUNT - 1]"
+        return local, f"""\
+PUSH_E := PUSH AND NOT PUSH_M;
+POP_E := POP AND NOT POP_M;
+PUSH_M := PUSH;
+POP_M := POP;
+IF RST THEN
+{clear}
+  OVERFLOW := FALSE;
+  UNDERFLOW := FALSE;
+ELSIF PUSH_E OR POP_E THEN
+  OVERFLOW := FALSE;
+  UNDERFLOW := FALSE;
+  IF POP_E THEN
+    IF COUNT > 0 THEN
+{pop}
+    ELSE
+      UNDERFLOW := TRUE;
+    END_IF;
+  END_IF;
+  IF PUSH_E THEN
+    IF COUNT < {depth} THEN
+{push}
+    ELSE
+      OVERFLOW := TRUE;
+    END_IF;
+  END_IF;
+END_IF;
+EMPTY := COUNT = 0;
+FULL := COUNT >= {depth};
+IF COUNT > 0 THEN
+  OUT := {top};
+ELSE
+  OUT := {format_value(tp, tp.default)};
+END_IF;"""
 
 
 @register

@@ -203,6 +203,16 @@ class Block:
     def code(self, io) -> str | list[str]:
         raise NotImplementedError(f"{type(self).type_name} declares no semantics")
 
+    def st(self, types: dict) -> tuple[list, str] | None:
+        """This block as the body of an IEC Structured Text function block, for
+        editors that do not know it (the PLCopen export writes it as a POU they
+        compile): its local variables as ``(name, type)`` pairs and its
+        statements, over the ports and state named as declared, with the type
+        variables bound to ``types``. None (the default) for IEC's own blocks,
+        which every editor has; a block of this library's own that has an ST
+        form overrides it, so everything about the block stays in its module."""
+        return None
+
     def __repr__(self) -> str:
         extra = [str(v) for v in self.bound_types.values()]
         if self.n is not None and self.n != next(

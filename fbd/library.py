@@ -41,9 +41,43 @@ def load_libraries() -> list[str]:
     return names
 
 
+#: the block types fbd's own code places by name, and what for: the PLCopen
+#: importer builds variables, EN/ENO and ladder rungs from them, and member and
+#: element access. Any library providing blocks of these names with these ports
+#: will do; :func:`block_type` says which one is missing and who needs it.
+USED_BY_FBD = {
+    "MOVE": "variables and EN/ENO (PLCopen import)",
+    "SEL": "EN/ENO and coils (PLCopen import)",
+    "OR": "parallel ladder branches and set coils (PLCopen import)",
+    "AND": "series ladder contacts (PLCopen import)",
+    "NOT": "negated contacts and coils (PLCopen import)",
+    "R_TRIG": "rising-edge contacts and inputs (PLCopen import)",
+    "F_TRIG": "falling-edge contacts and inputs (PLCopen import)",
+    "MEMBER": "reading a structure's field (PLCopen import)",
+    "SET_MEMBER": "writing a structure's field (PLCopen import)",
+    "ELEMENT": "reading an array's element (PLCopen import)",
+    "SET_ELEMENT": "writing an array's element (PLCopen import)",
+}
+
+
+def block_type(name: str, needed_by: str | None = None):
+    """The registered block type ``name``, the libraries loaded first; an
+    :class:`FbdError` naming the block and what needs it when none provides it."""
+    from .block import registry
+    load_libraries()
+    cls = registry().get(name)
+    if cls is None:
+        why = needed_by or USED_BY_FBD.get(name, "this program")
+        raise FbdError(f"no block library provides {name}, which {why} needs "
+                       f"(libraries come from the {LIBRARIES!r} entry points; "
+                       f"is fbd-sim installed with its blocks package?)")
+    return cls
+
+
 def command_plugins() -> list[EntryPoint]:
     """The ``fbd.commands`` entry points, sorted by name (not loaded)."""
     return sorted(entry_points(group=COMMANDS), key=lambda e: e.name)
 
 
-__all__ = ["load_libraries", "command_plugins", "LIBRARIES", "COMMANDS"]
+__all__ = ["load_libraries", "command_plugins", "block_type", "USED_BY_FBD", "LIBRARIES",
+           "COMMANDS"]

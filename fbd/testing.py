@@ -11,7 +11,7 @@ Many input vectors at once (the batch engine, one instance per case):
 
 from __future__ import annotations
 
-from .block import Block
+from .block import REQUIRED, Block
 from .errors import FbdError
 from .network import Network
 from .runtime.plc import Plc
@@ -48,7 +48,7 @@ class Harness:
         for p in block.input_ports():
             tp = block.bound_types[p.type] if isinstance(p.type, str) else p.type
             default = p.default
-            wires[p.name] = (net.input(p.name, tp) if default is _required()
+            wires[p.name] = (net.input(p.name, tp) if default is REQUIRED
                              else net.input(p.name, tp, default))
         inst = net.add("blk", block, **wires)
         for p in block.output_ports():
@@ -112,11 +112,6 @@ class Harness:
             self.expect(expected)
             seen.append({p: self.get(p) for p in expected})
         return seen
-
-
-def _required():
-    from .block import REQUIRED
-    return REQUIRED
 
 
 # -- many input vectors at once ---------------------------------------------------

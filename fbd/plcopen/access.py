@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from .. import types as t
-from ..block import registry
+from ..library import block_type
 from .source import PlcOpenError, quote
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -79,9 +79,10 @@ class AccessMixin:
                                                                    t.Kind.STRUCT) else container
         if kind == "member":
             name = "SET_MEMBER" if setter else "MEMBER"
-            return registry()[name](types={"S": container, "F": part}, member=arg), base
+            return block_type(name)(types={"S": container, "F": part}, member=arg), base
         name = "SET_ELEMENT" if setter else "ELEMENT"
-        return registry()[name](types={"A": container, "E": part, "N": t.DINT}, n=len(arg)), base
+        return block_type(name)(types={"A": container, "E": part, "N": t.DINT},
+                                n=len(arg)), base
 
     def _indexes(self, inst, indexes, lid):
         for k, text in enumerate(indexes, 1):

@@ -41,6 +41,7 @@ from .. import address as located
 from .. import types as t
 from ..block import REQUIRED, Extensible, registry
 from ..errors import FbdError
+from ..library import block_type
 from ..network import Network, Ref
 from . import overloads
 from .access import _ACCESS, AccessMixin
@@ -200,7 +201,7 @@ class PouBuilder(AccessMixin):
         return name
 
     def _add(self, base: str, block_name: str, **kw):
-        return self.net.add(self._fresh(base), registry()[block_name](**kw))
+        return self.net.add(self._fresh(base), block_type(block_name)(**kw))
 
     # -------------------------------------------------------------- variables
     def key(self, text: str):

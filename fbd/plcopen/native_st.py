@@ -1,7 +1,8 @@
 """This library's own blocks as ST function blocks, for the editors.
 
 MEMORY, LIFO, FIFO, NEG (on unsigned types too) and F_TRIG without its
-first-scan pulse are not IEC's; the export writes each, once per concrete
+first-scan pulse are not IEC's; each block says how it reads in ST
+(``Block.st``, in its own module), and the export writes it, once per concrete
 configuration (``FBD_MEMORY_DINT``, ``FBD_LIFO_INT_16``), as an ST function
 block that does exactly what the block does, so Beremiz and OpenPLC Editor
 compile the project. The POU's ``addData`` (``urn:fbd-sim:native``) names the
@@ -16,106 +17,13 @@ import json
 from lxml import etree
 
 from .. import types as t
-from ..block import REQUIRED
+from ..block import REQUIRED, Block
 from .emit import DATA_NS, NATIVE_NAME, XHTML_URI, P, sub, type_el, value_el
 
 
-def _st_default(tp) -> str:
-    """The type's initial value as an ST literal (what OUT holds when cleared)."""
-    return {"bool": "FALSE", "real": "0.0", "time": "T#0s", "string": "''"}.get(tp.kind, "0")
-
-
-def _st_memory(block, types):
-    return [], f"""\
-IF RST THEN
-  OUT := {_st_default(types["T"])};
-ELSIF SET THEN
-  OUT := IN;
-END_IF;"""
-
-
-def _st_neg(block, types):
-    tp = types["T"]
-    # ST's unary minus is for signed types; 0 - IN wraps an unsigned one alike
-    return [], "OUT := -IN;" if tp.signed else "OUT := 0 - IN;"
-
-
-def _st_f_trig(block, types):
-    # CODESYS's F_TRIG: no pulse before CLK has been TRUE (IEC ed. 2's fires on scan 1)
-    return [("M", t.BOOL)], """\
-Q := NOT CLK AND M;
-M := CLK;"""
-
-
-def _st_store(block, types):
-    """LIFO and FIFO: the elements in ARRAY[0..depth-1]; a stack grows from DATA[0],
-    a queue is a ring from HEAD (its front) to TAIL (where the next PUSH goes)."""
-    depth, tp, fifo = block.p["depth"], types["T"], type(block).fifo
-    local = [("DATA", ("array", depth, tp)), ("PUSH_M", t.BOOL), ("POP_M", t.BOOL),
-             ("PUSH_E", t.BOOL), ("POP_E", t.BOOL)]
-    if fifo:
-        local += [("HEAD", t.INT), ("TAIL", t.INT)]
-        clear = "  COUNT := 0;\n  HEAD := 0;\n  TAIL := 0;"
-        pop = f"""\
-      HEAD := HEAD + 1;
-      IF HEAD >= {depth} THEN
-        HEAD := 0;
-      END_IF;
-      COUNT := COUNT - 1;"""
-        push = f"""\
-      DATA[TAIL] := IN;
-      TAIL := TAIL + 1;
-      IF TAIL >= {depth} THEN
-        TAIL := 0;
-      END_IF;
-      COUNT := COUNT + 1;"""
-        top = "DATA[HEAD]"
-    else:
-        clear = "  COUNT := 0;"
-        pop = "      COUNT := COUNT - 1;"
-        push = "      DATA[COUNT] := IN;\n      COUNT := COUNT + 1;"
-        top = "DATA[COUNT - 1]"
-    return local, f"""\
-PUSH_E := PUSH AND NOT PUSH_M;
-POP_E := POP AND NOT POP_M;
-PUSH_M := PUSH;
-POP_M := POP;
-IF RST THEN
-{clear}
-  OVERFLOW := FALSE;
-  UNDERFLOW := FALSE;
-ELSIF PUSH_E OR POP_E THEN
-  OVERFLOW := FALSE;
-  UNDERFLOW := FALSE;
-  IF POP_E THEN
-    IF COUNT > 0 THEN
-{pop}
-    ELSE
-      UNDERFLOW := TRUE;
-    END_IF;
-  END_IF;
-  IF PUSH_E THEN
-    IF COUNT < {depth} THEN
-{push}
-    ELSE
-      OVERFLOW := TRUE;
-    END_IF;
-  END_IF;
-END_IF;
-EMPTY := COUNT = 0;
-FULL := COUNT >= {depth};
-IF COUNT > 0 THEN
-  OUT := {top};
-ELSE
-  OUT := {_st_default(tp)};
-END_IF;"""
-
-
-#: the blocks this library adds to IEC that an ST function block does exactly:
-#: type name -> (block, concrete types) -> (local variables, ST body). NOW reads the
-#: PLC's clock, which IEC gives no function to read: it stays an unknown block.
-NATIVE_ST = {"MEMORY": _st_memory, "NEG": _st_neg, "F_TRIG": _st_f_trig,
-              "LIFO": _st_store, "FIFO": _st_store}
+def has_st(block) -> bool:
+    """The block is one of this library's own with an ST form (see ``Block.st``)."""
+    return type(block).st is not Block.st
 
 
 def native_name(block, types) -> str:
@@ -131,11 +39,11 @@ def native_name(block, types) -> str:
 
 def native_st(block, types) -> str:
     """The ST body of the function block standing for ``block`` at ``types``."""
-    return NATIVE_ST[block.name](block, types)[1]
+    return block.st(types)[1]
 
 
 def native_pou(block, types):
-    local, st = NATIVE_ST[block.name](block, types)
+    local, st = block.st(types)
 
     def port_type(port):
         return types[port.type] if isinstance(port.type, str) else port.type
@@ -154,10 +62,11 @@ def native_pou(block, types):
         group = sub(iface, "localVars")
         for name, tp in local:
             v = sub(group, "variable", name=name)
-            if isinstance(tp, tuple):            # ("array", depth, element type)
+            if isinstance(tp, t.ArrayType):
                 arr = sub(sub(v, "type"), "array")
-                sub(arr, "dimension", lower="0", upper=str(tp[1] - 1))
-                type_el(arr, tp[2], "baseType")
+                for lo, hi in tp.dims:
+                    sub(arr, "dimension", lower=str(lo), upper=str(hi))
+                type_el(arr, tp.element, "baseType")
             else:
                 type_el(v, tp)
     body = sub(sub(pou, "body"), "ST")
@@ -177,4 +86,4 @@ def native_pou(block, types):
 
 
 
-__all__ = ["NATIVE_ST", "native_name", "native_st", "native_pou"]
+__all__ = ["has_st", "native_name", "native_st", "native_pou"]

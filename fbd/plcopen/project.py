@@ -120,7 +120,7 @@ class Project:
                     task = plc.main
                     task.priority = spec.priority
                 else:
-                    task = plc.add_task(spec.name, net, us, spec.priority)
+                    task = plc.add_task(spec.name, net, f"T#{us}us", spec.priority)
             except FbdError as e:
                 raise PlcOpenError(f"{self.path}: program instance {quote(spec.name)}: "
                                    f"{e}") from None

@@ -79,7 +79,7 @@ from .emit import (
     type_el,
     value_el,
 )
-from .native_st import NATIVE_ST, native_name, native_pou, native_st
+from .native_st import has_st, native_name, native_pou, native_st
 
 #: IEC edition-3 names written with the edition-2 names Beremiz and matiec know
 EDITION2_NAMES = {"MUL_TIME": "MULTIME", "DIV_TIME": "DIVTIME"}
@@ -322,10 +322,8 @@ class _Exporter:
         """The name of the ST function block POU standing for the block of ``node``
         (made on first use), or None when the block is IEC's own."""
         block = node.element
-        if isinstance(block, Network) or block.name not in NATIVE_ST:
+        if isinstance(block, Network) or not has_st(block):
             return None
-        if block.name == "F_TRIG" and block.p["first_scan_pulse"]:
-            return None     # IEC's F_TRIG
         types = {}
         for var in type(block).types:
             tp = block.bound_types.get(var)
@@ -335,6 +333,8 @@ class _Exporter:
             if tp is None:
                 raise ExportError(f"{node.path}: the type {var} of {block.name} is unknown")
             types[var] = tp
+        if block.st(types) is None:     # an IEC block in this configuration (F_TRIG)
+            return None
         key = (block.name, tuple(sorted((k, v.name) for k, v in types.items())),
                json.dumps(block.p, sort_keys=True))
         if key not in self.natives:

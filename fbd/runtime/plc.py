@@ -66,6 +66,21 @@ def to_us(value, what: str = "time") -> int:
 _NEVER = 1 << 62
 
 
+class _StopAt(simpy.events.Event):
+    """The end of a run at a given time, scheduled URGENT so that it comes before
+    the scans due at that instant, as ``env.run(until=...)``'s own end event does.
+    An event triggered when made, the way simpy's own ``Timeout`` is written,
+    which is what its documentation asks of custom events; ``run`` is the run it
+    may stop (a later run ignores it)."""
+
+    def __init__(self, env, delay: int, run: int):
+        super().__init__(env)
+        self._ok = True
+        self._value = None
+        self.run = run
+        env.schedule(self, URGENT, delay)
+
+
 @dataclass(slots=True)
 class ScanStats:
     """Wall-clock time of the scans, and overruns against the cycle.
@@ -234,20 +249,24 @@ class Plc:
         self.tasks: list[Task] = []
         self._runs = 0  # odd while a run is in progress; identifies its stop events
         self._stepping: SteppedScan | None = None
-        self.main = self.add_task(task_name, program, cycle_us, priority=0)
+        self.main = self.add_task(task_name, program, f"T#{cycle_us}us", priority=0)
         self.env.process(self._scheduler())
 
     # -- tasks ---------------------------------------------------------------
     def add_task(self, name: str, program, cycle, priority: int = 1,
                  engine: str = "auto") -> Task:
-        """Add a cyclic task. Tasks due at the same instant run by priority
-        (lower number first), then in the order they were added."""
+        """Add a cyclic task every ``cycle`` (seconds, a timedelta or an IEC
+        duration such as ``'T#10ms'``, as ``Plc``'s own cycle). Tasks due at the
+        same instant run by priority (lower number first), then in the order
+        they were added."""
         if isinstance(program, Network):
             program = _build(program, engine, None, self.clock_start_us >= 0)[0]
         if any(task.name == name for task in self.tasks):
             raise FbdError(f"a task named {name!r} already exists")
-        task = Task(name, program, to_us(cycle, "cycle") if not isinstance(cycle, int) or
-                    isinstance(cycle, bool) else cycle, priority)
+        cycle_us = to_us(cycle, "cycle")
+        if cycle_us <= 0:
+            raise FbdError(f"task {name}: the cycle must be positive, not {cycle!r}")
+        task = Task(name, program, cycle_us, priority)
         task.next_due = self.env.now if self.tasks else 0
         task.on_overrun.append(self._report_overrun)
         self.tasks.append(task)
@@ -371,12 +390,8 @@ class Plc:
             self._runs += 1  # this run's stop events are stale from now on
 
     def _stop_at(self, at: int) -> None:
-        event = simpy.Event(self.env)
-        event._ok = True          # triggered, as env.run(until=...) makes its end event
-        event._value = None
-        event.run = self._runs    # the run it may stop
+        event = _StopAt(self.env, at - self.env.now, self._runs)
         event.callbacks.append(self._stop)
-        self.env.schedule(event, URGENT, at - self.env.now)
 
     def _stop(self, event) -> None:
         if event.run == self._runs:
