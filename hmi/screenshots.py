@@ -4,7 +4,7 @@ Renders offscreen (``QT_QPA_PLATFORM=offscreen`` unless a platform is set), on a
 clock that moves only when told, so the same code gives the same pictures on
 any machine: a game of 2048 played by the block program for a while, and the
 debugger on that game's PLC, stepping into a cell's scan with two signals
-watched and one forced. A test runs it into a temporary folder, so the
+watched and one forced, then its trends over a few moves. A test runs it into a temporary folder, so the
 script cannot rot; run it again when a panel changes and commit the PNGs.
 """
 
@@ -22,6 +22,7 @@ __all__ = ["SHOTS", "main", "make_screenshots"]
 SHOTS = {
     "hmi-2048.png": "the 2048 panel in the application window, mid-game",
     "debugger.png": "the debugger on the game's PLC, stepping into a cell's scan",
+    "debugger-trends.png": "the debugger's trends of a few moves, as logic-analyser lanes",
 }
 #: The moves played before the 2048 picture: a corner strategy, as a player would.
 PREFERENCE = ("down", "left", "right", "up")
@@ -108,6 +109,20 @@ def make_screenshots(out: Path) -> list[Path]:
         debugger.tree.scrollToItem(debugger.tree.find(CELL), QAbstractItemView.ScrollHint.PositionAtTop)
         app.processEvents()
         written.append(_save(debugger, out / "debugger.png"))
+
+        dbg.finish_scan()
+        dbg.unforce("cell_0_0.Clear")
+        dbg.trend(["BUSY", "MOVED", "SCORE", f"{CELL}.memory.OUT"])
+        for direction in PREFERENCE * 2:
+            panel.command(direction)
+            dbg.step(12)
+        debugger.tabs.setCurrentWidget(debugger.trends)
+        debugger.centralWidget().setSizes([330, 470])   # room for four lanes
+        debugger.refresh()
+        app.processEvents()
+        debugger.trends.set_cursor(dbg.scans - 30)
+        app.processEvents()
+        written.append(_save(debugger, out / "debugger-trends.png"))
         debugger.close()
         window.close()
     return written

@@ -17,7 +17,7 @@ def colours(image: QImage, step: int = 4) -> set[str]:
 def test_the_script_draws_the_2048_panel_and_the_debugger(qtbot, tmp_path):
     written = make_screenshots(tmp_path)
     assert [p.name for p in written] == list(SHOTS)
-    game, debugger = (QImage(str(p)) for p in written)
+    game, debugger, _trends = (QImage(str(p)) for p in written)
     assert {"#faf8ef", "#bbada0", "#cdc1b4"} <= colours(game)        # page, board, empty cell
     assert CURRENT_COLOUR.lighter(150).name() in colours(debugger, 2)  # the block stepped to
 
