@@ -52,14 +52,18 @@ from typing import Any, NamedTuple
 from .. import types as t
 from ..compiler.pycode import ScanProgram, SignalInfo
 from ..errors import FbdError, UnknownSignal
+from ..values import parse_real, quote, unescape
 
-__all__ = ["ConditionError", "Condition", "compile_condition", "FUNCTIONS", "MAX_TOKENS", "MAX_NESTING"]
+__all__ = ["ConditionError", "Condition", "compile_condition", "FUNCTIONS", "MAX_TOKENS",
+           "MAX_NESTING", "MAX_LENGTH"]
 
 #: the functions a condition may call
 FUNCTIONS = ("changed", "rising", "falling")
 #: limits that keep parsing and evaluating far from Python's recursion limit
 MAX_TOKENS = 256
 MAX_NESTING = 32
+#: the longest condition accepted, in characters
+MAX_LENGTH = 2000
 
 
 # =========================================================================== conditions
@@ -72,7 +76,7 @@ class ConditionError(FbdError):
         self.column = column
         self.reason = reason
         where = f", column {column}" if column is not None else ""
-        super().__init__(f"condition {text!r}{where}: {reason}")
+        super().__init__(f"condition {quote(text, 120)}{where}: {reason}")
 
 
 _TOKEN = re.compile(r"""
@@ -176,6 +180,9 @@ def compile_condition(text: str, program: ScanProgram, prev: _Prev | None = None
     """
     if not isinstance(text, str):
         raise FbdError(f"a condition is text, not {type(text).__name__}")
+    if len(text) > MAX_LENGTH:
+        raise ConditionError(text, None, f"{len(text):,} characters is too long "
+                                         f"(at most {MAX_LENGTH:,})")
     if prev is None:
         prev = _Prev()
     if table is None:
@@ -200,20 +207,18 @@ def _tokenize(text: str) -> list[_Tok]:
                                                                          else ""))
         try:
             if kind == "time":
-                toks.append(_Tok("num", lexeme, col, t.parse_time(lexeme, lexeme), "time"))
+                toks.append(_Tok("num", lexeme, col, t.parse_time(lexeme, "the literal"), "time"))
             elif kind == "typed":
                 tp = t.by_name(lexeme.split("#", 1)[0])
                 raw = lexeme if tp.kind in ("int", "bits", "real") else lexeme.split("#", 1)[1]
-                toks.append(_Tok("num", lexeme, col, tp.coerce(raw, lexeme),
+                toks.append(_Tok("num", lexeme, col, tp.coerce(raw, "the literal"),
                                  "int" if tp.kind == "bits" else tp.kind))
             elif kind == "based" or kind == "int":
-                toks.append(_Tok("num", lexeme, col, t.parse_int_literal(lexeme, lexeme), "int"))
+                toks.append(_Tok("num", lexeme, col, t.parse_int_literal(lexeme, "the literal"), "int"))
             elif kind == "real":
-                toks.append(_Tok("num", lexeme, col, float(lexeme.replace("_", "")), "real"))
+                toks.append(_Tok("num", lexeme, col, parse_real(lexeme, "the literal"), "real"))
             elif kind == "string":
-                body = re.sub(r"\$(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1).lower(),
-                                                                              m.group(1)),
-                              lexeme[1:-1])
+                body = unescape(lexeme[1:-1])   # IEC's $ escapes, as STRING literals have them
                 toks.append(_Tok("num", lexeme, col, body, "string"))
             elif kind == "name":
                 up = lexeme.upper()
@@ -228,7 +233,7 @@ def _tokenize(text: str) -> list[_Tok]:
                 op = {"==": "=", "!=": "<>", "&": "AND"}.get(lexeme, lexeme)
                 toks.append(_Tok("kw" if op == "AND" else "op", op, col))
         except (t.TypeError_, ValueError) as e:
-            raise ConditionError(text, col, f"{lexeme!r} is not a valid literal ({e})") from None
+            raise ConditionError(text, col, f"{quote(lexeme, 60)} is not a valid literal ({e})") from None
         if len(toks) > MAX_TOKENS:
             raise ConditionError(text, col, f"the condition is too long (more than "
                                             f"{MAX_TOKENS} words and symbols)")
