@@ -44,7 +44,9 @@ class TON(_Timer):
     """On-delay timer: Q goes TRUE once IN has been TRUE for PT, and falls with IN.
 
     The delay starts in the scan where IN is first seen TRUE; Q rises on the
-    first scan whose time is at least PT later. At a 5 ms cycle, IN set before
+    first later scan whose time is at least PT after it, so even PT = T#0s
+    delays Q by one scan, as matiec's TON does (its rising-edge scan only
+    records the start time). At a 5 ms cycle, IN set before
     scan 1 and PT = T#10ms give ET = 0, 5 ms, 10 ms on scans 1, 2, 3 and Q TRUE
     from scan 3; PT = T#12ms gives Q on scan 4 with ET = T#12ms. While Q is TRUE
     it holds (with ET = PT) until IN falls; IN FALSE resets Q to FALSE and ET
@@ -60,7 +62,7 @@ if {io.IN}:
     if not {io.M}:
         {io.M} = True
         {io.START} = {io.now}
-    if not {io.Q}:
+    elif not {io.Q}:
         {et} = {io.now} - {io.START}
         if {et} >= {io.PT}:
             {io.Q} = True

@@ -59,14 +59,19 @@ def test_ton_in_dropping_before_pt_restarts_the_delay_from_zero():
     assert seen == [(False, 0), (False, 0), (False, 0), (False, 5), (True, 10), (True, 10)]
 
 
-def test_ton_with_pt_zero_switches_on_in_the_scan_in_rises():
+def test_ton_with_pt_zero_switches_on_one_scan_after_in_rises_as_matiec():
+    # matiec (iec2c 6bb2c339df6f), 5 ms cycle, IN TRUE from scan 2, PT T#0s and T#5ms:
+    #   scan  2: Q FALSE, FALSE (the rising edge only records the start)
+    #   scan  3: Q TRUE,  TRUE
     h = Harness.block(TON()).set(IN=True)   # PT defaults to T#0s
-    assert trace(h, 2) == [(True, 0), (True, 0)]
+    assert trace(h, 3) == [(False, 0), (True, 0), (True, 0)]
+    h = Harness.block(TON()).set(IN=True, PT="T#5ms")
+    assert trace(h, 3) == [(False, 0), (True, 5), (True, 5)]
 
 
 def test_ton_with_negative_pt_behaves_as_zero():
     h = Harness.block(TON()).set(IN=True, PT="T#-5ms")
-    assert trace(h, 1) == [(True, 0)]
+    assert trace(h, 2) == [(False, 0), (True, 0)]
 
 
 def test_ton_pt_raised_while_timing_lengthens_the_delay():
