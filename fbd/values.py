@@ -446,6 +446,22 @@ def format_literal(tp, value) -> str:
             pass
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
+    if isinstance(value, _dt.timedelta):
+        return format_time(us_of(value))
+    if isinstance(value, _dt.datetime):
+        return format_dt(us_of(value))
+    if isinstance(value, _dt.date):
+        return format_date(us_of(value))
+    if isinstance(value, _dt.time):
+        return format_tod(us_of(value))
+    if isinstance(value, float):
+        return format_real(value)
+    if isinstance(value, str):
+        try:
+            parse_literal(value)       # already IEC text: T#3s, 16#FF, 'abc'
+            return value
+        except InvalidValue:
+            return quote_string(value)
     return str(value)
 
 

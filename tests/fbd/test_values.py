@@ -129,3 +129,9 @@ def test_every_new_table_gets_its_own_arrays():
 def test_the_codec_errors_are_fbd_errors():
     with pytest.raises(FbdError):
         v.parse_value(t.BOOL, "maybe")
+
+
+def test_a_literal_of_unknown_type_is_still_written_the_iec_way():
+    assert v.format_literal(None, dt.timedelta(milliseconds=500)) == "T#500ms"
+    assert v.format_literal(None, "T#3s") == "T#3s" and v.format_literal(None, "abc") == "'abc'"
+    assert v.format_literal(None, True) == "TRUE" and v.format_literal(t.TIME, "T#1s") == "T#1s"
