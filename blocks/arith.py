@@ -20,6 +20,7 @@ import math
 
 from fbd.block import Block, Port, extensible, register
 from fbd.types import ANY_INT, ANY_MAGNITUDE, ANY_NUM, ANY_REAL, TIME
+from fbd.values import Kind
 
 from .convert import round_half_away
 
@@ -117,7 +118,7 @@ class DIV(_Binary):
 
     def code(self, io):
         a, b, T = io.IN1, io.IN2, io.T
-        if T.kind == "real":
+        if T.kind is Kind.REAL:
             return f"{io.OUT} = {a} / {b} if {b} else _arith_div_by_zero({a}, {b})"
         if not T.signed:
             return f"{io.OUT} = {a} // {b} if {b} else 0"
@@ -153,7 +154,7 @@ class ABS(_Unary):
     """Absolute value; ABS of the most negative integer wraps to itself (INT -32768)."""
 
     def code(self, io):
-        if io.T.kind == "int" and not io.T.signed:
+        if io.T.kind is Kind.INT and not io.T.signed:
             return f"{io.OUT} = {io.IN}"
         return f"{io.OUT} = {io.T.wrap(f'abs({io.IN})')}"
 
@@ -208,7 +209,7 @@ class MUL_TIME(_TimeScale):
     """
 
     def code(self, io):
-        if io.N.kind == "real":
+        if io.N.kind is Kind.REAL:
             return f"{io.OUT} = {TIME.wrap(f'_arith_round({io.IN1} * {io.IN2})')}"
         return f"{io.OUT} = {TIME.wrap(f'{io.IN1} * {io.IN2}')}"
 
@@ -223,7 +224,7 @@ class DIV_TIME(_TimeScale):
 
     def code(self, io):
         a, b = io.IN1, io.IN2
-        if io.N.kind == "real":
+        if io.N.kind is Kind.REAL:
             return f"{io.OUT} = {TIME.wrap(f'_arith_round({a} / {b})')} if {b} else 0"
         q = io.tmp()
         return [f"{q} = abs({a}) // abs({b}) if {b} else 0",

@@ -53,11 +53,12 @@ from fbd.types import (
     parse_int_literal,
     parse_time,
 )
+from fbd.values import Kind
 
 # ---------------------------------------------------------------- helpers
 #: the types converted among each other here (conversions to and from the
 #: date types follow matiec's own list and are declared apart)
-CONVERTIBLE = tuple(tp for tp in ELEMENTARY if tp.kind not in ("date", "tod", "dt"))
+CONVERTIBLE = tuple(tp for tp in ELEMENTARY if tp.kind not in (Kind.DATE, Kind.TOD, Kind.DT))
 
 
 def round_half_away(x: float) -> int:

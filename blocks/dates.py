@@ -51,6 +51,7 @@ from fbd.types import (
     TOD,
     InvalidValue,
 )
+from fbd.values import Kind
 
 _DAY = 86_400_000_000
 _SECOND = 1_000_000
@@ -186,7 +187,7 @@ for _d in (DATE, TOD, DT):
         _convert(f"{_r}_TO_{_d}", _r, _d, _d.wrap("_conv_trunc({x} * {s})"),
                  f"Convert {_r} to {_d}: that many seconds, truncated to the µs.")
     for _i in ELEMENTARY:
-        if _i.kind in ("int", "bits"):
+        if _i.kind in (Kind.INT, Kind.BITS):
             wrap = _i.wrap("({x} // {s} if {x} >= 0 else -(-{x} // {s}))")
             _convert(f"{_d}_TO_{_i}", _d, _i, wrap,
                      f"Convert {_d} to {_i}: whole seconds, truncated, wrapped, as matiec.")

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from . import types as t
 from .errors import WiringError
+from .values import Kind
 
 _ADDRESS = re.compile(r"^%([IQM])([XBWDL]?)(\d{1,10}(?:\.\d{1,10}){0,7})$", re.IGNORECASE)
 
@@ -76,7 +77,7 @@ def size_for(type_: t.DataType) -> str | None:
     """The location size that holds ``type_`` (X for BOOL, W for INT/UINT/WORD, ...)."""
     if type_ is t.BOOL:
         return "X"
-    if type_.kind == "string":
+    if type_.kind is Kind.STRING:
         return None
     return {8: "B", 16: "W", 32: "D", 64: "L"}.get(type_.bits)
 
@@ -84,7 +85,7 @@ def size_for(type_: t.DataType) -> str | None:
 def check(address: Address, type_: t.DataType | None, direction: str, where: str) -> None:
     """Reject a location that cannot hold ``type_`` (not checked when None) or
     that points the wrong way: an input reads %I or %M, an output writes %Q or %M."""
-    if type_ is not None and type_.kind in ("array", "struct", "string"):
+    if type_ is not None and type_.kind in (Kind.ARRAY, Kind.STRUCT, Kind.STRING):
         type_ = None   # a STRING or a structure at a location (matiec's own tests, Beremiz's
         #                MQTT extension): its layout is the runtime's business; only the
         #                direction is checked

@@ -11,12 +11,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 from . import address as located
 from . import types as t
 from .block import REQUIRED, Block, Port
 from .errors import WiringError
+
+#: a wire end: an instance's output (a source), its input (a target), a network's input
+RefKind = Literal["out", "in", "netin"]
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -32,7 +35,7 @@ class Ref:
     """One end of a wire: an instance's port, or a network input/output."""
     owner: Any  # Instance, or Network for its own inputs
     port: str
-    kind: str   # "out" (a source), "in" (a target), "netin" (a source)
+    kind: RefKind   # "out" (a source), "in" (a target), "netin" (a source)
 
     @property
     def path(self) -> str:

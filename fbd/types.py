@@ -73,6 +73,10 @@ class DataType:
     bits: int = 0
     signed: bool = False
 
+    def __post_init__(self):
+        if not isinstance(self.kind, Kind):  # a kind given by its word: "real"
+            object.__setattr__(self, "kind", Kind(self.kind))
+
     def __repr__(self) -> str:
         return self.name
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from .. import types as t
 from ..errors import UnknownSignal
@@ -97,11 +97,16 @@ class Leaf:
         raise KeyError(name)
 
 
+#: what a path names: a program input or output (the process image), a block's
+#: output, state variable or input (an alias of its source), a macro's port
+SignalKind = Literal["input", "output", "out", "state", "in", "port"]
+
+
 class SignalInfo(NamedTuple):
     """A path's place in the signal table. ``slot`` is None for a constant."""
     path: str
     type: t.DataType
-    kind: str        # input | output | out | state | in | port
+    kind: SignalKind
     slot: int | None
     const: Any = None
     leaf: int | None = None  # the block that writes the slot, if any

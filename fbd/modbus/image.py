@@ -60,6 +60,7 @@ from ..address import Address
 from ..compiler.pycode import ScanProgram
 from ..errors import FbdError
 from ..runtime.plc import Plc
+from ..values import Kind
 from .protocol import COILS, DISCRETE_INPUTS, HOLDING_REGISTERS, INPUT_REGISTERS, ExceptionCode
 
 __all__ = ["ProcessImage", "Location", "locate", "IX_WINDOW", "IW_WINDOW", "TABLE_SIZE"]
@@ -167,7 +168,7 @@ def _encoder(tp: t.DataType, count: int):
     if count == 1 and tp is t.BOOL:
         return lambda raw: [bool(raw)]
     bits = 16 * count
-    if tp.kind == "real":
+    if tp.kind is Kind.REAL:
         fmt = ">f" if bits == 32 else ">d"
         big = 3.4028234663852886e38 if bits == 32 else math.inf
 
@@ -189,13 +190,13 @@ def _decode(tp: t.DataType, words: list):
     if tp is t.BOOL:
         return bool(words[0])
     count = len(words)
-    if tp.kind == "real":
+    if tp.kind is Kind.REAL:
         return struct.unpack(">f" if count == 2 else ">d", struct.pack(f">{count}H", *words))[0]
     value = 0
     for w in words:
         value = value << 16 | w
     value = tp.wrap_value(value)
-    if tp.kind == "time":
+    if tp.kind is Kind.TIME:
         return datetime.timedelta(microseconds=value)
     return value
 
@@ -252,7 +253,7 @@ class ProcessImage:
                 places.append(loc.window)
             for table, start in places:
                 self._copies.append((loc.slot, enc, self.tables[table], start,
-                                     start + loc.count, loc.type.kind != "real"))
+                                     start + loc.count, loc.type.kind is not Kind.REAL))
             if loc.writable:
                 table, start = loc.writable
                 for k in range(loc.count):

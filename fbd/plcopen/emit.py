@@ -14,6 +14,7 @@ from lxml import etree
 from .. import types as t
 from .. import values as fv
 from ..errors import FbdError
+from ..values import Kind
 
 NS_URI = "http://www.plcopen.org/xml/tc6_0201"
 XHTML_URI = "http://www.w3.org/1999/xhtml"
@@ -56,24 +57,24 @@ def literal_text(value, tp) -> str:
         raw = tp.coerce(value, "literal")
     except t.InvalidValue as e:
         raise ExportError(str(e)) from None
-    if tp.kind == "real" and not math.isfinite(raw):
+    if tp.kind is Kind.REAL and not math.isfinite(raw):
         raise ExportError(f"the literal {value!r} has no IEC spelling")
     text = fv.format_value(tp, raw)
-    return f"{tp.name}#{text}" if tp.kind in ("int", "bits", "real") and tp is not t.BOOL else text
+    return f"{tp.name}#{text}" if tp.kind in (Kind.INT, Kind.BITS, Kind.REAL) and tp is not t.BOOL else text
 
 
 def type_el(parent, tp, tag="type"):
     el = sub(parent, tag)
     if tp is None:
         raise ExportError("a port of undetermined type")
-    sub(el, "string" if tp.kind == "string" else tp.name)
+    sub(el, "string" if tp.kind is Kind.STRING else tp.name)
     return el
 
 
 def value_el(parent, value, tp):
     iv = sub(parent, "initialValue")
     sub(iv, "simpleValue", value=literal_text(value, tp).split("#", 1)[-1]
-         if tp is not None and tp.kind in ("int", "bits", "real") else literal_text(value, tp))
+         if tp is not None and tp.kind in (Kind.INT, Kind.BITS, Kind.REAL) else literal_text(value, tp))
     return iv
 
 

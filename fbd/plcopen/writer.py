@@ -66,6 +66,7 @@ from ..compiler.graph import loops
 from ..debug.layout import INPUTS, OUTPUTS, PORT_H, layout_level
 from ..library import load_libraries
 from ..network import Network, Ref
+from ..values import Kind
 from .emit import (
     DATA_NAME,
     DATA_NS,
@@ -516,7 +517,7 @@ class _PouWriter:
                 v = sub(group, "variable", name=name, address=_addr(net, name))
                 type_el(v, tp)
                 if default is not REQUIRED:
-                    value_el(v, tp.to_python(default) if tp.kind == "time" else default, tp)
+                    value_el(v, tp.to_python(default) if tp.kind is Kind.TIME else default, tp)
         if net.outputs:
             group = sub(iface, "outputVars")
             for name in net.outputs:
@@ -545,7 +546,7 @@ class _PouWriter:
                                       f"{name} is unknown")
                 type_el(v, tp)
                 if init is not None and init != tp.default:
-                    value_el(v, tp.to_python(init) if tp.kind == "time" else init, tp)
+                    value_el(v, tp.to_python(init) if tp.kind is Kind.TIME else init, tp)
                 # Our import keeps a marked variable a wire, not an output of the
                 # network: a round trip gives back the interface it started with.
                 d = sub(sub(v, "addData"), "data", name=FEEDBACK_NAME, handleUnknown="discard")

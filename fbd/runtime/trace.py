@@ -9,15 +9,15 @@ from typing import TextIO
 import numpy as np
 
 from .. import types as t
-from ..values import csv_value
+from ..values import Kind, csv_value
 
 
 def _dtype(tp: t.DataType | None):
-    if tp is None or tp.kind == "string":
+    if tp is None or tp.kind is Kind.STRING:
         return object
-    if tp.kind == "bool":
+    if tp.kind is Kind.BOOL:
         return np.bool_
-    if tp.kind == "real":
+    if tp.kind is Kind.REAL:
         return np.float64
     if not tp.signed and tp.bits == 64:
         return np.uint64
@@ -152,7 +152,7 @@ class VcdWriter:
         self.idents: dict[int, str] = {}
         tree: dict = {}
         for k, (path, tp) in enumerate(zip(paths, self.types)):
-            if tp is None or tp.kind == "string":
+            if tp is None or tp.kind is Kind.STRING:
                 continue
             self.idents[k] = _vcd_id(k)
             node = tree
@@ -192,7 +192,7 @@ def _vcd_scope(out, name, tree, idents, types) -> None:
     out.write(f"$scope module {name} $end\n")
     for leaf_name, k in tree.get(None, []):
         tp = types[k]
-        if tp.kind == "real":
+        if tp.kind is Kind.REAL:
             out.write(f"$var real 64 {idents[k]} {leaf_name} $end\n")
         else:
             out.write(f"$var wire {tp.bits} {idents[k]} {leaf_name} $end\n")
@@ -203,9 +203,9 @@ def _vcd_scope(out, name, tree, idents, types) -> None:
 
 
 def _vcd_value(tp, v, ident: str) -> str:
-    if tp.kind == "bool":
+    if tp.kind is Kind.BOOL:
         return f"{int(bool(v))}{ident}"
-    if tp.kind == "real":
+    if tp.kind is Kind.REAL:
         return f"r{float(v)!r} {ident}"
     value = int(v) & ((1 << tp.bits) - 1)
     return f"b{value:b} {ident}"
