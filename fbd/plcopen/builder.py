@@ -37,30 +37,26 @@ from __future__ import annotations
 
 import re
 
-from .. import address as located
 from .. import types as t
-from ..block import REQUIRED, Extensible, registry
+from ..block import REQUIRED
 from ..errors import FbdError
 from ..library import block_type
 from ..network import Network, Ref
-from . import overloads
 from .access import _ACCESS, AccessMixin
-from .body import Assign, BlockInfo, Body, Call, Trigger
+from .body import Assign, Body, Call, Trigger
 from .interface import read_interface
-from .native import block_options
-from .source import PlcOpenError, child, children, documentation, in_file, quote, tag
+from .placing import EDITION2_NAMES, PlacingMixin
+from .source import PlcOpenError, child, documentation, in_file, quote, tag
 from .values import literal, run_value
+from .variables import VariablesMixin, _derived_hint
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 #: how literals begin: a digit or sign, a quote, TRUE/FALSE, or a type prefix (T#, INT#...)
 _LITERAL_START = re.compile(r"^\s*([-+0-9'\"]|(TRUE|FALSE)\s*$|[A-Za-z_]+#)", re.I)
-#: edition-2 names of IEC functions (Beremiz's, matiec's) -> this library's
-EDITION2_NAMES = {"MULTIME": "MUL_TIME", "DIVTIME": "DIV_TIME", "ADD_TIME": "ADD",
-                  "SUB_TIME": "SUB"}
 LANGUAGES = ("FBD", "LD", "ST", "IL", "SFC")
 
 
-class PouBuilder(AccessMixin):
+class PouBuilder(PlacingMixin, VariablesMixin, AccessMixin):
     """Builds the network of the POU ``name`` (element ``el``); ``importer`` gives
     the project's other POUs, types and globals (see :class:`.project.Importer`).
     ``bound_globals``: the globals are shared through the configuration, so a
@@ -114,83 +110,6 @@ class PouBuilder(AccessMixin):
         self.finish()
         return self.net
 
-    # ---------------------------------------------------------------- blocks
-    def create_blocks(self):
-        """What each placed block is (its type and :class:`BlockInfo`); the instances
-        come once the statements say which blocks run (:meth:`place_blocks`)."""
-        self.elements, self.infos = {}, {}
-        reg = registry()
-        for el in self.body.blocks():
-            lid = el.get("localId")
-            self.elements[lid], self.infos[lid] = self._element(el, lid, el.get("typeName") or "",
-                                                                reg)
-
-    def place_blocks(self):
-        self.insts, self.eno = {}, {}
-        for el in self.body.blocks():
-            lid = el.get("localId")
-            if lid in self.body.cancelled:
-                continue
-            iname = el.get("instanceName") or f"{el.get('typeName') or 'block'}_{lid}"
-            try:
-                inst = self.insts[lid] = self.net.add(self._fresh(iname), self.elements[lid])
-            except FbdError as e:
-                raise self.err(str(e), lid) from None
-            if self.body._en_pin(el) is not None:
-                self.eno[lid] = self._add(f"{inst.name}_ENO", "MOVE")
-
-    def _element(self, el, lid, tname, reg):
-        pou = self.imp.pou_name(tname)
-        if pou is None and tname not in reg:
-            upper = tname.upper()
-            tname = EDITION2_NAMES.get(upper) or next((n for n in reg if n.upper() == upper),
-                                                      tname)
-        if pou is None:     # ADD, SUB, MUL, DIV of TIME and dates: the overload's own block
-            tname = overloads.resolve(tname, el, self.body, self._var_type, reg)
-        if pou is not None:
-            try:
-                element = self.imp.placeable(pou)
-            except PlcOpenError as e:
-                raise self.err(f"block {quote(tname)} cannot be placed: {e.detail}", lid) from None
-            if isinstance(element, Network):
-                inouts = self.imp.inouts.get(pou, set())
-                inputs = [n for n in element.inputs]
-                outputs = [n for n in element.outputs
-                           if not (n.endswith("_OUT") and n[:-4] in inouts)]
-                function = self.imp.kinds.get(pou) == "function"
-                return element, BlockInfo(function, inputs, outputs, set(inouts))
-            return element, self._library_info(element, function=False)
-        if tname not in reg:
-            raise self.err(f"unknown block type {quote(tname)} (neither a standard block "
-                           f"nor a POU of this project)", lid)
-        cls = reg[tname]
-        pins = [v.get("formalParameter") for g in ("inputVariables", "inOutVariables")
-                for v in children(child(el, g), "variable")]
-
-        def what(msg):
-            return self.err(f"block {tname}: {msg}", lid)
-
-        kw = block_options(el, cls, pins, what)
-        try:
-            element = cls(**kw)
-        except (FbdError, TypeError) as e:
-            raise what(str(e)[:300]) from None
-        return element, self._library_info(element, function=not cls.stateful)
-
-    @staticmethod
-    def _library_info(block, function: bool) -> BlockInfo:
-        cls = type(block)
-        return BlockInfo(function, [p.name for p in block.input_ports()],
-                         [p.name for p in block.output_ports()], set(),
-                         any(isinstance(p, Extensible) for p in cls.inputs))
-
-    def _var_type(self, text: str):
-        key = self.key(text)
-        return self.vars[key].type if key is not None else None
-
-    def block_info(self, lid) -> BlockInfo:
-        return self.infos[lid]
-
     def _fresh(self, base: str) -> str:
         name = base if _IDENT.match(base) and len(base) <= 120 else "b"
         base, i = name, 1
@@ -202,106 +121,6 @@ class PouBuilder(AccessMixin):
 
     def _add(self, base: str, block_name: str, **kw):
         return self.net.add(self._fresh(base), block_type(block_name)(**kw))
-
-    # -------------------------------------------------------------- variables
-    def key(self, text: str):
-        """The declared variable ``text`` names (IEC names ignore case), or None."""
-        if text in self.vars:
-            return text
-        return self._upper.get(text.upper())
-
-    def classify(self):
-        """Each variable's role, from its declaration and whether the body writes it."""
-        self.written = set()
-        for st in self.statements:
-            if isinstance(st, Assign):
-                key = self.key(st.target)
-                if key is None:
-                    key = self._access(st.target, st.lid, f"{st.what} writes")[0]
-                self._check_writable(key, st.lid)
-                self.written.add(key)
-            elif isinstance(st, Call):
-                for key in self._inout_targets(st):
-                    self._check_writable(key, st.lid)
-                    self.written.add(key)
-        self.role, self.inputs = {}, {}
-        for key, var in self.vars.items():
-            area = self._area(key, var)
-            written = key in self.written
-            if var.type is None:
-                role = "derived"
-            elif var.constant and var.kind not in ("externalVars", "globalVars"):
-                role = "const"
-            elif var.kind == "inputVars" and written and self.kind == "program":
-                # matiec lets a POU write its own VAR_INPUT; a program's, which no caller
-                # passes, then keeps what was written from scan to scan
-                role = "state"
-            elif var.kind == "inputVars":
-                role = "input"      # a block's: the caller passes it again at every call
-            elif var.kind == "inOutVars":
-                role = "inout"
-            elif var.kind == "tempVars" or (var.kind == "localVars" and self.kind == "function"):
-                role = "temp"
-            elif self.kind == "function" and var.kind in ("outputVars", "return"):
-                role = "result"     # a function starts every call afresh
-            elif var.kind in ("externalVars", "globalVars"):
-                role = "state" if written else "input"
-            elif area == "I" or (area == "M" and not written):
-                # written or not, a %I variable starts each scan from the input image:
-                # matiec lets a program write it, and the runtime's next input scan
-                # overwrites what it wrote (OpenPLC copies the inputs in every cycle)
-                role = "input"
-            elif (var.kind == "localVars" and self.kind == "program" and not written
-                  and area is None and not var.feedback):
-                role = "input"      # what an HMI, Modbus or a debugger writes
-            else:
-                role = "state"
-            self.role[key] = role
-            if role in ("input", "inout"):
-                self._declare_input(key, var)
-        for key, var in self.vars.items():
-            if self.role[key] == "inout" and (f"{var.name}_OUT" in self.vars):
-                raise self.err(f"VAR_IN_OUT {quote(var.name)} would need an output named "
-                               f"{var.name}_OUT, which is taken")
-
-    def _area(self, key, var):
-        if not var.address:
-            return None
-        try:
-            return located.parse(var.address, key).area
-        except FbdError as e:
-            raise self.err(f"variable {quote(key)}: {e}") from None
-
-    def _check_writable(self, key, lid):
-        var = self.vars[key]
-        if var.constant:
-            raise self.err(f"the constant {quote(key)} is written", lid)
-        if var.type is None:
-            raise self.err(f"{quote(key)} of type {var.type_name} is written; "
-                           f"{_derived_hint(var)}", lid)
-
-    def _declare_input(self, key, var):
-        default = var.type.to_python(var.start) if var.structured else var.start
-        try:
-            self.inputs[key] = self.net.input(var.name, var.type, default,
-                                              at=var.address if var.address else None)
-        except FbdError as e:
-            raise self.err(f"variable {quote(var.name)}: {e}") from None
-
-    def _inout_targets(self, call: Call):
-        """Variables a call's VAR_IN_OUT pins write back into."""
-        info = self.infos[call.lid]
-        for pin, expr in call.inputs:
-            if pin in info.inouts and expr[0] == "var":
-                key = self.key(expr[1])
-                if key is not None:
-                    yield key
-
-    def _undeclared(self, text, lid, what):
-        if "." in text or "[" in text:
-            return self.err(f"{what} {quote(text)}: member and element access is not "
-                            f"supported yet (structures and arrays)", lid)
-        return self.err(f"{what} {quote(text)}, which is not a declared variable", lid)
 
     # -------------------------------------------------------------- statements
     def run_statements(self):
@@ -555,9 +374,6 @@ class PouBuilder(AccessMixin):
                 self.starts[key] = (self._add(f"_start_{var.name}", "MOVE"), "IN")
         return self.starts[key][0].OUT, False
 
-    def bound_globals_for(self, key) -> bool:
-        return self.bound_globals and self.vars[key].kind in ("externalVars", "globalVars")
-
     def _first_done(self) -> Ref:
         """An output that is FALSE on the first scan and TRUE afterwards (read
         through a feedback wire)."""
@@ -624,45 +440,6 @@ class PouBuilder(AccessMixin):
         self.net.connect(src, zero.IN1)
         return zero.OUT
 
-    # ---------------------------------------------------------------- outputs
-    def finish(self):
-        for key, (block, port) in self.starts.items():
-            self.net.connect(self.current[key][0], block.port(port), feedback=True)
-        for key, var in self.vars.items():
-            role = self.role[key]
-            if role in ("input", "const", "derived", "temp"):
-                continue
-            if var.feedback and not var.address:
-                continue  # a wire our export carried in a variable: not an output
-            if key in self.current:
-                source = self.current[key][0]
-            elif role == "inout":
-                source = self.inputs[key]
-            elif var.kind in ("outputVars", "return") or var.address or key in self.written:
-                source = self._held_value(var) if var.structured else var.start
-            else:
-                continue
-            name = f"{var.name}_OUT" if role == "inout" else var.name
-            try:
-                self.net.output(name, source, var.type,
-                                at=var.address if role != "inout" and var.address else None)
-            except FbdError as e:
-                raise self.err(f"variable {quote(var.name)}: {e}") from None
-
-    def global_slots(self) -> dict:
-        """For a configuration run: each global this POU uses -> (the port the scan
-        starts from, or None, the path of its final value). See Project.plc."""
-        out = {}
-        for key, var in self.vars.items():
-            if var.kind not in ("externalVars", "globalVars") or self.role[key] == "derived":
-                continue
-            if self.role[key] == "input":
-                out[var.name] = ("input", var.name)
-            elif key in self.current:
-                out[var.name] = ("state", self.current[key][0].path)
-        return out
-
-
 def _lid(lid) -> str:
     lid = str(lid)
     return lid if len(lid) <= 20 and lid.isalnum() else quote(lid)
@@ -675,12 +452,6 @@ def body_of(pou_el):
         if tag(c) in LANGUAGES:
             return c, tag(c)
     return None, None
-
-
-def _derived_hint(var) -> str:
-    if var.type_name.upper() in ("STRUCT", "ARRAY", "ENUM"):
-        return "user data types are not supported yet"
-    return f"{var.type_name} is not an elementary type (user data types are not supported yet)"
 
 
 __all__ = ["PouBuilder", "body_of", "EDITION2_NAMES", "LANGUAGES"]
