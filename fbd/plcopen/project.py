@@ -38,10 +38,12 @@ from ..errors import FbdError
 from ..library import load_libraries
 from ..network import Network
 from .builder import PouBuilder, body_of
+from .carry import CarriedPou
 from .datatypes import DataTypes, read_data_types
 from .interface import read_var
 from .native import marker, native_block
-from .source import NS_100, PlcOpenError, child, children, in_file, parse, quote, tag
+from .source import NS_100, PlcOpenError, child, children, documentation, in_file, parse, quote, tag
+from .textpous import TEXT_LANGUAGES, TextPous, program_network
 from .values import interval_us
 
 #: how deep POUs may place one another (a program placing a block placing ...)
@@ -187,7 +189,7 @@ def load_project(path) -> Project:
     except PlcOpenError as e:   # reported when the configuration is run
         project.configuration_error = e
     conf_vars = project.configuration.variables if project.configuration else {}
-    importer = Importer(project, pou_els, conf_vars)
+    importer = Importer(project, pou_els, conf_vars, root)
     project._importer = importer
     importer.build_all()
     return project
@@ -199,12 +201,15 @@ load = load_project
 class Importer:
     """Builds the project's POUs, each once, those a POU places before it."""
 
-    def __init__(self, project: Project, pou_els: dict, globals_: dict):
+    def __init__(self, project: Project, pou_els: dict, globals_: dict, root=None):
         self.project = project
         self.pou_els = pou_els
         self.globals = globals_
         self.data_types = project.data_types
         self.natives: dict = {}     # POU name -> a function making its library block
+        self.compiled: dict = {}    # ST, IL and SFC POU name -> the block class it compiles to
+        self.text = TextPous(self, root)
+        self._carried: dict = {}
         self.kinds = {name: el.get("pouType") for name, el in pou_els.items()}
         self.inouts: dict[str, set] = {}
         self._upper = {name.upper(): name for name in pou_els}
@@ -221,6 +226,8 @@ class Importer:
         export wrote for one, else the POU's network (built already)."""
         if name in self.natives:
             return self.natives[name]()
+        if name in self.compiled:
+            return self.compiled[name]()
         p = self.project
         if name in p.errors:
             raise p.errors[name]
@@ -246,6 +253,8 @@ class Importer:
                 p.errors[name] = e
 
     def _build(self, name, bound_globals=False):
+        if self.project.languages.get(name) in TEXT_LANGUAGES:
+            return self._build_text(name, bound_globals)
         builder = PouBuilder(self, name, self.pou_els[name], bound_globals)
         try:
             net = builder.build()
@@ -256,8 +265,31 @@ class Importer:
         self.inouts[name] = {v.name for v in builder.vars.values() if v.kind == "inOutVars"}
         return (net, builder) if bound_globals else net
 
+    def _build_text(self, name, bound_globals):
+        try:
+            cls = self.compiled.get(name) or self.text.build(name)
+        except PlcOpenError as e:
+            if str(e) == e.detail:
+                raise in_file(self.project.path, e.detail) from None
+            raise
+        cls.plcopen_source = self.carried(name)
+        self.compiled[name] = cls
+        net = program_network(name, cls(), documentation(self.pou_els[name]))
+        return (net, _TextGlobals(net)) if bound_globals else net
+
+    def carried(self, name) -> CarriedPou:
+        """The POU ``name`` as the export writes it again: its element, the POUs it
+        uses (each once), the file's data types."""
+        if name not in self._carried:
+            self._carried[name] = src = CarriedPou(name, self.pou_els[name],
+                                                   data_types=self.text.data_type_elements())
+            src.needs = [self.carried(used) for used in self._uses(name)]
+        return self._carried[name]
+
     def _uses(self, name) -> list:
         body_el, lang = body_of(self.pou_els[name])
+        if lang in TEXT_LANGUAGES:
+            return self.text.uses(name)
         if lang not in ("FBD", "LD"):
             return []
         out = []
@@ -332,6 +364,17 @@ class Importer:
             else:
                 self._bound[name] = (net, {})
         return self._bound[name]
+
+
+class _TextGlobals:
+    """How a program written in ST, IL or SFC binds the configuration's globals."""
+
+    def __init__(self, net):
+        self.net = net
+        self.vars = {}
+
+    def global_slots(self) -> dict:
+        return {}
 
 
 def _configuration(root, path, ns, dtypes) -> Configuration | None:

@@ -22,18 +22,24 @@ builds the :class:`~fbd.st.ast.SfcBody` in that text's order:
 * An inline action is named ``<STEP>_INLINE<n>``, ``n`` counting the inline
   actions of the POU from 1 in visiting order; a qualifier not written is N.
 * Conditions: inline ST (an expression) or IL, a named ``<transition>`` of
-  the POU in ST (``:= expr;``) or IL, or a connection from an
-  ``inVariable``. Conditions and actions drawn in FBD or LD, and macro steps,
-  are refused, naming the element.
+  the POU in ST (``:= expr;``), IL, FBD or LD (:mod:`.graphical`), or a
+  connection from an ``inVariable``. Actions in ST, IL, FBD or LD. Inline
+  conditions drawn in FBD or LD, conditions wired from blocks of the chart
+  and macro steps are refused, naming the element.
 """
 
 from __future__ import annotations
 
 from ..st import ast as A
-from .source import child, children, quote, tag, text
+from .graphical import Graphical
+from .source import child, children, quote, tag
 from .textual import body_text, language_of
 
-_STEP_LIKE = ("step",)
+_SFC_ELEMENTS = {"step", "macroStep", "transition", "selectionDivergence", "selectionConvergence",
+                 "simultaneousDivergence", "simultaneousConvergence", "jumpStep", "actionBlock",
+                 "comment"}
+#: the action Beremiz adds for the blocks that conditions pull
+COMPUTE = "COMPUTE_FUNCTION_BLOCKS"
 
 
 class _Chart:
@@ -63,6 +69,10 @@ class _Chart:
         self.transitions = {}      # transition element -> its parts
         self.actions = {}          # action name -> Action node
         self.inline_count = 0
+        self.extra = []            # VarDecls the graphical actions need (edge instances)
+        self.computed = []         # statements of the blocks conditions pull
+        self._graph = None
+        self.named = {}            # a named FBD or LD transition's statement list
 
     def err(self, el, msg):
         lid = el.get("localId") if el is not None else None
@@ -141,6 +151,16 @@ class _Chart:
             elif kind == "macroStep":
                 self._check(el)
 
+    def compute_action(self):
+        """Beremiz's COMPUTE_FUNCTION_BLOCKS: the blocks conditions pull, set (S) by
+        the first initial step, so they run every scan."""
+        if not self.computed or not self.initial:
+            return
+        self.actions[COMPUTE] = A.Action(name=COMPUTE, body=A.StBody(
+            statements=tuple(self.computed)))
+        self.steps[self.initial[0]]["actions"].append(
+            A.ActionAssociation(action=COMPUTE, qualifier="S"))
+
     def step(self, el):
         name = el.get("name") or ""
         if name in self.steps:
@@ -218,8 +238,30 @@ class _Chart:
         lang_el, lang = language_of(holder)
         if lang in ("ST", "IL"):
             return self.pt.parse_text(lang_el, lang, self.label)
-        raise self.err(el, f"{where} is written in {lang or 'no language'}; actions in ST and "
-                           f"IL are supported (draw it as an action in ST)")
+        if lang in ("FBD", "LD"):
+            graph = Graphical(self.pt, self.pou_el, lang_el, lang,
+                              f"POU {quote(self.pou)}, {where}", self.declare)
+            return A.StBody(statements=tuple(graph.statements()),
+                            line=lang_el.sourceline or 0, col=1)
+        raise self.err(el, f"{where} is written in {lang or 'no language'}; actions in ST, "
+                           f"IL, FBD and LD are supported")
+
+    def graph(self):
+        """The chart's own FBD and LD elements (a condition wired from them), one
+        statement list for the whole chart, as Beremiz computes each block once."""
+        if self._graph is None:
+            drawn = [e for e in self.order if tag(e) not in _SFC_ELEMENTS]
+            self._graph = Graphical(self.pt, self.pou_el, drawn, "SFC",
+                                    f"POU {quote(self.pou)}", self.declare)
+        return self._graph
+
+    def declare(self, type_name: str, name: str | None = None) -> str:
+        """A variable of ``type_name`` for the POU: an edge modifier's instance
+        (``_TMP_R_TRIG<n>``), or ``name``."""
+        name = name or f"_TMP_{type_name}{len(self.extra) + 1}"
+        if not any(d.name.upper() == name.upper() for d in self.extra):
+            self.extra.append(A.VarDecl(name=name, spec=A.NamedType(name=type_name)))
+        return name
 
     def transition(self, el):
         if el in self.transitions:
@@ -273,22 +315,25 @@ class _Chart:
                             return self.st_condition(lang_el, el, assign_to=name)
                         if lang == "IL":
                             return self.pt.parse_text(lang_el, "IL", self.label)
+                        if lang in ("FBD", "LD"):
+                            key = name.upper()
+                            if key not in self.named:    # each block computed once
+                                self.named[key] = Graphical(
+                                    self.pt, self.pou_el, lang_el, lang,
+                                    f"POU {quote(self.pou)}, transition {quote(name)}",
+                                    self.declare)
+                            cond, pulled = self.named[key].condition(name)
+                            self.computed.extend(pulled)
+                            return cond
                         raise self.err(el, f"the transition {quote(name)} is written in "
-                                           f"{lang or 'no language'}; transitions in ST and "
-                                           f"IL are supported")
+                                           f"{lang or 'no language'}")
             raise self.err(el, f"refers to the transition {quote(name)}, which the POU does "
                                f"not declare")
         if cpi is not None:
-            conns = children(cpi, "connection")
-            src = self.by_id.get(conns[0].get("refLocalId")) if len(conns) == 1 else None
-            if src is not None and tag(src) == "inVariable":
-                expr_el = child(src, "expression")
-                return self.pt.expression(text(expr_el), expr_el.sourceline or 0, 1,
-                                          f"POU {quote(self.pou)}, element localId "
-                                          f"{quote(src.get('localId'))}")
-            what = f"<{tag(src)}>" if src is not None else "nothing"
-            raise self.err(el, f"its condition is wired from {what}; a condition drawn in "
-                               f"FBD or LD is not supported (write it inline in ST)")
+            cond, pulled = self.graph().expression(children(cpi, "connection"),
+                                                   el.get("localId"))
+            self.computed.extend(pulled)
+            return cond
         raise self.err(el, "has an empty condition")
 
     def st_condition(self, lang_el, el, assign_to):
@@ -355,13 +400,15 @@ class _Chart:
                          actions=tuple(actions), line=0, col=1)
 
 
-def sfc_body(pt, pou_el, sfc_el, label) -> A.SfcBody:
-    """The chart ``sfc_el`` of the POU ``pou_el`` in the order Beremiz writes it."""
+def sfc_body(pt, pou_el, sfc_el, label):
+    """The chart ``sfc_el`` of the POU ``pou_el`` in the order Beremiz writes it, and
+    the variables its graphical actions need declared."""
     chart = _Chart(pt, pou_el, sfc_el, label)
     chart.visit()
+    chart.compute_action()
     if not chart.initial:
         raise pt.err(f"POU {quote(chart.pou)}", "the chart has no initial step")
-    return chart.write()
+    return chart.write(), tuple(chart.extra)
 
 
 __all__ = ["sfc_body"]

@@ -278,7 +278,10 @@ class PouText:
         if lang in ("ST", "IL"):
             body = self.parse_text(body_el, lang, label)
         elif lang == "SFC":
-            body = sfc_body(self, pou_el, body_el, label)
+            body, extra = sfc_body(self, pou_el, body_el, label)
+            if extra:
+                blocks += (A.VarBlock(kind="VAR", qualifier=None, decls=extra,
+                                      line=body_el.sourceline or 0, col=1),)
         else:
             raise self.err(where, f"a {lang or 'missing'} body is not text or SFC")
         return A.Pou(kind=kind, name=self._ident(name, where), return_type=return_type,

@@ -67,6 +67,7 @@ from ..debug.layout import INPUTS, OUTPUTS, PORT_H, layout_level
 from ..library import load_libraries
 from ..network import Network, Ref
 from ..values import Kind
+from .carry import carried, renamespaced, write_carried
 from .emit import (
     DATA_NAME,
     DATA_NS,
@@ -164,7 +165,9 @@ def to_xml(network: Network, *, cycle: str = "T#5ms", company: str = "fbd"):
     for lang in ("fbd", "ld", "sfc"):
         sub(sub(ci, lang), "scaling", x="1", y="1")
     types_el = sub(root, "types")
-    sub(types_el, "dataTypes")
+    data_types = sub(types_el, "dataTypes")
+    for dt in ex.carried_types.values():
+        data_types.append(renamespaced(dt))
     pous = sub(types_el, "pous")
     for el in ex.pous.values():
         pous.append(el)
@@ -269,6 +272,8 @@ class _Exporter:
         self.pous: dict[str, etree._Element] = {}     # name -> <pou>
         self.canon: dict[str, str] = {}               # name -> its body, serialised
         self.natives: dict[tuple, str] = {}           # block configuration -> its POU
+        self.carried_types: dict = {}                 # name -> <dataType> of a carried POU's file
+        self.carried_elements: dict = {}              # name -> the <pou> element carried
         self.taken = {n.upper() for n in registry()} | {tp.name for tp in t.ELEMENTARY}
         # position of each instance path in the execution order (a macro: its first block)
         self.first: dict[str, int] = {}
@@ -323,6 +328,8 @@ class _Exporter:
         """The name of the ST function block POU standing for the block of ``node``
         (made on first use), or None when the block is IEC's own."""
         block = node.element
+        if not isinstance(block, Network) and carried(block) is not None:
+            return write_carried(self, carried(block))
         if isinstance(block, Network) or not has_st(block):
             return None
         types = {}

@@ -53,8 +53,8 @@ def test_every_example_loads_and_each_fbd_or_ld_pou_imports_or_says_why(stem):
         assert isinstance(err, PlcOpenError)
         assert f"POU {name!r}" in str(err)
         if lang not in ("FBD", "LD"):
-            assert f"body language {lang}" in str(err)
-            with pytest.raises(PlcOpenError, match=f"body language {lang}"):
+            assert f.TEXT_REFUSAL in str(err)
+            with pytest.raises(PlcOpenError, match=f.TEXT_REFUSAL):
                 project.network(name)
         else:
             assert "localId" in str(err)
@@ -225,8 +225,7 @@ def test_unknown_block_type_and_unsupported_things_name_pou_and_element(tmp_path
         project.network("Main")
     assert "POU 'Main', element localId 7: unknown block type 'FROBNICATE'" in str(e.value)
     assert isinstance(e.value, FbdError)
-    with pytest.raises(PlcOpenError, match=r"POU 'S': body language ST \(Structured Text\) is "
-                                           r"not supported yet"):
+    with pytest.raises(PlcOpenError, match=r"t.plc.xml:\d+:\d+: in PROGRAM S: x is not declared"):
         project.network("S")
     with pytest.raises(PlcOpenError, match=r"POU 'E', element localId 1: expression 'a.b \+ 1'"):
         project.network("E")
@@ -238,7 +237,7 @@ def test_cli_runs_a_pou_of_a_plcopen_file(capsys):
     from fbd.tools.cli import load_network
     path = f.example("beremiz_first_steps")
     assert load_network(f"{path}:CounterFBD").name == "CounterFBD"
-    with pytest.raises(PlcOpenError, match="body language ST"):
+    with pytest.raises(PlcOpenError, match=f.TEXT_REFUSAL):
         load_network(f"{path}:CounterST")
 
 
@@ -506,8 +505,8 @@ def test_cli_runs_a_real_configuration_and_names_what_cannot_run(capsys):
     assert cli.main(["run", str(f.example("beremiz_first_steps"))]) == 2
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert err == (f"fbd: error: {f.example('beremiz_first_steps')}: POU 'plc_prg', element "
-                   f"localId 1: block 'CounterST' cannot be placed: POU 'CounterST': body "
-                   f"language ST (Structured Text) is not supported yet (FBD and LD POUs import)")
+                   f"localId 1: block 'CounterST' cannot be placed: POU 'CounterST': its ST "
+                   f"body parses and checks, but {f.TEXT_REFUSAL} (FBD and LD POUs run)")
 
 
 # -- every error, naming the POU and the element -------------------------------------------
@@ -577,11 +576,22 @@ def test_each_import_error_names_the_pou_and_the_element(tmp_path, iface, body, 
     assert message in str(e.value)
 
 
+TEXT_BODIES = {
+    "ST": '<xhtml:p xmlns:xhtml="http://www.w3.org/1999/xhtml">x := x + 1;</xhtml:p>',
+    "IL": '<xhtml:p xmlns:xhtml="http://www.w3.org/1999/xhtml">LD x\nADD 1\nST x</xhtml:p>',
+    "SFC": ('<step localId="1" name="S0" initialStep="true"/><transition localId="2">'
+            '<connectionPointIn><connection refLocalId="1"/></connectionPointIn><condition>'
+            '<inline name=""><ST><xhtml:p xmlns:xhtml="http://www.w3.org/1999/xhtml">x &gt; 2'
+            '</xhtml:p></ST></inline></condition></transition>'
+            '<jumpStep localId="3" targetName="S0"><connectionPointIn><connection refLocalId="2"/>'
+            '</connectionPointIn></jumpStep>'),
+}
+
+
 @pytest.mark.parametrize("lang", ["ST", "IL", "SFC"])
 def test_other_languages_load_and_fail_only_when_run_or_placed(tmp_path, lang):
-    body = ('<xhtml:p xmlns:xhtml="http://www.w3.org/1999/xhtml">x</xhtml:p>'
-            if lang in ("ST", "IL") else "")
-    other = (f'<pou name="Other" pouType="functionBlock"><interface/><body><{lang}>{body}'
+    other = (f'<pou name="Other" pouType="functionBlock"><interface><localVars>'
+             f'{f.var("x", "INT")}</localVars></interface><body><{lang}>{TEXT_BODIES[lang]}'
              f"</{lang}></body></pou>")
     user = f.pou("User", "", f.block(1, "Other", {}, [], inst="o"))
     fine = f.pou("Fine", "<outputVars>" + f.var("O", "INT") + "</outputVars>",
@@ -589,12 +599,21 @@ def test_other_languages_load_and_fail_only_when_run_or_placed(tmp_path, lang):
     project = load_project(f.write(tmp_path, other, user, fine))
     assert Harness(project.network("Fine")).scan().get("O") == 3
     assert project.languages["Other"] == lang
-    with pytest.raises(PlcOpenError, match=f"POU 'Other': body language {lang} .* is not "
-                                           f"supported yet"):
+    with pytest.raises(PlcOpenError, match=f"POU 'Other': its {lang} body parses and checks, "
+                                           f"but {f.TEXT_REFUSAL}"):
         project.network("Other")
     with pytest.raises(PlcOpenError, match=f"POU 'User', element localId 1: block 'Other' "
-                                           f"cannot be placed: .*body language {lang}"):
+                                           f"cannot be placed: .*{f.TEXT_REFUSAL}"):
         project.network("User")
+
+
+def test_a_text_pou_that_does_not_parse_or_check_says_where_in_the_file(tmp_path):
+    st = ('<pou name="Bad" pouType="functionBlock"><interface/><body><ST>'
+          '<xhtml:p xmlns:xhtml="http://www.w3.org/1999/xhtml">y := 1;</xhtml:p></ST></body></pou>')
+    path = f.write(tmp_path, st)
+    line = next(i for i, s in enumerate(path.read_text().split("\n"), 1) if "y := 1;" in s)
+    with pytest.raises(PlcOpenError, match=rf"{path}:{line}:\d+: in FUNCTION_BLOCK Bad: y is not declared"):
+        load_project(path).network("Bad")
 
 
 def test_a_pou_that_places_itself_is_named(tmp_path):
@@ -642,7 +661,7 @@ def test_lenient_with_the_quirks_of_real_files(tmp_path):
 # What running each example's configuration gives: None (it runs) or the error's start.
 CONFIGURATIONS = {
     "beremiz_first_steps": "POU 'plc_prg', element localId 1: block 'CounterST' cannot be "
-                           "placed: POU 'CounterST': body language ST",
+                           "placed: POU 'CounterST': its ST body parses and checks",
     "beremiz_iec61131_lang_test": "POU 'main_test', element localId 4: block "
                                   "'CONVERSION_TEST' cannot be placed",
     "beremiz_logging_tof_beat": "POU 'program0', element localId 11: unknown block type "

@@ -140,10 +140,17 @@ def test_a_step_no_initial_step_reaches_is_not_written_as_beremiz_does(tmp_path)
      "localId '2': an inline condition in FBD is not supported"),
     (_step(1, "S0", initial=True) + _tr(2, 1, '<reference name="Nope"/>') + _step(3, "S1", 2),
      "refers to the transition 'Nope', which the POU does not declare"),
-    (_step(1, "S0", initial=True) + '<block localId="5" typeName="AND"/>'
+    (_step(1, "S0", initial=True) + '<block localId="5" typeName="FOO"/>'
      + '<transition localId="2">' + _cpi(1) + "<condition>" + _cpi(5) + "</condition></transition>"
      + _step(3, "S1", 2),
-     "its condition is wired from <block>; a condition drawn in FBD or LD is not supported"),
+     "element localId '5': unknown block type 'FOO' (neither a standard function"),
+    (_step(1, "S0", initial=True) + '<inVariable localId="6"><expression>a</expression>'
+     '</inVariable><block localId="5" typeName="NOT"><inputVariables><variable formalParameter="EN">'
+     + _cpi(6) + '</variable><variable formalParameter="IN">' + _cpi(6) + '</variable>'
+     '</inputVariables></block>'
+     + '<transition localId="2">' + _cpi(1) + "<condition>" + _cpi(5) + "</condition></transition>"
+     + _step(3, "S1", 2),
+     "element localId '5': a function whose EN is wired is not supported"),
     (_step(1, "S0", initial=True) + _tr(2, 1, _st("a")) + '<jumpStep localId="3" targetName="X">'
      + _cpi(2) + "</jumpStep>", "jumps to 'X', which is not a step of the chart"),
     (_step(1, "S0", initial=True) + _tr(2, 1, _st("a +")) + _step(3, "S1", 2),
@@ -212,3 +219,53 @@ def test_a_syntax_error_in_a_body_names_the_xml_file_line_and_pou(tmp_path):
     with pytest.raises(PlcOpenError, match=rf"e.xml:{line}:\d+: in PROGRAM P: "):
         PouText(path).pou(pous["P"])
 
+
+
+def test_traffic_light_chart_with_graphical_actions_transitions_and_qualifiers():
+    """Beremiz's svghmi_traffic_light: R, S, P and D qualifiers, actions naming BOOL
+    outputs, an LD action, a named FBD transition used twice, and a condition wired
+    from blocks drawn in the chart (computed, as Beremiz does, in
+    COMPUTE_FUNCTION_BLOCKS, which the initial step sets)."""
+    pou = _tree(f.example("beremiz_svghmi_traffic_light"), "traffic_light_sequence")
+    sfc = pou.body
+    assert [s.name for s in sfc.steps] == ["Standstill", "ORANGE", "RED", "PEDESTRIAN_GREEN",
+                                           "PEDESTRIAN_RED", "GREEN"]
+    assert [(a.action, a.qualifier, dump(a.time) if a.time else None)
+            for a in sfc.steps[1].actions] == [
+        ("GREEN_LIGHT", "R", None), ("ORANGE_LIGHT", "S", None),
+        ("PEDESTRIAN_RED_LIGHT", "S", None), ("STOP_CARS", "D", "2000000000ns")]
+    assert sfc.steps[0].actions[-1].action == "COMPUTE_FUNCTION_BLOCKS"
+    assert sfc.steps[0].actions[-1].qualifier == "S"
+    conditions = {(t.sources, t.targets): dump(t.condition) for t in sfc.transitions}
+    assert conditions[(("GREEN",), ("ORANGE",))] == "_TMP_OR35_OUT"
+    assert conditions[(("RED",), ("Standstill",))] == "_TMP_NOT42_OUT"
+    assert conditions[(("ORANGE",), ("Standstill",))] == "_TMP_NOT42_OUT"
+    actions = {a.name: dump(a.body) for a in sfc.actions}
+    assert actions["BLINK_ORANGE_LIGHT"] == (
+        "(StBody [(Invoke TON2 [IN := ORANGE_LIGHT PT := 500000000ns]) "
+        "(Invoke R_TRIG0 [CLK := (. TON2 Q)]) (If [(Branch (. R_TRIG0 Q) [(Assign ORANGE_LIGHT "
+        "FALSE)])]) (Invoke TON1 [IN := (NOT ORANGE_LIGHT) PT := 500000000ns]) "
+        "(Invoke R_TRIG1 [CLK := (. TON1 Q)]) (If [(Branch (. R_TRIG1 Q) [(Assign ORANGE_LIGHT "
+        "TRUE)])])])")
+    assert actions["COMPUTE_FUNCTION_BLOCKS"] == (
+        "(StBody [(Assign _TMP_NOT42_OUT (Call NOT [IN := SWITCH_BUTTON])) "
+        "(Invoke SR0 [S1 := PEDESTRIAN_BUTTON R := (. TON3 Q)]) "
+        "(Invoke TON3 [IN := (. SR0 Q1) PT := 2000000000ns]) "
+        "(Assign _TMP_OR35_OUT (Call OR [IN1 := (. TON3 Q) IN2 := WARN_CARS]))])")
+    assert dump(pou.var_blocks[-1]) == ("(VarBlock VAR [(VarDecl _TMP_NOT42_OUT BOOL) "
+                                        "(VarDecl _TMP_OR35_OUT BOOL)])")
+
+
+def test_an_edge_coil_in_a_graphical_action_gets_its_own_trigger_instance(tmp_path):
+    ld = ('<leftPowerRail localId="1"/>'
+          '<contact localId="2">' + _cpi(1) + "<variable>a</variable></contact>"
+          '<coil localId="3" edge="rising">' + _cpi(2) + "<variable>b</variable></coil>")
+    extra = f'<actions><action name="Act"><body><LD>{ld}</LD></body></action></actions>'
+    chart = (_step(1, "S0", initial=True)
+             + '<actionBlock localId="4">' + _cpi(1)
+             + '<action localId="0"><reference name="Act"/></action></actionBlock>'
+             + _tr(5, 1, _st("a")) + _step(6, "S1", 5))
+    pou = _tree(_chart_file(tmp_path, chart, extra), "P")
+    assert dump(pou.body.actions[0].body) == ("(StBody [(Invoke _TMP_R_TRIG1 [CLK := a]) "
+                                              "(Assign b (. _TMP_R_TRIG1 Q))])")
+    assert dump(pou.var_blocks[-1]) == "(VarBlock VAR [(VarDecl _TMP_R_TRIG1 R_TRIG)])"

@@ -503,7 +503,7 @@ def test_a_pou_whose_marker_was_edited_is_refused_with_the_reason(tmp_path, attr
 
 
 def test_a_pou_of_the_same_name_without_our_marker_is_not_taken_for_ours(tmp_path):
-    """Someone else's FBD_MEMORY_DINT (no marker) is an ordinary ST POU: not imported."""
+    """Someone else's FBD_MEMORY_DINT (no marker) is an ordinary ST POU, not our block."""
     path = _export(stores(), tmp_path)
     tree = etree.parse(str(path))
     pou = next(p for p in tree.iter(NS + "pou") if p.get("name") == "FBD_MEMORY_DINT")
@@ -512,7 +512,8 @@ def test_a_pou_of_the_same_name_without_our_marker_is_not_taken_for_ours(tmp_pat
     project = load_project(path)
     assert "FBD_MEMORY_DINT" not in project.blocks and "FBD_MEMORY_INT" in project.blocks
     assert project.languages["FBD_MEMORY_DINT"] == "ST"
-    with pytest.raises(PlcOpenError, match="FBD_MEMORY_DINT.*body language ST .* is not supported"):
+    with pytest.raises(PlcOpenError, match="FBD_MEMORY_DINT.*its ST body parses and checks, but "
+                                           + f.TEXT_REFUSAL):
         project.network("Stores")
 
 

@@ -1,0 +1,80 @@
+"""POUs carried from the file they were read from into an exported one.
+
+A POU written in ST, IL or SFC runs here as the block it compiles to; the
+export writes it back as it was written, not as blocks: its ``<pou>`` element
+(interface, body text, actions, transitions) is copied, with the POUs it uses
+and the file's data types, so the editors compile it as before and a second
+import compiles the same text. Elements are re-created in the TC6 2.01
+namespace the writer uses (a 2.0 or 1.0 file's POU is otherwise the same),
+XHTML text and other namespaces kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from .emit import NS_URI, ExportError
+from .source import NAMESPACES, namespace
+
+
+@dataclass(eq=False)
+class CarriedPou:
+    """A POU element to write again as it is, with those it needs."""
+    name: str
+    element: object                                   # the <pou>
+    needs: list = field(default_factory=list)         # CarriedPou
+    data_types: list = field(default_factory=list)    # <dataType> elements of its file
+
+
+def carried(block) -> CarriedPou | None:
+    """The POU a block was compiled from, if it was read from a file."""
+    return getattr(type(block), "plcopen_source", None)
+
+
+def renamespaced(el):
+    """A deep copy of ``el`` with every element of a PLCopen namespace in 2.01's."""
+    if not isinstance(el.tag, str):
+        return None
+    ns = namespace(el)
+    local = el.tag.split("}", 1)[-1]
+    tag = f"{{{NS_URI}}}{local}" if (ns in NAMESPACES or not ns) else el.tag
+    out = etree.Element(tag, dict(el.attrib))
+    out.text = el.text
+    out.tail = el.tail
+    for c in el:
+        copy = renamespaced(c)
+        if copy is not None:
+            out.append(copy)
+    return out
+
+
+def write_carried(exporter, src: CarriedPou) -> str:
+    """Register ``src`` (and what it needs, first) as POUs of the export; its name."""
+    pous, types = exporter.pous, exporter.carried_types
+    stack, done = [(src, False)], set()
+    while stack:
+        item, expanded = stack.pop()
+        if id(item) in done:
+            continue
+        if not expanded:
+            stack.append((item, True))
+            stack.extend((n, False) for n in item.needs)
+            continue
+        done.add(id(item))
+        present = pous.get(item.name)
+        if present is not None and exporter.carried_elements.get(item.name) is not item.element:
+            raise ExportError(f"two POUs would be named {item.name!r} in the export: the "
+                              f"one read from the file and another the network holds")
+        if present is None:
+            el = renamespaced(item.element)
+            pous[item.name] = el
+            exporter.taken.add(item.name.upper())
+            exporter.carried_elements[item.name] = item.element
+        for dt in item.data_types:
+            types.setdefault(dt.get("name") or "", dt)
+    return src.name
+
+
+__all__ = ["CarriedPou", "carried", "renamespaced", "write_carried"]

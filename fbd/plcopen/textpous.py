@@ -1,0 +1,167 @@
+"""The POUs of a project written in ST, IL or SFC: parsed, checked, compiled.
+
+Each such POU becomes the syntax tree a ``.st`` file would give
+(:mod:`.textual`, :mod:`.sfc`); the trees of the whole file, with its data
+types, are checked together by the semantic layer (:func:`fbd.st.analyze`),
+the project's FBD and LD POUs standing in its library as the function blocks
+and functions they are, so an ST body may call them. A POU's errors are its
+own: one POU that does not check does not stop the others.
+"""
+
+from __future__ import annotations
+
+from ..block import REQUIRED
+from ..network import Network
+from ..st import analyze
+from ..st import ast as A
+from ..st.errors import StError
+from ..st.stdlib import STANDARD, LibraryPou
+from ..types import DataType
+from .source import PlcOpenError, child, children, in_file, quote, tag
+from .textual import POU_KINDS, PouText, language_of
+
+TEXT_LANGUAGES = ("ST", "IL", "SFC")
+
+
+class TextPous:
+    """The ST, IL and SFC POUs of one file (``importer`` gives the others)."""
+
+    def __init__(self, importer, root):
+        self.imp = importer
+        self.path = importer.project.path
+        self.pt = PouText(self.path)
+        self.root = root
+        self.trees: dict = {}          # POU name -> ast.Pou
+        self.errors: dict = {}         # POU name -> PlcOpenError
+        self._types = None
+        self._analysis = None
+
+    def names(self) -> list:
+        return [n for n, el in self.imp.pou_els.items()
+                if language_of(child(el, "body"))[1] in TEXT_LANGUAGES]
+
+    def tree(self, name: str) -> A.Pou:
+        if name in self.errors:
+            raise self.errors[name]
+        if name not in self.trees:
+            try:
+                self.trees[name] = self.pt.pou(self.imp.pou_els[name])
+            except PlcOpenError as e:
+                self.errors[name] = e
+                raise
+        return self.trees[name]
+
+    def uses(self, name: str) -> list:
+        """The project's POUs ``name`` uses: the types of its instances, the functions
+        it calls (those others must be built first)."""
+        try:
+            tree = self.tree(name)
+        except PlcOpenError:
+            return []
+        out = []
+        for node in A.iter_nodes(tree):
+            used = None
+            if isinstance(node, A.NamedType):
+                used = node.name
+            elif isinstance(node, (A.Call, A.Invoke, A.IlFunction, A.IlFormalCall)):
+                used = node.name
+            if used is not None:
+                pou = self.imp.pou_name(used)
+                if pou is not None and pou != name and pou not in out:
+                    out.append(pou)
+        return out
+
+    def data_type_elements(self) -> list:
+        return [dt for types_el in children(self.root, "types")
+                for dts in children(types_el, "dataTypes") for dt in children(dts, "dataType")]
+
+    # ------------------------------------------------------------ checking
+    def types(self) -> tuple:
+        if self._types is None:
+            try:
+                self._types = self.pt.data_types(self.root)
+            except PlcOpenError as e:
+                self._types = e
+        if isinstance(self._types, PlcOpenError):
+            raise self._types
+        return self._types
+
+    def analysis(self):
+        """The semantic layer's analysis of every text POU that parses, with the data
+        types; its errors stay in ``Analysis.errors``, each naming its POU."""
+        if self._analysis is None:
+            pous = []
+            for name in self.names():
+                try:
+                    pous.append(self.tree(name))
+                except PlcOpenError:
+                    pass
+            unit = A.CompilationUnit(filename=self.path, elements=self.types() + tuple(pous))
+            self._analysis = analyze(unit, library=STANDARD.extended(self._graphical()),
+                                     check=False)
+        return self._analysis
+
+    def check(self, name: str) -> A.Pou:
+        """The tree of ``name``, checked: its first semantic error is raised."""
+        tree = self.tree(name)
+        label = f"{tree.kind} {tree.name}".upper()
+        for e in self.analysis().errors:
+            if (e.pou or "").upper() == label:
+                raise PlcOpenError(str(e), str(e).split(": ", 1)[-1])
+        return tree
+
+    def _graphical(self) -> list:
+        """The project's FBD and LD function blocks and functions, as the library
+        entries an ST call is checked against."""
+        out = []
+        for name, el in self.imp.pou_els.items():
+            kind = POU_KINDS.get(el.get("pouType") or "")
+            if kind not in ("FUNCTION", "FUNCTION_BLOCK"):
+                continue
+            if language_of(child(el, "body"))[1] in TEXT_LANGUAGES:
+                continue
+            groups = {tag(g): [v.get("name") or "" for v in children(g, "variable")]
+                      for g in (child(el, "interface") if child(el, "interface") is not None
+                                else [])}
+            upper = [[n.upper() for n in groups.get(g, [])]
+                     for g in ("inputVars", "outputVars", "inOutVars", "localVars")]
+            outputs = tuple(upper[1]) + (("OUT",) if kind == "FUNCTION" else ())
+            out.append(LibraryPou(name, kind, tuple(upper[0]), outputs, tuple(upper[2]),
+                                  internals=tuple(upper[3]) if kind == "FUNCTION_BLOCK" else ()))
+        return out
+
+    # ------------------------------------------------------------ building
+    def build(self, name: str):
+        """The block class the POU ``name`` compiles to."""
+        tree = self.check(name)
+        try:
+            return self._compile(tree)
+        except StError as e:
+            raise PlcOpenError(str(e), str(e).split(": ", 1)[-1]) from None
+
+    def _compile(self, tree):
+        lang = self.imp.project.languages.get(tree.name, tree.language)
+        raise in_file(self.path, f"POU {quote(tree.name)}: its {lang} body parses and checks, "
+                                 f"but running ST, IL and SFC POUs is not available yet (FBD "
+                                 f"and LD POUs run)")
+
+
+def program_network(name: str, block, doc: str = "") -> Network:
+    """The network that runs ``block`` alone: its inputs the network's (with their
+    defaults), its outputs the network's, so the POU runs, is traced and forced
+    like an FBD one (``Harness``, ``project.plc()``)."""
+    net = Network(name, doc=doc)
+    wires = {}
+    for port in block.input_ports():
+        default = port.default
+        if default is REQUIRED and isinstance(port.type, DataType):
+            default = port.type.default
+        wires[port.name] = net.input(port.name, port.type, default)
+    inst = net.add("body", block, **wires)
+    for port in block.output_ports():
+        net.output(port.name, inst.port(port.name), port.type if isinstance(port.type, DataType)
+                   else None)
+    return net
+
+
+__all__ = ["TextPous", "TEXT_LANGUAGES", "program_network"]
