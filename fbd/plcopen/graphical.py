@@ -141,6 +141,12 @@ class Graphical:
             if st.en is not None:
                 raise self.err("a function whose EN is wired is not supported in an SFC "
                                "action or transition", st.lid)
+            drawn = [v.get("formalParameter") for v in
+                     children(child(el, "inputVariables"), "variable")]
+            if len(info.outputs) <= 1 and len(st.inputs) == len([p for p in drawn if p != "EN"]):
+                # every input connected: Beremiz passes them by position (matiec's NOT
+                # takes no formal IN)
+                args = tuple(A.Arg(name=None, value=a.value, line=line, col=1) for a in args)
             self.calls[st.lid] = A.Call(name=el.get("typeName") or "", args=args, line=line,
                                         col=1)
             return None
