@@ -248,10 +248,10 @@ def test_traffic_light_chart_with_graphical_actions_transitions_and_qualifiers()
         "(Invoke R_TRIG1 [CLK := (. TON1 Q)]) (If [(Branch (. R_TRIG1 Q) [(Assign ORANGE_LIGHT "
         "TRUE)])])])")
     assert actions["COMPUTE_FUNCTION_BLOCKS"] == (
-        "(StBody [(Assign _TMP_NOT42_OUT (Call NOT [IN := SWITCH_BUTTON])) "
+        "(StBody [(Assign _TMP_NOT42_OUT (Call NOT [SWITCH_BUTTON])) "
         "(Invoke SR0 [S1 := PEDESTRIAN_BUTTON R := (. TON3 Q)]) "
         "(Invoke TON3 [IN := (. SR0 Q1) PT := 2000000000ns]) "
-        "(Assign _TMP_OR35_OUT (Call OR [IN1 := (. TON3 Q) IN2 := WARN_CARS]))])")
+        "(Assign _TMP_OR35_OUT (Call OR [(. TON3 Q) WARN_CARS]))])")
     assert dump(pou.var_blocks[-1]) == ("(VarBlock VAR [(VarDecl _TMP_NOT42_OUT BOOL) "
                                         "(VarDecl _TMP_OR35_OUT BOOL)])")
 
