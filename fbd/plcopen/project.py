@@ -40,7 +40,7 @@ from ..network import Network
 from .builder import PouBuilder, body_of
 from .carry import CarriedPou
 from .datatypes import DataTypes, read_data_types
-from .interface import read_var
+from .interface import read_interface, read_var
 from .native import marker, native_block
 from .source import NS_100, PlcOpenError, child, children, documentation, in_file, parse, quote, tag
 from .textpous import TEXT_LANGUAGES, TextPous, program_network
@@ -275,7 +275,10 @@ class Importer:
         cls.plcopen_source = self.carried(name)
         self.compiled[name] = cls
         net = program_network(name, cls(), documentation(self.pou_els[name]))
-        return (net, _TextGlobals(net)) if bound_globals else net
+        if not bound_globals:
+            return net
+        variables = read_interface(self.pou_els[name], name, self.data_types, f"POU {quote(name)}")
+        return net, _TextGlobals(name, variables)
 
     def carried(self, name) -> CarriedPou:
         """The POU ``name`` as the export writes it again: its element, the POUs it
@@ -367,14 +370,18 @@ class Importer:
 
 
 class _TextGlobals:
-    """How a program written in ST, IL or SFC binds the configuration's globals."""
+    """How a program written in ST, IL or SFC binds the configuration's globals:
+    each VAR_EXTERNAL is a variable of the program's block (see
+    :meth:`.textpous.TextPous.with_globals`), loaded from the shared value before
+    each scan and handed back after it, as an FBD program's."""
 
-    def __init__(self, net):
-        self.net = net
-        self.vars = {}
+    def __init__(self, name: str, variables: dict):
+        self.name = name
+        self.vars = variables
 
     def global_slots(self) -> dict:
-        return {}
+        return {v.name: ("state", f"{self.name}.{v.name}") for v in self.vars.values()
+                if v.kind == "externalVars" and not v.constant}
 
 
 def _configuration(root, path, ns, dtypes) -> Configuration | None:

@@ -11,6 +11,7 @@ own: one POU that does not check does not stop the others.
 from __future__ import annotations
 
 from ..block import REQUIRED
+from ..errors import FbdError
 from ..network import Network
 from ..st import analyze
 from ..st import ast as A
@@ -35,6 +36,7 @@ class TextPous:
         self.errors: dict = {}         # POU name -> PlcOpenError
         self._types = None
         self._analysis = None
+        self._globals = None
 
     def names(self) -> list:
         return [n for n, el in self.imp.pou_els.items()
@@ -110,15 +112,16 @@ class TextPous:
                 raise PlcOpenError(str(e), str(e).split(": ", 1)[-1])
         return tree
 
-    def _graphical(self) -> list:
-        """The project's FBD and LD function blocks and functions, as the library
-        entries an ST call is checked against."""
+    def _graphical(self, text_too: bool = False, but: str = "") -> list:
+        """The project's FBD and LD function blocks and functions (and with
+        ``text_too`` its text ones but ``but``), as the library entries an ST call is
+        checked against."""
         out = []
         for name, el in self.imp.pou_els.items():
             kind = POU_KINDS.get(el.get("pouType") or "")
-            if kind not in ("FUNCTION", "FUNCTION_BLOCK"):
+            if kind not in ("FUNCTION", "FUNCTION_BLOCK") or name == but:
                 continue
-            if language_of(child(el, "body"))[1] in TEXT_LANGUAGES:
+            if not text_too and language_of(child(el, "body"))[1] in TEXT_LANGUAGES:
                 continue
             groups = {tag(g): [v.get("name") or "" for v in children(g, "variable")]
                       for g in (child(el, "interface") if child(el, "interface") is not None
@@ -136,31 +139,126 @@ class TextPous:
         tree = self.check(name)
         try:
             return self._compile(tree)
+        except PlcOpenError:
+            raise
         except StError as e:
             raise PlcOpenError(str(e), str(e).split(": ", 1)[-1]) from None
+        except FbdError as e:
+            raise in_file(self.path, f"POU {quote(tree.name)}: {e}") from None
 
     def _compile(self, tree):
-        lang = self.imp.project.languages.get(tree.name, tree.language)
-        raise in_file(self.path, f"POU {quote(tree.name)}: its {lang} body parses and checks, "
-                                 f"but running ST, IL and SFC POUs is not available yet (FBD "
-                                 f"and LD POUs run)")
+        try:
+            from ..st import compile_unit
+        except ImportError:       # the ST compiler is not part of this build yet
+            lang = self.imp.project.languages.get(tree.name, tree.language)
+            raise in_file(self.path, f"POU {quote(tree.name)}: its {lang} body parses and "
+                                     f"checks, but running ST, IL and SFC POUs is not "
+                                     f"available yet (FBD and LD POUs run)") from None
+        tree = self.with_globals(tree)
+        unit = A.CompilationUnit(filename=self.path, elements=(tree,),
+                                 source=self.pt.source.text())
+        library = STANDARD.extended(self._graphical(text_too=True, but=tree.name))
+        compiled = compile_unit(unit, filename=self.path, library=library,
+                                types=self.engine_types(), extra_blocks=self.extra_blocks(tree))
+        if tree.name in compiled.errors:
+            raise in_file(self.path, f"POU {quote(tree.name)}: {compiled.errors[tree.name]}")
+        return compiled[tree.name]
+
+    def engine_types(self) -> dict:
+        """The file's data types as the FBD networks have them (one DataType each, so
+        a wire between an FBD block and an ST one joins the same type)."""
+        out = {}
+        for dt in self.data_type_elements():
+            name = dt.get("name") or ""
+            try:
+                tp = self.imp.data_types.named(name)
+            except PlcOpenError:
+                continue          # its error is the error of the POUs using it
+            if tp is not None:
+                out[name.upper()] = tp
+        return out
+
+    def extra_blocks(self, tree) -> dict:
+        """What the POU may call beyond the library: the project's POUs it uses, as
+        built (a compiled text POU, our own blocks, an FBD POU's network, which the
+        compiler refuses to call by name)."""
+        out = {}
+        for used in self.uses(tree.name):
+            out[used] = self.imp.placeable(used)
+        return out
+
+    def globals_decls(self) -> dict:
+        """The configuration's globals: NAME -> (VarDecl, constant)."""
+        if self._globals is None:
+            self._globals = {}
+            for insts in children(self.root, "instances"):
+                for confs in children(insts, "configurations"):
+                    for conf in children(confs, "configuration")[:1]:
+                        holders = [conf] + children(conf, "resource")
+                        for holder in holders:
+                            for group in children(holder, "globalVars"):
+                                constant = (group.get("constant") or "").strip().lower() in (
+                                    "true", "1")
+                                for v in children(group, "variable"):
+                                    try:
+                                        decl = self.pt.var_decl(v, "configuration")
+                                    except PlcOpenError:
+                                        continue
+                                    self._globals[decl.name.upper()] = (decl, constant)
+        return self._globals
+
+    def with_globals(self, tree):
+        """``tree`` with each VAR_EXTERNAL a variable of its own holding the global's
+        initial value (CONSTANT if the global is): what an FBD POU's external is
+        when it runs alone or inside a block; a configuration shares a program's
+        through :meth:`externals`."""
+        blocks = []
+        for vb in tree.var_blocks:
+            if vb.kind != "VAR_EXTERNAL":
+                blocks.append(vb)
+                continue
+            decls = []
+            for d in vb.decls:
+                glob = self.globals_decls().get((d.name or "").upper())
+                init = glob[0].init if glob is not None else None
+                decls.append(A.VarDecl(name=d.name, spec=d.spec, init=init, line=d.line,
+                                       col=d.col))
+            constant = vb.qualifier == "CONSTANT"
+            blocks.append(A.VarBlock(kind="VAR", qualifier="CONSTANT" if constant else None,
+                                     decls=tuple(decls), line=vb.line, col=vb.col))
+        return A.Pou(kind=tree.kind, name=tree.name, return_type=tree.return_type,
+                     var_blocks=tuple(blocks), body=tree.body, line=tree.line, col=tree.col)
+
+    def externals(self, name: str) -> dict:
+        """The non-constant VAR_EXTERNALs of the program ``name``: NAME -> declared name."""
+        tree = self.tree(name)
+        return {d.name.upper(): d.name for vb in tree.var_blocks if vb.kind == "VAR_EXTERNAL"
+                and vb.qualifier != "CONSTANT" for d in vb.decls if d.name}
 
 
 def program_network(name: str, block, doc: str = "") -> Network:
-    """The network that runs ``block`` alone: its inputs the network's (with their
-    defaults), its outputs the network's, so the POU runs, is traced and forced
-    like an FBD one (``Harness``, ``project.plc()``)."""
+    """The network that runs ``block`` alone, one instance named like the POU: its
+    inputs the network's (with their defaults; a PROGRAM's ``AT %I`` variables at
+    their address), its outputs the network's, so the POU runs, is traced and
+    forced like an FBD one (``Harness``, ``project.plc()``); its state reads as
+    ``Name.x``, ``Name.T1.Q``."""
     net = Network(name, doc=doc)
+    info = getattr(type(block), "st_info", None)
+    where = {}
+    for v in (info.inputs + info.outputs) if info is not None else ():
+        loc = getattr(getattr(v, "node", None), "location", None)
+        if loc is not None:
+            where[v.name] = loc.text
     wires = {}
     for port in block.input_ports():
         default = port.default
         if default is REQUIRED and isinstance(port.type, DataType):
             default = port.type.default
-        wires[port.name] = net.input(port.name, port.type, default)
-    inst = net.add("body", block, **wires)
+        wires[port.name] = net.input(port.name, port.type, default, at=where.get(port.name))
+    inst = net.add(name, block, **wires)
     for port in block.output_ports():
-        net.output(port.name, inst.port(port.name), port.type if isinstance(port.type, DataType)
-                   else None)
+        net.output(port.name, inst.port(port.name),
+                   port.type if isinstance(port.type, DataType) else None, at=where.get(port.name))
     return net
 
 

@@ -42,6 +42,11 @@ class Source:
         self.path = str(path)
         self._lines = None
 
+    def text(self) -> str:
+        """The whole file (error messages quote its lines)."""
+        self.line(1)
+        return "\n".join(self._lines)
+
     def line(self, number: int) -> str:
         if self._lines is None:
             try:
