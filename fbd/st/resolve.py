@@ -17,6 +17,8 @@ _WRITE_OPS = {"ST", "STN", "S", "R"}
 _FB_INPUT_OPS = {"S1", "R1", "CLK", "CU", "CD", "PV", "IN", "PT"}
 _STEP_FLAGS = {"X": "BOOL", "T": "TIME"}
 _STEP = object()          # the "type" of a step name, whose members are its flags
+#: the intrinsic read as the PLC clock (TIME): what lowered SFC bodies time steps with
+INTRINSIC_TIME = "__CURRENT_TIME"
 
 
 def resolve_pou(analysis: Analysis, scope: PouScope, report: Reporter) -> None:
@@ -159,6 +161,8 @@ class Resolver:
 
     # -- expressions --------------------------------------------------------------
     def read(self, e) -> None:
+        if isinstance(e, A.Name) and key(e.name) == INTRINSIC_TIME:
+            return      # the PLC clock, which the SFC lowering reads
         if isinstance(e, A.Name):
             symbol = self.lookup(e.name, e)
             if symbol is None:

@@ -1,0 +1,379 @@
+"""ST POUs compiled to block types: the public compiler API.
+
+::
+
+    from fbd.st import parse, compile_unit
+    blocks = compile_unit(parse(text, "prog.st"))      # {POU name: Block subclass}
+    counter = blocks["Counter"]()                      # a block, placed like any other
+
+``compile_unit(unit, *, filename=None, library=None, types=None, extra_blocks=None)``
+compiles every POU of a :class:`~fbd.st.ast.CompilationUnit` and returns a
+dict (a :class:`CompiledUnit`) of POU name -> Block subclass, in source order;
+``.errors`` maps the POUs that cannot be blocks to why (a POU with VAR_IN_OUT
+can be called from ST but has no block form: a wire cannot be written back),
+``.infos`` the :class:`~fbd.st.model.PouInfo` of each (interface, state,
+generated Python in ``.source``). A problem in the source raises
+:class:`~fbd.st.errors.StSemanticError` naming file:line:col and POU.
+
+* ``filename``: for messages (default ``unit.filename``).
+* ``library``: the :class:`fbd.st.stdlib.Library` the semantic layer checks
+  calls against (default :data:`fbd.st.STANDARD`); the engine's blocks
+  (``fbd.block.registry()``) are what runs.
+* ``types``: ``{NAME: DataType}`` of types declared elsewhere (a PLCopen file's
+  dataTypes), usable by name in the unit.
+* ``extra_blocks``: ``{name: Block subclass or instance}``: blocks an ST body
+  may call or instantiate by name beyond the library (a function when not
+  ``stateful``, else an FB type). A :class:`fbd.network.Network` (an FBD POU)
+  cannot be called from ST: refused with a clear error.
+
+``compile_pou(pou, context)`` compiles one POU with a :class:`Context`
+(``Context(unit, ...)`` takes the same keywords) and returns its block type.
+
+Pipeline: IL bodies are lowered with :func:`fbd.st.lower_il.lower_il` and SFC
+bodies with :func:`fbd.st.lower_sfc.lower_sfc` first (``lower_xx(pou, unit,
+filename)`` returns the Pou with an StBody, or ``(pou, extra_type_decls)``
+when the lowering needs TYPE declarations of its own, which are added to the
+unit), then :func:`fbd.st.analyze`, then the type check and code generation
+here. The lowered body may read ``__CURRENT_TIME`` (TIME, the PLC clock).
+
+A block's ports: VAR_INPUT -> inputs (their initial value the default of an
+unwired input), VAR_OUTPUT -> outputs (the function's result is the output
+``OUT``, as PLCopen editors name it), in a PROGRAM a variable ``AT %I..`` is an
+input and ``AT %Q..``/``%M..`` an output; everything else it keeps is state,
+visible by path: ``VAR x`` as ``inst.x``, an FB instance's variables as
+``inst.T1.Q``, globals as ``inst.G`` (bound to the configuration's globals by
+:mod:`fbd.st.project`).
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+import itertools
+import math
+import re
+
+from ..block import Block, Port, State, code_namespace, registry
+from ..errors import FbdError
+from . import ast as A
+from .body import BodyCompiler
+from .errors import StSemanticError
+from .model import LibraryFb, PouInfo, StateEntry, Var, global_local, library_fb_usable, local_name
+from .semantic import analyze
+from .stdlib import STANDARD
+from .typemap import TypeMap, elementary
+
+_COUNTER = itertools.count()
+_TYPED = re.compile(r"^(\w+?)_(BOOL|SINT|INT|DINT|LINT|USINT|UINT|UDINT|ULINT|BYTE|WORD|DWORD|LWORD|"
+                    r"REAL|LREAL|TIME|DATE|TOD|DT|STRING)$")
+
+
+def _bounds(index, lo, hi, where):
+    raise FbdError(f"{where}: array index {index} is outside {lo}..{hi}")
+
+
+def _watchdog(where):
+    raise FbdError(f"{where}: watchdog: a loop ran more than the budget of iterations in one "
+                   f"scan (an endless loop?); the scan is stopped")
+
+
+def _copy_value(value):
+    return _copy.deepcopy(value)
+
+
+_RUNTIME = {"_st_bounds": _bounds, "_st_watchdog": _watchdog, "_st_copy": _copy_value, "math": math}
+
+
+class CompiledUnit(dict):
+    """POU name -> Block subclass; ``errors``: POU name -> why it has no block."""
+
+    def __init__(self):
+        super().__init__()
+        self.errors: dict[str, FbdError] = {}
+        self.infos: dict[str, PouInfo] = {}
+
+
+class Context:
+    """What compiling a unit's POUs shares: its types, analysis, compiled POUs."""
+
+    def __init__(self, unit: A.CompilationUnit, *, filename: str | None = None, library=None,
+                 types: dict | None = None, extra_blocks: dict | None = None):
+        self.filename = filename or unit.filename
+        unit = lower_bodies(unit, self.filename)
+        self.unit = unit
+        self.analysis = analyze(unit, library=library if library is not None else STANDARD)
+        self.types = TypeMap(unit, self.fail_at, {k.upper(): v for k, v in (types or {}).items()})
+        self.blocks = registry()
+        self.extra = {k.upper(): v for k, v in (extra_blocks or {}).items()}
+        self.pou_nodes = {p.name.upper(): p for p in unit.pous}
+        self.infos: dict[str, PouInfo] = {}
+        self._compiling: list[str] = []
+        self._block_cache: dict = {}
+
+    def fail_at(self, node, message: str, pou: str | None = None):
+        raise StSemanticError(message, filename=self.filename, line=getattr(node, "line", 0),
+                              col=getattr(node, "col", 0), pou=pou, source=self.unit.source)
+
+    # -- library ------------------------------------------------------------
+    def block(self, cls, bound: dict, n, node, compiler):
+        key = (cls, tuple(sorted((k, id(v)) for k, v in bound.items())), n)
+        found = self._block_cache.get(key)
+        if found is None:
+            try:
+                found = cls(types=bound or None, n=n) if n is not None else cls(types=bound or None)
+            except FbdError as e:
+                compiler.fail(node, f"{cls.type_name}: {e}")
+            self._block_cache[key] = found
+        return found
+
+    def library_function(self, name: str):
+        key = name.upper()
+        extra = self.extra.get(key)
+        if extra is not None:
+            cls = extra if isinstance(extra, type) else type(extra)
+            return (cls, dict(getattr(extra, "bound_types", {}))) if not cls.stateful else (None, None)
+        cls = self.blocks.get(key)
+        if cls is not None and not cls.stateful:
+            return cls, {}
+        m = _TYPED.match(key)
+        if m is not None:
+            base = self.blocks.get(m.group(1))
+            tp = elementary(m.group(2))
+            if base is not None and not base.stateful and base.types and tp is not None:
+                return base, {next(iter(base.types)): tp}
+        return None, None
+
+    def fb_type(self, name: str, node, pou_label: str):
+        """The PouInfo or LibraryFb of an FB type name, or None if it is not one."""
+        key = name.upper()
+        if key in self.pou_nodes:
+            if self.pou_nodes[key].kind != "FUNCTION_BLOCK":
+                return None
+            return self.pou_info(name, node, None)
+        extra = self.extra.get(key)
+        if extra is not None:
+            from ..network import Network
+            if isinstance(extra, Network):
+                self.fail_at(node, f"{name} is a network (an FBD or LD POU); ST cannot hold an "
+                                   f"instance of one here", pou_label)
+            block = extra() if isinstance(extra, type) else extra
+            if block.stateful:
+                return LibraryFb(name, block)
+            return None
+        cls = self.blocks.get(key)
+        if cls is None or not cls.stateful:
+            return None
+        try:
+            block = cls()
+        except FbdError as e:
+            self.fail_at(node, f"{name}: {e}", pou_label)
+        why = library_fb_usable(block)
+        if why is not None:
+            self.fail_at(node, f"{name} {why}; it cannot be an instance in ST", pou_label)
+        return LibraryFb(cls.type_name, block)
+
+    # -- POUs ---------------------------------------------------------------
+    def pou_info(self, name: str, node, compiler) -> PouInfo | None:
+        key = name.upper()
+        if key in self.infos:
+            return self.infos[key]
+        pou = self.pou_nodes.get(key)
+        if pou is None:
+            if key in self.extra and compiler is not None:
+                from ..network import Network
+                if isinstance(self.extra[key], Network):
+                    compiler.fail(node, f"{name} is a network (an FBD or LD POU); ST cannot call "
+                                        f"it here")
+            return None
+        if key in self._compiling:
+            chain = " -> ".join(self._compiling[self._compiling.index(key):] + [key])
+            self.fail_at(node, f"{pou.kind} {pou.name} uses itself ({chain}); IEC 61131-3 "
+                               f"has no recursion")
+        self._compiling.append(key)
+        try:
+            info = self._compile(pou)
+        finally:
+            self._compiling.pop()
+        self.infos[key] = info
+        return info
+
+    def need(self, info: PouInfo, compiler) -> None:
+        compiler.blocks_needed = getattr(compiler, "blocks_needed", {})
+        compiler.blocks_needed[info.fn_name] = info.fn
+
+    def _compile(self, pou: A.Pou) -> PouInfo:
+        info = declare(self, pou)
+        body = BodyCompiler(self, info)
+        body.statements(pou.body.statements)
+        source = body.function_source()
+        namespace = dict(_RUNTIME)
+        namespace.update(code_namespace(body.blocks_used))
+        namespace.update(getattr(body, "blocks_needed", {}))
+        try:
+            code = compile(source, f"<st {self.filename}:{pou.name}>", "exec")
+        except (SyntaxError, RecursionError, MemoryError) as e:
+            self.fail_at(pou, f"the generated code does not compile ({type(e).__name__}: {e})",
+                         info.label)
+        exec(code, namespace)
+        info.fn = namespace[info.fn_name]
+        info.source = source
+        info.helpers = namespace
+        return info
+
+
+def lower_bodies(unit: A.CompilationUnit, filename: str) -> A.CompilationUnit:
+    """The unit with every IL and SFC body as ST (see the module docstring)."""
+    if all(isinstance(p.body, A.StBody) for p in unit.pous):
+        return unit
+    from .lower_il import lower_il
+    from .lower_sfc import lower_sfc
+    elements, extra_types = [], []
+    for e in unit.elements:
+        if isinstance(e, A.Pou) and not isinstance(e.body, A.StBody):
+            lowered = (lower_il if isinstance(e.body, A.IlBody) else lower_sfc)(e, unit, filename)
+            if isinstance(lowered, tuple):
+                lowered, types = lowered
+                extra_types += list(types)
+            e = lowered
+        elements.append(e)
+    return A.CompilationUnit(filename=unit.filename, elements=tuple(extra_types) + tuple(elements),
+                             source=unit.source, line=unit.line, col=unit.col)
+
+
+# ---------------------------------------------------------------- declarations
+def declare(ctx: Context, pou: A.Pou) -> PouInfo:
+    info = PouInfo(pou.name, pou.kind, pou, fn_name=f"_st_{next(_COUNTER)}_{pou.name}")
+    label = info.label
+    if pou.kind == "FUNCTION":
+        info.result_type = ctx.types.spec(pou.return_type) if pou.return_type is not None else None
+        if info.result_type is None:
+            ctx.fail_at(pou, "a FUNCTION without a result type is not supported", label)
+    for vb in pou.var_blocks:
+        for d in vb.decls:
+            name = d.name if d.name is not None else "AT_" + re.sub(r"\W", "_", d.location.text[1:])
+            section = vb.kind
+            fb = None
+            if isinstance(d.spec, A.NamedType) and elementary(d.spec.name) is None \
+                    and d.spec.name.upper() not in ctx.types.decls \
+                    and d.spec.name.upper() not in ctx.types.made:
+                fb = ctx.fb_type(d.spec.name, d.spec, label)
+                if fb is None:
+                    ctx.fail_at(d.spec, f"{d.spec.name} is neither a data type nor a function "
+                                        f"block type", label)
+            if fb is not None:
+                var = Var(name, name, local_name(name), None, section, fb=fb, node=d)
+                info.variables[name.upper()] = var
+                entries = fb.flat()
+                overrides = {}
+                if isinstance(d.init, A.StructInit):
+                    for f in d.init.fields:
+                        overrides[f.name.upper()] = f
+                for e in entries:
+                    init = e.init
+                    f = overrides.pop(e.path.upper(), None)
+                    if f is not None:
+                        init = ctx.types.initial(f.value, e.type)
+                    info.state.append(StateEntry(f"{name}.{e.path}", e.type, init))
+                if overrides:
+                    f = next(iter(overrides.values()))
+                    ctx.fail_at(f, f"{d.spec.name} has no variable {f.name} to initialise", label)
+                if isinstance(fb, PouInfo):
+                    for g, gtp in fb.externals.items():
+                        info.externals.setdefault(g, gtp)
+                continue
+            tp = ctx.types.spec(d.spec)
+            init = ctx.types.initial(d.init, tp) if d.init is not None else tp.default
+            local = global_local(name) if section == "VAR_EXTERNAL" else local_name(name)
+            var = Var(name, name, local, tp, section, init=init,
+                      constant=vb.qualifier == "CONSTANT", node=d)
+            info.variables[name.upper()] = var
+            area = d.location.area.upper() if d.location is not None else None
+            if section == "VAR_INPUT" or area == "I":
+                info.inputs.append(var)
+            elif section == "VAR_OUTPUT" or area in ("Q", "M"):
+                info.outputs.append(var)
+                if pou.kind != "FUNCTION":
+                    info.state.append(StateEntry(name, tp, init))
+            elif section == "VAR_IN_OUT":
+                info.in_outs.append(var)
+            elif section == "VAR_EXTERNAL":
+                info.externals[name.upper()] = tp
+            elif section == "VAR" and pou.kind != "FUNCTION":
+                info.state.append(StateEntry(name, tp, init))
+    if pou.kind == "FUNCTION":
+        var = Var(pou.name, pou.name, local_name(pou.name), info.result_type, "RESULT",
+                  init=info.result_type.default)
+        info.variables.setdefault(pou.name.upper(), var)
+    return info
+
+
+# ---------------------------------------------------------------- block types
+def block_type(info: PouInfo) -> type[Block]:
+    """The block type of a compiled POU (see the module docstring)."""
+    if info.in_outs:
+        raise FbdError(f"{info.label} has VAR_IN_OUT {info.in_outs[0].name}: it can be called "
+                       f"from ST, but a block's wire cannot be written back, so it has no block form")
+    ins = [Port(v.name, v.type, default=v.init) for v in info.inputs]
+    if info.kind == "FUNCTION":
+        outs = [Port("OUT", info.result_type, doc="the function's result")]
+        outs += [Port(v.name, v.type) for v in info.outputs]
+        states = []
+    else:
+        outs = [Port(v.name, v.type, default=v.init) for v in info.outputs]
+        out_names = {v.name for v in info.outputs}
+        states = [State(g, tp, init=_init(tp.default)) for g, tp in info.externals.items()]
+        states += [State(e.path, e.type, init=_init(e.init)) for e in info.state
+                   if e.path not in out_names]
+    fn_name, fn = info.fn_name, info.fn
+    in_names = [v.name for v in info.inputs]
+    if info.kind == "FUNCTION":
+        back = ["OUT"] + [v.name for v in info.outputs]
+        extra = []
+    else:
+        extra = list(info.externals) + [e.path for e in info.state]
+        back = list(info.externals) + [e.path for e in info.state]
+
+    def code(self, io):
+        # by the names' table: a variable may be called like an IO attribute (n, p, now)
+        place = io._names
+        args = ", ".join([io.now] + [place[n] for n in in_names + extra])
+        targets = [place[n] for n in back]
+        if info.kind == "FUNCTION" and len(targets) == 1:
+            return f"{targets[0]} = {fn_name}({args})"
+        return f"{', '.join(targets)}, = {fn_name}({args})" if targets else f"{fn_name}({args})"
+
+    doc = f"{info.label}, compiled from Structured Text."
+    return type(info.name, (Block,), {
+        "__doc__": doc, "type_name": info.name, "family": "st", "inputs": ins, "outputs": outs,
+        "state": states, "helpers": {fn_name: fn}, "stateful": info.kind != "FUNCTION",
+        "code": code, "st_info": info, "__module__": __name__})
+
+
+def _init(value):
+    if isinstance(value, list):
+        return lambda *_args: _copy.deepcopy(value)
+    return value
+
+
+# ---------------------------------------------------------------- the API
+def compile_pou(pou: A.Pou, context: Context) -> type[Block]:
+    """The block type of one POU of ``context``'s unit."""
+    return block_type(context.pou_info(pou.name, pou, None))
+
+
+def compile_unit(unit: A.CompilationUnit, *, filename: str | None = None, library=None,
+                 types: dict | None = None, extra_blocks: dict | None = None) -> CompiledUnit:
+    """Every POU of ``unit`` as a block type (see the module docstring)."""
+    ctx = Context(unit, filename=filename, library=library, types=types, extra_blocks=extra_blocks)
+    out = CompiledUnit()
+    out.context = ctx
+    for pou in ctx.unit.pous:
+        info = ctx.pou_info(pou.name, pou, None)
+        out.infos[pou.name] = info
+        try:
+            out[pou.name] = block_type(info)
+        except FbdError as e:
+            out.errors[pou.name] = e
+    return out
+
+
+__all__ = ["compile_unit", "compile_pou", "Context", "CompiledUnit", "block_type", "lower_bodies"]

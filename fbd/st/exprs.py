@@ -1,0 +1,480 @@
+"""Expressions of an ST body as Python, type-checked as matiec checks them.
+
+:class:`ExprCompiler` turns an expression into ``(python expression, type)``,
+emitting the statements it needs first (a library block's code, an array
+bound check) into the body being written. The rules are matiec's, checked
+with it:
+
+* no implicit conversion: ``dint := int_var`` and ``int_var + dint_var`` are
+  refused (use ``INT_TO_DINT``); a BYTE is not a number (``b + 1`` refused);
+* an untyped literal takes the type of its context (the other operand, the
+  variable assigned, the parameter), and must fit it: an integer literal is
+  not a REAL (``r := 1`` is refused, as matiec refuses it), a real literal is
+  not an integer; two untyped literals compute as LINT (or LREAL);
+* operators are the library blocks': ``+`` is ADD's code, ``/`` DIV's, MOD
+  MOD's, ``**`` EXPT's, with their wrap-around; comparisons, AND/OR/XOR and
+  NOT are the plain Python operations those blocks compute (``AND`` of BOOLs
+  short-circuits, as matiec's C ``&&`` does).
+"""
+
+from __future__ import annotations
+
+from .. import types as t
+from ..block import REQUIRED, Extensible, code_lines, literal
+from . import ast as A
+from .model import Var
+from .typemap import STRING_LENGTHS, literal_value
+
+K = t.Kind
+_NUM = (K.INT, K.REAL)
+_CMP = {"<": "<", ">": ">", "<=": "<=", ">=": ">=", "=": "==", "<>": "!="}
+_ARITH_BLOCKS = {"+": "ADD", "-": "SUB", "*": "MUL", "/": "DIV", "MOD": "MOD", "**": "EXPT"}
+
+
+def same(a: t.DataType, b: t.DataType) -> bool:
+    return a is b or a.canonical is b.canonical
+
+
+def untyped(e) -> bool:
+    """A literal without a type prefix (or an expression of such only): its type
+    comes from the context."""
+    if isinstance(e, A.Literal):
+        return e.type_name is None and e.kind in ("int", "real", "bool")
+    if isinstance(e, A.Unary):
+        return untyped(e.operand)
+    if isinstance(e, A.Binary):
+        return untyped(e.left) and untyped(e.right)
+    return False
+
+
+class ExprCompiler:
+    """Needs from the body compiler: ``emit(line)``, ``tmp()``, ``fail(node, msg)``,
+    ``lookup(node, name) -> Var``, ``ctx`` (the unit's compile context)."""
+
+    # -- entry ---------------------------------------------------------------
+    def expr(self, e, expected: t.DataType | None = None) -> tuple[str, t.DataType]:
+        if isinstance(e, A.Literal):
+            return self.literal(e, expected)
+        if isinstance(e, A.Binary):
+            return self.binary(e, expected)
+        if isinstance(e, A.Unary):
+            return self.unary(e, expected)
+        if isinstance(e, A.EnumLiteral):
+            return self.enum_literal(e)
+        if isinstance(e, A.Call):
+            return self.call(e, expected)
+        if isinstance(e, A.Name):
+            sym = self.analysis.symbol(e)
+            if sym is not None and sym.kind == "enum_value":
+                return self.enum_value(e, e.name, expected)
+            if e.name.upper() == "__CURRENT_TIME":
+                return "now", t.TIME
+        code, tp, var = self.place(e)
+        if tp is None:
+            self.fail(e, f"{A.dump(e)} is an FB instance, not a value")
+        return code, tp
+
+    def typed(self, e, want: t.DataType, what: str) -> str:
+        """``e`` as a value of type ``want`` (assignment compatible), else an error."""
+        code, tp = self.expr(e, want)
+        if not same(tp, want):
+            self.fail(e, f"{what}: {tp.name} where {want.name} is expected (matiec converts "
+                         f"nothing implicitly; use {tp.canonical.name}_TO_{want.canonical.name})"
+                      if tp.kind in (K.INT, K.REAL, K.BITS, K.BOOL) and want.kind in
+                      (K.INT, K.REAL, K.BITS, K.BOOL) else
+                      f"{what}: {tp.name} where {want.name} is expected")
+        return code
+
+    # -- literals ------------------------------------------------------------
+    def literal(self, e: A.Literal, expected):
+        value = literal_value(e)
+        if e.type_name is not None:
+            tp = self.types.named(e.type_name, e)
+            return literal(self.types.literal(e, tp)), tp
+        kind = e.kind
+        if kind == "bool":
+            tp = expected if expected is not None and expected.canonical.kind in (K.BOOL, K.BITS) \
+                else t.BOOL
+            if tp.canonical.kind is K.BITS:
+                return literal(int(value)), tp
+            return literal(bool(value)), t.BOOL
+        if kind in ("time", "ltime"):
+            return literal(value), t.TIME
+        if kind == "string":
+            return literal(value), t.STRING
+        if kind in ("date", "tod", "dt"):
+            return literal(value), {"date": t.DATE, "tod": t.TOD, "dt": t.DT}[kind]
+        if expected is not None:
+            ck = expected.canonical.kind
+            if kind == "int" and ck in (K.INT, K.BITS):
+                return literal(self.types.literal(e, expected)), expected
+            if kind == "int" and ck is K.BOOL and value in (0, 1):
+                return literal(bool(value)), t.BOOL
+            if kind == "real" and ck is K.REAL:
+                return literal(float(value)), expected
+        return literal(value), (t.LINT if kind == "int" else t.LREAL)
+
+    def enum_literal(self, e: A.EnumLiteral):
+        tp = self.types.named(e.type_name, e)
+        if tp.canonical.kind is not K.ENUM:
+            self.fail(e, f"{e.type_name} is not an enumeration")
+        try:
+            return literal(tp.canonical.code_of(e.value)), tp
+        except (t.InvalidValue, KeyError):
+            self.fail(e, f"{e.type_name} has no value {e.value}")
+
+    def enum_value(self, node, name: str, expected):
+        if expected is not None and expected.canonical.kind is K.ENUM:
+            try:
+                return literal(expected.canonical.code_of(name)), expected
+            except (t.InvalidValue, KeyError):
+                pass
+        found = self.types.enum_values.get(name.upper())
+        if found is None:
+            self.fail(node, f"{name} is not an enumerated value of a declared type")
+        tp, code = found
+        return literal(code), tp
+
+    # -- operators -------------------------------------------------------------
+    def operands(self, e: A.Binary, expected):
+        """Both sides, the untyped one compiled in the other's type."""
+        if untyped(e.left) and not untyped(e.right):
+            right = self.expr(e.right, None)
+            left = self.expr(e.left, right[1])
+        else:
+            left = self.expr(e.left, None if untyped(e.left) and e.op in _CMP else
+                             (expected if untyped(e.left) else None))
+            right = self.expr(e.right, left[1])
+        return left, right
+
+    def binary(self, e: A.Binary, expected):
+        op = e.op
+        if op in ("AND", "OR") and not untyped(e):
+            return self.logical(e, expected)
+        (a, ta), (b, tb) = self.operands(e, expected)
+        if op in _CMP:
+            if not same(ta, tb):
+                self.fail(e, f"'{op}' compares {ta.name} with {tb.name}; both sides must have one type")
+            if ta.canonical.kind in (K.ARRAY, K.STRUCT):
+                self.fail(e, f"'{op}' cannot compare {ta.name} values")
+            if ta.canonical.kind is K.ENUM and op not in ("=", "<>"):
+                self.fail(e, f"'{op}' cannot order enumerated values; only = and <> compare them")
+            return f"({a} {_CMP[op]} {b})", t.BOOL
+        if op in ("AND", "OR", "XOR"):
+            if not same(ta, tb) or ta.canonical.kind not in (K.BOOL, K.BITS):
+                self.fail(e, f"'{op}' needs two operands of one bit-string type (BOOL, BYTE, "
+                             f"WORD ...), not {ta.name} and {tb.name}")
+            py = {"AND": "&", "OR": "|", "XOR": "^"}[op]
+            if ta.canonical.kind is K.BOOL:
+                py = {"AND": "and", "OR": "or", "XOR": "!="}[op]
+            return f"({a} {py} {b})", ta.canonical
+        return self.arith(e, op, (a, ta), (b, tb))
+
+    def logical(self, e: A.Binary, expected):
+        """AND / OR: short-circuit (C's && and ||) when the right side needs statements."""
+        mark = self.mark()
+        left = self.expr(e.left, None)
+        mark_right = self.mark()
+        right = self.expr(e.right, left[1])
+        pre = self.take(mark_right)
+        ta, tb = left[1], right[1]
+        if not same(ta, tb) or ta.canonical.kind not in (K.BOOL, K.BITS):
+            self.fail(e, f"'{e.op}' needs two operands of one bit-string type (BOOL, BYTE, "
+                         f"WORD ...), not {ta.name} and {tb.name}")
+        del mark
+        if ta.canonical.kind is K.BITS:
+            self.put(pre)
+            return f"({left[0]} {'&' if e.op == 'AND' else '|'} {right[0]})", ta.canonical
+        if not pre:
+            return f"({left[0]} {e.op.lower()} {right[0]})", t.BOOL
+        out = self.tmp()
+        self.emit(f"{out} = {left[0]}")
+        self.emit(f"if {'' if e.op == 'AND' else 'not '}{out}:")
+        self.put(pre, 1)
+        self.emit(f"    {out} = {right[0]}")
+        return out, t.BOOL
+
+    def arith(self, e, op, left, right):
+        (a, ta), (b, tb) = left, right
+        ka, kb = ta.canonical.kind, tb.canonical.kind
+        if op in ("*", "/") and ka is K.TIME and kb in _NUM:
+            return self.block_call("MUL_TIME" if op == "*" else "DIV_TIME",
+                                   {"N": tb.canonical}, [a, b], e)
+        if op == "**":
+            if ka is not K.REAL or kb not in _NUM:
+                self.fail(e, f"'**' raises a REAL or LREAL to a number, not {ta.name} to {tb.name}")
+            return self.block_call("EXPT", {"T": ta.canonical, "N": tb.canonical}, [a, b], e)
+        if not same(ta, tb):
+            self.fail(e, f"'{op}' of {ta.name} and {tb.name}: both operands must have one type "
+                         f"(matiec converts nothing implicitly)")
+        c = ta.canonical
+        allowed = {"+": (K.INT, K.REAL, K.TIME), "-": (K.INT, K.REAL, K.TIME),
+                   "*": _NUM, "/": _NUM, "MOD": (K.INT,)}[op]
+        if c.kind not in allowed:
+            self.fail(e, f"'{op}' is not defined for {ta.name}")
+        return self.block_call(_ARITH_BLOCKS[op], {"T": c}, [a, b], e)
+
+    def unary(self, e: A.Unary, expected):
+        if e.op == "-" and isinstance(e.operand, A.Literal) and e.operand.kind in ("int", "real",
+                                                                                  "time", "ltime"):
+            lit = e.operand
+            if lit.type_name is None and lit.kind in ("int", "real"):
+                neg = A.Literal(kind=lit.kind, value=-lit.value, text="-" + lit.text,
+                                line=lit.line, col=lit.col)
+                return self.literal(neg, expected)
+        code, tp = self.expr(e.operand, expected)
+        c = tp.canonical
+        if e.op == "NOT":
+            if c.kind is K.BOOL:
+                return f"(not {code})", t.BOOL
+            if c.kind is K.BITS:
+                return f"({code} ^ {(1 << c.bits) - 1})", c
+            self.fail(e, f"NOT needs a BOOL or bit string, not {tp.name}")
+        if c.kind is K.REAL or (c.kind in (K.INT, K.TIME) and c.signed):
+            return self.block_call("NEG", {"T": c}, [code], e) if c.kind is not K.TIME else \
+                (c.wrap(f"-{code}"), c)
+        self.fail(e, f"unary '-' needs a signed number or TIME, not {tp.name}")
+
+    # -- library blocks --------------------------------------------------------
+    def block_call(self, name: str, bound: dict, args: list[str], node, n=None):
+        cls = self.ctx.blocks.get(name)
+        if cls is None:
+            self.fail(node, f"the library has no {name} block for this operation")
+        block = self.ctx.block(cls, bound, n, node, self)
+        names = {}
+        for port, code in zip(block.input_ports(), args):
+            names[port.name] = f"({code})" if not code.isidentifier() else code
+        outs = {}
+        for port in block.output_ports():
+            outs[port.name] = names[port.name] = self.tmp()
+        for line in code_lines(block, names, block.bound_types, self.tmp):
+            self.emit(line)
+        self.uses(block)
+        out = block.output_ports()[0]
+        tp = block.bound_types.get(out.type) if isinstance(out.type, str) else out.type
+        return outs[out.name], tp
+
+    # -- calls -----------------------------------------------------------------
+    def call(self, e: A.Call, expected):
+        code, tp = self.function_call(e, e.name, e.args, expected)
+        if tp is None:
+            self.fail(e, f"{e.name} returns no value")
+        return code, tp
+
+    def function_call(self, node, name: str, args, expected):
+        info = self.ctx.pou_info(name, node, self)
+        if info is not None:
+            if info.kind != "FUNCTION":
+                self.fail(node, f"{name} is a {info.kind}, not a function; call an instance of it")
+            return self.user_function(node, info, args)
+        cls, bound = self.ctx.library_function(name)
+        if cls is None:
+            self.fail(node, f"{name} is not a function this engine has")
+        return self.library_function(node, name, cls, bound, args, expected)
+
+    def bind_args(self, node, name, ports: list, args, extensible: Extensible | None):
+        """{port NAME: Arg} for formal or positional arguments, outputs apart."""
+        given, outs = {}, {}
+        port_names = [p.name.upper() for p in ports]
+        pos = 0
+        for arg in args:
+            if arg.name is None:
+                if extensible is not None and pos >= len(port_names):
+                    port_names.append(f"{extensible.prefix}{extensible.start + pos - len(ports) + 0}")
+                if pos >= len(port_names):
+                    self.fail(arg, f"{name} takes {len(ports)} argument(s); this is one too many")
+                given[port_names[pos]] = arg
+                pos += 1
+            elif arg.name.upper() in ("EN", "ENO"):
+                self.fail(arg, "EN and ENO are not supported in ST calls here")
+            elif arg.output:
+                outs[arg.name.upper()] = arg
+            else:
+                given[arg.name.upper()] = arg
+        return given, outs
+
+    def library_function(self, node, name, cls, bound, args, expected):
+        group = next((p for p in cls.inputs if isinstance(p, Extensible)), None)
+        fixed = [p for p in cls.inputs if not isinstance(p, Extensible)]
+        n = None
+        if group is not None:
+            n = max(group.min, len([a for a in args if not a.output]) - len(fixed))
+        probe = cls.__new__(cls)
+        probe.n = n
+        probe.bound_types = {}
+        ports = cls.input_ports(probe) if group is not None else list(cls.inputs)
+        given, outs = self.bind_args(node, name, ports, args, None)
+        if outs:
+            self.fail(node, f"{name} has no outputs to read with '=>'")
+        by_name = {p.name.upper(): p for p in ports}
+        for k in given:
+            if k not in by_name:
+                self.fail(given[k], f"{name} has no input {k} (inputs: "
+                                    f"{', '.join(p.name for p in ports)})")
+        bound = dict(bound)
+        codes = {}
+        order = sorted(ports, key=lambda p: untyped(given[p.name.upper()].value)
+                       if p.name.upper() in given else True)
+        for p in order:
+            arg = given.get(p.name.upper())
+            if arg is None:
+                if p.default is REQUIRED:
+                    self.fail(node, f"{name}: input {p.name} is not given")
+                continue
+            want = bound.get(p.type) if isinstance(p.type, str) else p.type
+            if want is None and isinstance(p.type, str) and untyped(arg.value) and \
+                    expected is not None and _is_result_var(cls, p.type):
+                want = expected
+            code, tp = self.expr(arg.value, want)
+            if isinstance(p.type, str):
+                if p.type in bound and not same(bound[p.type], tp):
+                    self.fail(arg, f"{name}: {p.name} is {tp.name}, but another input makes "
+                                   f"it {bound[p.type].name}")
+                bound.setdefault(p.type, tp.canonical)
+            elif not same(tp, p.type):
+                self.fail(arg, f"{name}: {p.name} must be {p.type.name}, not {tp.name}")
+            codes[p.name] = code
+        for p in ports:
+            if p.name not in codes:
+                codes[p.name] = literal(_port_default(p, bound))
+        return self.block_call(cls.type_name, bound, [codes[p.name] for p in ports], node, n)
+
+    def user_function(self, node, info, args):
+        given, outs = self.bind_args(node, info.name, info.inputs + info.in_outs, args, None)
+        params = []
+        for v in info.inputs:
+            arg = given.pop(v.name.upper(), None)
+            params.append(self.typed(arg.value, v.type, f"{info.name}.{v.name}") if arg is not None
+                          else literal(v.init))
+        inout_targets = []
+        for v in info.in_outs:
+            arg = given.pop(v.name.upper(), None)
+            if arg is None:
+                self.fail(node, f"{info.name}: VAR_IN_OUT {v.name} must be given a variable")
+            code, tp, _var = self.place(arg.value)
+            if tp is None or not same(tp, v.type):
+                self.fail(arg, f"{info.name}.{v.name} is {v.type.name}; pass a variable of that type")
+            params.append(code)
+            inout_targets.append(code)
+        if given:
+            k = next(iter(given))
+            self.fail(given[k], f"{info.name} has no input {k}")
+        call = f"{info.fn_name}(now, {', '.join(params)})" if params else f"{info.fn_name}(now)"
+        self.ctx.need(info, self)
+        if not info.outputs and not inout_targets and not outs:
+            return call, info.result_type
+        res = self.tmp()
+        self.emit(f"{res} = {call}")
+        k = 1
+        by_out = {}
+        for v in info.outputs:
+            by_out[v.name.upper()] = (f"{res}[{k}]", v.type)
+            k += 1
+        for target in inout_targets:
+            self.emit(f"{target} = {res}[{k}]")
+            k += 1
+        for oname, arg in outs.items():
+            if oname not in by_out:
+                self.fail(arg, f"{info.name} has no output {oname}")
+            self.store(arg.value, *by_out[oname], arg)
+        return f"{res}[0]", info.result_type
+
+    # -- variables ---------------------------------------------------------------
+    def place(self, e):
+        """(Python target/expression, type, Var or None) of a variable path; the
+        type is None for an FB instance (the Var has its ``fb``)."""
+        if isinstance(e, A.Name):
+            var = self.lookup(e, e.name)
+            return var.local, var.type, var
+        if isinstance(e, A.DirectVar):
+            var = self.located(e)
+            return var.local, var.type, var
+        if isinstance(e, A.Member):
+            base, btp, bvar = self.place(e.base)
+            if btp is None:                       # an FB instance's variable
+                member = self.instance_member(bvar, e.member, e)
+                return member.local, member.type, member
+            c = btp.canonical
+            if c.kind is not K.STRUCT:
+                self.fail(e, f"{A.dump(e.base)} is a {btp.name}, which has no member {e.member}")
+            try:
+                k = c.field_index(e.member)
+            except KeyError:
+                self.fail(e, f"{btp.name} has no field {e.member}")
+            return f"{base}[{k}]", c.fields[k].type, None
+        if isinstance(e, A.Index):
+            base, btp, _ = self.place(e.base)
+            c = btp.canonical if btp is not None else None
+            if c is None or c.kind is not K.ARRAY:
+                self.fail(e, f"{A.dump(e.base)} is not an array")
+            if len(e.indices) != len(c.dims):
+                self.fail(e, f"{btp.name} has {len(c.dims)} dimension(s), not {len(e.indices)}")
+            return f"{base}[{self.offset(e, c)}]", c.element, None
+        self.fail(e, f"{A.dump(e)} is not a variable")
+
+    def offset(self, e: A.Index, c: t.ArrayType) -> str:
+        """The flat position of an element, checked against the bounds (an index
+        outside them stops the scan with an error: never another element)."""
+        parts = []
+        stride = 1
+        strides = []
+        for lo, hi in reversed(c.dims):
+            strides.append(stride)
+            stride *= hi - lo + 1
+        strides.reverse()
+        constant = 0
+        for idx, (lo, hi), s in zip(e.indices, c.dims, strides):
+            code, tp = self.expr(idx, t.DINT)
+            if tp.canonical.kind not in (K.INT, K.BITS, K.ENUM):
+                self.fail(idx, f"an array index must be an integer, not {tp.name}")
+            if code.lstrip("-").isdigit():
+                value = int(code)
+                if not lo <= value <= hi:
+                    self.fail(idx, f"index {value} is outside {lo}..{hi} of {c.name}")
+                constant += (value - lo) * s
+                continue
+            name = self.tmp()
+            self.emit(f"{name} = {code}")
+            self.emit(f"if not {lo} <= {name} <= {hi}: _st_bounds({name}, {lo}, {hi}, "
+                      f"{self.where(idx)!r})")
+            parts.append(f"({name} - {lo})" + (f" * {s}" if s != 1 else "") if lo else
+                         (name + (f" * {s}" if s != 1 else "")))
+        if constant or not parts:
+            parts.append(str(constant))
+        return " + ".join(parts)
+
+    def store(self, target, code: str, tp: t.DataType, node) -> None:
+        """Assign a value of type ``tp`` to a variable path, as IEC copies it."""
+        dest, dtp, var = self.place(target)
+        if dtp is None:
+            self.fail(node, f"{A.dump(target)} is an FB instance; assign its inputs instead")
+        if var is not None and var.constant:
+            self.fail(node, f"{var.name} is CONSTANT")
+        if not same(tp, dtp):
+            self.fail(node, f"{tp.name} cannot be assigned to {A.dump(target)}, which is {dtp.name}")
+        self.emit(f"{dest} = {self.copied(code, dtp)}")
+
+    def copied(self, code: str, tp: t.DataType) -> str:
+        c = tp.canonical
+        if c.kind is K.STRING:
+            n = STRING_LENGTHS.get(id(tp))
+            return f"{code}[:{n}]" if n is not None and not code.startswith(("'", '"')) else code
+        if c.mutable:
+            if c.kind is K.ARRAY and not c.element.mutable:
+                return f"list({code})"
+            return f"_st_copy({code})"
+        return code
+
+
+def _is_result_var(cls, var: str) -> bool:
+    return any(p.type == var for p in cls.outputs)
+
+
+def _port_default(p, bound):
+    tp = bound.get(p.type) if isinstance(p.type, str) else p.type
+    if tp is None:
+        return p.default
+    return tp.coerce(p.default)
+
+
+__all__ = ["ExprCompiler", "same", "untyped", "Var"]

@@ -1,0 +1,143 @@
+"""What the code generator knows of a POU: its variables, flattened.
+
+A POU compiles to one Python function (see :mod:`fbd.st.compile`). Every
+variable it keeps from call to call is one parameter and one returned value
+of that function, a Python local inside it: its own outputs and VARs, and for
+each FB instance it holds, that instance's variables (``T1.IN``, ``T1.Q``,
+``T1.M``, ... for a TON; all of a user FB's, recursively). This list is the
+POU's *state*, each entry with its path relative to the POU (``T1.Q``), the
+path under which the block shows it, and its type and initial value.
+
+Inputs are parameters only (the caller owns them: the wire, or for an
+instance inside another POU, the holder's state ``fb.IN``). Globals reached
+through VAR_EXTERNAL (also by the FBs inside) are passed in and handed back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import types as t
+from ..block import REQUIRED, Block, Extensible
+
+
+def local_name(path: str) -> str:
+    """The Python local of a variable path: ``T1.Q`` -> ``v_T1__Q``."""
+    return "v_" + path.upper().replace(".", "__")
+
+
+def global_local(name: str) -> str:
+    return "g_" + name.upper()
+
+
+@dataclass
+class Var:
+    """A variable as the body sees it."""
+    name: str
+    path: str                       # relative to the POU: "X", "T1.Q"
+    local: str                      # the Python expression it is (a local)
+    type: t.DataType | None         # None for an FB instance
+    section: str = "VAR"
+    init: Any = None
+    constant: bool = False
+    fb: Any = None                  # PouInfo or LibraryFb for an FB instance
+    node: Any = None
+
+
+@dataclass
+class StateEntry:
+    path: str
+    type: t.DataType
+    init: Any
+
+
+@dataclass
+class LibraryFb:
+    """A function block of the engine's library (TON, CTU, ...) or one given
+    by the caller as a Block: its code is the block's own (``code_lines``)."""
+    name: str
+    block: Block
+
+    @property
+    def ports(self) -> dict:
+        out = {}
+        for p in self.block.input_ports():
+            out[p.name.upper()] = ("input", p)
+        for p in self.block.output_ports():
+            out[p.name.upper()] = ("output", p)
+        for sv in self.block.state_vars():
+            out[sv.name.upper()] = ("state", sv)
+        return out
+
+    def flat(self) -> list[StateEntry]:
+        entries = []
+        bound = self.block.bound_types
+        for p in self.block.input_ports():
+            tp = bound.get(p.type) if isinstance(p.type, str) else p.type
+            init = tp.default if p.default is REQUIRED else tp.coerce(p.default)
+            entries.append(StateEntry(p.name, tp, init))
+        for p in self.block.output_ports():
+            tp = bound.get(p.type) if isinstance(p.type, str) else p.type
+            entries.append(StateEntry(p.name, tp, tp.default))
+        for sv in self.block.state_vars():
+            tp = bound.get(sv.type) if isinstance(sv.type, str) else sv.type
+            init = sv.init(self.block) if callable(sv.init) else (
+                tp.default if sv.init is None else sv.init)
+            entries.append(StateEntry(sv.name, tp, init))
+        return entries
+
+    def member_type(self, name: str):
+        entry = self.ports.get(name.upper())
+        if entry is None:
+            return None
+        decl = entry[1]
+        return self.block.bound_types.get(decl.type) if isinstance(decl.type, str) else decl.type
+
+    def member_name(self, name: str) -> str | None:
+        entry = self.ports.get(name.upper())
+        return entry[1].name if entry else None
+
+
+def library_fb_usable(block: Block) -> str | None:
+    """Why a library block cannot be an FB instance in ST, or None."""
+    if any(isinstance(p, Extensible) for p in type(block).inputs):
+        return "has an extensible input group"
+    for p in list(block.input_ports()) + list(block.output_ports()):
+        if isinstance(p.type, str) and p.type not in block.bound_types:
+            return f"leaves its type {p.type} open"
+    return None
+
+
+@dataclass
+class PouInfo:
+    """One POU, ready for calls: its interface, state, and its function."""
+    name: str
+    kind: str                           # FUNCTION, FUNCTION_BLOCK, PROGRAM
+    node: Any
+    inputs: list[Var] = field(default_factory=list)
+    outputs: list[Var] = field(default_factory=list)
+    in_outs: list[Var] = field(default_factory=list)
+    variables: dict[str, Var] = field(default_factory=dict)    # NAME -> every own variable
+    state: list[StateEntry] = field(default_factory=list)      # outputs, VARs, instances', in order
+    externals: dict[str, t.DataType] = field(default_factory=dict)   # GLOBAL -> type (own and inner)
+    result_type: t.DataType | None = None
+    fn_name: str = ""
+    fn: Any = None
+    source: str = ""                    # the generated Python, for reading
+    helpers: dict = field(default_factory=dict)   # what the function's globals hold
+
+    @property
+    def label(self) -> str:
+        return f"{self.kind} {self.name}"
+
+    def flat(self) -> list[StateEntry]:
+        """Everything an instance of this FB keeps: its inputs, then its state."""
+        return [StateEntry(v.path, v.type, v.init) for v in self.inputs] + list(self.state)
+
+    def member(self, name: str) -> Var | None:
+        return self.variables.get(name.upper())
+
+
+__all__ = ["Var", "StateEntry", "LibraryFb", "PouInfo", "local_name", "global_local",
+           "library_fb_usable"]

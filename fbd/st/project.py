@@ -1,0 +1,182 @@
+"""A ``.st`` file as a project: its POUs as block types and networks, its
+CONFIGURATION as PLC tasks, with the interface of :class:`fbd.plcopen.project.Project`.
+
+::
+
+    project = fbd.st.load("program.st")
+    project.pous                 # PROGRAM name -> Network (one instance of its block)
+    project.blocks               # every POU name -> its Block type
+    project.network("Main")      # the Network, usable with Harness
+    project.plc(cycle=0.005)     # the configuration's program instances as tasks
+
+A PROGRAM's network has one instance of its block, named like the PROGRAM:
+its VAR_INPUTs and ``AT %I..`` variables are the network's inputs (located
+ones in the process image at their address), its VAR_OUTPUTs and ``AT %Q..``
+/ ``%M..`` variables its outputs; everything else is that instance's state
+(``Main.counter``, ``Main.T1.Q``).
+
+The configuration is read as matiec reads it: one task per program instance
+(``PROGRAM p WITH t : Main``), with its task's INTERVAL and PRIORITY, the
+configuration's and resources' VAR_GLOBALs shared by all program instances
+(bound to each program's VAR_EXTERNALs as :mod:`fbd.plcopen.project` binds
+them: each scan starts from the globals' values and hands its writes back).
+A file without a configuration runs with :meth:`Project.plc` only when it has
+one PROGRAM (a task at ``cycle``). Connections ``PROGRAM p : Main (x := g)``
+and event tasks (SINGLE) are refused.
+"""
+
+from __future__ import annotations
+
+from ..errors import FbdError
+from ..library import load_libraries
+from ..network import Network
+from ..plcopen.project import Configuration, Project, TaskSpec
+from . import ast as A
+from .compile import compile_unit
+from .errors import StSemanticError
+from .parser import parse
+
+
+class _Var:
+    """A global as :class:`fbd.plcopen.project.Project` keeps one."""
+
+    def __init__(self, name, type_, start, constant):
+        self.name, self.type, self.start, self.constant = name, type_, start, constant
+        self.type_name = type_.name
+
+
+class StImporter:
+    """What :meth:`Project.plc` asks of an importer: each program's network and
+    how its globals bind."""
+
+    def __init__(self, project: Project, compiled):
+        self.project = project
+        self.compiled = compiled
+
+    def for_configuration(self, name: str):
+        net = self.project.network(name)
+        info = self.compiled.infos[name]
+        conf = self.project.configuration
+        spelled = {g.upper(): g for g in (conf.variables if conf is not None else {})}
+        return net, {spelled.get(g, g): ("state", f"{name}.{g}") for g in info.externals}
+
+
+def program_network(name: str, block_cls) -> Network:
+    info = block_cls.st_info
+    net = Network(name, doc=f"PROGRAM {name}, from Structured Text")
+    wires = {}
+    for v in info.inputs:
+        at = v.node.location.text if v.node is not None and v.node.location is not None else None
+        wires[v.name] = net.input(v.name, v.type, v.init, at=at)
+    inst = net.add(name, block_cls(), **wires)
+    for v in info.outputs:
+        at = v.node.location.text if v.node is not None and v.node.location is not None else None
+        net.output(v.name, inst.port(v.name), v.type, at=at)
+    return net
+
+
+def load(path, text: str | None = None) -> Project:
+    """Read and compile a ``.st`` file (see the module docstring)."""
+    load_libraries()
+    path = str(path)
+    if text is None:
+        try:
+            with open(path, encoding="utf-8-sig") as f:
+                text = f.read()
+        except UnicodeDecodeError:
+            with open(path, encoding="latin-1") as f:
+                text = f.read()
+        except OSError as e:
+            raise FbdError(f"{path}: cannot read: {e.strerror or e}") from None
+    unit = parse(text, path)
+    compiled = compile_unit(unit, filename=path)
+    project = Project(path)
+    for pou in compiled.context.unit.pous:
+        project.languages[pou.name] = pou.language
+        if pou.name in compiled.errors:
+            project.errors[pou.name] = compiled.errors[pou.name]
+            continue
+        cls = compiled[pou.name]
+        project.blocks[pou.name] = cls
+        if pou.kind == "PROGRAM":
+            try:
+                project.pous[pou.name] = program_network(pou.name, cls)
+            except FbdError as e:
+                project.errors[pou.name] = FbdError(f"{path}: PROGRAM {pou.name}: {e}")
+    project._importer = StImporter(project, compiled)
+    project.compiled = compiled
+    try:
+        project.configuration = configuration(compiled, path)
+    except FbdError as e:
+        project.configuration_error = e
+    return project
+
+
+def configuration(compiled, path: str) -> Configuration | None:
+    ctx = compiled.context
+    unit = ctx.unit
+    if not unit.configurations:
+        programs = [p for p in unit.pous if p.kind == "PROGRAM"]
+        if len(programs) != 1:
+            return None
+        conf = Configuration("(none)")
+        conf.tasks.append(TaskSpec(programs[0].name, programs[0].name, "", None, 0, ""))
+        return conf
+    node = unit.configurations[0]
+    conf = Configuration(node.name)
+
+    def fail(at, message):
+        raise StSemanticError(message, filename=path, line=at.line, col=at.col,
+                              pou=f"CONFIGURATION {node.name}", source=unit.source)
+
+    def add_globals(blocks):
+        for vb in blocks:
+            for d in vb.decls:
+                if d.name is None:
+                    continue
+                tp = ctx.types.spec(d.spec)
+                start = ctx.types.initial(d.init, tp) if d.init is not None else tp.default
+                conf.variables[d.name] = _Var(d.name, tp, start, vb.qualifier == "CONSTANT")
+                conf.globals[d.name] = start
+
+    add_globals(node.var_blocks)
+    for res in node.resources:
+        add_globals(res.var_blocks)
+        tasks = {tk.name.upper(): tk for tk in res.tasks}
+        for inst in res.programs:
+            if inst.connections:
+                fail(inst.connections[0], "connections of a program instance (x := g, y => g) are "
+                                          "not supported; use VAR_EXTERNAL in the program")
+            us, prio = None, 0
+            task = tasks.get(inst.task.upper()) if inst.task else None
+            if task is not None:
+                if task.single is not None:
+                    fail(task, f"task {task.name}: event tasks (SINGLE) are not supported")
+                prio = task.priority
+                if task.interval is not None:
+                    if not isinstance(task.interval, A.Literal) or task.interval.kind != "time":
+                        fail(task, f"task {task.name}: INTERVAL must be a TIME literal")
+                    us = task.interval.value // 1000
+            type_name = next((p.name for p in unit.pous if p.name.upper() == inst.type_name.upper()),
+                             inst.type_name)
+            conf.tasks.append(TaskSpec(inst.name, type_name, inst.task or "", us, prio,
+                                       res.name or ""))
+    _rename_globals(conf, compiled)
+    return conf
+
+
+def _rename_globals(conf: Configuration, compiled) -> None:
+    """The programs' state names a global as its VAR_EXTERNAL spells it
+    (upper case in the state list): key the shared values the same way."""
+    upper = {name.upper(): name for name in conf.variables}
+    for spec in conf.tasks:
+        info = compiled.infos.get(spec.program)
+        if info is None:
+            continue
+        for g in info.externals:
+            if g not in upper:
+                raise FbdError(f"{compiled.context.filename}: PROGRAM {spec.program} uses the "
+                               f"global {g}, which the configuration does not declare")
+
+
+__all__ = ["load", "program_network", "StImporter"]

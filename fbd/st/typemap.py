@@ -1,0 +1,247 @@
+"""ST type specs and initial values as the engine's :mod:`fbd.types` objects.
+
+``TypeMap(unit, fail)`` turns the unit's ``TYPE`` declarations and any
+``TypeSpec`` of a declaration into DataTypes (each user type made once, in
+dependency order whatever the source order), and initialisers into run-time
+values (see the top of :mod:`fbd.types`: TIME in µs, ARRAY and STRUCT lists).
+``STRING[n]`` is a type of its own, derived from STRING, whose length
+assignments cut to (:data:`STRING_LENGTHS`), as matiec does.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+
+from .. import types as t
+from ..errors import FbdError
+from . import ast as A
+
+#: id(type) -> n for the STRING[n] types: what an assignment cuts a string to
+STRING_LENGTHS: dict[int, int] = {}
+_STRINGS: dict[int, t.DataType] = {}
+
+_ALIASES = {"TIME_OF_DAY": "TOD", "DATE_AND_TIME": "DT", "LTIME": "TIME"}
+_EPOCH = _dt.datetime(1970, 1, 1)
+
+
+def string_type(length: int) -> t.DataType:
+    if length >= t.STRING_MAX:
+        return t.STRING
+    tp = _STRINGS.get(length)
+    if tp is None:
+        tp = _STRINGS[length] = t.DerivedType.of(f"STRING[{length}]", t.STRING)
+        STRING_LENGTHS[id(tp)] = length
+    return tp
+
+
+def elementary(name: str) -> t.DataType | None:
+    name = _ALIASES.get(name.upper(), name.upper())
+    try:
+        return t.by_name(name)
+    except (t.InvalidValue, KeyError, ValueError):
+        return None
+
+
+def ns_to_us(ns: int) -> int:
+    """Nanoseconds to the engine's µs, truncated toward zero."""
+    return ns // 1000 if ns >= 0 else -((-ns) // 1000)
+
+
+def literal_value(lit: A.Literal):
+    """A literal's run-time value."""
+    v = lit.value
+    if lit.kind in ("time", "ltime"):
+        return ns_to_us(v)
+    if lit.kind == "date":
+        return int((_dt.datetime(v.year, v.month, v.day) - _EPOCH).total_seconds()) * 1_000_000
+    if lit.kind == "tod":
+        return ((v.hour * 60 + v.minute) * 60 + v.second) * 1_000_000 + v.microsecond
+    if lit.kind == "dt":
+        d = v - _EPOCH
+        return (d.days * 86400 + d.seconds) * 1_000_000 + d.microseconds
+    return v
+
+
+class TypeMap:
+    """The DataTypes of one unit's type specs. ``fail(node, message)`` raises
+    the caller's error at a node."""
+
+    def __init__(self, unit: A.CompilationUnit, fail, extra: dict | None = None):
+        self.fail = fail
+        self.decls = {d.name.upper(): d for d in unit.types}
+        self.made: dict[str, t.DataType] = dict(extra or {})
+        self._making: set[str] = set()
+        self.enum_values: dict[str, tuple[t.EnumType, int]] = {}   # VALUE -> (type, code)
+        for name in self.decls:
+            self.named(name, self.decls[name])
+
+    # -- types ------------------------------------------------------------
+    def named(self, name: str, node) -> t.DataType:
+        key = name.upper()
+        tp = elementary(key)
+        if tp is not None:
+            return tp
+        if key in self.made:
+            return self.made[key]
+        decl = self.decls.get(key)
+        if decl is None:
+            self.fail(node, f"{name} is not a data type")
+        if key in self._making:
+            self.fail(decl, f"type {decl.name} is defined through itself")
+        self._making.add(key)
+        try:
+            tp = self._declared(decl)
+        except t.InvalidValue as e:
+            self.fail(decl, str(e))
+        self._making.discard(key)
+        self.made[key] = tp
+        return tp
+
+    def _declared(self, decl: A.TypeDecl) -> t.DataType:
+        spec = decl.spec
+        if isinstance(spec, A.NamedType):
+            base = self.named(spec.name, spec)
+            init = self.initial(decl.init, base) if decl.init is not None else None
+            return t.DerivedType.of(decl.name, base, init)
+        if isinstance(spec, A.StringType):
+            return t.DerivedType.of(decl.name, self.spec(spec),
+                                    self.initial(decl.init, t.STRING) if decl.init else None)
+        if isinstance(spec, A.SubrangeType):
+            base = self.named(spec.base.name, spec.base)
+            init = self.initial(decl.init, base) if decl.init is not None else None
+            return t.SubrangeType.of(decl.name, base, spec.range.low, spec.range.high, init)
+        if isinstance(spec, A.EnumType):
+            names = [m.name for m in spec.members]
+            init = None
+            if decl.init is not None:
+                init = decl.init.value if isinstance(decl.init, A.EnumLiteral) else getattr(
+                    decl.init, "name", None)
+            tp = t.EnumType.of(decl.name, names, initial=init)
+            for code, n in enumerate(names):
+                self.enum_values.setdefault(n.upper(), (tp, code))
+            return tp
+        if isinstance(spec, A.ArrayType):
+            arr = self.spec(spec)
+            if decl.init is not None:
+                return t.ArrayType.of(arr.element, arr.dims, decl.name, self.initial(decl.init, arr))
+            return t.ArrayType.of(arr.element, arr.dims, decl.name)
+        if isinstance(spec, A.StructType):
+            fields = []
+            for m in spec.members:
+                ftp = self.spec(m.spec)
+                fields.append(t.Field(m.name, ftp, self.initial(m.init, ftp) if m.init is not None
+                                      else None))
+            st = t.StructType.of(decl.name, fields)
+            if decl.init is not None:
+                return t.DerivedType.of(decl.name, st, self.initial(decl.init, st))
+            return st
+        self.fail(decl, f"type {decl.name}: this kind of type is not supported")
+
+    def spec(self, spec) -> t.DataType:
+        """The DataType of a declaration's type spec."""
+        try:
+            if isinstance(spec, A.NamedType):
+                return self.named(spec.name, spec)
+            if isinstance(spec, A.StringType):
+                if spec.wide:
+                    self.fail(spec, "WSTRING is not supported; use STRING")
+                return string_type(spec.length)
+            if isinstance(spec, A.SubrangeType):
+                base = self.named(spec.base.name, spec.base)
+                return t.SubrangeType.of(f"{base.name} ({spec.range.low}..{spec.range.high})", base,
+                                         spec.range.low, spec.range.high)
+            if isinstance(spec, A.ArrayType):
+                element = self.spec(spec.element)
+                return t.ArrayType.of(element, [(r.low, r.high) for r in spec.ranges])
+            if isinstance(spec, A.EnumType):
+                self.fail(spec, "an enumeration declared in a variable's type is not supported; "
+                                "declare it in TYPE ... END_TYPE")
+            if isinstance(spec, A.StructType):
+                self.fail(spec, "a STRUCT declared in a variable's type is not supported; "
+                                "declare it in TYPE ... END_TYPE")
+        except t.InvalidValue as e:
+            self.fail(spec, str(e))
+        self.fail(spec, "this type is not supported")
+
+    # -- initial values ---------------------------------------------------
+    def initial(self, init, tp: t.DataType):
+        """The run-time value of an initialiser for a variable of type ``tp``."""
+        canon = tp.canonical
+        try:
+            if isinstance(init, A.ArrayInit):
+                if not isinstance(canon, t.ArrayType):
+                    self.fail(init, f"an array initialiser for {tp.name}")
+                values = []
+                for item in init.items:
+                    count = 1 if item.count is None else item.count
+                    if item.value is None:
+                        values += [canon.element.copy(canon.element.default) for _ in range(count)]
+                    else:
+                        one = self.initial(item.value, canon.element)
+                        values += [canon.element.copy(one) for _ in range(count)]
+                if len(values) > canon.size:
+                    self.fail(init, f"{len(values)} values for {tp.name}, which has {canon.size}")
+                return canon.coerce(values)
+            if isinstance(init, A.StructInit):
+                if not isinstance(canon, t.StructType):
+                    self.fail(init, f"a structure initialiser for {tp.name}")
+                out = canon.copy(tp.default)
+                for f in init.fields:
+                    try:
+                        k = canon.field_index(f.name)
+                    except KeyError as e:
+                        self.fail(f, str(e.args[0]))
+                    out[k] = self.initial(f.value, canon.fields[k].type)
+                return out
+            if isinstance(init, A.EnumLiteral) or (isinstance(init, A.Name) and canon.kind is t.Kind.ENUM):
+                value = init.value if isinstance(init, A.EnumLiteral) else init.name
+                if canon.kind is not t.Kind.ENUM:
+                    self.fail(init, f"{value} is an enumerated value, not a {tp.name}")
+                return canon.code_of(value)
+            if isinstance(init, A.Literal):
+                return self.literal(init, tp)
+            if isinstance(init, A.Unary) and init.op == "-" and isinstance(init.operand, A.Literal):
+                return self.literal(init.operand, tp, negate=True)
+        except t.InvalidValue as e:
+            self.fail(init, str(e))
+        self.fail(init, "an initial value must be a literal")
+
+    def literal(self, lit: A.Literal, tp: t.DataType, negate: bool = False):
+        value = literal_value(lit)
+        if negate:
+            value = -value
+        kind = tp.canonical.kind
+        ok = {t.Kind.BOOL: ("bool", "int"), t.Kind.INT: ("int",), t.Kind.BITS: ("int", "bool"),
+              t.Kind.REAL: ("real", "int"), t.Kind.TIME: ("time", "ltime"),
+              t.Kind.STRING: ("string",), t.Kind.DATE: ("date",), t.Kind.TOD: ("tod",),
+              t.Kind.DT: ("dt",)}.get(kind, ())
+        if lit.kind not in ok:
+            self.fail(lit, f"{lit.text or value!r} is not a value of type {tp.name}")
+        if kind is t.Kind.BOOL:
+            if value not in (0, 1):
+                self.fail(lit, f"{value} is not a BOOL")
+            return bool(value)
+        if kind is t.Kind.REAL:
+            return float(value)
+        if kind is t.Kind.STRING:
+            n = STRING_LENGTHS.get(id(tp))
+            return value[:n] if n is not None else value
+        if kind in (t.Kind.INT, t.Kind.BITS):
+            value = int(value)
+            lo, hi = getattr(tp, "lo", None), getattr(tp, "hi", None)
+            if lo is not None and not lo <= value <= hi:
+                self.fail(lit, f"{value} is out of range for {tp.name} ({lo}..{hi})")
+            c = tp.canonical
+            if not c.min <= value <= c.max:
+                self.fail(lit, f"{value} is out of range for {c.name} ({c.min}..{c.max})")
+        return value
+
+
+def check_value(tp: t.DataType, value, where: str):
+    try:
+        return tp.coerce(value, where)
+    except (t.InvalidValue, FbdError) as e:
+        raise FbdError(str(e)) from None
+
+
+__all__ = ["TypeMap", "STRING_LENGTHS", "string_type", "elementary", "literal_value", "ns_to_us"]
