@@ -26,6 +26,7 @@ class CarriedPou:
     element: object                                   # the <pou>
     needs: list = field(default_factory=list)         # CarriedPou
     data_types: list = field(default_factory=list)    # <dataType> elements of its file
+    globals: list = field(default_factory=list)       # (<variable>, constant) its externals name
 
 
 def carried(block) -> CarriedPou | None:
@@ -74,7 +75,21 @@ def write_carried(exporter, src: CarriedPou) -> str:
             exporter.carried_elements[item.name] = item.element
         for dt in item.data_types:
             types.setdefault(dt.get("name") or "", dt)
+        for var, constant in item.globals:
+            exporter.carried_globals.setdefault((var.get("name") or "").upper(), (var, constant))
     return src.name
 
 
-__all__ = ["CarriedPou", "carried", "renamespaced", "write_carried"]
+def write_carried_globals(conf, exporter) -> None:
+    """The configuration's globals the carried POUs' VAR_EXTERNALs name, so they hold
+    in the export what they held in the file read."""
+    for constant in (False, True):
+        chosen = [v for v, c in exporter.carried_globals.values() if c is constant]
+        if chosen:
+            group = etree.SubElement(conf, f"{{{NS_URI}}}globalVars",
+                                     {"constant": "true"} if constant else {})
+            for var in chosen:
+                group.append(renamespaced(var))
+
+
+__all__ = ["CarriedPou", "carried", "renamespaced", "write_carried", "write_carried_globals"]

@@ -43,9 +43,10 @@ from .datatypes import DataTypes, read_data_types
 from .interface import read_interface, read_var
 from .native import marker, native_block
 from .source import NS_100, PlcOpenError, child, children, documentation, in_file, parse, quote, tag
-from .textpous import TEXT_LANGUAGES, TextPous, program_network
 from .values import interval_us
 
+#: body languages compiled by the ST compiler (fbd.st); the rest are networks
+TEXT_LANGUAGES = ("ST", "IL", "SFC")
 #: how deep POUs may place one another (a program placing a block placing ...)
 MAX_POU_DEPTH = 64
 
@@ -208,6 +209,8 @@ class Importer:
         self.data_types = project.data_types
         self.natives: dict = {}     # POU name -> a function making its library block
         self.compiled: dict = {}    # ST, IL and SFC POU name -> the block class it compiles to
+        # fbd.st loads this module (a .st file is a Project too): imported when used
+        from .textpous import TextPous
         self.text = TextPous(self, root)
         self._carried: dict = {}
         self.kinds = {name: el.get("pouType") for name, el in pou_els.items()}
@@ -274,7 +277,11 @@ class Importer:
             raise
         cls.plcopen_source = self.carried(name)
         self.compiled[name] = cls
-        net = program_network(name, cls(), documentation(self.pou_els[name]))
+        from .textpous import program_network
+        try:
+            net = program_network(name, cls(), documentation(self.pou_els[name]))
+        except FbdError as e:
+            raise in_file(self.project.path, f"POU {quote(name)}: {e}") from None
         if not bound_globals:
             return net
         variables = read_interface(self.pou_els[name], name, self.data_types, f"POU {quote(name)}")
@@ -285,7 +292,8 @@ class Importer:
         uses (each once), the file's data types."""
         if name not in self._carried:
             self._carried[name] = src = CarriedPou(name, self.pou_els[name],
-                                                   data_types=self.text.data_type_elements())
+                                                   data_types=self.text.data_type_elements(),
+                                                   globals=self.text.global_elements(name))
             src.needs = [self.carried(used) for used in self._uses(name)]
         return self._carried[name]
 

@@ -18,10 +18,9 @@ from ..st import ast as A
 from ..st.errors import StError
 from ..st.stdlib import STANDARD, LibraryPou
 from ..types import DataType
+from .project import TEXT_LANGUAGES  # noqa: E402  (one list of them)
 from .source import PlcOpenError, child, children, in_file, quote, tag
-from .textual import POU_KINDS, PouText, language_of
-
-TEXT_LANGUAGES = ("ST", "IL", "SFC")
+from .textual import POU_KINDS, PouText, language_of, st_error
 
 
 class TextPous:
@@ -109,7 +108,7 @@ class TextPous:
         label = f"{tree.kind} {tree.name}".upper()
         for e in self.analysis().errors:
             if (e.pou or "").upper() == label:
-                raise PlcOpenError(str(e), str(e).split(": ", 1)[-1])
+                raise st_error(e)
         return tree
 
     def _graphical(self, text_too: bool = False, but: str = "") -> list:
@@ -142,18 +141,12 @@ class TextPous:
         except PlcOpenError:
             raise
         except StError as e:
-            raise PlcOpenError(str(e), str(e).split(": ", 1)[-1]) from None
+            raise st_error(e) from None
         except FbdError as e:
             raise in_file(self.path, f"POU {quote(tree.name)}: {e}") from None
 
     def _compile(self, tree):
-        try:
-            from ..st import compile_unit
-        except ImportError:       # the ST compiler is not part of this build yet
-            lang = self.imp.project.languages.get(tree.name, tree.language)
-            raise in_file(self.path, f"POU {quote(tree.name)}: its {lang} body parses and "
-                                     f"checks, but running ST, IL and SFC POUs is not "
-                                     f"available yet (FBD and LD POUs run)") from None
+        from ..st import compile_unit
         tree = self.with_globals(tree)
         unit = A.CompilationUnit(filename=self.path, elements=(tree,),
                                  source=self.pt.source.text())
@@ -187,25 +180,39 @@ class TextPous:
             out[used] = self.imp.placeable(used)
         return out
 
+    def _global_vars(self) -> dict:
+        """The first configuration's globals: NAME -> (<variable>, constant)."""
+        out = {}
+        for insts in children(self.root, "instances"):
+            for confs in children(insts, "configurations"):
+                for conf in children(confs, "configuration")[:1]:
+                    for holder in [conf] + children(conf, "resource"):
+                        for group in children(holder, "globalVars"):
+                            constant = (group.get("constant") or "").strip().lower() in (
+                                "true", "1")
+                            for v in children(group, "variable"):
+                                out.setdefault((v.get("name") or "").upper(), (v, constant))
+        return out
+
     def globals_decls(self) -> dict:
         """The configuration's globals: NAME -> (VarDecl, constant)."""
         if self._globals is None:
             self._globals = {}
-            for insts in children(self.root, "instances"):
-                for confs in children(insts, "configurations"):
-                    for conf in children(confs, "configuration")[:1]:
-                        holders = [conf] + children(conf, "resource")
-                        for holder in holders:
-                            for group in children(holder, "globalVars"):
-                                constant = (group.get("constant") or "").strip().lower() in (
-                                    "true", "1")
-                                for v in children(group, "variable"):
-                                    try:
-                                        decl = self.pt.var_decl(v, "configuration")
-                                    except PlcOpenError:
-                                        continue
-                                    self._globals[decl.name.upper()] = (decl, constant)
+            for key, (v, constant) in self._global_vars().items():
+                try:
+                    self._globals[key] = (self.pt.var_decl(v, "configuration"), constant)
+                except PlcOpenError:
+                    continue      # the configuration reports it
         return self._globals
+
+    def global_elements(self, name: str) -> list:
+        """The globals the VAR_EXTERNALs of POU ``name`` name: (<variable>, constant)."""
+        el = self.imp.pou_els[name]
+        wanted = {(v.get("name") or "").upper() for g in children(child(el, "interface"),
+                                                                 "externalVars")
+                  for v in children(g, "variable")}
+        found = self._global_vars()
+        return [found[k] for k in sorted(wanted) if k in found]
 
     def with_globals(self, tree):
         """``tree`` with each VAR_EXTERNAL a variable of its own holding the global's
@@ -252,8 +259,10 @@ def program_network(name: str, block, doc: str = "") -> Network:
     wires = {}
     for port in block.input_ports():
         default = port.default
-        if default is REQUIRED and isinstance(port.type, DataType):
-            default = port.type.default
+        if isinstance(port.type, DataType):
+            # a port's default is a run-time value (TIME in µs), a network's the public one
+            raw = port.type.default if default is REQUIRED else default
+            default = port.type.to_python(raw)
         wires[port.name] = net.input(port.name, port.type, default, at=where.get(port.name))
     inst = net.add(name, block, **wires)
     for port in block.output_ports():

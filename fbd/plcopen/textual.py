@@ -97,7 +97,7 @@ class PouText:
         try:
             return st.parse_body(text, language, filename=self.path, pou=pou, line=line, col=col)
         except StError as e:
-            raise PlcOpenError(str(e), str(e).split(": ", 1)[-1]) from None
+            raise st_error(e) from None
 
     def expression(self, text: str, line: int, col: int, where: str):
         """An ST expression written in an attribute or inline condition, at (line, col)."""
@@ -293,6 +293,16 @@ class PouText:
                      var_blocks=blocks, body=body, line=pou_el.sourceline or 0, col=1)
 
 
+def st_error(e: StError) -> PlcOpenError:
+    """An error of the ST layers as the importer's: the message as it is (file, line,
+    column, POU), the detail (what a POU placing this one repeats) without the
+    file's name."""
+    text = str(e)
+    prefix = f"{e.filename}:"
+    detail = f"line {text[len(prefix):]}" if e.line and text.startswith(prefix) else text
+    return PlcOpenError(text, detail)
+
+
 def language_of(body):
     """The language element of a ``<body>`` (or an action's or transition's) and its
     name, or (None, None)."""
@@ -312,4 +322,4 @@ def _folded(node):
     return node
 
 
-__all__ = ["PouText", "Source", "body_text", "language_of", "SECTIONS", "POU_KINDS"]
+__all__ = ["PouText", "Source", "body_text", "language_of", "st_error", "SECTIONS", "POU_KINDS"]

@@ -67,7 +67,7 @@ from ..debug.layout import INPUTS, OUTPUTS, PORT_H, layout_level
 from ..library import load_libraries
 from ..network import Network, Ref
 from ..values import Kind
-from .carry import carried, renamespaced, write_carried
+from .carry import carried, renamespaced, write_carried, write_carried_globals
 from .emit import (
     DATA_NAME,
     DATA_NS,
@@ -176,6 +176,7 @@ def to_xml(network: Network, *, cycle: str = "T#5ms", company: str = "fbd"):
     res = sub(conf, "resource", name="resource1")
     task = sub(res, "task", name="task0", priority="0", interval=cycle)
     sub(task, "pouInstance", name="instance0", typeName=top)
+    write_carried_globals(conf, ex)
     return etree.ElementTree(root)
 
 
@@ -274,6 +275,7 @@ class _Exporter:
         self.natives: dict[tuple, str] = {}           # block configuration -> its POU
         self.carried_types: dict = {}                 # name -> <dataType> of a carried POU's file
         self.carried_elements: dict = {}              # name -> the <pou> element carried
+        self.carried_globals: dict = {}               # NAME -> (<variable>, constant)
         self.taken = {n.upper() for n in registry()} | {tp.name for tp in t.ELEMENTARY}
         # position of each instance path in the execution order (a macro: its first block)
         self.first: dict[str, int] = {}

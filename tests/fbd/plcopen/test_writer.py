@@ -503,7 +503,8 @@ def test_a_pou_whose_marker_was_edited_is_refused_with_the_reason(tmp_path, attr
 
 
 def test_a_pou_of_the_same_name_without_our_marker_is_not_taken_for_ours(tmp_path):
-    """Someone else's FBD_MEMORY_DINT (no marker) is an ordinary ST POU, not our block."""
+    """Someone else's FBD_MEMORY_DINT (no marker) is an ordinary ST POU: compiled from
+    its text, not our block."""
     path = _export(stores(), tmp_path)
     tree = etree.parse(str(path))
     pou = next(p for p in tree.iter(NS + "pou") if p.get("name") == "FBD_MEMORY_DINT")
@@ -512,9 +513,22 @@ def test_a_pou_of_the_same_name_without_our_marker_is_not_taken_for_ours(tmp_pat
     project = load_project(path)
     assert "FBD_MEMORY_DINT" not in project.blocks and "FBD_MEMORY_INT" in project.blocks
     assert project.languages["FBD_MEMORY_DINT"] == "ST"
-    with pytest.raises(PlcOpenError, match="FBD_MEMORY_DINT.*its ST body parses and checks, but "
-                                           + f.TEXT_REFUSAL):
-        project.network("Stores")
+    kinds = {i.name: type(i.element).__name__ for i in project.network("Stores").instances.values()}
+    assert kinds["keep_DINT"] == "FBD_MEMORY_DINT" and kinds["keep_REAL"] == "MEMORY"
+
+
+def test_the_st_the_export_writes_for_our_blocks_runs_as_the_blocks_do(tmp_path):
+    """Without their markers, every POU the export wrote for MEMORY, LIFO, FIFO, NEG and
+    F_TRIG is compiled from its ST, as the editors compile it: the same scans."""
+    path = _export(stores(), tmp_path)
+    tree = etree.parse(str(path))
+    for pou in tree.iter(NS + "pou"):
+        if pou.get("name").startswith("FBD_"):
+            pou.remove(pou.find(NS + "addData"))
+    tree.write(str(path))
+    project = load_project(path)
+    assert not project.blocks and not project.errors, project.errors
+    assert_same_scans(stores(), project.network("Stores"), store_steps())
 
 
 def test_a_user_macro_named_like_a_generated_pou_keeps_its_own(tmp_path):
