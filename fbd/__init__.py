@@ -42,8 +42,24 @@ from .types import (
     DataType,
 )
 
+
+def load(path):
+    """A project from a file: PLCopen TC6 XML (``.xml``, :mod:`fbd.plcopen`) or IEC
+    61131-3 Structured Text (``.st``, :mod:`fbd.st`). Both give ``pous``,
+    ``network(name)``, ``configuration``, ``plc(cycle=...)`` and ``errors``."""
+    text = str(path).lower()
+    if text.endswith(".st"):
+        from .st.project import load as load_st
+        return load_st(path)
+    if text.endswith(".xml"):
+        from .plcopen.project import load_project
+        return load_project(path)
+    raise FbdError(f"{path}: not a project file; fbd.load reads .xml (PLCopen) and .st "
+                   f"(Structured Text)")
+
+
 __all__ = [
-    "Network", "Plc", "ScanProgram", "compile_network", "Block", "Port", "State",
+    "load", "Network", "Plc", "ScanProgram", "compile_network", "Block", "Port", "State",
     "extensible", "register", "registry", "FbdError", "ValidationError", "WiringError",
     "UnknownSignal", "DataType",
     "BOOL", "SINT", "INT", "DINT", "LINT", "USINT", "UINT", "UDINT", "ULINT", "BYTE", "WORD",

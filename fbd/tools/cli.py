@@ -58,17 +58,23 @@ class _Parser(argparse.ArgumentParser):
 
 
 # ------------------------------------------------------------------ loading networks
+def _is_project(target: str) -> bool:
+    """A PLCopen ``.xml`` or an IEC 61131-3 ``.st`` file: a project (fbd.load)."""
+    return target.lower().endswith((".xml", ".st"))
+
+
 def load_network(target: str) -> Network:
     """``MODULE:FUNCTION`` (or ``path/to/file.py:FUNCTION``) → the Network it builds.
 
-    ``FILE.xml:POU`` imports the FBD POU of a PLCopen project (fbd.plcopen).
+    ``FILE.xml:POU`` imports the FBD POU of a PLCopen project (fbd.plcopen),
+    ``FILE.st:PROGRAM`` a PROGRAM of a Structured Text file (fbd.st).
 
     FUNCTION may also name a Network object. The current directory is searched
     for MODULE first, as ``python -m`` does.
     """
     module_name, colon, attr = target.rpartition(":")
-    if target.lower().endswith(".xml"):  # a whole project where one network is wanted
-        from ..plcopen.reader import load_project
+    if _is_project(target):  # a whole project where one network is wanted
+        from .. import load as load_project
         pous = list(load_project(target).pous)
         example = f"{target}:{pous[0]}" if pous else f"{target}:POU"
         raise CliError(f"{target}: name the POU, as in {example} (its FBD POUs: "
@@ -76,8 +82,8 @@ def load_network(target: str) -> Network:
     if not colon or not module_name or not attr:
         raise CliError(f"{target!r}: name the network as MODULE:FUNCTION, "
                        f"e.g. programs.game2048:build")
-    if module_name.lower().endswith(".xml"):  # a PLCopen project: FILE.xml:POU
-        from ..plcopen.reader import load_project
+    if _is_project(module_name):  # a PLCopen project: FILE.xml:POU
+        from .. import load as load_project
         return load_project(module_name).network(attr)
     module = _import(module_name)
     obj = module
@@ -197,11 +203,11 @@ def cmd_run(args) -> int:
         raise CliError(f"--scans {args.scans}: cannot run a negative number of scans")
     cycle_us = _cycle_us(args.cycle)
     if args.program:
-        if not args.target.lower().endswith(".xml"):
+        if not _is_project(args.target):
             raise CliError(f"--program {args.program}: only for a PLCopen file "
                            f"(FILE.xml --program NAME)")
         args.target = f"{args.target}:{args.program}"
-    elif args.target.lower().endswith(".xml"):
+    elif _is_project(args.target):
         return _run_configuration(args, cycle_us)
     program = _compile_for(args, dump=args.dump)
     sets = sorted((_parse_set(text, program, args.scans) for text in args.set),
@@ -316,7 +322,7 @@ class _Tasks:
 def _run_configuration(args, cycle_us: int) -> int:
     """``fbd run plc.xml``: the project's configuration, one PLC task per program
     instance; rows are the main (first) task's scans; signals are ``instance:path``."""
-    from ..plcopen.reader import load_project
+    from .. import load as load_project
     project = load_project(args.target)
     plc = project.plc(cycle=f"T#{cycle_us}us", dump=args.dump)
     view = _Tasks(plc, project.configuration.name,
@@ -474,7 +480,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="run a network for some scans and print watched signals",
                        description="Run MODULE:FUNCTION (a function returning a Network, or a "
                                    "Network) on a simulated PLC and print one row per scan. "
-                                   "A PLCopen FILE.xml runs its configuration (one task per "
+                                   "A PLCopen FILE.xml or ST FILE.st runs its configuration (one task per "
                                    "program instance, signals as instance:path); FILE.xml:POU "
                                    "or --program POU runs one POU.")
     p.add_argument("target", metavar="MODULE:FUNCTION")
