@@ -80,6 +80,19 @@ def write_carried(exporter, src: CarriedPou) -> str:
     return src.name
 
 
+def carried_program(network, exporter) -> str | None:
+    """A program read from a file and run alone (its network one instance of the
+    block it compiles to, named like it) is written as that POU again; None for
+    any other network."""
+    if len(network.instances) != 1:
+        return None
+    inst = next(iter(network.instances.values()))
+    src = carried(inst.element) if not inst.is_macro else None
+    if src is None or inst.name != network.name or src.element.get("pouType") != "program":
+        return None
+    return write_carried(exporter, src)
+
+
 def write_carried_globals(conf, exporter) -> None:
     """The configuration's globals the carried POUs' VAR_EXTERNALs name, so they hold
     in the export what they held in the file read."""
@@ -92,4 +105,5 @@ def write_carried_globals(conf, exporter) -> None:
                 group.append(renamespaced(var))
 
 
-__all__ = ["CarriedPou", "carried", "renamespaced", "write_carried", "write_carried_globals"]
+__all__ = ["CarriedPou", "carried", "carried_program", "renamespaced", "write_carried",
+           "write_carried_globals"]

@@ -67,7 +67,7 @@ from ..debug.layout import INPUTS, OUTPUTS, PORT_H, layout_level
 from ..library import load_libraries
 from ..network import Network, Ref
 from ..values import Kind
-from .carry import carried, renamespaced, write_carried, write_carried_globals
+from .carry import carried, carried_program, renamespaced, write_carried, write_carried_globals
 from .emit import (
     DATA_NAME,
     DATA_NS,
@@ -155,7 +155,7 @@ def to_xml(network: Network, *, cycle: str = "T#5ms", company: str = "fbd"):
     load_libraries()
     program = flatten(network)   # types, initial values, order; validates too
     ex = _Exporter(program)
-    top = ex.pou(network, "", "program")
+    top = carried_program(network, ex) or ex.pou(network, "", "program")
     root = etree.Element(P + "project", nsmap={None: NS_URI, "xhtml": XHTML_URI})
     now = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
     sub(root, "fileHeader", companyName=company, productName="fbd-sim", productVersion="1",

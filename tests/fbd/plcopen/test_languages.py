@@ -279,3 +279,53 @@ def test_an_fbd_program_with_st_blocks_comes_back_through_an_export(tmp_path):
     text = out.read_text(encoding="utf-8")
     assert "Cnt := ResetCounterValue;" in text and 'name="ResetCounterValue"' in text
     _run_main(again)
+
+
+#: scan -> (Counter, MasterWriteToReg0, CounterReadBack, SlaveInputReg0), matiec's
+MODBUS = {1: (0, 0, 0, 0), 3: (0, 0, 7, 0), 5: (0, 0, 7, 300), 50: (0, 0, 7, 300),
+          51: (1, 1, 7, 300), 152: (1, 1, 7, 300), 153: (2, 2, 7, 300), 254: (2, 2, 7, 300),
+          255: (3, 3, 7, 300)}
+MODBUS_INPUTS = {3: ("MasterReadFromReg1", 7), 5: ("SlaveHoldReg0", 300)}
+
+
+def _run_modbus(project):
+    plc = project.plc()
+    inst = project.configuration.tasks[0].name
+    for scan in range(1, max(MODBUS) + 1):
+        if scan in MODBUS_INPUTS:
+            plc.set(f"{inst}:{MODBUS_INPUTS[scan][0]}", MODBUS_INPUTS[scan][1])
+        plc.scan()
+        if scan in MODBUS:
+            got = tuple(plc.get(f"{inst}:{n}") for n in ("Counter", "MasterWriteToReg0",
+                                                         "CounterReadBack", "SlaveInputReg0"))
+            assert got == MODBUS[scan], f"scan {scan}: {got}"
+
+
+def test_beremizs_modbus_test_counts_the_st_generators_pulses(tmp_path):
+    """Beremiz's modbus_test_tcp: an ST square-wave generator (TON and TOF, 1 s each)
+    drives an FBD CTU through a rising edge; registers at hierarchical Modbus
+    addresses copy values across. 20 ms scans; then the same through an export."""
+    project = load_project(f.example("beremiz_modbus_test_tcp"))
+    assert project.languages["Generator"] == "ST" and not project.errors
+    _run_modbus(project)
+    out = tmp_path / "modbus.xml"
+    save(project.network("program0"), out, cycle="T#20ms")
+    _run_modbus(load_project(out))
+
+
+def test_an_st_program_run_alone_is_exported_as_itself(tmp_path):
+    from tests.fbd.plcopen.test_configuration import _config as config
+    path = config(tmp_path, ST_COUNTER, globals_=f.group("globalVars", f.var("G", "INT", "10")),
+                  tasks='<task name="t" priority="0" interval="T#10ms">'
+                        '<pouInstance name="count" typeName="Counter"/></task>')
+    out = tmp_path / "out.xml"
+    save(load_project(path).network("Counter"), out, cycle="T#10ms")
+    schema = f.schema()
+    assert schema.validate(etree.parse(str(out))), schema.error_log
+    again = load_project(out)
+    assert list(again.languages) == ["Counter"] and again.languages["Counter"] == "ST"
+    assert [t.program for t in again.configuration.tasks] == ["Counter"]
+    plc = again.plc()
+    plc.scan(3)
+    inst = again.configuration.tasks[0].name
+    assert plc.get(f"{inst}:SEEN") == 12 and plc.globals["G"] == 13
