@@ -2,10 +2,16 @@
 
 Generates Structured Text programs of the sizes asked for (function blocks
 with timers, IF/CASE/FOR, arithmetic, calls: the mix of a real machine
-program), an IL one, and times parsing and analysis, printing the median of
-several runs and its spread. The first parse of a process also pays for the
-parser tables (loaded from lark's cache after the first run on a machine);
-that cost is printed separately.
+program), an IL one, and times parsing, analysis and compilation to block
+types (:func:`fbd.st.compile_unit`), printing the median of several runs and
+its spread. The first parse of a process also pays for the parser tables
+(loaded from lark's cache after the first run on a machine); that cost is
+printed separately.
+
+Then the scan: ``--instances`` copies of one function block written in ST
+(arithmetic, a comparison, a TON) against the same computation as a network
+of library blocks (ADD, MUL, DIV, SUB, GT, AND, TON), each run by the Python
+engine, microseconds per scan and the ratio.
 """
 
 from __future__ import annotations
@@ -113,10 +119,64 @@ def _time(fn, repeat: int) -> tuple[list[float], list[float]]:
     return wall, cpu
 
 
+_CALC = """FUNCTION_BLOCK Calc
+  VAR_INPUT a, b : INT; en : BOOL; END_VAR
+  VAR_OUTPUT y : INT; q : BOOL; END_VAR
+  VAR t1 : TON; END_VAR
+  y := (a + b) * 3 - a / 7;
+  q := y > 100 AND en;
+  t1(IN := q, PT := T#1s);
+END_FUNCTION_BLOCK
+"""
+
+
+def scan_networks(instances: int):
+    """(ST network, block network): ``instances`` copies of Calc each, on the same inputs."""
+    import blocks
+
+    from .. import Network
+    from .. import types as t
+    from . import compile_unit, parse
+    calc = compile_unit(parse(_CALC, "calc.st"))["Calc"]
+    st_net, blk_net = Network("st_calc"), Network("block_calc")
+    for net in (st_net, blk_net):
+        a, b = net.input("A", t.INT, 5), net.input("B", t.INT, 60)
+        en = net.input("EN", t.BOOL, True)
+        last = None
+        for k in range(instances):
+            if net is st_net:
+                last = net.add(f"c{k}", calc(), a=a, b=b, en=en).q
+                continue
+            s = net.add(f"add{k}", blocks.ADD(t.INT), IN1=a, IN2=b)
+            m = net.add(f"mul{k}", blocks.MUL(t.INT), IN1=s.OUT, IN2=3)
+            d = net.add(f"div{k}", blocks.DIV(t.INT), IN1=a, IN2=7)
+            y = net.add(f"sub{k}", blocks.SUB(t.INT), IN1=m.OUT, IN2=d.OUT)
+            g = net.add(f"gt{k}", blocks.GT(t.INT), IN1=y.OUT, IN2=100)
+            q = net.add(f"and{k}", blocks.AND(t.BOOL), IN1=g.OUT, IN2=en)
+            net.add(f"ton{k}", blocks.TON(), IN=q.OUT, PT="T#1s")
+            last = q.OUT
+        net.output("Q", last)
+    return st_net, blk_net
+
+
+def scan_times(instances: int, scans: int = 200, repeat: int = 5) -> dict:
+    """Median µs per scan of the ST and the block network (Python engine)."""
+    from ..testing import Harness
+    out = {}
+    for name, net in zip(("st", "blocks"), scan_networks(instances)):
+        h = Harness(net, engine="python")
+        h.scan(10)
+        wall, _cpu = _time(lambda h=h: h.scan(scans), repeat)
+        out[name] = 1e6 * statistics.median(wall) / scans
+    out["ratio"] = out["st"] / out["blocks"]
+    return out
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(prog="python -m fbd.st.bench", description=__doc__.splitlines()[0])
     ap.add_argument("--lines", type=int, nargs="*", default=[1000, 10000, 50000])
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--instances", type=int, nargs="*", default=[1, 100, 1000])
     args = ap.parse_args(argv)
 
     t0 = time.perf_counter()
@@ -124,9 +184,12 @@ def main(argv=None) -> None:
     from .parser import _parser
     _parser()
     print(f"parser tables: {1000 * (time.perf_counter() - t0):.0f} ms (import and load, once per process)")
+    from ..library import load_libraries
+    from .compile import compile_unit
     from .semantic import analyze
+    load_libraries()
     print(f"{'program':>10} {'lines':>7} {'KiB':>5} {'parse ms':>9} {'(cpu)':>7} {'spread':>7} {'lines/s':>8}"
-          + (f" {'analyze ms':>11} {'(cpu)':>7}" if analyze else ""))
+          f" {'analyze ms':>11} {'(cpu)':>7} {'compile ms':>11} {'(cpu)':>7}")
     for il in (False, True):
         for lines in args.lines:
             text = program(lines, il=il)
@@ -141,10 +204,18 @@ def main(argv=None) -> None:
             row = (f"{('IL' if il else 'ST') + ' FBs':>10} {n:>7} {len(text) / 1024:>5.0f} "
                    f"{1000 * med:>9.1f} {1000 * statistics.median(cpu):>7.1f} {100 * spread:>6.0f}% "
                    f"{n / med:>8.0f}")
-            if analyze:
-                awall, acpu = _time(lambda unit=unit: analyze(unit[0]), args.repeat)
-                row += f" {1000 * statistics.median(awall):>11.1f} {1000 * statistics.median(acpu):>7.1f}"
+            awall, acpu = _time(lambda unit=unit: analyze(unit[0]), args.repeat)
+            row += f" {1000 * statistics.median(awall):>11.1f} {1000 * statistics.median(acpu):>7.1f}"
+            try:    # analysis again, then types and code: what fbd.st.load does after parsing
+                cwall, ccpu = _time(lambda unit=unit: compile_unit(unit[0]), args.repeat)
+                row += f" {1000 * statistics.median(cwall):>11.1f} {1000 * statistics.median(ccpu):>7.1f}"
+            except Exception as e:      # IL until its lowering is written
+                row += f"  (not compiled: {str(e)[:60]})"
             print(row, flush=True)
+    print(f"\n{'instances':>10} {'ST us/scan':>11} {'blocks us/scan':>15} {'ratio':>6}")
+    for n in args.instances:
+        r = scan_times(n, repeat=args.repeat)
+        print(f"{n:>10} {r['st']:>11.1f} {r['blocks']:>15.1f} {r['ratio']:>6.2f}", flush=True)
 
 
 if __name__ == "__main__":

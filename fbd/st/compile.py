@@ -39,7 +39,8 @@ here. The lowered body may read ``__CURRENT_TIME`` (TIME, the PLC clock).
 A block's ports: VAR_INPUT -> inputs (their initial value the default of an
 unwired input), VAR_OUTPUT -> outputs (the function's result is the output
 ``OUT``, as PLCopen editors name it), in a PROGRAM a variable ``AT %I..`` is an
-input and ``AT %Q..``/``%M..`` an output; everything else it keeps is state,
+input and ``AT %Q..``/``%M..`` an output, and its VAR_INPUTs are state (a
+program's input keeps what its body writes into it, as in matiec); everything else it keeps is state,
 visible by path: ``VAR x`` as ``inst.x``, an FB instance's variables as
 ``inst.T1.Q``, globals as ``inst.G`` (bound to the configuration's globals by
 :mod:`fbd.st.project`).
@@ -108,10 +109,12 @@ class Context:
         self.infos: dict[str, PouInfo] = {}
         self._compiling: list[str] = []
         self._block_cache: dict = {}
+        self.current_pou: str | None = None     # named in the errors of types and values
 
     def fail_at(self, node, message: str, pou: str | None = None):
         raise StSemanticError(message, filename=self.filename, line=getattr(node, "line", 0),
-                              col=getattr(node, "col", 0), pou=pou, source=self.unit.source)
+                              col=getattr(node, "col", 0), pou=pou or self.current_pou,
+                              source=self.unit.source)
 
     # -- library ------------------------------------------------------------
     def block(self, cls, bound: dict, n, node, compiler):
@@ -189,10 +192,12 @@ class Context:
             self.fail_at(node, f"{pou.kind} {pou.name} uses itself ({chain}); IEC 61131-3 "
                                f"has no recursion")
         self._compiling.append(key)
+        outer, self.current_pou = self.current_pou, f"{pou.kind} {pou.name}"
         try:
             info = self._compile(pou)
         finally:
             self._compiling.pop()
+            self.current_pou = outer
         self.infos[key] = info
         return info
 
@@ -287,7 +292,11 @@ def declare(ctx: Context, pou: A.Pou) -> PouInfo:
                       constant=vb.qualifier == "CONSTANT", node=d)
             info.variables[name.upper()] = var
             area = d.location.area.upper() if d.location is not None else None
-            if section == "VAR_INPUT" or area == "I":
+            if section in ("VAR_INPUT", "VAR_IN_OUT") and pou.kind == "PROGRAM" and area is None:
+                # a program's input is its own variable (matiec keeps what the body
+                # writes into it); set it from outside by its path
+                info.state.append(StateEntry(name, tp, init))
+            elif section == "VAR_INPUT" or area == "I":
                 info.inputs.append(var)
             elif section == "VAR_OUTPUT" or area in ("Q", "M"):
                 info.outputs.append(var)
@@ -297,7 +306,8 @@ def declare(ctx: Context, pou: A.Pou) -> PouInfo:
                 info.in_outs.append(var)
             elif section == "VAR_EXTERNAL":
                 info.externals[name.upper()] = tp
-            elif section == "VAR" and pou.kind != "FUNCTION":
+            elif section in ("VAR", "VAR_TEMP") and pou.kind != "FUNCTION":
+                # VAR_TEMP too, to be seen by path: each call starts it afresh
                 info.state.append(StateEntry(name, tp, init))
     if pou.kind == "FUNCTION":
         var = Var(pou.name, pou.name, local_name(pou.name), info.result_type, "RESULT",

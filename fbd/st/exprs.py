@@ -112,6 +112,11 @@ class ExprCompiler:
                 return literal(bool(value)), t.BOOL
             if kind == "real" and ck is K.REAL:
                 return literal(float(value)), expected
+            if kind == "int" and ck is K.REAL:
+                self.fail(e, f"{e.text or value} is an integer literal, not a {expected.name} "
+                             f"(matiec converts nothing implicitly; write {value}.0)")
+            if kind == "real" and ck in (K.INT, K.BITS):
+                self.fail(e, f"{e.text or value} is a real literal, not an integer ({expected.name})")
         return literal(value), (t.LINT if kind == "int" else t.LREAL)
 
     def enum_literal(self, e: A.EnumLiteral):
@@ -151,7 +156,10 @@ class ExprCompiler:
         op = e.op
         if op in ("AND", "OR") and not untyped(e):
             return self.logical(e, expected)
-        (a, ta), (b, tb) = self.operands(e, expected)
+        if op == "**":    # the exponent's type is its own: REAL ** 2 is EXPT(REAL, 2)
+            (a, ta), (b, tb) = self.expr(e.left, expected), self.expr(e.right, None)
+        else:
+            (a, ta), (b, tb) = self.operands(e, expected)
         if op in _CMP:
             if not same(ta, tb):
                 self.fail(e, f"'{op}' compares {ta.name} with {tb.name}; both sides must have one type")

@@ -84,7 +84,7 @@ class StmtCompiler(ExprCompiler):
                     K.INT, K.REAL, K.BITS):
                 hint = f" (matiec converts nothing implicitly; use {tp.canonical.name}_TO_" \
                        f"{dtp.canonical.name})"
-            self.fail(s, f"a {tp.name} cannot be assigned to {A.dump(s.target)}, which is "
+            self.fail(s, f"cannot assign {tp.name} to {A.dump(s.target)}, which is "
                          f"{dtp.name}{hint}")
         self.store(s.target, code, tp, s)
 

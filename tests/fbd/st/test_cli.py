@@ -1,0 +1,49 @@
+"""``fbd run|info|export`` take a .st file as they take a PLCopen .xml one."""
+
+from fbd.tools import cli
+
+PROGRAM = """PROGRAM Main
+VAR
+  x AT %IX0.0 : BOOL;
+  y AT %QX0.0 : BOOL;
+  n : INT;
+END_VAR
+VAR_EXTERNAL g : INT; END_VAR
+  y := NOT x;
+  n := n + 1;
+  g := g + 2;
+END_PROGRAM
+CONFIGURATION Config0
+  VAR_GLOBAL g : INT := 5; END_VAR
+  RESOURCE Res0 ON PLC
+    TASK task0(INTERVAL := T#20ms, PRIORITY := 0);
+    PROGRAM inst0 WITH task0 : Main;
+  END_RESOURCE
+END_CONFIGURATION
+"""
+
+
+def test_run_a_st_configuration(tmp_path, capsys):
+    path = tmp_path / "prog.st"
+    path.write_text(PROGRAM)
+    assert cli.main(["run", str(path), "--scans", "3", "--format", "csv", "--watch", "Main.n",
+                     "--watch", "y", "--watch", "Main.G"]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["scan,time_s,inst0:Main.n,inst0:y,inst0:Main.G",
+                                "1,0.000000,1,1,7", "2,0.020000,2,1,9", "3,0.040000,3,1,11"]
+    assert "inst0 (Main) every T#20ms: 3 scans" in err
+
+
+def test_one_program_of_a_st_file(tmp_path, capsys):
+    path = tmp_path / "prog.st"
+    path.write_text(PROGRAM)
+    assert cli.main(["run", f"{path}:Main", "--scans", "2", "--set", "x=TRUE", "--format", "csv"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "2,0.005000,0"
+
+
+def test_an_error_is_one_line_and_exit_status_2(tmp_path, capsys):
+    path = tmp_path / "bad.st"
+    path.write_text("PROGRAM Main\nVAR a : INT; d : DINT; END_VAR\n  d := a;\nEND_PROGRAM\n")
+    assert cli.main(["run", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"fbd: error: {path}:3:3: in PROGRAM Main: ")

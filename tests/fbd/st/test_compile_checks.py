@@ -1,0 +1,138 @@
+"""What the ST compiler refuses (matiec's verdicts on the same statements), and
+what stops a scan: the loop watchdog and an array index out of bounds."""
+
+import pytest
+
+import blocks
+import fbd
+from fbd.st import StSemanticError, compile_unit, parse
+from fbd.st.project import load
+from fbd.testing import Harness
+
+DECLS = "VAR a : INT; r : REAL; b : BYTE; x : BOOL; t : TIME; u : UINT; d : DINT; END_VAR"
+
+
+def run(statement):
+    project = load("e.st", text=f"PROGRAM Main\n{DECLS}\n  {statement}\nEND_PROGRAM\n")
+    h = Harness(project.network("Main"))
+    h.scan()
+    return {n: h.get(f"Main.{n}") for n in "a r b x u d".split()}
+
+
+# each refused by iec2c too ("Data type mismatch", "Incompatible data types", "Invalid
+# data type for 'NEG'")
+@pytest.mark.parametrize("statement, message", [
+    ("d := a;", "cannot assign INT to d, which is DINT (matiec converts nothing implicitly; "
+                "use INT_TO_DINT)"),
+    ("r := r + 1;", "1 is an integer literal, not a REAL"),
+    ("r := 1;", "1 is an integer literal, not a REAL"),
+    ("a := a + 1.5;", "1.5 is a real literal, not an integer (INT)"),
+    ("b := b + 1;", "'+' is not defined for BYTE"),
+    ("u := -u;", "unary '-' needs a signed number or TIME, not UINT"),
+    ("a := a ** 2;", "'**' raises a REAL or LREAL to a number"),
+    ("a := TRUE;", "cannot assign BOOL to a, which is INT"),
+    ("b := 256;", "256 is out of range for BYTE (0..255)"),
+    ("a := 40000;", "40000 is out of range for INT (-32768..32767)"),
+    ("a := a + d;", "'+' of INT and DINT: both operands must have one type"),
+    ("IF a THEN x := TRUE; END_IF;", "a condition must be BOOL, not INT"),
+])
+def test_type_errors_name_file_line_column_and_pou(statement, message):
+    with pytest.raises(StSemanticError) as err:
+        run(statement)
+    text = str(err.value)
+    assert text.startswith("e.st:3:") and "in PROGRAM Main: " in text and message in text
+    assert "\n" not in text
+
+
+# and accepted by iec2c, with these values after one scan
+@pytest.mark.parametrize("statement, name, value", [
+    ("x := a = 1;", "x", False),
+    ("a := INT#5 + 1;", "a", 6),
+    ("r := 2.0 ** 2;", "r", 4.0),
+    ("x := 1;", "x", True),
+    ("b := 255;", "b", 255),
+    ("a := -a - 1;", "a", -1),
+    ("d := INT_TO_DINT(a) + 70000;", "d", 70000),
+])
+def test_what_matiec_accepts_runs(statement, name, value):
+    assert run(statement)[name] == value
+
+
+def test_an_endless_loop_is_stopped_by_the_watchdog_naming_pou_and_line():
+    project = load("loop.st", text="""PROGRAM Main
+VAR i : INT; END_VAR
+  WHILE i >= 0 DO
+    i := i + 1;
+    IF i > 100 THEN i := 0; END_IF;
+  END_WHILE;
+END_PROGRAM""")
+    h = Harness(project.network("Main"))
+    with pytest.raises(fbd.FbdError, match=r"^loop\.st:3: in PROGRAM Main: watchdog"):
+        h.scan()
+
+
+def test_an_index_out_of_bounds_stops_the_scan_instead_of_reading_another_element():
+    project = load("idx.st", text="""PROGRAM Main
+VAR a : ARRAY[1..3] OF INT; k : INT := 2; END_VAR
+  k := k + 1;
+  a[k] := 1;
+END_PROGRAM""")
+    h = Harness(project.network("Main"))
+    h.scan()
+    assert h.get("Main.a") == [0, 0, 1]
+    with pytest.raises(fbd.FbdError, match=r"^idx\.st:4: in PROGRAM Main: array index 4 is outside 1\.\.3"):
+        h.scan()
+
+
+def test_a_constant_index_out_of_bounds_is_refused_when_compiling():
+    with pytest.raises(StSemanticError, match=r"index 5 is outside 1\.\.3"):
+        load("c.st", text="PROGRAM Main VAR a : ARRAY[1..3] OF INT; END_VAR a[5] := 1; END_PROGRAM")
+
+
+def test_recursion_is_refused():
+    text = """FUNCTION F : INT VAR_INPUT x : INT; END_VAR F := G(x); END_FUNCTION
+FUNCTION G : INT VAR_INPUT x : INT; END_VAR G := F(x); END_FUNCTION"""
+    with pytest.raises(StSemanticError, match="uses itself"):
+        compile_unit(parse(text, "r.st"))
+
+
+def test_a_network_cannot_be_called_from_st():
+    net = fbd.Network("Fbd1")
+    net.output("Q", net.input("I", fbd.BOOL))
+    text = "PROGRAM Main VAR f : Fbd1; END_VAR f(); END_PROGRAM"
+    with pytest.raises(fbd.FbdError, match="network"):
+        compile_unit(parse(text, "n.st"), extra_blocks={"Fbd1": net},
+                     library=fbd.st.STANDARD.extended([fbd.st.LibraryPou("Fbd1", "FUNCTION_BLOCK",
+                                                                         ("I",), ("Q",))]))
+
+
+def test_a_function_becomes_a_block_with_its_result_as_out():
+    block = compile_unit(parse("""FUNCTION Avg : REAL
+VAR_INPUT a, b : REAL; END_VAR
+  Avg := (a + b) / 2.0;
+END_FUNCTION""", "f.st"))["Avg"]
+    assert [p.name for p in block.inputs] == ["a", "b"] and [p.name for p in block.outputs] == ["OUT"]
+    h = Harness.block(block())
+    h.set(a=1.0, b=4.0).scan()
+    assert h.get("OUT") == 2.5
+    assert not block.stateful
+
+
+def test_an_st_fb_is_placed_in_a_network_like_a_library_block():
+    fb = compile_unit(parse("""FUNCTION_BLOCK Latch
+VAR_INPUT set, reset : BOOL; END_VAR
+VAR_OUTPUT q : BOOL; END_VAR
+  q := (q OR set) AND NOT reset;
+END_FUNCTION_BLOCK""", "l.st"))["Latch"]
+    net = fbd.Network("top")
+    s, r = net.input("S", fbd.BOOL), net.input("R", fbd.BOOL)
+    latch = net.add("l1", fb(), set=s, reset=r)
+    net.add("n", blocks.NOT(), IN=latch.q)
+    net.output("Q", latch.q)
+    h = Harness(net)
+    h.set(S=True).scan()
+    assert h.get("Q") is True
+    h.set(S=False).scan()
+    assert h.get("Q") is True
+    h.set(R=True).scan()
+    assert h.get("Q") is False
