@@ -107,8 +107,8 @@ def test_each_counter_runs_alone_as_a_network():
         assert h.get("OUT") == 1, name
 
 
-#: the conversions where the library is not matiec yet: matiec writes a bit string in
-#: hex and a whole REAL without its point
+#: the conversions where the library is not matiec yet: matiec writes a bit string's hex
+#: digits in lower case (16#2a, the library 16#2A) and a whole REAL without its point
 CONVERSIONS_NOT_MATIECS = [
     "BYTE_TO_STRING(BYTE#42) <> '16#2a'", "WORD_TO_STRING(WORD#42) <> '16#2a'",
     "DWORD_TO_STRING(DWORD#42) <> '16#2a'", "LWORD_TO_STRING(LWORD#42) <> '16#2a'",
