@@ -262,6 +262,7 @@ def _run_main(project):
             plc.set(f"{inst}:{name}", value)
         plc.scan()
         assert (plc.get(f"{inst}:N"), plc.get(f"{inst}:H")) == (n, pytest.approx(h)), f"scan {k}"
+        assert plc.get(f"{inst}:c.Cnt") == n      # the ST block's own variable, by path
 
 
 def test_an_fbd_program_with_st_blocks_comes_back_through_an_export(tmp_path):
