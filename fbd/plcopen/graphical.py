@@ -52,6 +52,7 @@ class Graphical:
         self.calls: dict = {}       # function lid -> its Call expression
         self.triggers: dict = {}    # trigger index -> instance name
         self.lagged: dict = {}      # function lid -> the _TMP_ variable a condition reads
+        self.depth: dict = {}       # id(Call) -> how deep its calls nest
 
     def err(self, msg, lid=None) -> PlcOpenError:
         at = f", element localId {quote(lid)}" if lid is not None else ""
@@ -137,6 +138,9 @@ class Graphical:
         el, info = self.names[st.lid], self.infos[st.lid]
         line = el.sourceline or 0
         args = tuple(A.Arg(name=pin, value=self.expr(e), line=line, col=1) for pin, e in st.inputs)
+        nested = 1 + max((self.depth.get(id(a.value), 0) for a in args), default=0)
+        if nested > A.MAX_DEPTH:
+            raise self.err(f"functions feed one another more than {A.MAX_DEPTH} deep", st.lid)
         if info.function:
             if st.en is not None:
                 raise self.err("a function whose EN is wired is not supported in an SFC "
@@ -149,6 +153,7 @@ class Graphical:
                 args = tuple(A.Arg(name=None, value=a.value, line=line, col=1) for a in args)
             self.calls[st.lid] = A.Call(name=el.get("typeName") or "", args=args, line=line,
                                         col=1)
+            self.depth[id(self.calls[st.lid])] = nested
             return None
         inst = el.get("instanceName") or ""
         if st.en is not None:
@@ -175,9 +180,12 @@ class Graphical:
         return stmt
 
     # ----------------------------------------------------------- expressions
-    def expr(self, e, lag=False):
+    def expr(self, e, lag=False, depth=0):
         """ST of a statement-list expression; with ``lag``, a function output read as
         a truth value is its _TMP_ variable (see :meth:`expression`)."""
+        if depth > A.MAX_DEPTH:
+            raise self.err(f"the drawing nests deeper than {A.MAX_DEPTH} levels of AND, OR "
+                           f"and NOT")
         kind = e[0]
         if kind == "lit":
             value = e[1]
@@ -186,9 +194,9 @@ class Graphical:
             return self.pt.expression(e[1], self._line(e[2]), 1,
                                       f"{self.where}, element localId {quote(e[2])}")
         if kind == "not":
-            return A.Unary(op="NOT", operand=self.expr(e[1], lag))
+            return A.Unary(op="NOT", operand=self.expr(e[1], lag, depth + 1))
         if kind in ("and", "or"):
-            items = [self.expr(x, lag) for x in e[1]]
+            items = [self.expr(x, lag, depth + 1) for x in e[1]]
             out = items[0]
             for item in items[1:]:
                 out = A.Binary(op=kind.upper(), left=out, right=item)

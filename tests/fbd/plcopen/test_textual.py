@@ -269,3 +269,21 @@ def test_an_edge_coil_in_a_graphical_action_gets_its_own_trigger_instance(tmp_pa
     assert dump(pou.body.actions[0].body) == ("(StBody [(Invoke _TMP_R_TRIG1 [CLK := a]) "
                                               "(Assign b (. _TMP_R_TRIG1 Q))])")
     assert dump(pou.var_blocks[-1]) == "(VarBlock VAR [(VarDecl _TMP_R_TRIG1 R_TRIG)])"
+
+
+def test_a_chain_of_a_thousand_functions_in_an_action_is_refused_not_a_crash(tmp_path):
+    blocks = ['<inVariable localId="1"><expression>a</expression></inVariable>']
+    for k in range(2, 1002):
+        blocks.append(f'<block localId="{k}" typeName="NOT"><inputVariables><variable '
+                      f'formalParameter="IN">{_cpi(k - 1)}</variable></inputVariables>'
+                      f'<outputVariables><variable formalParameter="OUT"/></outputVariables>'
+                      f"</block>")
+    blocks.append(f'<outVariable localId="2000">{_cpi(1001)}<expression>b</expression>'
+                  f"</outVariable>")
+    extra = f'<actions><action name="Act"><body><FBD>{"".join(blocks)}</FBD></body></action></actions>'
+    chart = (_step(1, "S0", initial=True)
+             + '<actionBlock localId="4">' + _cpi(1)
+             + '<action localId="0"><reference name="Act"/></action></actionBlock>'
+             + _tr(5, 1, _st("a")) + _step(6, "S1", 5))
+    with pytest.raises(PlcOpenError, match="functions feed one another more than 200 deep"):
+        _tree(_chart_file(tmp_path, chart, extra), "P")
