@@ -351,11 +351,18 @@ def block_type(info: PouInfo) -> type[Block]:
             return f"{targets[0]} = {fn_name}({args})"
         return f"{', '.join(targets)}, = {fn_name}({args})" if targets else f"{fn_name}({args})"
 
+    def st(self, types):
+        # the PLCopen export writes a block of its own as a marked ST POU that it
+        # re-imports as the library block of that name; a compiled POU is in no
+        # library, so that file would not load back: refused, not written wrongly
+        raise FbdError(f"{info.label} is compiled from Structured Text: exporting it to "
+                       f"PLCopen is not supported yet (export the networks of library blocks)")
+
     doc = f"{info.label}, compiled from Structured Text."
     return type(info.name, (Block,), {
         "__doc__": doc, "type_name": info.name, "family": "st", "inputs": ins, "outputs": outs,
         "state": states, "helpers": {fn_name: fn}, "stateful": info.kind != "FUNCTION",
-        "code": code, "st_info": info, "__module__": __name__})
+        "code": code, "st": st, "st_info": info, "__module__": __name__})
 
 
 def _init(value):
