@@ -285,6 +285,9 @@ def declare(ctx: Context, pou: A.Pou) -> PouInfo:
                     for g, gtp in fb.externals.items():
                         info.externals.setdefault(g, gtp)
                 continue
+            if d.edge is not None:
+                ctx.fail_at(d, f"{d.edge} inputs are not supported; detect the edge with an "
+                               f"R_TRIG or F_TRIG instance", label)
             tp = ctx.types.spec(d.spec)
             init = ctx.types.initial(d.init, tp) if d.init is not None else tp.default
             local = global_local(name) if section == "VAR_EXTERNAL" else local_name(name)
