@@ -61,7 +61,7 @@ from .errors import StSemanticError
 from .model import LibraryFb, PouInfo, StateEntry, Var, global_local, library_fb_usable, local_name
 from .semantic import analyze
 from .stdlib import STANDARD
-from .typemap import TypeMap, elementary
+from .typemap import TypeMap, declarations, elementary
 
 _COUNTER = itertools.count()
 _TYPED = re.compile(r"^(\w+?)_(BOOL|SINT|INT|DINT|LINT|USINT|UINT|UDINT|ULINT|BYTE|WORD|DWORD|LWORD|"
@@ -99,10 +99,16 @@ class Context:
     def __init__(self, unit: A.CompilationUnit, *, filename: str | None = None, library=None,
                  types: dict | None = None, extra_blocks: dict | None = None):
         self.filename = filename or unit.filename
+        extra_types = {k.upper(): v for k, v in (types or {}).items()}
+        declared = {d.name.upper() for d in unit.types}
+        given = declarations({k: v for k, v in (types or {}).items() if k.upper() not in declared})
+        if given:
+            unit = A.CompilationUnit(filename=unit.filename, elements=given + unit.elements,
+                                     source=unit.source, line=unit.line, col=unit.col)
         unit = lower_bodies(unit, self.filename)
         self.unit = unit
         self.analysis = analyze(unit, library=library if library is not None else STANDARD)
-        self.types = TypeMap(unit, self.fail_at, {k.upper(): v for k, v in (types or {}).items()})
+        self.types = TypeMap(unit, self.fail_at, extra_types)
         self.blocks = registry()
         self.extra = {k.upper(): v for k, v in (extra_blocks or {}).items()}
         self.pou_nodes = {p.name.upper(): p for p in unit.pous}

@@ -160,3 +160,20 @@ CONFIGURATION C
 END_CONFIGURATION""")
     with pytest.raises(fbd.FbdError, match="a located global"):
         project.plc()
+
+
+def test_types_made_elsewhere_are_used_by_name_and_kept_as_they_are():
+    from fbd import types as t
+    point = t.StructType.of("Pnt", [("x", t.INT), ("y", t.INT)])
+    mode = t.EnumType.of("Md", ["A", "B"])
+    blocks_ = compile_unit(parse("""FUNCTION_BLOCK F
+VAR_INPUT p : Pnt; END_VAR
+VAR_OUTPUT s : INT; m : Md; END_VAR
+  s := p.x + p.y;
+  m := B;
+END_FUNCTION_BLOCK""", "u.st"), types={"Pnt": point, "Md": mode})
+    fb = blocks_["F"]
+    assert fb.inputs[0].type is point and fb.outputs[1].type is mode
+    h = Harness.block(fb())
+    h.set(p=[2, 3]).scan()
+    assert (h.get("s"), h.get("m")) == (5, "B")
