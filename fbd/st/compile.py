@@ -61,7 +61,7 @@ from .errors import StSemanticError
 from .model import LibraryFb, PouInfo, StateEntry, Var, global_local, library_fb_usable, local_name
 from .semantic import analyze
 from .stdlib import STANDARD
-from .typemap import TypeMap, elementary
+from .typemap import TypeMap, declarations, elementary
 
 _COUNTER = itertools.count()
 _TYPED = re.compile(r"^(\w+?)_(BOOL|SINT|INT|DINT|LINT|USINT|UINT|UDINT|ULINT|BYTE|WORD|DWORD|LWORD|"
@@ -99,10 +99,16 @@ class Context:
     def __init__(self, unit: A.CompilationUnit, *, filename: str | None = None, library=None,
                  types: dict | None = None, extra_blocks: dict | None = None):
         self.filename = filename or unit.filename
+        extra_types = {k.upper(): v for k, v in (types or {}).items()}
+        declared = {d.name.upper() for d in unit.types}
+        given = declarations({k: v for k, v in (types or {}).items() if k.upper() not in declared})
+        if given:
+            unit = A.CompilationUnit(filename=unit.filename, elements=given + unit.elements,
+                                     source=unit.source, line=unit.line, col=unit.col)
         unit = lower_bodies(unit, self.filename)
         self.unit = unit
         self.analysis = analyze(unit, library=library if library is not None else STANDARD)
-        self.types = TypeMap(unit, self.fail_at, {k.upper(): v for k, v in (types or {}).items()})
+        self.types = TypeMap(unit, self.fail_at, extra_types)
         self.blocks = registry()
         self.extra = {k.upper(): v for k, v in (extra_blocks or {}).items()}
         self.pou_nodes = {p.name.upper(): p for p in unit.pous}
@@ -285,6 +291,9 @@ def declare(ctx: Context, pou: A.Pou) -> PouInfo:
                     for g, gtp in fb.externals.items():
                         info.externals.setdefault(g, gtp)
                 continue
+            if d.edge is not None:
+                ctx.fail_at(d, f"{d.edge} inputs are not supported; detect the edge with an "
+                               f"R_TRIG or F_TRIG instance", label)
             tp = ctx.types.spec(d.spec)
             init = ctx.types.initial(d.init, tp) if d.init is not None else tp.default
             local = global_local(name) if section == "VAR_EXTERNAL" else local_name(name)
@@ -351,11 +360,18 @@ def block_type(info: PouInfo) -> type[Block]:
             return f"{targets[0]} = {fn_name}({args})"
         return f"{', '.join(targets)}, = {fn_name}({args})" if targets else f"{fn_name}({args})"
 
+    def st(self, types):
+        # the PLCopen export writes a block of its own as a marked ST POU that it
+        # re-imports as the library block of that name; a compiled POU is in no
+        # library, so that file would not load back: refused, not written wrongly
+        raise FbdError(f"{info.label} is compiled from Structured Text: exporting it to "
+                       f"PLCopen is not supported yet (export the networks of library blocks)")
+
     doc = f"{info.label}, compiled from Structured Text."
     return type(info.name, (Block,), {
         "__doc__": doc, "type_name": info.name, "family": "st", "inputs": ins, "outputs": outs,
         "state": states, "helpers": {fn_name: fn}, "stateful": info.kind != "FUNCTION",
-        "code": code, "st_info": info, "__module__": __name__})
+        "code": code, "st": st, "st_info": info, "__module__": __name__})
 
 
 def _init(value):

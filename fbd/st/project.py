@@ -132,8 +132,9 @@ def configuration(compiled, path: str) -> Configuration | None:
     def add_globals(blocks):
         for vb in blocks:
             for d in vb.decls:
-                if d.name is None:
-                    continue
+                if d.location is not None:
+                    fail(d, f"a located global ({d.name or ''} AT {d.location.text}) is not "
+                            f"supported; declare the variable with AT in the PROGRAM")
                 tp = ctx.types.spec(d.spec)
                 start = ctx.types.initial(d.init, tp) if d.init is not None else tp.default
                 conf.variables[d.name] = _Var(d.name, tp, start, vb.qualifier == "CONSTANT")

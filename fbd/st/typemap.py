@@ -237,6 +237,41 @@ class TypeMap:
         return value
 
 
+def declarations(types: dict) -> tuple:
+    """TypeDecls standing for DataTypes made elsewhere (a PLCopen file's dataTypes),
+    so that the semantic layer knows their names and members; the compiler then
+    uses the given objects themselves (:class:`TypeMap`'s ``extra``)."""
+    out = []
+    for name, tp in types.items():
+        spec = _spec_of(tp)
+        if spec is not None:
+            out.append(A.TypeDecl(name=name, spec=spec))
+    return tuple(out)
+
+
+def _named(tp: t.DataType):
+    n = STRING_LENGTHS.get(id(tp))
+    if n is not None:
+        return A.StringType(wide=False, length=n)
+    return A.NamedType(name=tp.name)
+
+
+def _spec_of(tp: t.DataType):
+    if isinstance(tp, t.SubrangeType):
+        return A.SubrangeType(base=A.NamedType(name=tp.base.name), range=A.Subrange(low=tp.lo, high=tp.hi))
+    if isinstance(tp, t.DerivedType):
+        return _named(tp.base)
+    if isinstance(tp, t.EnumType):
+        return A.EnumType(members=tuple(A.EnumMember(name=v) for v in tp.values))
+    if isinstance(tp, t.ArrayType):
+        return A.ArrayType(ranges=tuple(A.Subrange(low=lo, high=hi) for lo, hi in tp.dims),
+                           element=_named(tp.element))
+    if isinstance(tp, t.StructType):
+        return A.StructType(members=tuple(A.VarDecl(name=f.name, spec=_named(f.type))
+                                          for f in tp.fields))
+    return None
+
+
 def check_value(tp: t.DataType, value, where: str):
     try:
         return tp.coerce(value, where)
@@ -244,4 +279,5 @@ def check_value(tp: t.DataType, value, where: str):
         raise FbdError(str(e)) from None
 
 
-__all__ = ["TypeMap", "STRING_LENGTHS", "string_type", "elementary", "literal_value", "ns_to_us"]
+__all__ = ["TypeMap", "declarations", "STRING_LENGTHS", "string_type", "elementary", "literal_value",
+           "ns_to_us"]

@@ -47,3 +47,12 @@ def test_an_error_is_one_line_and_exit_status_2(tmp_path, capsys):
     assert cli.main(["run", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"fbd: error: {path}:3:3: in PROGRAM Main: ")
+
+
+def test_export_refuses_an_st_pou_rather_than_write_a_file_that_does_not_load(tmp_path, capsys):
+    path = tmp_path / "prog.st"
+    path.write_text(PROGRAM)
+    out = tmp_path / "out.xml"
+    assert cli.main(["export", f"{path}:Main", "-o", str(out)]) == 2
+    assert "exporting it to PLCopen is not supported yet" in capsys.readouterr().err
+    assert not out.exists()

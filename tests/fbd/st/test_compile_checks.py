@@ -136,3 +136,44 @@ END_FUNCTION_BLOCK""", "l.st"))["Latch"]
     assert h.get("Q") is True
     h.set(R=True).scan()
     assert h.get("Q") is False
+
+
+@pytest.mark.parametrize("text, message", [
+    ("FUNCTION_BLOCK E VAR_INPUT c : BOOL R_EDGE; END_VAR VAR_OUTPUT q : BOOL; END_VAR q := c; "
+     "END_FUNCTION_BLOCK", "R_EDGE inputs are not supported"),
+    ("PROGRAM Main VAR ts : ARRAY[1..2] OF TON; x : BOOL; END_VAR x := TRUE; END_PROGRAM",
+     "an array cannot hold an instance"),
+])
+def test_what_is_not_supported_is_refused_by_name(text, message):
+    with pytest.raises(fbd.FbdError, match=message):
+        compile_unit(parse(text, "u.st"))
+
+
+def test_a_located_global_is_refused_when_the_configuration_runs():
+    project = load("g.st", text="""PROGRAM Main VAR_EXTERNAL g : BOOL; END_VAR g := TRUE; END_PROGRAM
+CONFIGURATION C
+  VAR_GLOBAL g AT %QX0.0 : BOOL; END_VAR
+  RESOURCE R ON PLC
+    TASK t(INTERVAL := T#10ms, PRIORITY := 0);
+    PROGRAM p WITH t : Main;
+  END_RESOURCE
+END_CONFIGURATION""")
+    with pytest.raises(fbd.FbdError, match="a located global"):
+        project.plc()
+
+
+def test_types_made_elsewhere_are_used_by_name_and_kept_as_they_are():
+    from fbd import types as t
+    point = t.StructType.of("Pnt", [("x", t.INT), ("y", t.INT)])
+    mode = t.EnumType.of("Md", ["A", "B"])
+    blocks_ = compile_unit(parse("""FUNCTION_BLOCK F
+VAR_INPUT p : Pnt; END_VAR
+VAR_OUTPUT s : INT; m : Md; END_VAR
+  s := p.x + p.y;
+  m := B;
+END_FUNCTION_BLOCK""", "u.st"), types={"Pnt": point, "Md": mode})
+    fb = blocks_["F"]
+    assert fb.inputs[0].type is point and fb.outputs[1].type is mode
+    h = Harness.block(fb())
+    h.set(p=[2, 3]).scan()
+    assert (h.get("s"), h.get("m")) == (5, "B")

@@ -292,3 +292,67 @@ def test_current_time_reads_the_plc_clock(cycle_ms):
     h = Harness(program_network("Main", block), cycle=cycle_ms / 1000)
     h.scan(3)
     assert h.get("Main.t") == datetime.timedelta(milliseconds=2 * cycle_ms)
+
+
+STRUCTS_AND_FUNCTIONS = """
+TYPE
+  Pnt : STRUCT x : INT; y : INT; END_STRUCT;
+  Mode : (IDLE, RUN, STOP);
+END_TYPE
+PROGRAM Main
+VAR
+  pts : ARRAY[1..3] OF Pnt;
+  p, q : Pnt;
+  md : Mode := RUN;
+  k : INT;
+  t1 : TON := (PT := T#10ms);
+  go : BOOL;
+  s : STRING := 'hello world';
+  l : STRING;
+  lm, sl, cnt : INT;
+  mx : REAL;
+  tt : TIME;
+END_VAR
+  k := k + 1;
+  go := NOT go;
+  p.x := k; p.y := k * 2;
+  pts[k MOD 3 + 1] := p;
+  q := pts[1];
+  q.x := 99;
+  CASE md OF
+    IDLE: md := RUN;
+    RUN: IF k > 3 THEN md := STOP; END_IF;
+  ELSE
+    md := IDLE;
+  END_CASE;
+  t1(IN := TRUE);
+  l := LEFT(s, 5);
+  lm := LIMIT(0, k * 10, 25);
+  sl := SEL(go, 1, 2);
+  mx := MAX(1.5, INT_TO_REAL(k));
+  tt := t1.ET + T#1ms;
+  IF t1.Q THEN cnt := cnt + 1; END_IF;
+END_PROGRAM
+"""
+
+
+def test_structs_arrays_of_them_enums_and_standard_functions_as_in_matiec():
+    # structures are copied on assignment (q.x := 99 leaves pts[1] alone); an FB
+    # instance's initialiser sets its input (PT) once; matiec prints T#1ms + ET as
+    # T#0.999999ms (through a double), here it is exact
+    h = harness(STRUCTS_AND_FUNCTIONS)
+    rows = []
+    for _ in range(6):
+        h.scan()
+        rows.append(values(h, "Main", "pts q md t1.Q l lm sl mx tt cnt".split()))
+    assert [r["pts"] for r in rows][-1] == [{"x": 6, "y": 12}, {"x": 4, "y": 8}, {"x": 5, "y": 10}]
+    assert [r["pts"][0] for r in rows][:3] == [{"x": 0, "y": 0}] * 2 + [{"x": 3, "y": 6}]
+    assert [r["q"] for r in rows] == [{"x": 99, "y": y} for y in (0, 0, 6, 6, 6, 12)]
+    assert [r["md"] for r in rows] == ["RUN", "RUN", "RUN", "STOP", "IDLE", "RUN"]
+    assert [r["t1.Q"] for r in rows] == [False, False, True, True, True, True]
+    assert [r["tt"] for r in rows] == [1000, 6000, 11000, 11000, 11000, 11000]
+    assert [r["cnt"] for r in rows] == [0, 0, 1, 2, 3, 4]
+    assert [r["lm"] for r in rows] == [10, 20, 25, 25, 25, 25]
+    assert [r["sl"] for r in rows] == [2, 1, 2, 1, 2, 1]
+    assert [r["mx"] for r in rows] == [1.5, 2.0, 3.0, 4.0, 5.0, 6.0]
+    assert {r["l"] for r in rows} == {"hello"}
