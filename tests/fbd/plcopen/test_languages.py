@@ -330,3 +330,31 @@ def test_an_st_program_run_alone_is_exported_as_itself(tmp_path):
     plc.scan(3)
     inst = again.configuration.tasks[0].name
     assert plc.get(f"{inst}:SEEN") == 12 and plc.globals["G"] == 13
+
+
+def test_st_and_fbd_share_the_files_data_types(tmp_path):
+    """An ST block's STRUCT and enumeration outputs are the FBD program's own types:
+    wired to its variables, read by member."""
+    types = ('<dataType name="Mode"><baseType><enum><values><value name="IDLE"/>'
+             '<value name="RUN"/></values></enum></baseType></dataType>'
+             '<dataType name="Pt"><baseType><struct>' + f.var("x", "INT") + f.var("y", "INT")
+             + "</struct></baseType></dataType>")
+    mover = _st_pou("Mover", f.group("inputVars", f.var("go", "BOOL"))
+                    + f.group("outputVars", f.var("p", "@Pt"), f.var("m", "@Mode")),
+                    "IF go THEN m := RUN; p.x := p.x + 1; ELSE m := IDLE; END_IF;\n"
+                    "p.y := p.x * 2;", kind="functionBlock")
+    main = f.pou("Main", f.group("inputVars", f.var("go", "BOOL"))
+                 + f.group("outputVars", f.var("X", "INT"), f.var("M", "@Mode"), f.var("P", "@Pt"))
+                 + f.group("localVars", '<variable name="mv"><type><derived name="Mover"/></type>'
+                                        "</variable>"),
+                 f.inv(1, "go") + f.block(2, "Mover", {"go": (1, None)}, ["p", "m"], inst="mv")
+                 + f.outv(3, "M", 2, pin="m") + f.outv(6, "P", 2, pin="p", y=10)
+                 + f.inv(4, "P.y") + f.outv(5, "X", 4, y=30))
+    path = tmp_path / "types.xml"
+    path.write_text(f.HEAD.replace("<dataTypes/>", f"<dataTypes>{types}</dataTypes>") + mover
+                    + main + f.TAIL)
+    h = Harness(load_project(path).network("Main"))
+    h.set(go=True).scan(2)
+    assert (h.get("X"), h.get("M")) == (4, "RUN")
+    h.set(go=False).scan()
+    assert (h.get("X"), h.get("M")) == (4, "IDLE")
