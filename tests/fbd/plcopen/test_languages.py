@@ -358,3 +358,16 @@ def test_st_and_fbd_share_the_files_data_types(tmp_path):
     assert (h.get("X"), h.get("M")) == (4, "RUN")
     h.set(go=False).scan()
     assert (h.get("X"), h.get("M")) == (4, "IDLE")
+
+
+def test_the_cli_runs_a_project_with_st_pous_and_one_st_pou_alone(capsys):
+    from fbd.tools import cli
+    path = f.example("beremiz_modbus_test_tcp")
+    assert cli.main(["run", str(path), "--scans", "51", "--watch", "instance0:Counter",
+                     "--format", "csv"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[-1].split(",")[-1] == "1"            # the generator's first pulse, scan 51
+    assert cli.main(["run", f"{path}:Generator", "--scans", "3", "--cycle", "500ms",
+                     "--watch", "OUT", "--format", "csv"]) == 0
+    rows = capsys.readouterr().out.strip().splitlines()[1:]
+    assert [r.split(",")[-1] for r in rows] == ["0", "1", "0"]
