@@ -7,8 +7,9 @@
     plc = project.plc()                   # the configuration: one task per program instance
 
 ``load_project`` reads the file (:mod:`.source`), the data types and
-variables (:mod:`.interface`), builds each FBD and LD POU (:mod:`.builder`),
-POUs that others place first, and reads the first configuration. A POU that
+variables (:mod:`.interface`), builds each FBD and LD POU (:mod:`.builder`)
+and compiles each ST, IL and SFC one (:mod:`.textpous`), POUs that others
+use first, and reads the first configuration. A POU that
 does not import does not stop the others: ``project.errors`` says why, and
 asking for it (or running a configuration that needs it) raises that error.
 
@@ -72,8 +73,9 @@ class Configuration:
 
 @dataclass
 class Project:
-    """The POUs of a PLCopen file. ``pous`` maps name → Network for every FBD and LD
-    POU that imports; ``errors`` maps the others to why they do not."""
+    """The POUs of a PLCopen file. ``pous`` maps name → Network for every POU that
+    imports (an ST, IL or SFC one: a network of one instance of its block);
+    ``errors`` maps the others to why they do not."""
     path: str
     pous: dict = field(default_factory=dict)
     errors: dict = field(default_factory=dict)
