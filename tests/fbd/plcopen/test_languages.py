@@ -371,3 +371,31 @@ def test_the_cli_runs_a_project_with_st_pous_and_one_st_pou_alone(capsys):
                      "--watch", "OUT", "--format", "csv"]) == 0
     rows = capsys.readouterr().out.strip().splitlines()[1:]
     assert [r.split(",")[-1] for r in rows] == ["0", "1", "0"]
+
+
+def test_the_traffic_lights_ld_action_as_st_blinks_as_matiec_runs_it():
+    """BLINK_ORANGE_LIGHT, drawn in LD (two TONs, two R_TRIGs, set and reset coils),
+    becomes ST statements; run as a function block's body every 100 ms they blink
+    the orange light as matiec runs the same statements."""
+    from fbd.library import load_libraries
+    from fbd.plcopen.source import parse, tag
+    from fbd.plcopen.textpous import program_network
+    from fbd.plcopen.textual import PouText
+    from fbd.runtime.plc import Plc
+    from fbd.st import ast as A
+    from fbd.st import compile_unit
+    load_libraries()
+    path = f.example("beremiz_svghmi_traffic_light")
+    root, _ = parse(path)
+    el = next(p for p in root.iter() if tag(p) == "pou" and p.get("name") == "traffic_light_sequence")
+    chart = PouText(path).pou(el)
+    blink = next(a for a in chart.body.actions if a.name == "BLINK_ORANGE_LIGHT")
+    fb = A.Pou(kind="FUNCTION_BLOCK", name="Blink", return_type=None,
+               var_blocks=chart.var_blocks, body=blink.body)
+    block = compile_unit(A.CompilationUnit(filename=str(path), elements=(fb,)))["Blink"]
+    plc = Plc(program_network("Blink", block()), cycle=0.1)
+    seen = []
+    for _ in range(25):
+        plc.scan()
+        seen.append(int(plc.get("ORANGE_LIGHT")))
+    assert seen == [0] * 5 + [1] * 6 + [0] * 5 + [1] * 6 + [0] * 3
