@@ -399,3 +399,16 @@ def test_the_traffic_lights_ld_action_as_st_blinks_as_matiec_runs_it():
         plc.scan()
         seen.append(int(plc.get("ORANGE_LIGHT")))
     assert seen == [0] * 5 + [1] * 6 + [0] * 5 + [1] * 6 + [0] * 3
+
+
+def test_ironplcs_st_project_runs():
+    """A third writer (IronPLC's test project): the text in an <xhtml> element, an ST
+    program holding an ST function block, no configuration."""
+    project = load_project(f.example("ironplc_simple"))
+    assert project.languages == {"Counter": "ST", "Main": "ST"} and not project.errors
+    h = Harness(project.network("Main"))
+    h.scan(2)
+    assert h.get("Main.MyCounter.Count") == 0
+    h = Harness(project.network("Counter"))
+    h.set(Reset=True).scan()
+    assert h.get("Count") == 0
