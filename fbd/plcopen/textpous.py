@@ -118,16 +118,17 @@ class TextPous:
                 raise st_error(e)
         return tree
 
-    def _graphical(self, text_too: bool = False, but: str = "") -> list:
-        """The project's FBD and LD function blocks and functions (and with
-        ``text_too`` its text ones but ``but``), as the library entries an ST call is
-        checked against."""
+    def _graphical(self, but: str = "") -> list:
+        """The project's FBD and LD function blocks and functions, and the POUs our
+        export wrote for library blocks (all but ``but``), as the library entries an
+        ST call is checked against."""
         out = []
         for name, el in self.imp.pou_els.items():
             kind = POU_KINDS.get(el.get("pouType") or "")
             if kind not in ("FUNCTION", "FUNCTION_BLOCK") or name == but:
                 continue
-            if not text_too and language_of(child(el, "body"))[1] in TEXT_LANGUAGES:
+            if name not in self.imp.natives and \
+                    language_of(child(el, "body"))[1] in TEXT_LANGUAGES:
                 continue
             groups = {tag(g): [v.get("name") or "" for v in children(g, "variable")]
                       for g in (child(el, "interface") if child(el, "interface") is not None
@@ -154,15 +155,37 @@ class TextPous:
 
     def _compile(self, tree):
         from ..st import compile_unit
-        tree = self.with_globals(tree)
-        unit = A.CompilationUnit(filename=self.path, elements=(tree,),
+        texts, extra = self.dependencies(tree.name)
+        unit = A.CompilationUnit(filename=self.path,
+                                 elements=tuple(self.with_globals(self.tree(n)) for n in texts)
+                                 + (self.with_globals(tree),),
                                  source=self.pt.source.text())
-        library = STANDARD.extended(self._graphical(text_too=True, but=tree.name))
+        library = STANDARD.extended(self._graphical(but=tree.name))
         compiled = compile_unit(unit, filename=self.path, library=library,
-                                types=self.engine_types(), extra_blocks=self.extra_blocks(tree))
+                                types=self.engine_types(), extra_blocks=extra)
         if tree.name in compiled.errors:
             raise in_file(self.path, f"POU {quote(tree.name)}: {compiled.errors[tree.name]}")
         return compiled[tree.name]
+
+    def dependencies(self, name: str):
+        """What POU ``name`` uses, all the way down: the text POUs (compiled with it,
+        in one unit, as a ``.st`` file's), and the other blocks as built (this
+        library's own; an FBD POU's network, which the compiler refuses to hold by
+        name). A POU used that did not build raises its error."""
+        texts, extra, seen, stack = [], {}, {name}, list(reversed(self.uses(name)))
+        while stack:
+            used = stack.pop()
+            if used in seen:
+                continue
+            seen.add(used)
+            built = self.imp.placeable(used)      # its own error, if it has one
+            if used not in self.imp.natives and \
+                    self.imp.project.languages.get(used) in TEXT_LANGUAGES:
+                texts.append(used)
+                stack.extend(reversed(self.uses(used)))
+            else:
+                extra[used] = built
+        return texts, extra
 
     def engine_types(self) -> dict:
         """The file's data types as the FBD networks have them (one DataType each, so
@@ -176,15 +199,6 @@ class TextPous:
                 continue          # its error is the error of the POUs using it
             if tp is not None:
                 out[name.upper()] = tp
-        return out
-
-    def extra_blocks(self, tree) -> dict:
-        """What the POU may call beyond the library: the project's POUs it uses, as
-        built (a compiled text POU, our own blocks, an FBD POU's network, which the
-        compiler refuses to call by name)."""
-        out = {}
-        for used in self.uses(tree.name):
-            out[used] = self.imp.placeable(used)
         return out
 
     def _global_vars(self) -> dict:

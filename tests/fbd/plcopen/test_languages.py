@@ -412,3 +412,42 @@ def test_ironplcs_st_project_runs():
     h = Harness(project.network("Counter"))
     h.set(Reset=True).scan()
     assert h.get("Count") == 0
+
+
+def test_st_calls_the_projects_st_function(tmp_path):
+    """An ST program calls an ST function of the file (compiled with it, in one unit)."""
+    user = _st_pou("User", f.group("outputVars", f.var("H", "REAL"), f.var("N", "INT")),
+                   "H := Half(7); N := N + 1;")
+    project = load_project(f.write(tmp_path, HALF, user))
+    h = Harness(project.network("User"))
+    h.scan(2)
+    assert (h.get("H"), h.get("N")) == (3.5, 2)
+
+
+def test_st_holds_an_instance_of_a_block_our_export_wrote(tmp_path):
+    """A POU our export wrote for a library block (MEMORY here) is that block again, for
+    ST as for FBD: an ST program holds an instance of it."""
+    import blocks
+    from fbd import Network
+    from fbd.types import BOOL, INT
+    net = Network("Keep")
+    x, s = net.input("X", INT), net.input("SET", BOOL)
+    m = net.add("m", blocks.MEMORY(INT), IN=x, SET=s)
+    net.output("OUT", m.OUT)
+    path = tmp_path / "keep.xml"
+    save(net, path)
+    tree = etree.parse(str(path))
+    pous = tree.getroot().find("{http://www.plcopen.org/xml/tc6_0201}types/"
+                               "{http://www.plcopen.org/xml/tc6_0201}pous")
+    pous.append(etree.fromstring(_st_pou(
+        "User", f.group("outputVars", f.var("O", "INT"))
+        + f.group("localVars", '<variable name="k"><type><derived name="FBD_MEMORY_INT"/>'
+                               "</type></variable>" + f.var("n", "INT")),
+        "n := n + 1; k(IN := n, SET := n = 2); O := k.OUT;").replace(
+            "<pou ", '<pou xmlns="http://www.plcopen.org/xml/tc6_0201" ')))
+    tree.write(str(path))
+    project = load_project(path)
+    assert "FBD_MEMORY_INT" in project.blocks
+    h = Harness(project.network("User"))
+    h.scan(4)
+    assert h.get("O") == 2
