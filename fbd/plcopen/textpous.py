@@ -45,8 +45,8 @@ class TextPous:
         self._globals = None
 
     def names(self) -> list:
-        return [n for n, el in self.imp.pou_els.items()
-                if language_of(child(el, "body"))[1] in TEXT_LANGUAGES]
+        return [n for n, el in self.imp.pou_els.items() if n not in self.imp.natives
+                and language_of(child(el, "body"))[1] in TEXT_LANGUAGES]
 
     def tree(self, name: str) -> A.Pou:
         if name in self.errors:
