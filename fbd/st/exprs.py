@@ -20,8 +20,9 @@ with it:
 from __future__ import annotations
 
 from .. import types as t
-from ..block import REQUIRED, Extensible, code_lines, literal
+from ..block import code_lines, literal
 from . import ast as A
+from .calls import CallCompiler, same, untyped
 from .model import Var
 from .typemap import STRING_LENGTHS, literal_value
 
@@ -31,23 +32,7 @@ _CMP = {"<": "<", ">": ">", "<=": "<=", ">=": ">=", "=": "==", "<>": "!="}
 _ARITH_BLOCKS = {"+": "ADD", "-": "SUB", "*": "MUL", "/": "DIV", "MOD": "MOD", "**": "EXPT"}
 
 
-def same(a: t.DataType, b: t.DataType) -> bool:
-    return a is b or a.canonical is b.canonical
-
-
-def untyped(e) -> bool:
-    """A literal without a type prefix (or an expression of such only): its type
-    comes from the context."""
-    if isinstance(e, A.Literal):
-        return e.type_name is None and e.kind in ("int", "real", "bool")
-    if isinstance(e, A.Unary):
-        return untyped(e.operand)
-    if isinstance(e, A.Binary):
-        return untyped(e.left) and untyped(e.right)
-    return False
-
-
-class ExprCompiler:
+class ExprCompiler(CallCompiler):
     """Needs from the body compiler: ``emit(line)``, ``tmp()``, ``fail(node, msg)``,
     ``lookup(node, name) -> Var``, ``ctx`` (the unit's compile context)."""
 
@@ -262,131 +247,6 @@ class ExprCompiler:
         tp = block.bound_types.get(out.type) if isinstance(out.type, str) else out.type
         return outs[out.name], tp
 
-    # -- calls -----------------------------------------------------------------
-    def call(self, e: A.Call, expected):
-        code, tp = self.function_call(e, e.name, e.args, expected)
-        if tp is None:
-            self.fail(e, f"{e.name} returns no value")
-        return code, tp
-
-    def function_call(self, node, name: str, args, expected):
-        info = self.ctx.pou_info(name, node, self)
-        if info is not None:
-            if info.kind != "FUNCTION":
-                self.fail(node, f"{name} is a {info.kind}, not a function; call an instance of it")
-            return self.user_function(node, info, args)
-        cls, bound = self.ctx.library_function(name)
-        if cls is None:
-            self.fail(node, f"{name} is not a function this engine has")
-        return self.library_function(node, name, cls, bound, args, expected)
-
-    def bind_args(self, node, name, ports: list, args, extensible: Extensible | None):
-        """{port NAME: Arg} for formal or positional arguments, outputs apart."""
-        given, outs = {}, {}
-        port_names = [p.name.upper() for p in ports]
-        pos = 0
-        for arg in args:
-            if arg.name is None:
-                if extensible is not None and pos >= len(port_names):
-                    port_names.append(f"{extensible.prefix}{extensible.start + pos - len(ports) + 0}")
-                if pos >= len(port_names):
-                    self.fail(arg, f"{name} takes {len(ports)} argument(s); this is one too many")
-                given[port_names[pos]] = arg
-                pos += 1
-            elif arg.name.upper() in ("EN", "ENO"):
-                self.fail(arg, "EN and ENO are not supported in ST calls here")
-            elif arg.output:
-                outs[arg.name.upper()] = arg
-            else:
-                given[arg.name.upper()] = arg
-        return given, outs
-
-    def library_function(self, node, name, cls, bound, args, expected):
-        group = next((p for p in cls.inputs if isinstance(p, Extensible)), None)
-        fixed = [p for p in cls.inputs if not isinstance(p, Extensible)]
-        n = None
-        if group is not None:
-            n = max(group.min, len([a for a in args if not a.output]) - len(fixed))
-        probe = cls.__new__(cls)
-        probe.n = n
-        probe.bound_types = {}
-        ports = cls.input_ports(probe) if group is not None else list(cls.inputs)
-        given, outs = self.bind_args(node, name, ports, args, None)
-        if outs:
-            self.fail(node, f"{name} has no outputs to read with '=>'")
-        by_name = {p.name.upper(): p for p in ports}
-        for k in given:
-            if k not in by_name:
-                self.fail(given[k], f"{name} has no input {k} (inputs: "
-                                    f"{', '.join(p.name for p in ports)})")
-        bound = dict(bound)
-        codes = {}
-        order = sorted(ports, key=lambda p: untyped(given[p.name.upper()].value)
-                       if p.name.upper() in given else True)
-        for p in order:
-            arg = given.get(p.name.upper())
-            if arg is None:
-                if p.default is REQUIRED:
-                    self.fail(node, f"{name}: input {p.name} is not given")
-                continue
-            want = bound.get(p.type) if isinstance(p.type, str) else p.type
-            if want is None and isinstance(p.type, str) and untyped(arg.value) and \
-                    expected is not None and _is_result_var(cls, p.type):
-                want = expected
-            code, tp = self.expr(arg.value, want)
-            if isinstance(p.type, str):
-                if p.type in bound and not same(bound[p.type], tp):
-                    self.fail(arg, f"{name}: {p.name} is {tp.name}, but another input makes "
-                                   f"it {bound[p.type].name}")
-                bound.setdefault(p.type, tp.canonical)
-            elif not same(tp, p.type):
-                self.fail(arg, f"{name}: {p.name} must be {p.type.name}, not {tp.name}")
-            codes[p.name] = code
-        for p in ports:
-            if p.name not in codes:
-                codes[p.name] = literal(_port_default(p, bound))
-        return self.block_call(cls.type_name, bound, [codes[p.name] for p in ports], node, n)
-
-    def user_function(self, node, info, args):
-        given, outs = self.bind_args(node, info.name, info.inputs + info.in_outs, args, None)
-        params = []
-        for v in info.inputs:
-            arg = given.pop(v.name.upper(), None)
-            params.append(self.typed(arg.value, v.type, f"{info.name}.{v.name}") if arg is not None
-                          else literal(v.init))
-        inout_targets = []
-        for v in info.in_outs:
-            arg = given.pop(v.name.upper(), None)
-            if arg is None:
-                self.fail(node, f"{info.name}: VAR_IN_OUT {v.name} must be given a variable")
-            code, tp, _var = self.place(arg.value)
-            if tp is None or not same(tp, v.type):
-                self.fail(arg, f"{info.name}.{v.name} is {v.type.name}; pass a variable of that type")
-            params.append(code)
-            inout_targets.append(code)
-        if given:
-            k = next(iter(given))
-            self.fail(given[k], f"{info.name} has no input {k}")
-        call = f"{info.fn_name}(now, {', '.join(params)})" if params else f"{info.fn_name}(now)"
-        self.ctx.need(info, self)
-        if not info.outputs and not inout_targets and not outs:
-            return call, info.result_type
-        res = self.tmp()
-        self.emit(f"{res} = {call}")
-        k = 1
-        by_out = {}
-        for v in info.outputs:
-            by_out[v.name.upper()] = (f"{res}[{k}]", v.type)
-            k += 1
-        for target in inout_targets:
-            self.emit(f"{target} = {res}[{k}]")
-            k += 1
-        for oname, arg in outs.items():
-            if oname not in by_out:
-                self.fail(arg, f"{info.name} has no output {oname}")
-            self.store(arg.value, *by_out[oname], arg)
-        return f"{res}[0]", info.result_type
-
     # -- variables ---------------------------------------------------------------
     def place(self, e):
         """(Python target/expression, type, Var or None) of a variable path; the
@@ -472,17 +332,6 @@ class ExprCompiler:
                 return f"list({code})"
             return f"_st_copy({code})"
         return code
-
-
-def _is_result_var(cls, var: str) -> bool:
-    return any(p.type == var for p in cls.outputs)
-
-
-def _port_default(p, bound):
-    tp = bound.get(p.type) if isinstance(p.type, str) else p.type
-    if tp is None:
-        return p.default
-    return tp.coerce(p.default)
 
 
 __all__ = ["ExprCompiler", "same", "untyped", "Var"]
