@@ -151,6 +151,8 @@ def configuration(compiled, path: str) -> Configuration | None:
                 conf.variables[d.name] = _Var(d.name, tp, start, vb.qualifier == "CONSTANT")
                 conf.globals[d.name] = start
 
+    if node.var_config:
+        fail(node.var_config[0], "VAR_CONFIG is not supported")
     add_globals(node.var_blocks)
     for res in node.resources:
         add_globals(res.var_blocks)
