@@ -20,9 +20,6 @@ XSD = next(p for p in (Path(__file__).resolve().parents[3] / "fbd" / "data" / "t
                        DATA / "tc6_xml_v201.xsd") if p.is_file())
 NS = "{http://www.plcopen.org/xml/tc6_0201}"
 
-#: what fbd.st says of an IL or SFC body until their lowering to ST is written
-TEXT_REFUSAL = "bodies cannot be run yet"
-
 HEAD = """<?xml version="1.0" encoding="utf-8"?>
 <project xmlns="http://www.plcopen.org/xml/tc6_0201">
   <fileHeader companyName="t" productName="t" productVersion="1" creationDateTime="nope"/>

@@ -20,7 +20,7 @@ EXAMPLES = ("beremiz_first_steps", "beremiz_iec61131_lang_test", "beremiz_loggin
 # What each example POU with an FBD body does: imports, or the reason it does not.
 EXPECTED = {
     ("beremiz_first_steps", "CounterFBD"): None,
-    ("beremiz_first_steps", "plc_prg"): "CounterSFC",  # until SFC is lowered to ST
+    ("beremiz_first_steps", "plc_prg"): None,   # places counters in all five languages
     ("beremiz_iec61131_lang_test", "main_test"): "unknown block type 'LOGGER'",
     ("beremiz_iec61131_lang_test", "TEMPO_TEST"): "unknown block type 'RTC'",
     ("beremiz_logging_tof_beat", "program0"): "unknown block type 'LOGGER'",
@@ -50,14 +50,9 @@ def test_every_example_loads_and_each_fbd_or_ld_pou_imports_or_says_why(stem):
             continue
         err = project.errors[name]
         assert isinstance(err, PlcOpenError)
-        if lang not in ("FBD", "LD"):      # IL and SFC, until they are lowered to ST
-            assert lang in ("IL", "SFC") and f.TEXT_REFUSAL in str(err)
-            assert f"FUNCTION_BLOCK {name}" in str(err)
-            with pytest.raises(PlcOpenError, match=f.TEXT_REFUSAL):
-                project.network(name)
-        else:
-            assert "localId" in str(err)
-            assert EXPECTED[(stem, name)] in str(err)
+        assert lang in ("FBD", "LD"), err     # ST, IL and SFC POUs all compile
+        assert "localId" in str(err)
+        assert EXPECTED[(stem, name)] in str(err)
 
 
 def test_traffic_light_runs_as_drawn():
@@ -501,11 +496,13 @@ def test_cli_runs_a_real_configuration_and_names_what_cannot_run(capsys):
     out, err = capsys.readouterr()
     assert out.splitlines()[0].split() == ["scan", "time", "s", "instance0:O_LEDRed"]
     assert "instance0 (Trafic_light) every T#20ms" in err
-    assert cli.main(["run", str(f.example("beremiz_first_steps"))]) == 2
+    assert cli.main(["run", str(f.example("beremiz_first_steps"))]) == 0   # all five languages
+    capsys.readouterr()
+    assert cli.main(["run", str(f.example("beremiz_logging_tof_beat"))]) == 2
     err = capsys.readouterr().err.strip().splitlines()[-1]
-    assert err == (f"fbd: error: {f.example('beremiz_first_steps')}: POU 'plc_prg', element "
-                   f"localId 7: block 'CounterSFC' cannot be placed: line 657:1: in "
-                   f"FUNCTION_BLOCK CounterSFC: SFC {f.TEXT_REFUSAL}")
+    assert err == (f"fbd: error: {f.example('beremiz_logging_tof_beat')}: POU 'program0', "
+                   f"element localId 11: unknown block type 'LOGGER' (neither a standard block "
+                   f"nor a POU of this project)")
 
 
 # -- every error, naming the POU and the element -------------------------------------------
@@ -588,8 +585,8 @@ TEXT_BODIES = {
 
 
 @pytest.mark.parametrize("lang", ["ST", "IL", "SFC"])
-def test_other_languages_load_and_run_or_say_why_when_run_or_placed(tmp_path, lang):
-    """ST runs; IL and SFC once they are lowered to ST, and until then say so."""
+def test_other_languages_run_alone_and_placed_in_fbd(tmp_path, lang):
+    """An FB in ST, IL or SFC is placed in an FBD program like any block."""
     other = (f'<pou name="Other" pouType="functionBlock"><interface><outputVars>'
              f'{f.var("x", "INT")}</outputVars></interface><body><{lang}>{TEXT_BODIES[lang]}'
              f"</{lang}></body></pou>")
@@ -600,15 +597,7 @@ def test_other_languages_load_and_run_or_say_why_when_run_or_placed(tmp_path, la
     project = load_project(f.write(tmp_path, other, user, fine))
     assert Harness(project.network("Fine")).scan().get("O") == 3
     assert project.languages["Other"] == lang
-    if "Other" in project.errors:
-        assert lang in ("IL", "SFC")
-        with pytest.raises(PlcOpenError, match=f"FUNCTION_BLOCK Other: {lang} "
-                                               f"{f.TEXT_REFUSAL}"):
-            project.network("Other")
-        with pytest.raises(PlcOpenError, match=f"POU 'User', element localId 1: block 'Other' "
-                                               f"cannot be placed: .*{f.TEXT_REFUSAL}"):
-            project.network("User")
-        return
+    assert not project.errors, project.errors
     h = Harness(project.network("User"))
     h.scan(3)
     assert h.get("O") == (3 if lang != "SFC" else 0)
@@ -667,8 +656,7 @@ def test_lenient_with_the_quirks_of_real_files(tmp_path):
 
 # What running each example's configuration gives: None (it runs) or the error's start.
 CONFIGURATIONS = {
-    "beremiz_first_steps": "POU 'plc_prg', element localId 7: block 'CounterSFC' cannot be "
-                           "placed: line 657:1: in FUNCTION_BLOCK CounterSFC: SFC",
+    "beremiz_first_steps": None,
     "beremiz_iec61131_lang_test": "POU 'main_test', element localId 8: unknown block type "
                                   "'LOGGER'",
     "beremiz_logging_tof_beat": "POU 'program0', element localId 11: unknown block type "
