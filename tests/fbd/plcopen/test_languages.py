@@ -88,10 +88,9 @@ def test_first_steps_comes_back_through_an_export_and_runs_the_same(tmp_path):
     assert again.languages["CounterIL"] == "IL" and again.languages["AverageVal"] == "ST"
     schema = f.schema()
     assert schema.validate(etree.parse(str(path))), schema.error_log
-    # the export's configuration has no globals: run the program alone, the constant
-    # ResetCounterValue then being the external's own initial value, as for FBD programs
-    plc_alone = again.network(again.configuration.tasks[0].program)
-    assert plc_alone.name == "plc_prg"
+    # the export's configuration declares the global the counters' externals name
+    assert again.configuration.variables["ResetCounterValue"].constant
+    _run_counters(again, FIRST_STEPS)
 
 
 @pytest.mark.parametrize("name", ["CounterST", "CounterIL", "CounterSFC"])
