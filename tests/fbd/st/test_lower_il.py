@@ -228,14 +228,16 @@ def kinds(statements):
 
 
 def test_every_operator_gives_matiecs_values_scan_by_scan():
-    assert scans.rows(EVERY_OPERATOR, ['b', 'c', 'd', 'e', 'm', 'n', 'i', 't1.Q', 'c1.total', 'ff.Q1', 'w', 'q'], 6, {4: {"a": 1}}) == scans.expected(EVERY_OPERATOR_ROWS)
+    columns = "b c d e m n i t1.Q c1.total ff.Q1 w q".split()
+    assert scans.rows(EVERY_OPERATOR, columns, 6, {4: {"a": 1}}) == scans.expected(EVERY_OPERATOR_ROWS)
 
 
 def test_calls_fb_input_operators_jumps_and_returns_give_matiecs_values():
     sets = {k: {"x": True} for k in (2, 4, 6, 7, 8)} | {k: {"x": False} for k in (3, 5, 9)}
     sets[10] = {"k": 8}
     sets[12] = {"k": 7}
-    assert scans.rows(CALLS_AND_JUMPS, ['y', 'q', 'rr', 'dv', 'md', 'cmp', 'w', 'f', 'lim', 'edges', 'up.CV', 'up.Q', 'ff.Q1', 't1.Q', 'fwd', 'after'], 12, sets) == scans.expected(CALLS_AND_JUMPS_ROWS)
+    columns = "y q rr dv md cmp w f lim edges up.CV up.Q ff.Q1 t1.Q fwd after".split()
+    assert scans.rows(CALLS_AND_JUMPS, columns, 12, sets) == scans.expected(CALLS_AND_JUMPS_ROWS)
 
 
 PROGRAM = """PROGRAM main
@@ -281,7 +283,8 @@ def test_the_lowered_statements_carry_the_il_lines():
 
 
 def test_a_parameter_computed_by_nested_instructions():
-    text = PROGRAM.format(body="  CAL t1(\n    IN := (\n      LD c\n      OR d\n    ),\n    PT := T#10ms\n  )\n"
+    text = PROGRAM.format(body="  CAL t1(\n    IN := (\n      LD c\n      OR d\n    ),\n"
+                               "    PT := T#10ms\n  )\n"
                                "  LD t1.Q\n  ST c")
     pou = lowered(text)
     assert A.dump(pou.body.statements[0]) == "(Invoke t1 [IN := (OR c d) PT := 10000000ns])"

@@ -192,11 +192,13 @@ def test_every_qualifier_divergence_convergence_and_priority_as_in_matiec():
     sets = {2: {"go": True}, 3: {"go": False}, 7: {"stop": True}, 8: {"stop": False},
             9: {"pick": True}, 14: {"pick": False}, 16: {"go": True}, 17: {"go": False},
             18: {"stop": True}}
-    assert scans.rows(QUALIFIERS, ['n_cnt', 'p_cnt', 'p0_cnt', 's_cnt', 'l_cnt', 'd_cnt', 'sd_cnt', 'ds_cnt', 'sl_cnt', 'vs', 'vp', 's0x', 's1x', 's2x', 's3x', 's4x', 's5x', 't2'], 24, sets) == scans.expected(QUALIFIERS_ROWS)
+    columns = "n_cnt p_cnt p0_cnt s_cnt l_cnt d_cnt sd_cnt ds_cnt sl_cnt vs vp s0x s1x s2x s3x s4x s5x t2".split()
+    assert scans.rows(QUALIFIERS, columns, 24, sets) == scans.expected(QUALIFIERS_ROWS)
 
 
 def test_the_active_steps_are_variables_read_by_path_also_inside_an_fb_instance():
-    text = STEP_TIME.replace("PROGRAM main", "FUNCTION_BLOCK chart").replace("END_PROGRAM", "END_FUNCTION_BLOCK")
+    text = STEP_TIME.replace("PROGRAM main", "FUNCTION_BLOCK chart")
+    text = text.replace("END_PROGRAM", "END_FUNCTION_BLOCK")
     text += """
 PROGRAM main
 VAR inst : chart; go : BOOL; END_VAR
