@@ -192,7 +192,8 @@ def test_every_qualifier_divergence_convergence_and_priority_as_in_matiec():
     sets = {2: {"go": True}, 3: {"go": False}, 7: {"stop": True}, 8: {"stop": False},
             9: {"pick": True}, 14: {"pick": False}, 16: {"go": True}, 17: {"go": False},
             18: {"stop": True}}
-    columns = "n_cnt p_cnt p0_cnt s_cnt l_cnt d_cnt sd_cnt ds_cnt sl_cnt vs vp s0x s1x s2x s3x s4x s5x t2".split()
+    columns = ("n_cnt p_cnt p0_cnt s_cnt l_cnt d_cnt sd_cnt ds_cnt sl_cnt "
+               "vs vp s0x s1x s2x s3x s4x s5x t2").split()
     assert scans.rows(QUALIFIERS, columns, 24, sets) == scans.expected(QUALIFIERS_ROWS)
 
 
