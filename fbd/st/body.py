@@ -137,6 +137,14 @@ class BodyCompiler(StmtCompiler):
         for v in info.inputs:
             if v.type.canonical.mutable:
                 self.emit(f"{v.local} = {self.copied(v.local, v.type)}")
+            edge = getattr(v.node, "edge", None)
+            if edge is not None:    # R_EDGE / F_EDGE: TRUE in the call that sees the edge
+                last = local_name(f"{v.path}__{edge}")
+                now_ = "_edge_" + v.local
+                self.emit(f"{now_} = {v.local}")
+                self.emit(f"{v.local} = {now_} and not {last}" if edge == "R_EDGE"
+                          else f"{v.local} = {last} and not {now_}")
+                self.emit(f"{last} = {now_}")
         fresh = [v for v in info.variables.values() if v.fb is None and (
             v.section == "VAR_TEMP" or (info.kind == "FUNCTION" and v.section in ("VAR", "VAR_OUTPUT")))]
         for v in fresh:

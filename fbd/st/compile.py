@@ -53,6 +53,7 @@ import itertools
 import math
 import re
 
+from .. import types as t
 from ..block import Block, Port, State, code_namespace, registry
 from ..errors import FbdError
 from . import ast as A
@@ -291,9 +292,9 @@ def declare(ctx: Context, pou: A.Pou) -> PouInfo:
                     for g, gtp in fb.externals.items():
                         info.externals.setdefault(g, gtp)
                 continue
-            if d.edge is not None:
-                ctx.fail_at(d, f"{d.edge} inputs are not supported; detect the edge with an "
-                               f"R_TRIG or F_TRIG instance", label)
+            if d.edge is not None and pou.kind != "FUNCTION_BLOCK":
+                ctx.fail_at(d, f"{d.edge} inputs are supported in a FUNCTION_BLOCK only; detect "
+                               f"the edge with an R_TRIG or F_TRIG instance", label)
             tp = ctx.types.spec(d.spec)
             init = ctx.types.initial(d.init, tp) if d.init is not None else tp.default
             local = global_local(name) if section == "VAR_EXTERNAL" else local_name(name)
@@ -307,6 +308,8 @@ def declare(ctx: Context, pou: A.Pou) -> PouInfo:
                 info.state.append(StateEntry(name, tp, init))
             elif section == "VAR_INPUT" or area == "I":
                 info.inputs.append(var)
+                if d.edge is not None:      # the input's value of the last call
+                    info.state.append(StateEntry(f"{name}__{d.edge}", t.BOOL, False))
             elif section == "VAR_OUTPUT" or area in ("Q", "M"):
                 info.outputs.append(var)
                 if pou.kind != "FUNCTION":

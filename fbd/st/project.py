@@ -45,6 +45,17 @@ class _Var:
         self.type_name = type_.name
 
 
+class StProject(Project):
+    """A ``.st`` file's project: :class:`fbd.plcopen.project.Project`'s interface."""
+
+    def network(self, name: str) -> Network:
+        if name not in self.pous and name in self.blocks:
+            kind = self.blocks[name].st_info.kind
+            raise FbdError(f"{self.path}: {kind} {name} is a block type, not a program; place "
+                           f"it in a network (project.blocks[{name!r}]()) or run a PROGRAM")
+        return super().network(name)
+
+
 class StImporter:
     """What :meth:`Project.plc` asks of an importer: each program's network and
     how its globals bind."""
@@ -90,7 +101,7 @@ def load(path, text: str | None = None) -> Project:
             raise FbdError(f"{path}: cannot read: {e.strerror or e}") from None
     unit = parse(text, path)
     compiled = compile_unit(unit, filename=path)
-    project = Project(path)
+    project = StProject(path)
     for pou in compiled.context.unit.pous:
         project.languages[pou.name] = pou.language
         if pou.name in compiled.errors:
@@ -140,6 +151,8 @@ def configuration(compiled, path: str) -> Configuration | None:
                 conf.variables[d.name] = _Var(d.name, tp, start, vb.qualifier == "CONSTANT")
                 conf.globals[d.name] = start
 
+    if node.var_config:
+        fail(node.var_config[0], "VAR_CONFIG is not supported")
     add_globals(node.var_blocks)
     for res in node.resources:
         add_globals(res.var_blocks)
@@ -180,4 +193,4 @@ def _rename_globals(conf: Configuration, compiled) -> None:
                                f"global {g}, which the configuration does not declare")
 
 
-__all__ = ["load", "program_network", "StImporter"]
+__all__ = ["load", "program_network", "StProject", "StImporter"]

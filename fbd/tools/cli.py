@@ -77,7 +77,8 @@ def load_network(target: str) -> Network:
         from .. import load as load_project
         pous = list(load_project(target).pous)
         example = f"{target}:{pous[0]}" if pous else f"{target}:POU"
-        raise CliError(f"{target}: name the POU, as in {example} (its FBD POUs: "
+        what = "PROGRAMs" if target.lower().endswith(".st") else "FBD POUs"
+        raise CliError(f"{target}: name the POU, as in {example} (its {what}: "
                        f"{', '.join(pous) or 'none'})")
     if not colon or not module_name or not attr:
         raise CliError(f"{target!r}: name the network as MODULE:FUNCTION, "

@@ -139,8 +139,8 @@ END_FUNCTION_BLOCK""", "l.st"))["Latch"]
 
 
 @pytest.mark.parametrize("text, message", [
-    ("FUNCTION_BLOCK E VAR_INPUT c : BOOL R_EDGE; END_VAR VAR_OUTPUT q : BOOL; END_VAR q := c; "
-     "END_FUNCTION_BLOCK", "R_EDGE inputs are not supported"),
+    ("PROGRAM E VAR_INPUT c : BOOL R_EDGE; END_VAR VAR q : BOOL; END_VAR q := c; "
+     "END_PROGRAM", "R_EDGE inputs are supported in a FUNCTION_BLOCK only"),
     ("PROGRAM Main VAR ts : ARRAY[1..2] OF TON; x : BOOL; END_VAR x := TRUE; END_PROGRAM",
      "an array cannot hold an instance"),
 ])
@@ -177,3 +177,18 @@ END_FUNCTION_BLOCK""", "u.st"), types={"Pnt": point, "Md": mode})
     h = Harness.block(fb())
     h.set(p=[2, 3]).scan()
     assert (h.get("s"), h.get("m")) == (5, "B")
+
+
+def test_edge_inputs_are_true_in_the_call_that_sees_the_edge():
+    fb = compile_unit(parse("""FUNCTION_BLOCK E
+VAR_INPUT up : BOOL R_EDGE; down : BOOL F_EDGE; END_VAR
+VAR_OUTPUT r, f : INT; END_VAR
+  IF up THEN r := r + 1; END_IF;
+  IF down THEN f := f + 1; END_IF;
+END_FUNCTION_BLOCK""", "e.st"))["E"]
+    h = Harness.block(fb())
+    seen = []
+    for level in [False, True, True, False, True, False, False]:
+        h.set(up=level, down=level).scan()
+        seen.append((h.get("r"), h.get("f")))
+    assert seen == [(0, 0), (1, 0), (1, 0), (1, 1), (2, 1), (2, 2), (2, 2)]
