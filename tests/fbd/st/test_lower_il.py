@@ -2,6 +2,8 @@
 programs run scan by scan with the rows matiec (iec2c 6bb2c339df6f, the same
 programs at a 5 ms cycle) gives."""
 
+from pathlib import Path
+
 import pytest
 
 from fbd.st import StSemanticError, parse
@@ -309,3 +311,64 @@ def test_an_unknown_operand_is_reported_at_its_il_line_by_the_analysis():
     with pytest.raises(StSemanticError) as info:
         scans.harness(PROGRAM.format(body="  LD a\n  ADD nope\n  ST b"))
     assert info.value.line == 4
+
+
+# --------------------------------------------------------------- a real IL program
+ANNEX_F = Path(__file__).resolve().parents[2] / "data" / "st" / "matiec" / "AnnexF" / "cmd_monitor_il.txt"
+MONITOR = """
+PROGRAM main
+VAR
+  auto_cmd : BOOL;
+  auto_mode : BOOL;
+  man_cmd : BOOL;
+  man_chk : BOOL;
+  fdbk : BOOL;
+  ack : BOOL;
+  mon : CMD_MONITOR;
+  cmd : BOOL;
+  alrm : BOOL;
+END_VAR
+  mon(AUTO_CMD := auto_cmd, AUTO_MODE := auto_mode, MAN_CMD := man_cmd, MAN_CMD_CHK := man_chk,
+      T_CMD_MAX := T#20ms, FDBK := fdbk, ACK := ack);
+  cmd := mon.CMD;
+  alrm := mon.ALRM;
+END_PROGRAM
+"""
+
+# matiec: the file and MONITOR, --scans 20 --set AUTO_MODE=TRUE@2 --set AUTO_CMD=TRUE@3
+# --set FDBK=TRUE@5 --set FDBK=FALSE@7 --set AUTO_CMD=FALSE@9 --set AUTO_CMD=TRUE@10
+# --set AUTO_MODE=FALSE@16 --set ACK=TRUE@17 --set MAN_CMD=TRUE@19
+MONITOR_ROWS = """
+scan,t_ms,cmd,alrm,mon.CMD_TMR.ET,mon.ALRM_FF.Q1
+1,0,FALSE,FALSE,T#0ms,FALSE
+2,5,FALSE,FALSE,T#0ms,FALSE
+3,10,TRUE,FALSE,T#0ms,FALSE
+4,15,TRUE,FALSE,T#5ms,FALSE
+5,20,TRUE,FALSE,T#10ms,FALSE
+6,25,TRUE,FALSE,T#15ms,FALSE
+7,30,TRUE,TRUE,T#20ms,TRUE
+8,35,TRUE,TRUE,T#20ms,TRUE
+9,40,FALSE,TRUE,T#0ms,TRUE
+10,45,TRUE,TRUE,T#0ms,TRUE
+11,50,TRUE,TRUE,T#5ms,TRUE
+12,55,TRUE,TRUE,T#10ms,TRUE
+13,60,TRUE,TRUE,T#15ms,TRUE
+14,65,TRUE,TRUE,T#20ms,TRUE
+15,70,TRUE,TRUE,T#20ms,TRUE
+16,75,FALSE,TRUE,T#0ms,TRUE
+17,80,FALSE,FALSE,T#0ms,FALSE
+18,85,FALSE,FALSE,T#0ms,FALSE
+19,90,TRUE,FALSE,T#0ms,FALSE
+20,95,TRUE,FALSE,T#5ms,FALSE
+"""
+
+
+def test_annex_f_command_monitor_in_il_gives_matiecs_scans():
+    """The command stays on while commanded; feedback that drops before T_CMD_MAX
+    raises the alarm (latched in the SR); ACK clears it once the command is off."""
+    text = ANNEX_F.read_text() + MONITOR
+    sets = {2: {"auto_mode": True}, 3: {"auto_cmd": True}, 5: {"fdbk": True}, 7: {"fdbk": False},
+            9: {"auto_cmd": False}, 10: {"auto_cmd": True}, 16: {"auto_mode": False}, 17: {"ack": True},
+            19: {"man_cmd": True}}
+    rows = scans.rows(text, ["cmd", "alrm", "mon.CMD_TMR.ET", "mon.ALRM_FF.Q1"], 20, sets)
+    assert rows == scans.expected(MONITOR_ROWS)
