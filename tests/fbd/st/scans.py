@@ -1,0 +1,40 @@
+"""Running a .st text scan by scan and printing rows as the matiec oracle
+prints them (TRUE/FALSE, T#<ms>ms, decimal integers), so a test compares
+with matiec's rows written into it."""
+
+import datetime
+
+from fbd.st.project import load
+from fbd.testing import Harness
+
+
+def text(value) -> str:
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, datetime.timedelta):
+        return f"T#{value // datetime.timedelta(microseconds=1) / 1000:g}ms"
+    return str(value)
+
+
+def harness(source: str, program: str = "main", cycle: float = 0.005, name: str = "prog.st") -> Harness:
+    return Harness(load(name, text=source).network(program), cycle=cycle)
+
+
+def rows(source: str, columns: list[str], scans: int, sets: dict | None = None, program: str = "main",
+         cycle_ms: int = 5) -> str:
+    """``scan,t_ms,<columns>`` for each scan; ``sets`` maps a scan number to the
+    values written just before it (as the oracle's ``--set``)."""
+    h = harness(source, program, cycle_ms / 1000)
+    out = []
+    for k in range(1, scans + 1):
+        for name, value in (sets or {}).get(k, {}).items():
+            h.write(f"{program}.{name}", value)
+        h.scan()
+        out.append(",".join([str(k), str((k - 1) * cycle_ms)]
+                            + [text(h.get(f"{program}.{c}")) for c in columns]))
+    return "\n".join(out)
+
+
+def expected(csv: str) -> str:
+    """The oracle's CSV without its header line."""
+    return "\n".join(line.strip() for line in csv.strip().splitlines()[1:])
