@@ -109,7 +109,7 @@ class CallCompiler:
         for p in ports:
             if p.name not in codes:
                 codes[p.name] = literal(_port_default(p, bound))
-        return self.block_call(cls.type_name, bound, [codes[p.name] for p in ports], node, n)
+        return self.block_call(cls, bound, [codes[p.name] for p in ports], node, n)
 
     def user_function(self, node, info, args):
         given, outs = self.bind_args(node, info.name, info.inputs + info.in_outs, args, None)

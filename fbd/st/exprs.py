@@ -229,8 +229,10 @@ class ExprCompiler(CallCompiler):
         self.fail(e, f"unary '-' needs a signed number or TIME, not {tp.name}")
 
     # -- library blocks --------------------------------------------------------
-    def block_call(self, name: str, bound: dict, args: list[str], node, n=None):
-        cls = self.ctx.blocks.get(name)
+    def block_call(self, name, bound: dict, args: list[str], node, n=None):
+        """``name`` is a library block's name, or the block type itself (a
+        function handed in as an extra block need not be in the registry)."""
+        cls = name if isinstance(name, type) else self.ctx.blocks.get(name)
         if cls is None:
             self.fail(node, f"the library has no {name} block for this operation")
         block = self.ctx.block(cls, bound, n, node, self)

@@ -106,6 +106,20 @@ def test_a_network_cannot_be_called_from_st():
                                                                          ("I",), ("Q",))]))
 
 
+def test_a_function_handed_in_as_an_extra_block_is_called_though_no_registry_knows_it():
+    twice = compile_unit(parse("""FUNCTION Twice : INT
+VAR_INPUT x : INT; END_VAR
+  Twice := x * 2;
+END_FUNCTION""", "f.st"))["Twice"]
+    assert "Twice" not in fbd.registry()
+    text = "PROGRAM Main VAR y : INT; END_VAR y := Twice(21); END_PROGRAM"
+    library = fbd.st.STANDARD.extended([fbd.st.LibraryPou("Twice", "FUNCTION", ("x",), ("OUT",))])
+    main = compile_unit(parse(text, "m.st"), extra_blocks={"Twice": twice}, library=library)["Main"]
+    h = Harness.block(main())
+    h.scan()
+    assert h.get("blk.y") == 42
+
+
 def test_a_function_becomes_a_block_with_its_result_as_out():
     block = compile_unit(parse("""FUNCTION Avg : REAL
 VAR_INPUT a, b : REAL; END_VAR
