@@ -68,8 +68,8 @@ def resolve(target: str) -> str:
     names = program_names()
     if target in names:
         return names[target]
-    if target.lower().endswith(".xml"):
-        return target   # a PLCopen project: its configuration's one program (see _xml_program)
+    if _is_project(target):
+        return target   # a PLCopen or ST project: its configuration's one program (see _project_program)
     close = difflib.get_close_matches(target, list(names), n=1, cutoff=0.5)
     hint = f"; did you mean {close[0]}?" if close else ""
     raise CliError(f"no program named {_quote(target)} (named programs: "
@@ -140,8 +140,8 @@ def cmd_serve(args) -> int:
                          "the number of clients")
     every = _seconds("--stats", args.stats, None, 0.1)
     target = resolve(args.target)
-    if target.lower().endswith(".xml"):
-        net, interval_us = _xml_program(target)
+    if _is_project(target):
+        net, interval_us = _project_program(target)
         if args.cycle:
             cycle_us = _cycle(args.cycle)
         else:
@@ -266,16 +266,20 @@ def _print_stats(runner, server, stop: threading.Event, every: float) -> None:
         last = now
 
 
-def _xml_program(path: str):
-    """``fbd serve plc.xml``: the program its configuration runs, as OpenPLC's runtime
-    runs the project it is given, with that task's interval; the server serves one
-    program, so a configuration of several instances is told to name one."""
-    from ..plcopen.reader import load_project
-    project = load_project(path)
+def _is_project(target: str) -> bool:
+    return target.lower().endswith((".xml", ".st"))
+
+
+def _project_program(path: str):
+    """``fbd serve plc.xml`` (or ``program.st``): the program its configuration runs,
+    as OpenPLC's runtime runs the project it is given, with that task's interval; the
+    server serves one program, so a configuration of several instances is told to name one."""
+    from .. import load
+    project = load(path)
     config = project.configuration
     if config is None or not config.tasks:
         raise CliError(f"{path} has no configuration to run; name the POU to serve, as in "
-                       f"{path}:POU (its FBD POUs: {', '.join(project.pous) or 'none'})")
+                       f"{path}:POU (its POUs: {', '.join(project.pous) or 'none'})")
     if len(config.tasks) > 1:
         names = ", ".join(f"{tk.name} ({tk.program})" for tk in config.tasks)
         raise CliError(f"{path}: its configuration runs {len(config.tasks)} programs ({names}) "

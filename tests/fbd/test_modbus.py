@@ -450,8 +450,8 @@ def test_serve_a_project_runs_its_configurations_program_at_its_interval(capsys,
     capsys.readouterr()
     assert cli.main(["serve", str(xml), "--map"]) == 0
     assert "Io: Modbus TCP address map" in capsys.readouterr().out
-    from fbd.modbus.serve import _xml_program
-    net, interval_us = _xml_program(str(xml))
+    from fbd.modbus.serve import _project_program
+    net, interval_us = _project_program(str(xml))
     assert net.name == "Io" and interval_us == 20_000    # the scan runs at the task's interval
     # two program instances: fbd serve serves one, and says which to name
     text = xml.read_text()
@@ -462,6 +462,29 @@ def test_serve_a_project_runs_its_configurations_program_at_its_interval(capsys,
     assert cli.main(["serve", str(xml), "--map"]) == 2
     err = capsys.readouterr().err
     assert "its configuration runs 2 programs" in err and f"{xml}:Io" in err
+
+
+def test_serve_an_st_file_runs_its_configurations_program_with_its_located_variables(
+        capsys, tmp_path):
+    st = tmp_path / "pump.st"
+    st.write_text("""PROGRAM Pump
+VAR
+  start AT %IX0.0 : BOOL;
+  level AT %IW0 : INT;
+  motor AT %QX0.0 : BOOL;
+END_VAR
+motor := start AND level < 100;
+END_PROGRAM
+CONFIGURATION c RESOURCE r ON PLC
+  TASK t(INTERVAL := T#50ms, PRIORITY := 0);
+  PROGRAM p WITH t : Pump;
+END_RESOURCE END_CONFIGURATION
+""")
+    assert cli.main(["serve", str(st), "--map"]) == 0
+    out = capsys.readouterr().out
+    assert "%IX0.0" in out and "%IW0" in out and "%QX0.0" in out
+    from fbd.modbus.serve import _project_program
+    assert _project_program(str(st))[1] == 50_000
 
 
 @pytest.mark.parametrize("argv, message", [
