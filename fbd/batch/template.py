@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from ..block import code_lines, code_namespace
 from .ir import NOW_MAX, NOW_MIN, Graph, Untranslatable, hull
 from .lift import Lifter
-from .lower import INT_DTYPES, Lowering, Target
+from .lower import Lowering
+from .plan import INT_DTYPES, Target
 
 #: How each IEC type is held: one numpy array of n elements per signal.
 DTYPES = {
