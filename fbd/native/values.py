@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 import struct
 
+from ..values import INTEGRAL, Kind
+
 I64 = (-(1 << 63), (1 << 63) - 1)
 I128 = (-(1 << 127), (1 << 127) - 1)
 
@@ -143,11 +145,11 @@ def slot_kind(tp):
     ``Q`` unsigned 64-bit, ``d`` double; None for a type with no native cell."""
     if tp is None:
         return None
-    if tp.kind == "bool":
+    if tp.kind is Kind.BOOL:
         return "b"
-    if tp.kind == "real":
+    if tp.kind is Kind.REAL:
         return "d"
-    if tp.kind in ("int", "bits", "time", "date", "tod", "dt", "enum"):
+    if tp.kind in INTEGRAL or tp.kind is Kind.ENUM:
         return "Q" if (tp.bits == 64 and not tp.signed) else "q"
     return None
 
