@@ -30,6 +30,8 @@ import numpy as np
 from ..block import code_lines, literal
 from ..compiler.forkmap import map_in_two
 from ..errors import FbdError
+from .entry import DECLARATIONS as ENTRY_DECLARATIONS
+from .entry import builtin, entry_source, python_api
 from .lower import DECLARATIONS, TRAP_REASONS, NoNativeForm, slot_kind
 from .stores import store_kind
 from .table import KIND_CODES, STORE, NativeTable
@@ -122,6 +124,8 @@ class NativeProgram:
         self._chunk_names: list[str] = []
         self._chunk_src: list[str] = []
         self._llvm = _llvm()
+        self._type_error = python_api(self._llvm)   # None: ctypes calls the scan
+        self._entries: list = []                     # the built-in functions' definitions
         self._target = self._llvm.Target.from_default_triple().create_target_machine(
             opt=0, codemodel="jitdefault")
         self._build_all()
@@ -316,7 +320,7 @@ class NativeProgram:
         self._driver_src = self._driver_source("scan_v0")
         self._engine.add_module(llvm.parse_assembly("\n".join(
             [*(f"declare void @{name}(ptr, i64)" for name in self._chunk_names),
-             self._driver_src])))
+             self._driver_src, self._entry("scan_v0")])))
         self._engine.finalize_object()
         self._link("scan_v0")
         if self.dump_path:
@@ -329,14 +333,24 @@ class NativeProgram:
         module = self._llvm.parse_assembly(DECLARATIONS + "\n" + src)
         return src, self._emit_tm.emit_object(module)
 
+    def _entry(self, driver: str) -> str:
+        """The driver's entry as a built-in function (see :mod:`.entry`)."""
+        if self._type_error is None:
+            return ""
+        return ENTRY_DECLARATIONS + "\n" + entry_source(driver, self._type_error)
+
     def _link(self, driver: str) -> None:
         addr = self._engine.get_function_address(driver)
         cfn = self._cfn = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)(addr)
+        if self._type_error is not None:
+            cfn, definition = builtin(self._engine.get_function_address(f"py_{driver}"),
+                                      f"{self.name}_{driver}")
+            self._entries.append(definition)   # CPython reads it at every call
         trap = self._raise_trap
 
         def scan(s: NativeTable, now: int) -> None:
             """One scan over table ``s`` at PLC time ``now`` (µs): a single call
-            into the machine code (the bare call costs about 0.25 µs)."""
+            into the machine code, a built-in function's call (see :mod:`.entry`)."""
             if cfn(s.address, now):
                 trap(s.trap, now)
         self.scan = scan
@@ -377,7 +391,7 @@ class NativeProgram:
         parts += [f"declare void @{name}(ptr, i64)" for name in self._chunk_names
                   if name not in rebuilt]
         self._driver_src = self._driver_source(f"scan_v{v}")
-        parts.append(self._driver_src)
+        parts += [self._driver_src, self._entry(f"scan_v{v}")]
         module = self._llvm.parse_assembly("\n".join(parts))
         self._engine.add_module(module)
         self._engine.finalize_object()
