@@ -23,7 +23,7 @@ from ..compiler.front import flatten
 from ..errors import FbdError
 from ..network import Network
 from ..runtime.plc import to_us
-from ..values import DATES, Kind
+from ..values import Kind
 from .ir import NOW_MAX, NOW_MIN
 from .program import BatchProgram
 from .template import dtype_of
@@ -260,7 +260,7 @@ def _array(tp: t.DataType, value, path: str, n: int) -> np.ndarray:
             return arr.astype(bool)
         if arr.dtype.kind in "iu" and np.isin(arr, (0, 1)).all():
             return arr.astype(bool)
-    elif kind in (Kind.INT, Kind.BITS) or kind in DATES:   # dates: µs since 1970, as held
+    elif kind in (Kind.INT, Kind.BITS, Kind.DATE, Kind.TOD, Kind.DT):   # dates: µs since 1970
         if arr.dtype.kind == "M" and kind is not Kind.TOD:
             arr = arr.astype("datetime64[us]").view(np.int64)
         if arr.dtype.kind in "iu" or (kind is Kind.BITS and arr.dtype.kind == "b"):
