@@ -48,7 +48,7 @@ from fbd.types import (
     ANY_REAL,
     ELEMENTARY,
     TIME,
-    TypeError_,
+    InvalidValue,
     format_time,
     parse_int_literal,
     parse_time,
@@ -109,7 +109,7 @@ def _conv_parse_int(text: str) -> int:
     """An IEC integer literal ('-5', '16#FF', 'INT#2#1010') -> int; 0 if it is none."""
     try:
         return parse_int_literal(text)
-    except TypeError_:
+    except InvalidValue:
         return 0
 
 
@@ -140,7 +140,7 @@ def _conv_parse_time(text: str) -> int:
         body = "T#" + body
     try:
         return TIME.wrap_value(parse_time(body))
-    except (ValueError, OverflowError):  # TypeError_ is a ValueError
+    except (ValueError, OverflowError):  # InvalidValue is a ValueError
         return 0
 
 

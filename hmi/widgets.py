@@ -27,8 +27,8 @@ from PyQt6.QtWidgets import (
 )
 
 __all__ = ["FAMILIES", "font", "Theme", "button", "ElidedLabel", "StateLabel", "HintLine",
-           "StatusLine", "MessageField", "GameMenu", "plc_status", "confirm_discard",
-           "STATE_WORDS", "NOT_STARTED_HINT"]
+           "StatusLine", "MessageField", "GameMenu", "plc_status", "engine_name", "engine_tip",
+           "confirm_discard", "STATE_WORDS", "NOT_STARTED_HINT"]
 
 FAMILIES = ["Helvetica Neue", "Arial", "DejaVu Sans", "sans-serif"]
 
@@ -102,6 +102,12 @@ class ElidedLabel(QLabel):
 
     def full_text(self) -> str:
         return self._full
+
+    def set_tip(self, tip: str) -> None:
+        """What the tooltip says besides the whole text (shown when elided)."""
+        if tip != self._tip:
+            self._tip = tip
+            self._elide()
 
     def sizeHint(self):                     # noqa: N802
         hint = super().sizeHint()
@@ -189,14 +195,28 @@ class HintLine(QLabel):
 
 
 def plc_status(plc) -> tuple[str, str]:
-    """Two short parts about a PLC: (scans and simulated time, scan time and
-    overruns); each fits a narrow window on its own."""
+    """Two short parts about a PLC: (scans and simulated time, the engine running
+    it, scan time and overruns); each fits a narrow window on its own."""
     if plc is None:
         return "no PLC", ""
     st = plc.stats
     overruns = f"{st.overruns} overrun{'s' if st.overruns != 1 else ''}"
     return (f"scan {plc.scans:,}  ·  {plc.time:,.1f} s",
-            f"{st.mean_us:.0f} µs/scan, max {st.max_ns / 1000:,.0f}  ·  {overruns}")
+            f"{engine_name(plc)} engine  ·  {st.mean_us:.0f} µs/scan, max {st.max_ns / 1000:,.0f}"
+            f"  ·  {overruns}")
+
+
+def engine_name(plc) -> str:
+    """``native`` or ``Python``: the engine running the PLC's main task."""
+    return "native" if getattr(plc, "engine", "python") == "native" else "Python"
+
+
+def engine_tip(plc) -> str:
+    """Why that engine runs the PLC (``auto`` picks native where the program allows it)."""
+    reason = getattr(plc, "engine_reason", "")
+    return (f"engine: {engine_name(plc)}" + (f" ({reason})" if reason else "")
+            + ". The native engine runs each scan as machine code; the Python engine is "
+              "the reference and runs everything.")
 
 
 class StatusLine(QWidget):
@@ -204,11 +224,13 @@ class StatusLine(QWidget):
     time), right what it costs (scan time, overruns). Both parts elide rather
     than clip, and their tooltips say what the terms mean."""
 
+    COST_TIP = ("wall-clock time one scan takes (mean, max); an overrun is a scan that "
+                "took longer than the 5 ms cycle")
+
     def __init__(self, theme: Theme, px: float = 11):
         super().__init__()
         self.left = ElidedLabel(tip="scans run and simulated time since the PLC started")
-        self.right = ElidedLabel(tip="wall-clock time one scan takes (mean, max); an overrun "
-                                     "is a scan that took longer than the 5 ms cycle")
+        self.right = ElidedLabel(tip=self.COST_TIP)
         self.right.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         for label in (self.left, self.right):
             label.setFont(theme.font(px))
@@ -226,6 +248,8 @@ class StatusLine(QWidget):
         what, cost = plc_status(plc)
         state = "" if busy is None else ("PLC busy  ·  " if busy else "PLC ready  ·  ")
         self.left.setText(state + what + (f"  ·  {note}" if note else ""))
+        self.right.set_tip(self.COST_TIP if plc is None
+                           else f"{engine_tip(plc)}\n\n{self.COST_TIP}")
         self.right.setText(cost)
 
     def text(self) -> str:

@@ -23,6 +23,7 @@ from ..compiler.front import flatten
 from ..errors import FbdError
 from ..network import Network
 from ..runtime.plc import to_us
+from ..values import Kind
 from .ir import NOW_MAX, NOW_MIN
 from .program import BatchProgram
 from .template import dtype_of
@@ -123,7 +124,7 @@ class BatchHarness:
         ``timedelta64[us]`` (a timedelta per instance, as Harness gives one)."""
         raw = self.get_raw(path)
         info = self.flat.signal(path)
-        if info.type is not None and info.type.kind == "time":
+        if info.type is not None and info.type.kind is Kind.TIME:
             return raw.astype("timedelta64[us]")
         return raw
 
@@ -254,24 +255,24 @@ def _array(tp: t.DataType, value, path: str, n: int) -> np.ndarray:
             out[i] = tp.coerce(v, f"{path}[{i}]")
         return out
     where = f"{path}"
-    if kind == "bool":
+    if kind is Kind.BOOL:
         if arr.dtype.kind == "b":
             return arr.astype(bool)
         if arr.dtype.kind in "iu" and np.isin(arr, (0, 1)).all():
             return arr.astype(bool)
-    elif kind in ("int", "bits", "date", "tod", "dt"):   # dates: µs since 1970, as held
-        if arr.dtype.kind == "M" and kind != "tod":
+    elif kind in (Kind.INT, Kind.BITS, Kind.DATE, Kind.TOD, Kind.DT):   # dates: µs since 1970
+        if arr.dtype.kind == "M" and kind is not Kind.TOD:
             arr = arr.astype("datetime64[us]").view(np.int64)
-        if arr.dtype.kind in "iu" or (kind == "bits" and arr.dtype.kind == "b"):
+        if arr.dtype.kind in "iu" or (kind is Kind.BITS and arr.dtype.kind == "b"):
             if arr.size and (arr.min() < tp.min or arr.max() > tp.max):
                 bad = int(np.flatnonzero((arr < tp.min) | (arr > tp.max))[0])
                 raise FbdError(f"{where}[{bad}]: {arr[bad]} is out of range for {tp.name} "
                                f"({tp.min}..{tp.max})")
             return arr.astype(dtype)
-    elif kind == "real":
+    elif kind is Kind.REAL:
         if arr.dtype.kind in "iuf":
             return arr.astype(np.float64)
-    elif kind == "time":
+    elif kind is Kind.TIME:
         if arr.dtype.kind == "m":
             us = arr.astype("timedelta64[us]")
             if (us.astype(arr.dtype).view(np.int64) != arr.view(np.int64)).any():

@@ -20,9 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..block import code_lines, code_namespace
+from ..values import Kind
 from .ir import NOW_MAX, NOW_MIN, Graph, Untranslatable, hull
 from .lift import Lifter
-from .lower import INT_DTYPES, Lowering, Target
+from .lower import Lowering
+from .plan import INT_DTYPES, Target
 
 #: How each IEC type is held: one numpy array of n elements per signal.
 DTYPES = {
@@ -42,7 +44,7 @@ def dtype_of(tp) -> str:
     """The numpy dtype of a signal of IEC type ``tp`` (None: a block's internal object)."""
     if tp is None:
         return "object"
-    if tp.kind == "enum":
+    if tp.kind is Kind.ENUM:
         return "int32"
     return DTYPES.get(tp.canonical.name, "object")  # ARRAY and STRUCT values: per instance
 

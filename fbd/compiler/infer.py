@@ -91,7 +91,7 @@ def literal_type(values, families) -> t.DataType | None:
                 try:
                     for other in values:
                         tp.coerce(other)
-                except t.TypeError_:
+                except t.InvalidValue:
                     continue
                 return tp
     return None
@@ -262,7 +262,7 @@ def infer_types(b) -> None:
                     tp = leaf.port_type(port)
                     try:
                         inputs[port] = Src(None, tp.coerce(src.const, f"{leaf.path}.{port}"))
-                    except t.TypeError_ as e:
+                    except t.InvalidValue as e:
                         problems.append(str(e))
         # Initial values, now that the types are known: an output without a
         # declared default starts at its type's (flattening gave it where the
@@ -300,7 +300,7 @@ def infer_types(b) -> None:
                 if tp is not None:
                     try:
                         tp.coerce(out.source, scope.where(out.name))
-                    except t.TypeError_ as e:
+                    except t.InvalidValue as e:
                         problems.append(str(e))
         for name, inst in scope.net.instances.items():
             if inst.is_macro:
@@ -310,7 +310,7 @@ def infer_types(b) -> None:
                         if not isinstance(bind.source, Ref):
                             try:
                                 tp.coerce(bind.source, scope.where(f"{name}.{port}"))
-                            except t.TypeError_ as e:
+                            except t.InvalidValue as e:
                                 problems.append(str(e))
 
 

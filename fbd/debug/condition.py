@@ -52,7 +52,7 @@ from typing import Any, NamedTuple
 from .. import types as t
 from ..compiler.pycode import ScanProgram, SignalInfo
 from ..errors import FbdError, UnknownSignal
-from ..values import parse_real, quote, unescape
+from ..values import Kind, parse_real, quote, unescape
 
 __all__ = ["ConditionError", "Condition", "compile_condition", "FUNCTIONS", "MAX_TOKENS",
            "MAX_NESTING", "MAX_LENGTH"]
@@ -210,9 +210,9 @@ def _tokenize(text: str) -> list[_Tok]:
                 toks.append(_Tok("num", lexeme, col, t.parse_time(lexeme, "the literal"), "time"))
             elif kind == "typed":
                 tp = t.by_name(lexeme.split("#", 1)[0])
-                raw = lexeme if tp.kind in ("int", "bits", "real") else lexeme.split("#", 1)[1]
+                raw = lexeme if tp.kind in (Kind.INT, Kind.BITS, Kind.REAL) else lexeme.split("#", 1)[1]
                 toks.append(_Tok("num", lexeme, col, tp.coerce(raw, "the literal"),
-                                 "int" if tp.kind == "bits" else tp.kind))
+                                 Kind.INT if tp.kind is Kind.BITS else tp.kind))
             elif kind == "based" or kind == "int":
                 toks.append(_Tok("num", lexeme, col, t.parse_int_literal(lexeme, "the literal"), "int"))
             elif kind == "real":
@@ -232,7 +232,7 @@ def _tokenize(text: str) -> list[_Tok]:
             else:
                 op = {"==": "=", "!=": "<>", "&": "AND"}.get(lexeme, lexeme)
                 toks.append(_Tok("kw" if op == "AND" else "op", op, col))
-        except (t.TypeError_, ValueError) as e:
+        except (t.InvalidValue, ValueError) as e:
             raise ConditionError(text, col, f"{quote(lexeme, 60)} is not a valid literal ({e})") from None
         if len(toks) > MAX_TOKENS:
             raise ConditionError(text, col, f"the condition is too long (more than "
@@ -422,7 +422,7 @@ class _Parser:
 
     def path(self, tok: _Tok) -> _Node:
         info = self.lookup(tok)
-        kind = "int" if info.type.kind == "bits" else info.type.kind
+        kind = Kind.INT if info.type.kind is Kind.BITS else info.type.kind
         if info.slot is None:
             c = info.const
             return _Node(lambda s: c, kind, tok.col, tok.text, const=c, type_name=info.type.name)
@@ -446,7 +446,7 @@ class _Parser:
         self.take()
         info = self.lookup(arg)
         text = self.text[name.col - 1:self.end_col() - 1]
-        if fname != "changed" and info.type.kind != "bool":
+        if fname != "changed" and info.type.kind is not Kind.BOOL:
             self.error(arg.col, f"{fname}() needs a BOOL, but {arg.text} is {info.type.name}")
         if info.slot is None:  # a constant never changes
             return _Node(lambda s: False, "bool", name.col, text, const=False)

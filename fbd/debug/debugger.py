@@ -99,98 +99,24 @@ Breakpoint conditions are parsed and compiled by :mod:`fbd.debug.condition`.
 
 from __future__ import annotations
 
-import math
 import time as _time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import TextIO
 
 from ..compiler.pycode import ScanProgram, SignalInfo
 from ..errors import FbdError
-from ..runtime.plc import Plc, ScanStats, SteppedScan
+from ..runtime.plc import Plc, ScanStats
 from ..runtime.trace import Trace
-from .condition import FUNCTIONS, Condition, ConditionError, _Prev, compile_condition
-from .probe import Probe, WatchRow, format_value, literal_text
+from .breakpoints import Breakpoint, Breakpoints, Hit
+from .condition import FUNCTIONS, Condition, ConditionError, compile_condition
+from .pacing import MAX, Pacer
+from .probe import PathCompleter, Probe, WatchRow, format_value, literal_text
+from .stepping import BlockStepper
+from .trend import TREND_CAPACITY, Trend
 
 __all__ = ["Debugger", "Breakpoint", "Hit", "Probe", "WatchRow", "ConditionError",
            "Condition", "compile_condition", "format_value", "literal_text", "MAX",
            "TREND_CAPACITY", "FUNCTIONS"]
-
-#: ``Debugger.speed`` for "as fast as possible"
-MAX = math.inf
-#: scans a trend keeps
-TREND_CAPACITY = 10_000
-# =========================================================================== breakpoints
-class Breakpoint:
-    """A condition the debugger checks after every scan (and every stepped block).
-
-    ``enabled`` may be set directly; ``hits`` counts the pauses it caused;
-    ``paths`` are the signals it reads (for the views to mark).
-    """
-
-    def __init__(self, ident: int, condition: Condition, edge: bool, enabled: bool):
-        self.id = ident
-        self.condition = condition
-        self.text = condition.text
-        self.paths = condition.paths
-        self.edge = edge
-        self.enabled = enabled
-        self.hits = 0
-        self._was = False   # whether it held at the previous check (edge breakpoints)
-
-    def __repr__(self) -> str:
-        flags = ("" if self.enabled else ", disabled") + (", edge" if self.edge else "")
-        return f"<Breakpoint {self.id} {self.text!r}{flags}, {self.hits} hits>"
-
-
-@dataclass(frozen=True)
-class Hit:
-    """Where a run paused because breakpoints held.
-
-    ``scan``: the number of the scan they held in (after it completed, or the
-    scan in progress when ``block`` is set); ``time_us``: that scan's simulated
-    time as NOW reads it; ``block``: the path of the block after which they
-    held when stepping into a scan (None: at the end of a scan).
-    """
-    breakpoints: tuple[Breakpoint, ...]
-    scan: int
-    time_us: int
-    block: str | None = None
-
-    def describe(self) -> str:
-        where = f"after block {self.block} in scan {self.scan}" if self.block else \
-            f"after scan {self.scan}"
-        return f"{', '.join(bp.text for bp in self.breakpoints)} held {where}"
-
-
-class _Checker:
-    """The recorder the debugger attaches to the main task during its runs: checks
-    the enabled breakpoints after each scan, halts the run at the first that holds."""
-
-    def __init__(self, dbg: Debugger, active: list[Breakpoint]):
-        self.dbg = dbg
-        self.checks = [(bp, bp.condition.fn, bp.edge) for bp in active]
-        self.prev = dbg._prev if any(bp.condition.history for bp in active) else None
-        self.hit: Hit | None = None
-
-    def record(self, s: list, scan: int, now_us: int) -> None:
-        fired = None
-        for bp, fn, edge in self.checks:
-            if fn(s):
-                if not (edge and bp._was):
-                    if fired is None:
-                        fired = [bp]
-                    else:
-                        fired.append(bp)
-                bp._was = True
-            else:
-                bp._was = False
-        if self.prev is not None:
-            self.prev.take(s, scan)
-        if fired is not None and self.hit is None:
-            self.hit = Hit(tuple(fired), scan, now_us)
-            self.dbg.plc.halt(now_us)
-
 
 # =========================================================================== the model
 class Debugger:
@@ -209,30 +135,16 @@ class Debugger:
         if plc.realtime:
             raise FbdError("the debugger paces the PLC itself (advance); give it a PLC on "
                            "simulated time: Plc(..., realtime=False)")
-        if max_scans < 1:
-            raise FbdError(f"max_scans must be at least 1, not {max_scans!r}")
         self.plc = plc
-        self.max_scans = max_scans
-        self.budget_s = budget_s
-        self.clock = clock
+        self._pacer = Pacer(max_scans, budget_s, clock)
         self.listeners: list[Callable[[str], None]] = []
         self.state = "paused"
-        self._speed = 1.0
-        self._debt_ns = 0
-        self.dropped_scans = 0     # scans due at the set speed but not run (over a cap)
-        self._batch = 1            # advance(): scans per simpy run, adapted to the budget
-        self._stepper: SteppedScan | None = None
-        self._last_leaf: int | None = None
-        self._held: dict[Breakpoint, bool] = {}        # in a stepped scan: held at the last check
-        self._fired_in_scan: set[Breakpoint] = set()
-        self._prev = _Prev()
-        self._prev.take(self.table, plc.scans)
-        self._breakpoints: list[Breakpoint] = []
-        self._next_id = 1
+        self._breakpoints = Breakpoints(self.table, plc.scans)
+        self._stepping = BlockStepper(plc, self._breakpoints)
         self.last_hit: Hit | None = None
         self._watches: list[str] = []
-        self._trace: Trace | None = None
-        self._lower: list[tuple[str, str]] | None = None   # (lowercase path, path), for complete()
+        self._trend = Trend(plc)
+        self._completer: PathCompleter | None = None
 
     # -- plumbing ------------------------------------------------------------------
     def _emit(self, event: str) -> None:
@@ -265,45 +177,41 @@ class Debugger:
     @property
     def speed(self) -> float:
         """Simulated seconds per wall second while running: 1.0 real time, 10.0,
-        or :data:`MAX` (as fast as :attr:`budget_s` allows)."""
-        return self._speed
+        or :data:`MAX` (as fast as the ``budget_s`` allows)."""
+        return self._pacer.speed
 
     @speed.setter
     def speed(self, value: float) -> None:
-        if not (isinstance(value, (int, float)) and value > 0):
-            raise FbdError(f"speed must be a positive number (or MAX), not {value!r}")
-        self._speed = float(value)
-        self._debt_ns = 0
+        self._pacer.speed = value
         self._emit("state")
+
+    @property
+    def dropped_scans(self) -> int:
+        """Scans due at the set speed but not run (over a cap of :meth:`advance`)."""
+        return self._pacer.dropped_scans
 
     @property
     def in_scan(self) -> bool:
         """A scan is being stepped into."""
-        st = self._stepper
-        if st is not None and not st.active:  # finished, or abandoned by a restart
-            self._stepper = st = None
-        return st is not None
+        return self._stepping.active
 
     @property
     def current_block(self) -> str | None:
         """The block the next :meth:`step_into` runs (None outside a scan)."""
-        if not self.in_scan:
-            return None
-        leaf = self._stepper.next_leaf
+        leaf = self._stepping.next_leaf
         return None if leaf is None else self.program.leaves[leaf].path
 
     @property
     def last_block(self) -> str | None:
         """The block the last :meth:`step_into` ran, in the scan in progress."""
-        if not self.in_scan or self._last_leaf is None:
-            return None
-        return self.program.leaves[self._last_leaf].path
+        leaf = self._stepping.last_leaf if self.in_scan else None
+        return None if leaf is None else self.program.leaves[leaf].path
 
     @property
     def block_position(self) -> tuple[int, int]:
         """(blocks run, blocks in the scan) of the scan stepped into; (0, n) outside."""
         n = len(self.program.order)
-        return (self._stepper.position, n) if self.in_scan else (0, n)
+        return (self._stepping.position, n)
 
     @property
     def order(self) -> list[str]:
@@ -324,63 +232,26 @@ class Debugger:
         hit = self._finish_stepped() if self.in_scan else None
         if hit is None:
             self.state = "running"
-            self._debt_ns = 0
+            self._pacer.debt_ns = 0
             self._emit("state")
         return hit
 
     def pause(self) -> None:
         if self.state != "paused":
             self.state = "paused"
-            self._debt_ns = 0
+            self._pacer.debt_ns = 0
             self._emit("state")
 
     def advance(self, wall_seconds: float) -> Hit | None:
         """Run the scans due after ``wall_seconds`` of wall time at :attr:`speed`
-        (the GUI timer's call; nothing while paused). Returns the hit that paused it.
-
-        At a finite speed the wall time, scaled, becomes whole cycles; the rest is
-        carried to the next call. At most ``max_scans`` scans and about
-        ``budget_s`` wall seconds are spent per call: scans due beyond those are
-        dropped, not owed (counted in ``dropped_scans``), so a slow program runs
-        slower than asked instead of freezing the UI. At :data:`MAX`, it scans
-        until the budget or the cap is spent.
-        """
+        (the GUI timer's call; nothing while paused), within ``max_scans`` and
+        ``budget_s`` (see :mod:`.pacing`). Returns the hit that paused it."""
         if self.state != "running":
             return None
-        if wall_seconds < 0:
-            raise FbdError(f"wall time cannot go backwards ({wall_seconds!r} s)")
-        if self._speed == MAX:
-            due = self.max_scans
-        else:
-            cycle_ns = self.plc.main.cycle_us * 1000
-            self._debt_ns += round(round(wall_seconds * 1e9) * self._speed)
-            due, self._debt_ns = divmod(self._debt_ns, cycle_ns)
-            if due > self.max_scans:
-                self.dropped_scans += due - self.max_scans
-                due = self.max_scans
+        due = self._pacer.due(wall_seconds, self.plc.main.cycle_us)
         if due == 0:
             return None
-        # Scans run in batches (one simpy run each), the clock read between them:
-        # the first batch is the size the last call ended with, then each is what
-        # fits in the budget left at the rate seen so far, at most double the last.
-        start = self.clock()
-        done, batch, hit = 0, self._batch, None
-        while done < due:
-            k = min(batch, due - done)
-            before = self.plc.scans
-            hit = self._run_scans(k)
-            done += self.plc.scans - before
-            if hit is not None:
-                break
-            self._batch = k
-            elapsed = self.clock() - start
-            if elapsed >= self.budget_s:
-                break
-            per_scan = elapsed / done
-            fits = int((self.budget_s - elapsed) / per_scan) if per_scan > 0 else 2 * k
-            batch = max(1, min(2 * k, fits))
-        if hit is None and done < due and self._speed != MAX:
-            self.dropped_scans += due - done
+        hit = self._pacer.run(due, self._counted_scans)
         self._emit("scan")
         if hit is not None:
             self._pause_at(hit)
@@ -415,21 +286,10 @@ class Debugger:
         self.pause()
         if not self.in_scan:
             self._sync_prev()
-            self._stepper = self.plc.step_into()
-            self._last_leaf = None
-            s = self.table
-            self._held = {bp: bool(bp.condition.fn(s)) for bp in self._active()}
-            self._fired_in_scan = set()
+            self._stepping.begin()
             self._emit("block")
             return None
-        st = self._stepper
-        if not st.done:
-            self._last_leaf = st.step()
-        if st.done:
-            return self._end_stepped()
-        hit = self._check_block()
-        self._emit("block")
-        return hit
+        return self._stepped(*self._stepping.step())
 
     def finish_scan(self) -> Hit | None:
         """Run the rest of the scan stepped into, block by block, checking the
@@ -459,39 +319,33 @@ class Debugger:
         if cold and self.plc.forces:
             self.plc.unforce()
         self.plc.restart()
-        self._stepper = None
-        self._last_leaf = None
+        self._stepping.abandon()
         if cold:
             for task in self.plc.tasks:
                 task.stats = ScanStats(task.cycle_us)
-            if self._trace is not None:
-                self._trace.clear()
+            self._trend.clear()
             self.last_hit = None
-            for bp in self._breakpoints:
-                bp.hits = 0
-        self._prev.take(self.table, self.plc.scans)
-        self._reset_edges()
+            self._breakpoints.clear_hits()
+        self._breakpoints.restarted(self.table, self.plc.scans)
         self._emit("restart")
 
     # -- running: internals ------------------------------------------------------------
-    def _active(self) -> list[Breakpoint]:
-        return [bp for bp in self._breakpoints if bp.enabled]
-
     def _sync_prev(self) -> None:
-        """changed() compares with the previous scan's end: if scans ran that the
-        debugger did not see, the table now holds that end."""
-        if self._prev.scan != self.plc.scans:
-            self._prev.take(self.table, self.plc.scans)
+        self._breakpoints.sync_prev(self.table, self.plc.scans)
+
+    def _counted_scans(self, n: int) -> tuple[int, Hit | None]:
+        before = self.plc.scans
+        hit = self._run_scans(n)
+        return self.plc.scans - before, hit
 
     def _run_scans(self, n: int) -> Hit | None:
         """``n`` whole scans in one batched run; with breakpoints, a recorder checks
         them after every scan and halts the run at the first hit."""
-        active = self._active()
-        if not active:
+        checker = self._breakpoints.checker(self.plc)
+        if checker is None:
             self.plc.scan(n)
             return None
         self._sync_prev()
-        checker = _Checker(self, active)
         traces = self.plc.main.traces
         traces.append(checker)
         try:
@@ -500,117 +354,54 @@ class Debugger:
             traces.remove(checker)
         return checker.hit
 
-    @staticmethod
-    def _evaluate(active: list[Breakpoint], s: list) -> list[Breakpoint]:
-        fired = []
-        for bp in active:
-            holds = bool(bp.condition.fn(s))
-            if holds and not (bp.edge and bp._was):
-                fired.append(bp)
-            bp._was = holds
-        return fired
-
-    def _reset_edges(self) -> None:
-        s = self.table
-        for bp in self._breakpoints:
-            bp._was = bool(bp.condition.fn(s))
-
-    def _check_block(self) -> Hit | None:
-        """After a block of a stepped scan: the breakpoints this block made true
-        (they did not hold before it)."""
-        s = self.table
-        held = self._held
-        fired = []
-        for bp in self._active():
-            holds = bool(bp.condition.fn(s))
-            if holds and held.get(bp, True) is False:
-                fired.append(bp)
-                self._fired_in_scan.add(bp)
-            held[bp] = holds
-        if not fired:
-            return None
-        hit = Hit(tuple(fired), self.plc.scans + 1, self._stepper.now_us,
-                  self.program.leaves[self._last_leaf].path)
-        self._pause_at(hit)
-        return hit
-
-    def _end_stepped(self) -> Hit | None:
-        """Every block of the stepped scan ran: end it, check the breakpoints."""
-        st = self._stepper
-        st.finish()
-        self._stepper = None
-        self._last_leaf = None
-        fired = [bp for bp in self._evaluate(self._active(), self.table)
-                 if bp not in self._fired_in_scan]   # each fires once per scan
-        self._fired_in_scan = set()
-        self._prev.take(self.table, self.plc.scans)
-        self._emit("scan")
-        if not fired:
-            return None
-        hit = Hit(tuple(fired), self.plc.scans, st.now_us)
-        self._pause_at(hit)
-        return hit
-
     def _finish_stepped(self) -> Hit | None:
-        st = self._stepper
-        while not st.done:
-            self._last_leaf = st.step()
-            if not st.done:
-                hit = self._check_block()
-                if hit is not None:
-                    self._emit("block")
-                    return hit
-        return self._end_stepped()
+        return self._stepped(*self._stepping.finish())
+
+    def _stepped(self, ended: bool, hit: Hit | None) -> Hit | None:
+        """Tell the views what stepping did: the scan ended, a breakpoint fired at
+        a block or at the scan's end."""
+        if ended:
+            self._emit("scan")
+        if hit is not None:
+            self._pause_at(hit)
+        if not ended:
+            self._emit("block")
+        return hit
 
     def _pause_at(self, hit: Hit) -> None:
         for bp in hit.breakpoints:
             bp.hits += 1
         self.last_hit = hit
         self.state = "paused"
-        self._debt_ns = 0
+        self._pacer.debt_ns = 0
         self._emit("hit")
 
     # -- breakpoints -------------------------------------------------------------------
     @property
     def breakpoints(self) -> list[Breakpoint]:
-        return list(self._breakpoints)
+        return self._breakpoints.all()
 
     def check_condition(self, text: str) -> Condition:
         """Parse and compile ``text`` without adding it (a view validating as the
         user types); raises :class:`ConditionError`."""
-        return compile_condition(text, self.program, _Prev(), self.table)
+        return Breakpoints.check(text, self.program, self.table)
 
     def add_breakpoint(self, text: str, *, edge: bool = False,
                        enabled: bool = True) -> Breakpoint:
         """Add a breakpoint on condition ``text`` (see the module docstring's grammar);
         ``edge=True`` fires only where the condition turns true."""
         self._sync_prev()
-        cond = compile_condition(text, self.program, self._prev, self.table)
-        bp = Breakpoint(self._next_id, cond, edge, enabled)
-        bp._was = bool(cond.fn(self.table))
-        self._next_id += 1
-        self._breakpoints.append(bp)
+        bp = self._breakpoints.add(text, self.program, self.table, edge, enabled)
         self._emit("breakpoints")
         return bp
 
     def remove_breakpoint(self, bp: Breakpoint | int) -> None:
-        target = self._find_breakpoint(bp)
-        self._breakpoints.remove(target)
+        self._breakpoints.remove(bp)
         self._emit("breakpoints")
 
     def enable_breakpoint(self, bp: Breakpoint | int, enabled: bool = True) -> None:
-        target = self._find_breakpoint(bp)
-        target.enabled = enabled
-        target._was = bool(target.condition.fn(self.table))
+        self._breakpoints.enable(bp, enabled, self.table)
         self._emit("breakpoints")
-
-    def _find_breakpoint(self, bp: Breakpoint | int) -> Breakpoint:
-        for candidate in self._breakpoints:
-            if candidate is bp or candidate.id == bp:
-                return candidate
-        name = bp.id if isinstance(bp, Breakpoint) else bp
-        raise FbdError(f"no breakpoint {name!r}; there are "
-                       f"{', '.join(str(b.id) for b in self._breakpoints) or 'none'}")
 
     # -- signals ---------------------------------------------------------------------
     def info(self, path: str) -> SignalInfo:
@@ -630,29 +421,10 @@ class Debugger:
         return Probe(self.plc, [self.info(p) for p in paths])
 
     def complete(self, text: str, limit: int = 20) -> list[str]:
-        """Paths for a completion box, best first: the path itself, then paths
-        starting with ``text``, then paths with a part (after a dot) starting with
-        it, then paths containing it; in each group the shallowest and shortest
-        first. Case-insensitive."""
-        if self._lower is None:
-            self._lower = [(p.lower(), p) for p in self.program.signals]
-        want = text.strip().lower()
-        dotted = "." + want
-        ranked = []
-        for low, path in self._lower:
-            if low == want:
-                tier = 0
-            elif low.startswith(want):
-                tier = 1
-            elif dotted in low:
-                tier = 2
-            elif want in low:
-                tier = 3
-            else:
-                continue
-            ranked.append((tier, low.count("."), len(path), path))
-        ranked.sort()
-        return [r[3] for r in ranked[:limit]]
+        """Paths for a completion box, best first (see :class:`~.probe.PathCompleter`)."""
+        if self._completer is None:
+            self._completer = PathCompleter(self.program.signals)
+        return self._completer.complete(text, limit)
 
     # -- watch list --------------------------------------------------------------------
     @property
@@ -717,27 +489,23 @@ class Debugger:
     @property
     def trace(self) -> Trace | None:
         """The recording of the trended signals (None if none)."""
-        return self._trace
+        return self._trend.trace
 
     @property
     def trend_paths(self) -> list[str]:
-        return list(self._trace.paths) if self._trace is not None else []
+        return self._trend.paths
 
     def trend(self, paths: Iterable[str]) -> Trace | None:
         """Record ``paths`` after every scan from now on, the last
         :data:`TREND_CAPACITY` scans (a new recording: earlier samples go)."""
-        paths = list(dict.fromkeys(paths))
-        new = self.plc.trace(paths, capacity=TREND_CAPACITY) if paths else None
-        if self._trace is not None:
-            self.plc.untrace(self._trace)
-        self._trace = new
+        new = self._trend.record(paths)
         self._emit("trend")
         return new
 
     def add_trend(self, path: str) -> Trace:
         if path not in self.trend_paths:
             self.trend([*self.trend_paths, path])
-        return self._trace
+        return self.trace
 
     def remove_trend(self, path: str) -> None:
         if path not in self.trend_paths:
@@ -746,22 +514,15 @@ class Debugger:
 
     def export_csv(self, out: str | TextIO) -> None:
         """The trend as CSV: one row per scan (scan, time in s, each signal)."""
-        self._recording().to_csv(out)
+        self._trend.export_csv(out)
 
     def export_vcd(self, out: str | TextIO) -> None:
         """The trend as a Value Change Dump (GTKWave)."""
-        self._recording().to_vcd(out)
-
-    def _recording(self) -> Trace:
-        if self._trace is None:
-            raise FbdError("nothing is trended; trend(paths) chooses the signals to record")
-        return self._trace
+        self._trend.export_vcd(out)
 
     def close(self) -> None:
         """Detach from the PLC (the trend recorder); the PLC runs on unchanged."""
-        if self._trace is not None:
-            self.plc.untrace(self._trace)
-            self._trace = None
+        self._trend.close()
         self.listeners.clear()
 
     def __repr__(self) -> str:

@@ -1,6 +1,7 @@
 """Reading values for the debugger's views: IEC text for a raw table value or a
 literal, the watch list's rows, and :class:`Probe`, a reader of many signals
-at once (a diagram's wire labels, a hierarchy's ports) read at 30 Hz."""
+at once (a diagram's wire labels, a hierarchy's ports) read at 30 Hz, and the
+ranking of paths for a completion box."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from ..runtime.plc import Plc
 from ..values import format_literal as literal_text  # noqa: F401  (this package's API)
 from ..values import format_value
 
-__all__ = ["format_value", "literal_text", "WatchRow", "Probe"]
+__all__ = ["PathCompleter", "format_value", "literal_text", "WatchRow", "Probe"]
 
 
 class WatchRow(NamedTuple):
@@ -55,3 +56,33 @@ class Probe:
 
     def __len__(self) -> int:
         return len(self.paths)
+
+
+class PathCompleter:
+    """Ranks a program's signal paths against what the user has typed."""
+
+    def __init__(self, paths):
+        self._lower = [(p.lower(), p) for p in paths]   # (lowercase path, path)
+
+    def complete(self, text: str, limit: int = 20) -> list[str]:
+        """Paths for a completion box, best first: the path itself, then paths
+        starting with ``text``, then paths with a part (after a dot) starting with
+        it, then paths containing it; in each group the shallowest and shortest
+        first. Case-insensitive."""
+        want = text.strip().lower()
+        dotted = "." + want
+        ranked = []
+        for low, path in self._lower:
+            if low == want:
+                tier = 0
+            elif low.startswith(want):
+                tier = 1
+            elif dotted in low:
+                tier = 2
+            elif want in low:
+                tier = 3
+            else:
+                continue
+            ranked.append((tier, low.count("."), len(path), path))
+        ranked.sort()
+        return [r[3] for r in ranked[:limit]]

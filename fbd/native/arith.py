@@ -1,4 +1,4 @@
-"""Integer and REAL arithmetic for :class:`~.lower.BlockLowering`: Python's
+"""Integer and REAL arithmetic for :class:`~.builder.ValueBuilder`: Python's
 semantics on values with known intervals (see :mod:`.lower`)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from .values import I64, TRAP_DIV_ZERO, TRAP_SHIFT, B, NoNativeForm, V, _width, 
 
 
 class Arithmetic:
-    """The arithmetic half of the translator (a mixin of BlockLowering)."""
+    """Arithmetic on typed values, the base of :class:`~.builder.ValueBuilder`."""
 
     def binop(self, op, a: V, b: V, pred) -> V:
         if isinstance(op, (ast.BitAnd, ast.BitOr, ast.BitXor)) and a.k == b.k == "b":

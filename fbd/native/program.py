@@ -1,7 +1,7 @@
 """The native backend: one scan of a :class:`~fbd.compiler.flat.FlatProgram` as machine code.
 
 Each block configuration's code is translated once (:mod:`.lower`) into an
-IR template; every instance formats it with its slots. The scan is cut into
+IR template (:mod:`.templates`); every instance formats it with its slots. The scan is cut into
 functions of :data:`CHUNK` blocks; inside one, a basic block ends every
 :data:`BASIC_BLOCK` blocks, so LLVM's code generation, which grows faster
 than linearly with the size of a basic block, stays linear in the program's
@@ -24,16 +24,18 @@ import ctypes
 import os
 import struct
 from operator import itemgetter
-from types import MappingProxyType
 
 import numpy as np
 
-from ..block import code_lines, code_namespace, literal
+from ..block import code_lines, literal
 from ..compiler.forkmap import map_in_two
 from ..errors import FbdError
-from .lower import DECLARATIONS, TRAP_REASONS, NoNativeForm, Var, lower, slot_kind
-from .stores import lower_store, store_kind
+from .entry import DECLARATIONS as ENTRY_DECLARATIONS
+from .entry import builtin, entry_source, python_api
+from .lower import DECLARATIONS, TRAP_REASONS, NoNativeForm, slot_kind
+from .stores import store_kind
 from .table import KIND_CODES, STORE, NativeTable
+from .templates import Templates
 
 CHUNK = 512         # blocks per function; a force recompiles one
 BASIC_BLOCK = 50    # blocks per basic block (see the module docstring)
@@ -51,21 +53,6 @@ class NotNative(FbdError):
 
 class NativeTrap(FbdError):
     """The scan hit something Python would raise on (or could not hold)."""
-
-
-class _Template:
-    """One block configuration's IR, formatted per instance with ``{0}`` its name
-    prefix, ``{1}`` its trap code, then its slots (inputs read, outputs and
-    state written, a LIFO/FIFO's region), then each input's value. ``inputs``:
-    per wired input, the kind of its cell (None if the code never reads it);
-    ``stored``: (argument position among the slots, raw value stored)."""
-    __slots__ = ("fmt", "inputs", "stored", "region")
-
-    def __init__(self, bl, n_inputs: int, region: bool = False):
-        self.fmt = "\n".join(bl.lines)
-        self.inputs = tuple(bl.used_inputs.get(2 + i) for i in range(n_inputs))
-        self.stored = tuple((arg - 2, ref) for arg, ref in sorted(bl.stored.items()))
-        self.region = region
 
 
 def _llvm():
@@ -95,8 +82,6 @@ class NativeProgram:
         self.forced: set[int] = set()
         self._scratch: dict[int, int] = {}
         self._leaf_fns: dict = {}
-        self._templates: dict = {}
-        self._block_templates: dict = {}
         self.dump_path = dump if dump is not None else os.environ.get("FBD_DUMP")
         reasons: dict[str, str] = {}
         # LIFO/FIFO: a region of the table each, after the slots and their scratch reserve
@@ -113,13 +98,10 @@ class NativeProgram:
                 base += 2 + depth
         self._region_end = base
         self._kinds = self._slot_kinds(reasons)
-        special, slot_of = flat.with_literals | flat.with_feedback, itemgetter(0)
-        self._reads = [self._input_reads(leaf) if leaf.index in special
-                       else (tuple(map(slot_of, leaf.inputs.values())), ())
-                       for leaf in flat.leaves]
+        self._templates = Templates(flat)
         for leaf in flat.leaves:
             try:
-                self._template(leaf, self._reads[leaf.index][1])
+                self._templates.of(leaf)
             except NoNativeForm as e:
                 reasons.setdefault(leaf.block.name, str(e))
         if reasons:
@@ -142,6 +124,8 @@ class NativeProgram:
         self._chunk_names: list[str] = []
         self._chunk_src: list[str] = []
         self._llvm = _llvm()
+        self._type_error = python_api(self._llvm)   # None: ctypes calls the scan
+        self._entries: list = []                     # the built-in functions' definitions
         self._target = self._llvm.Target.from_default_triple().create_target_machine(
             opt=0, codemodel="jitdefault")
         self._build_all()
@@ -225,66 +209,6 @@ class NativeProgram:
     def info(self) -> dict:
         return self.flat.info()
 
-    # -- templates -----------------------------------------------------------------------
-    def _input_reads(self, leaf) -> tuple:
-        ins, consts = [], []
-        for port, src in leaf.inputs.items():
-            if src.slot is None:
-                consts.append((port, literal(src.const)))
-            else:
-                ins.append(self.flat.read_slot(leaf.index, src))
-        return tuple(ins), tuple(consts)
-
-    def _template(self, leaf, consts: tuple) -> _Template:
-        block = leaf.block
-        by_block = None
-        if leaf.types.__class__ is MappingProxyType:
-            by_block = (id(block), consts)
-            cached = self._block_templates.get(by_block)
-            if cached is not None:
-                return cached
-        try:
-            key = (type(block), block.n, tuple(block.p.items()), tuple(leaf.types.items()), consts)
-            cached = self._templates.get(key)
-        except TypeError:
-            key = cached = by_block = None
-        if cached is None:
-            cached = self._make_template(leaf, consts)
-            if key is not None:
-                self._templates[key] = cached
-        if by_block is not None:
-            self._block_templates[by_block] = cached
-        return cached
-
-    def _make_template(self, leaf, consts: tuple) -> _Template:
-        literal_ports = dict(consts)
-        names, variables = {}, {}
-        arg = 2
-        for port in leaf.inputs:
-            if port in literal_ports:
-                names[port] = literal_ports[port]
-            else:
-                names[port] = f"i_{port}"
-                variables[names[port]] = Var(port, arg, leaf.port_type(port), False)
-                arg += 1
-        n_inputs = arg - 2
-        for port in leaf.outputs:
-            names[port] = f"o_{port}"
-            variables[names[port]] = Var(port, arg, leaf.port_type(port), True)
-            arg += 1
-        for name in leaf.state:
-            names[name] = f"o_{name}"
-            variables[names[name]] = Var(name, arg, leaf.state_type(name), True)
-            arg += 1
-        region = store_kind(leaf.block) is not None
-        first_value = arg + (1 if region else 0)
-        values = {2 + i: first_value + i for i in range(n_inputs)}
-        if region:
-            return _Template(lower_store(leaf, names, variables, arg, values), n_inputs, True)
-        code = "\n".join(code_lines(leaf.block, names, leaf.types))
-        bl = lower(code, variables, code_namespace([leaf.block]), leaf.block.name, values)
-        return _Template(bl, n_inputs)
-
     def _place(self, slot: int) -> int:
         if slot in self.forced:
             scratch = self._scratch.get(slot)
@@ -300,8 +224,8 @@ class NativeProgram:
         table: no store-to-load latency on a chain of blocks), updated with this
         block's stores; None: every input loaded from the table."""
         leaf = self.leaves[index]
-        ins, consts = self._reads[index]
-        tpl = self._template(leaf, consts)
+        ins = self._templates.reads[index][0]
+        tpl = self._templates.of(leaf)
         slots = [*leaf.outputs.values(), *leaf.state.values()]
         if self.forced:
             slots = [self._place(s) for s in slots]
@@ -396,7 +320,7 @@ class NativeProgram:
         self._driver_src = self._driver_source("scan_v0")
         self._engine.add_module(llvm.parse_assembly("\n".join(
             [*(f"declare void @{name}(ptr, i64)" for name in self._chunk_names),
-             self._driver_src])))
+             self._driver_src, self._entry("scan_v0")])))
         self._engine.finalize_object()
         self._link("scan_v0")
         if self.dump_path:
@@ -409,14 +333,24 @@ class NativeProgram:
         module = self._llvm.parse_assembly(DECLARATIONS + "\n" + src)
         return src, self._emit_tm.emit_object(module)
 
+    def _entry(self, driver: str) -> str:
+        """The driver's entry as a built-in function (see :mod:`.entry`)."""
+        if self._type_error is None:
+            return ""
+        return ENTRY_DECLARATIONS + "\n" + entry_source(driver, self._type_error)
+
     def _link(self, driver: str) -> None:
         addr = self._engine.get_function_address(driver)
         cfn = self._cfn = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)(addr)
+        if self._type_error is not None:
+            cfn, definition = builtin(self._engine.get_function_address(f"py_{driver}"),
+                                      f"{self.name}_{driver}")
+            self._entries.append(definition)   # CPython reads it at every call
         trap = self._raise_trap
 
         def scan(s: NativeTable, now: int) -> None:
             """One scan over table ``s`` at PLC time ``now`` (µs): a single call
-            into the machine code (the bare call costs about 0.25 µs)."""
+            into the machine code, a built-in function's call (see :mod:`.entry`)."""
             if cfn(s.address, now):
                 trap(s.trap, now)
         self.scan = scan
@@ -457,7 +391,7 @@ class NativeProgram:
         parts += [f"declare void @{name}(ptr, i64)" for name in self._chunk_names
                   if name not in rebuilt]
         self._driver_src = self._driver_source(f"scan_v{v}")
-        parts.append(self._driver_src)
+        parts += [self._driver_src, self._entry(f"scan_v{v}")]
         module = self._llvm.parse_assembly("\n".join(parts))
         self._engine.add_module(module)
         self._engine.finalize_object()

@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 import struct
 
+from ..values import Kind
+
 I64 = (-(1 << 63), (1 << 63) - 1)
 I128 = (-(1 << 127), (1 << 127) - 1)
 
@@ -138,16 +140,20 @@ class Var:
         self.name, self.slot_arg, self.tp, self.writable = name, slot_arg, tp, writable
 
 
+#: kinds held as integers in a cell (a tuple: membership by identity, no Enum hash)
+_CELL_INTEGERS = (Kind.INT, Kind.BITS, Kind.TIME, Kind.DATE, Kind.TOD, Kind.DT, Kind.ENUM)
+
+
 def slot_kind(tp):
     """How a type's value sits in its 8-byte cell: ``b`` 0/1, ``q`` signed,
     ``Q`` unsigned 64-bit, ``d`` double; None for a type with no native cell."""
     if tp is None:
         return None
-    if tp.kind == "bool":
+    if tp.kind is Kind.BOOL:
         return "b"
-    if tp.kind == "real":
+    if tp.kind is Kind.REAL:
         return "d"
-    if tp.kind in ("int", "bits", "time", "date", "tod", "dt", "enum"):
+    if tp.kind in _CELL_INTEGERS:
         return "Q" if (tp.bits == 64 and not tp.signed) else "q"
     return None
 

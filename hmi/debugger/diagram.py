@@ -30,6 +30,7 @@ from PyQt6.QtWidgets import (
 from fbd.debug.debugger import format_value
 from fbd.debug.layout import HEADER_H, PORT_H, Level, layout_level
 from fbd.network import Network
+from fbd.values import Kind
 
 __all__ = ["DiagramView", "DiagramPanel", "TRUE_COLOUR", "FORCED_COLOUR", "CURRENT_COLOUR"]
 
@@ -132,7 +133,7 @@ class DiagramView(QGraphicsView):
         for c in level.connectors:
             self._add_connector(scene, c)
         self._probe = dbg.probe(list(paths))
-        self._bool = [tp is not None and tp.kind == "bool" for tp in self._probe.types]
+        self._bool = [tp is not None and tp.kind is Kind.BOOL for tp in self._probe.types]
         self._by_signal = [[] for _ in paths]
         for item, label, badge, index in self._wires:
             if index is not None:

@@ -29,6 +29,7 @@ from PyQt6.QtWidgets import (
 
 from fbd.debug.debugger import format_value
 from fbd.errors import FbdError
+from fbd.values import Kind
 
 from .views import PathEdit
 
@@ -46,8 +47,8 @@ class Lane:
     def __init__(self, panel: TrendPanel, path: str, index: int, tp):
         self.path = path
         self.type = tp
-        self.is_bool = tp is not None and tp.kind == "bool"
-        self.is_time = tp is not None and tp.kind == "time"
+        self.is_bool = tp is not None and tp.kind is Kind.BOOL
+        self.is_time = tp is not None and tp.kind is Kind.TIME
         plot = panel.graphics.addPlot(row=index, col=0)
         self.plot = plot
         plot.setMouseEnabled(x=True, y=False)         # zoom along the scans only

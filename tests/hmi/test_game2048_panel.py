@@ -11,8 +11,8 @@ from PyQt6.QtCore import Qt
 from PyQt6.QtGui import QColor
 
 from hmi.panel import TOUCHED_NOTE, plc_status
-from hmi.panels.game2048 import BestScore, Game2048Panel, tile_style
-from hmi.widgets import NOT_STARTED_HINT
+from hmi.panels.game2048 import THEME, BestScore, Game2048Panel, tile_style
+from hmi.widgets import NOT_STARTED_HINT, StatusLine
 from programs.game2048 import Game2048
 from tests.hmi.rig import Rig
 
@@ -246,6 +246,28 @@ def test_the_status_line_shows_scans_time_and_scan_time(rig):
     assert f"{plc.time:,.1f} s" in text
     assert "µs/scan, max" in text and "overrun" in text
     assert "overrun is a scan that took longer" in rig.panel.status_line.right.toolTip()
+
+
+def test_the_status_line_names_the_engine_and_its_tooltip_says_why(rig):
+    rig.advance(10)
+    plc = rig.game.plc
+    shown = "native" if plc.engine == "native" else "Python"
+    assert rig.panel.status_line.right.full_text().startswith(f"{shown} engine  ·  ")
+    tip = rig.panel.status_line.right.toolTip()
+    assert f"engine: {shown} ({plc.engine_reason})" in tip
+
+
+@pytest.mark.parametrize("engine, reason, shown", [
+    ("native", "every block and signal has a native form", "native"),
+    ("python", "CONCAT (STRING values)", "Python")])
+def test_the_status_line_shows_either_engine_and_the_reason_auto_gave(qtbot, engine, reason, shown):
+    stats = SimpleNamespace(overruns=0, mean_us=3.0, max_ns=9_000)
+    plc = SimpleNamespace(scans=10, time=0.05, stats=stats, engine=engine, engine_reason=reason)
+    line = StatusLine(THEME)
+    qtbot.addWidget(line)
+    line.show_plc(plc)
+    assert line.right.full_text() == f"{shown} engine  ·  3 µs/scan, max 9  ·  0 overruns"
+    assert f"engine: {shown} ({reason})" in line.right.toolTip()
 
 
 @pytest.mark.parametrize("overruns, says", [(0, "0 overruns"), (1, "1 overrun"), (2, "2 overruns")])

@@ -36,7 +36,7 @@ from fbd.runtime.realtime import run_realtime
 from fbd.tools import cli
 from programs.game2048 import build as build_2048
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 HERE = Path(__file__).resolve()
 N_ECHO = 20
 

@@ -12,7 +12,7 @@ import pytest
 from fbd.tools import cli
 from tests.fbd import standins
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 P = "tests.fbd.cli_programs"
 
 
