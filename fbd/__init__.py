@@ -8,6 +8,7 @@ Build a :class:`Network` from blocks (``import blocks``) and other networks
 from .block import Block, Port, State, extensible, register, registry
 from .compiler.pycode import ScanProgram, compile_network
 from .errors import FbdError, UnknownSignal, ValidationError, WiringError
+from .loading import load, load_network
 from .network import Network
 from .runtime.plc import Plc
 from .types import (
@@ -42,24 +43,8 @@ from .types import (
     DataType,
 )
 
-
-def load(path):
-    """A project from a file: PLCopen TC6 XML (``.xml``, :mod:`fbd.plcopen`) or IEC
-    61131-3 Structured Text (``.st``, :mod:`fbd.st`). Both give ``pous``,
-    ``network(name)``, ``configuration``, ``plc(cycle=...)`` and ``errors``."""
-    text = str(path).lower()
-    if text.endswith(".st"):
-        from .st.project import load as load_st
-        return load_st(path)
-    if text.endswith(".xml"):
-        from .plcopen.project import load_project
-        return load_project(path)
-    raise FbdError(f"{path}: not a project file; fbd.load reads .xml (PLCopen) and .st "
-                   f"(Structured Text)")
-
-
 __all__ = [
-    "load", "Network", "Plc", "ScanProgram", "compile_network", "Block", "Port", "State",
+    "load", "load_network", "Network", "Plc", "ScanProgram", "compile_network", "Block", "Port", "State",
     "extensible", "register", "registry", "FbdError", "ValidationError", "WiringError",
     "UnknownSignal", "DataType",
     "BOOL", "SINT", "INT", "DINT", "LINT", "USINT", "UINT", "UDINT", "ULINT", "BYTE", "WORD",

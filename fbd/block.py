@@ -129,6 +129,9 @@ class Block:
     #: a function block keeps state between scans (IEC "function block");
     #: a function is pure. Only informative for users and the library table.
     stateful: ClassVar[bool] = False
+    #: why the native engine cannot run this block type (its code is not what the
+    #: engine translates, e.g. a POU compiled from ST); "" lets the engine try
+    no_native_form: ClassVar[str] = ""
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)

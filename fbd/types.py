@@ -58,8 +58,6 @@ STRING_MAX = 254
 #: the most elements an ARRAY type may have (a declaration can ask for no more)
 ARRAY_MAX = 1 << 20
 
-#: the old name of InvalidValue, still used by fbd.plcopen.native and fbd.tools.cli
-TypeError_ = InvalidValue
 parse_int_literal = v.parse_int
 
 

@@ -60,10 +60,10 @@ def main(argv=None) -> int:
     parser.add_argument("target", metavar="MODULE:FUNCTION")
     args = parser.parse_args(argv)
     from ..errors import FbdError
-    from ..tools.cli import CliError, load_network
+    from ..loading import load_network
     try:
         net = load_network(args.target)
-    except (CliError, FbdError) as e:
+    except FbdError as e:
         print(f"fbd: error: {e}", file=sys.stderr)
         return 2
     report(net)

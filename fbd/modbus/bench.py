@@ -35,9 +35,9 @@ import sys
 import threading
 import time
 
+from ..loading import load_network
 from ..runtime.plc import Plc
 from ..runtime.realtime import POLICIES, SKIP, RealtimeRunner
-from ..tools.cli import load_network
 from .serve import resolve
 from .server import ModbusServer
 

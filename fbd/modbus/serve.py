@@ -18,7 +18,8 @@ import threading
 import time
 from importlib.metadata import entry_points
 
-from ..tools.cli import CliError, load_network
+from ..loading import is_project_file, load_network
+from ..tools.cli import CliError
 
 PROGRAMS = "fbd.programs"
 
@@ -68,7 +69,7 @@ def resolve(target: str) -> str:
     names = program_names()
     if target in names:
         return names[target]
-    if _is_project(target):
+    if is_project_file(target):
         return target   # a PLCopen or ST project: its configuration's one program (see _project_program)
     close = difflib.get_close_matches(target, list(names), n=1, cutoff=0.5)
     hint = f"; did you mean {close[0]}?" if close else ""
@@ -140,7 +141,7 @@ def cmd_serve(args) -> int:
                          "the number of clients")
     every = _seconds("--stats", args.stats, None, 0.1)
     target = resolve(args.target)
-    if _is_project(target):
+    if is_project_file(target):
         net, interval_us = _project_program(target)
         if args.cycle:
             cycle_us = _cycle(args.cycle)
@@ -264,10 +265,6 @@ def _print_stats(runner, server, stop: threading.Event, every: float) -> None:
               f"{_plural(server.clients, 'client')}, {requests / seconds:,.0f} requests/s, "
               f"{server.stats.refused:,} refused in all", file=sys.stderr, flush=True)
         last = now
-
-
-def _is_project(target: str) -> bool:
-    return target.lower().endswith((".xml", ".st"))
 
 
 def _project_program(path: str):

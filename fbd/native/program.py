@@ -100,6 +100,10 @@ class NativeProgram:
         self._kinds = self._slot_kinds(reasons)
         self._templates = Templates(flat)
         for leaf in flat.leaves:
+            declared = leaf.block.no_native_form
+            if declared:              # a block type that knows it has none says why
+                reasons.setdefault(leaf.block.name, declared)
+                continue
             try:
                 self._templates.of(leaf)
             except NoNativeForm as e:

@@ -66,7 +66,7 @@ def _types(text: str | None, cls, what) -> dict:
             raise what(f"binds {quote(var)}, which is not a type variable of {cls.type_name}")
         try:
             types[var] = t.by_name(tname)
-        except t.TypeError_:
+        except t.InvalidValue:
             raise what(f"binds {var} to {quote(tname)}, which is not an elementary type") from None
     return types
 

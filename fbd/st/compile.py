@@ -375,7 +375,10 @@ def block_type(info: PouInfo) -> type[Block]:
     return type(info.name, (Block,), {
         "__doc__": doc, "type_name": info.name, "family": "st", "inputs": ins, "outputs": outs,
         "state": states, "helpers": {fn_name: fn}, "stateful": info.kind != "FUNCTION",
-        "code": code, "st": st, "st_info": info, "__module__": __name__})
+        "code": code, "st": st, "st_info": info, "__module__": __name__,
+        # the native engine translates block code, not the POU's generated function
+        "no_native_form": f"{info.label} is compiled from a text language (ST, IL or SFC), "
+                          f"which runs on the Python engine"})
 
 
 def _init(value):

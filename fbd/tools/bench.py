@@ -273,8 +273,8 @@ def _time_reads(s, slots, rounds: int = 5) -> float:
 def bench_program(target: str, *, native: bool, budget: float, runs: int,
                   progress=_stderr) -> ProgramResult:
     """A program (``MODULE:FUNCTION``) on both engines: scan time and signal reads."""
+    from ..loading import load_network
     from ..native.engines import build_program
-    from .cli import load_network
     progress(f"bench: program {target}: compiling")
     net = load_network(target)
     py = compile_network(net)

@@ -18,9 +18,6 @@ traceback instead.
 from __future__ import annotations
 
 import argparse
-import difflib
-import importlib
-import importlib.util
 import inspect
 import json
 import os
@@ -34,7 +31,7 @@ from ..block import registry
 from ..compiler.pycode import ScanProgram, compile_network
 from ..errors import FbdError, UnknownSignal, ValidationError
 from ..library import command_plugins, load_libraries
-from ..network import Network
+from ..loading import is_project_file, load_network, one_line
 from ..runtime.plc import Plc
 from ..values import parse_value
 from .rows import RowWriter
@@ -55,92 +52,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str):
         raise CliError(f"{message} (see '{self.prog} --help')")
-
-
-# ------------------------------------------------------------------ loading networks
-def _is_project(target: str) -> bool:
-    """A PLCopen ``.xml`` or an IEC 61131-3 ``.st`` file: a project (fbd.load)."""
-    return target.lower().endswith((".xml", ".st"))
-
-
-def load_network(target: str) -> Network:
-    """``MODULE:FUNCTION`` (or ``path/to/file.py:FUNCTION``) → the Network it builds.
-
-    ``FILE.xml:POU`` imports the FBD POU of a PLCopen project (fbd.plcopen),
-    ``FILE.st:PROGRAM`` a PROGRAM of a Structured Text file (fbd.st).
-
-    FUNCTION may also name a Network object. The current directory is searched
-    for MODULE first, as ``python -m`` does.
-    """
-    module_name, colon, attr = target.rpartition(":")
-    if _is_project(target):  # a whole project where one network is wanted
-        from .. import load as load_project
-        pous = list(load_project(target).pous)
-        example = f"{target}:{pous[0]}" if pous else f"{target}:POU"
-        what = "PROGRAMs" if target.lower().endswith(".st") else "FBD POUs"
-        raise CliError(f"{target}: name the POU, as in {example} (its {what}: "
-                       f"{', '.join(pous) or 'none'})")
-    if not colon or not module_name or not attr:
-        raise CliError(f"{target!r}: name the network as MODULE:FUNCTION, "
-                       f"e.g. programs.game2048:build")
-    if _is_project(module_name):  # a PLCopen project: FILE.xml:POU
-        from .. import load as load_project
-        return load_project(module_name).network(attr)
-    module = _import(module_name)
-    obj = module
-    for part in attr.split("."):
-        try:
-            obj = getattr(obj, part)
-        except AttributeError:
-            names = [n for n in dir(obj) if not n.startswith("_")]
-            close = difflib.get_close_matches(part, names, n=3, cutoff=0.6)
-            hint = f"; did you mean {', '.join(close)}?" if close else ""
-            raise CliError(f"{module_name} has no attribute {attr!r}{hint}") from None
-    if isinstance(obj, Network):
-        return obj
-    if not callable(obj):
-        raise CliError(f"{target} is neither a Network nor a function that returns one "
-                       f"(it is of type {type(obj).__name__})")
-    try:
-        net = obj()
-    except FbdError:
-        raise
-    except Exception as e:
-        raise CliError(f"{target}() raised {type(e).__name__}: {_flat(str(e))}") from e
-    if not isinstance(net, Network):
-        raise CliError(f"{target}() returned {type(net).__name__}, not a Network")
-    return net
-
-
-def _import(module_name: str):
-    if module_name.endswith(".py") or "/" in module_name or os.sep in module_name:
-        path = Path(module_name)
-        if not path.is_file():
-            raise CliError(f"no file {module_name}")
-        name = f"_fbd_cli_{path.stem}"
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        try:
-            spec.loader.exec_module(module)
-        except Exception as e:
-            sys.modules.pop(name, None)
-            raise CliError(f"importing {module_name} failed: {type(e).__name__}: "
-                           f"{_flat(str(e))}") from e
-        return module
-    cwd = os.getcwd()
-    if cwd not in sys.path and "" not in sys.path:
-        sys.path.insert(0, cwd)
-    try:
-        return importlib.import_module(module_name)
-    except ModuleNotFoundError as e:
-        if e.name and (module_name == e.name or module_name.startswith(e.name + ".")):
-            raise CliError(f"no module named {module_name!r} (looked in the current "
-                           f"directory and the installed packages)") from e
-        raise CliError(f"importing {module_name} failed: {type(e).__name__}: {e}") from e
-    except Exception as e:
-        raise CliError(f"importing {module_name} failed: {type(e).__name__}: "
-                       f"{_flat(str(e))}") from e
 
 
 def _compile(args, dump: str | None = None) -> ScanProgram:
@@ -176,10 +87,6 @@ def _parse_set(text: str, program: ScanProgram, scans: int):
     return at, name, info.type.to_python(raw)
 
 
-def _flat(text: str) -> str:
-    return "; ".join(line.strip() for line in str(text).splitlines() if line.strip())
-
-
 def _cycle_us(text: str) -> int:
     from ..runtime.plc import to_us
     body = text.strip()
@@ -191,7 +98,7 @@ def _cycle_us(text: str) -> int:
         raise CliError(f"--cycle {text}: give a unit, e.g. {body}ms or T#{body}ms")
     try:
         us = to_us(body, "--cycle")
-    except t.TypeError_ as e:
+    except t.InvalidValue as e:
         raise CliError(f"--cycle {text}: not a duration (write e.g. 5ms, 100us or T#10ms)") from e
     if us <= 0:
         raise CliError(f"--cycle {text}: the cycle must be positive")
@@ -204,11 +111,11 @@ def cmd_run(args) -> int:
         raise CliError(f"--scans {args.scans}: cannot run a negative number of scans")
     cycle_us = _cycle_us(args.cycle)
     if args.program:
-        if not _is_project(args.target):
+        if not is_project_file(args.target):
             raise CliError(f"--program {args.program}: only for a PLCopen file "
                            f"(FILE.xml --program NAME)")
         args.target = f"{args.target}:{args.program}"
-    elif _is_project(args.target):
+    elif is_project_file(args.target):
         return _run_configuration(args, cycle_us)
     program = _compile_for(args, dump=args.dump)
     sets = sorted((_parse_set(text, program, args.scans) for text in args.set),
@@ -366,7 +273,7 @@ def cmd_info(args) -> int:
              f"{info['slots']} slots, {info['feedback_copies']} feedback cop"
              f"{'ies' if info['feedback_copies'] != 1 else 'y'}"]
     if info["doc"]:
-        lines.append(f"  {_flat(info['doc'])}")
+        lines.append(f"  {one_line(info['doc'])}")
     lines.append("inputs:      " + (", ".join(f"{n}: {tp}" for n, tp in info["inputs"].items())
                                     or "(none)"))
     lines.append("outputs:     " + (", ".join(f"{n}: {tp}" for n, tp in info["outputs"].items())
@@ -375,7 +282,7 @@ def cmd_info(args) -> int:
                                     or "(none)"))
     lines.append("macros:      " + (", ".join(f"{n} x{c}" for n, c in info["macros"].items())
                                     or "(none)"))
-    lines.append(f"engine:      auto runs it on the {engine} engine: {_flat(why)}")
+    lines.append(f"engine:      auto runs it on the {engine} engine: {one_line(why)}")
     order = program.order
     shown = order if args.full else order[:ORDER_SHOWN]
     lines.append("execution order:")
@@ -545,7 +452,7 @@ def build_parser() -> argparse.ArgumentParser:
             ep.load()(sub)
         except Exception as e:  # a broken plug-in must not take the core verbs down
             print(f"{PROG}: warning: plug-in command {ep.name!r} ({ep.value}) not loaded: "
-                  f"{type(e).__name__}: {_flat(str(e))}", file=sys.stderr)
+                  f"{type(e).__name__}: {one_line(str(e))}", file=sys.stderr)
     return parser
 
 
@@ -565,7 +472,7 @@ def _message(e: BaseException) -> str:
         shown = e.problems[:3]
         more = f"; ... and {n - len(shown)} more (--traceback lists them)" if n > len(shown) else ""
         return _shorten(f"{head}: {'; '.join(shown)}{more}")
-    return _shorten(_flat(str(e)) or type(e).__name__)
+    return _shorten(one_line(str(e)) or type(e).__name__)
 
 
 _LONG_WORD = re.compile(r"\S{121,}")
@@ -595,7 +502,7 @@ def main(argv=None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
-    except (FbdError, t.TypeError_, OSError) as e:
+    except (FbdError, t.InvalidValue, OSError) as e:
         if show_tb:
             raise
         print(f"{PROG}: error: {_message(e)}", file=sys.stderr)

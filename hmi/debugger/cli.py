@@ -6,7 +6,8 @@ the ``fbd.commands`` group of pyproject.toml); registering imports no Qt.
 
 from __future__ import annotations
 
-from fbd.tools.cli import CliError, load_network
+from fbd.loading import load_network
+from fbd.tools.cli import CliError
 
 
 def register(subparsers) -> None:

@@ -68,6 +68,14 @@ def test_every_pou_of_every_project_agrees_on_both_engines_or_falls_back_saying_
         for what in refused.value.reasons:
             assert what in auto.engine_reason
         return
+    if any(leaf.block.no_native_form for leaf in auto.program.flat.leaves):
+        # a POU written in ST, IL or SFC (or placing one) runs on the Python engine
+        with pytest.raises(NotNative) as refused:
+            Plc(net, engine="native")
+        assert auto.engine == "python"
+        for what in refused.value.reasons:
+            assert what in auto.engine_reason
+        return
     assert auto.engine == "native", auto.engine_reason
     inputs = Plc(net, engine="python").program.input_types
     py, na = compare_runs(net, _changing_inputs(inputs, seed=len(pou)))

@@ -228,7 +228,7 @@ def test_unknown_block_type_and_unsupported_things_name_pou_and_element(tmp_path
 
 
 def test_cli_runs_a_pou_of_a_plcopen_file(capsys):
-    from fbd.tools.cli import load_network
+    from fbd.loading import load_network
     path = f.example("beremiz_first_steps")
     assert load_network(f"{path}:CounterFBD").name == "CounterFBD"
     assert load_network(f"{path}:CounterST").name == "CounterST"     # an ST POU runs too

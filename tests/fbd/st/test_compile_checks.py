@@ -206,3 +206,17 @@ END_FUNCTION_BLOCK""", "e.st"))["E"]
         h.set(up=level, down=level).scan()
         seen.append((h.get("r"), h.get("f")))
     assert seen == [(0, 0), (1, 0), (1, 0), (1, 1), (2, 1), (2, 2), (2, 2)]
+
+
+def test_auto_runs_an_st_program_on_the_python_engine_and_says_it_is_written_in_st(monkeypatch):
+    pytest.importorskip("llvmlite")
+    from fbd.native import NotNative, engines
+    monkeypatch.setattr(engines, "AUTO_MIN_BLOCKS", 0)
+    main = compile_unit(parse("PROGRAM Main VAR y : INT; END_VAR y := y + 1; END_PROGRAM",
+                              "m.st"))["Main"]
+    net = fbd.Network("top")
+    net.add("m", main())
+    with pytest.raises(NotNative, match="PROGRAM Main is compiled from a text language"):
+        fbd.Plc(net, engine="native")
+    plc = fbd.Plc(net, engine="auto")
+    assert plc.engine == "python" and "compiled from a text language" in plc.engine_reason

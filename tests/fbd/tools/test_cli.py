@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from fbd.loading import LoadError
 from fbd.tools import cli
 from tests.fbd import standins
 
@@ -163,7 +164,7 @@ def test_many_problems_are_cut_short(capsys):
 
 
 def test_traceback_flag_shows_the_exception(capsys):
-    with pytest.raises(cli.CliError):
+    with pytest.raises(LoadError):
         cli.main(["--traceback", "run", "no_such_module_xyz:f"])
 
 
