@@ -11,10 +11,11 @@ syntax accepted, and where it follows matiec, is in docs/st.md.
 """
 
 from .ast import MAX_DEPTH, dump, iter_nodes
-from .compile import CompiledUnit, Context, compile_pou, compile_unit  # noqa: E402  (after analyze)
+from .compile import CompiledUnit, Context, compile_pou, compile_unit
 from .errors import StError, StNestingError, StSemanticError, StSyntaxError, StWarning
+from .live import live_source
 from .parser import LANGUAGES, parse, parse_body, parse_expression
-from .project import load  # noqa: E402
+from .project import load
 from .semantic import analyze
 from .stdlib import STANDARD, Library, LibraryPou
 from .symbols import Analysis, PouScope, Symbol
@@ -22,4 +23,4 @@ from .symbols import Analysis, PouScope, Symbol
 __all__ = ["parse", "parse_body", "parse_expression", "analyze", "LANGUAGES", "dump", "iter_nodes",
            "MAX_DEPTH", "Analysis", "PouScope", "Symbol", "Library", "LibraryPou", "STANDARD",
            "StError", "StSyntaxError", "StNestingError", "StSemanticError", "StWarning",
-           "compile_unit", "compile_pou", "Context", "CompiledUnit", "load"]
+           "compile_unit", "compile_pou", "Context", "CompiledUnit", "load", "live_source"]

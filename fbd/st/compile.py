@@ -228,6 +228,7 @@ class Context:
         exec(code, namespace)
         info.fn = namespace[info.fn_name]
         info.source = source
+        info.st_source = self.unit.source
         info.helpers = namespace
         return info
 

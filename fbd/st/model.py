@@ -125,6 +125,7 @@ class PouInfo:
     fn_name: str = ""
     fn: Any = None
     source: str = ""                    # the generated Python, for reading
+    st_source: str = ""                 # the ST text the POU is in
     helpers: dict = field(default_factory=dict)   # what the function's globals hold
 
     @property

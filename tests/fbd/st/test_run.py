@@ -356,3 +356,18 @@ def test_structs_arrays_of_them_enums_and_standard_functions_as_in_matiec():
     assert [r["sl"] for r in rows] == [2, 1, 2, 1, 2, 1]
     assert [r["mx"] for r in rows] == [1.5, 2.0, 3.0, 4.0, 5.0, 6.0]
     assert {r["l"] for r in rows} == {"hello"}
+
+
+def test_the_source_with_live_values_line_by_line():
+    from fbd.st import live_source
+    project = load("prog.st", text=COUNTER)
+    h = Harness(project.network("Main"))
+    h.scan(5)
+    rows = {n: (text.strip(), values) for n, text, values in
+            live_source(project.blocks["Main"], h.get, "Main")}
+    assert rows[COUNTER.splitlines().index("  n := c.count;") + 1] == (
+        "n := c.count;", {"n": 3, "c.count": 3})
+    inner = {text.strip(): values for _, text, values in
+             live_source(project.blocks["Counter"], h.get, "Main.c")}
+    assert inner["done := count >= lim;"] == {"done": True, "count": 3, "lim": 3}
+    assert inner["END_FUNCTION_BLOCK"] == {}
