@@ -274,7 +274,8 @@ class IlLowering:
                                                    body=(ret,), **w),), else_body=None, **w))
             return cr, cr_type
         if isinstance(i, (A.IlLabel, A.IlJump)):
-            self.fail(i, "a label or jump inside a parenthesised IL list is not supported")
+            self.fail(i, "a label or jump is not supported here (only in a POU's or an action's own "
+                         "instruction list)")
         self.fail(i, f"{type(i).__name__} is not an IL instruction this lowering knows")
 
     def condition(self, negated, cr, node):

@@ -150,14 +150,19 @@ class Chart:
                                 f"{node.name}.T")
             if key in self.actions:
                 return A.Name(name=f"{self.actions[key].name}.Q", **w)
+        target = None
         if isinstance(node, A.Assign):
             target = node.target
+        elif isinstance(node, A.IlOp) and node.op in ("ST", "STN", "S", "R") and node.operands:
+            target = node.operands[0]
+        if target is not None:
             if isinstance(target, A.Member) and isinstance(target.base, A.Name) and \
                     target.base.name.upper() in self.steps:
                 self.fail(target, f"the flags of step {target.base.name} are read-only")
             if isinstance(target, (A.Name, A.Member)) and _base_name(target) in self.actions:
                 self.fail(target, f"the flag of action {_base_name(target)} is read-only")
         return None
+
     # -- building blocks -------------------------------------------------------------------
     @staticmethod
     def name(node, text):

@@ -252,13 +252,14 @@ END_PROGRAM
     ("A1(N);", "S1.Y", "n := 1;", "the flags .X and .T, not .Y"),
     ("nope(N);", "go", "n := 1;", "neither an ACTION of this chart nor a BOOL variable"),
     ("A1(N);", "go", "A1 := TRUE;", "read-only"),
+    ("A1(N);", "go", "LD go\nST S1.X\n", "read-only"),        # an IL action
 ])
 def test_misuse_is_an_error_at_its_place(assoc, cond, action, message):
     text = CHART.format(assoc=assoc, cond=cond, action=action)
     unit = parse(text, "chart.st")
     with pytest.raises(StSemanticError, match=message) as info:
         lower_sfc(unit.pou("main"), unit, "chart.st")
-    assert info.value.line in (4, 5, 6) and "PROGRAM main" in str(info.value)
+    assert info.value.line in (4, 5, 6, 7) and "PROGRAM main" in str(info.value)
 
 
 def test_an_action_flag_reads_as_a_bool_beyond_matiec():
