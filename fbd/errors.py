@@ -38,7 +38,10 @@ class UnknownSignal(FbdError, KeyError):
 
     def __init__(self, path: str, known=(), what: str = "signal"):
         self.path = path
-        close = difflib.get_close_matches(path, list(known), n=3, cutoff=0.6)
+        known = list(known)
+        # a variable of a POU block is named under the block (``main.cv`` for ``cv``)
+        inside = [k for k in known if k.endswith("." + path)][:3]
+        close = inside or difflib.get_close_matches(path, known, n=3, cutoff=0.6)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         self.message = f"unknown {what} {path!r}{hint}"
         super().__init__(self.message)

@@ -82,7 +82,8 @@ def traffic_light(red="T#3s", red_yellow="T#1s", green="T#3s", yellow="T#1s",
     red_light = net.add("red_light", OR(), IN1=red_step.Q1, IN2=red_yellow_only.OUT)
     yellow_light = net.add("yellow_light", OR(n=3), IN1=red_yellow_only.OUT,
                            IN2=yellow_step.Q1, IN3=flash.OUT)
-    cycles = net.add("cycles", CTU(), CU=timers[-1].Q)
+    # CTU counts while CV < PV (as matiec's): PV at INT's largest counts every cycle
+    cycles = net.add("cycles", CTU(), CU=timers[-1].Q, PV=32767)
 
     net.output("RED", red_light.OUT, at="%QX0.0")
     net.output("YELLOW", yellow_light.OUT, at="%QX0.1")

@@ -156,6 +156,7 @@ def namespace() -> dict:
         ns[f"np_{name}"] = getattr(np, name)
     for dtype in _INT_BITS:
         ns[f"np_{dtype}"] = getattr(np, dtype)
+    ns["np_object"] = object    # the carrier of 64-bit values beyond int64 (ULINT, LWORD)
     ns.update(_wrap_to=wrap_to, _obj_to_int=obj_to_int, _obj_to_float=obj_to_float,
               _object_like=object_like, _obj_floordiv=obj_floordiv, _obj_mod=obj_mod,
               _obj_lshift=obj_lshift, _obj_rshift=obj_rshift, _elementwise=elementwise,

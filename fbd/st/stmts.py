@@ -180,12 +180,20 @@ class StmtCompiler(ExprCompiler):
         if s.step is not None:
             step = self.typed(s.step, vtp, "FOR step")
         pre = self.take(mark)
+        # IEC: the body runs while the variable has not passed the end, so
+        # FOR i := 1 TO 1 runs once (matiec's C runs it zero times: its first test
+        # is the later ones' "is there a next value"). Later tests ask whether a next
+        # value exists before stepping, so a loop up to the type's limit never wraps.
         if step is None:
-            test = f"{var} < {end}"
+            first_test, next_test = f"{var} <= {end}", f"{var} < {end}"
         elif step.lstrip("-").isdigit():
-            test = f"{var} + {step} {'<=' if int(step) > 0 else '>='} {end}"
+            up = int(step) > 0
+            first_test = f"{var} {'<=' if up else '>='} {end}"
+            next_test = f"{var} + {step} {'<=' if up else '>='} {end}"
         else:
-            test = f"({var} + {step} <= {end} if {step} > 0 else {var} + {step} >= {end})"
+            first_test = f"({var} <= {end} if {step} > 0 else {var} >= {end})"
+            next_test = f"({var} + {step} <= {end} if {step} > 0 else {var} + {step} >= {end})"
+        test = f"(({first_test}) if {first} else ({next_test}))"
         if pre:
             self.emit("while True:")
             self.indent += 1

@@ -1,4 +1,5 @@
-"""CTU, CTD, CTUD: counting on rising edges, R/LD priority, saturation at INT's limits."""
+"""CTU, CTD, CTUD: counting on rising edges, R/LD priority, CV bounded by PV and 0 as in
+matiec's library (IEC leaves PVmax and PVmin to the implementation)."""
 
 import pytest
 
@@ -37,8 +38,8 @@ def test_ctu_q_is_true_once_cv_reaches_pv():
     h.expect(CV=2, Q=False)
     pulse(h, "CU")
     h.expect(CV=3, Q=True)
-    pulse(h, "CU")
-    h.expect(CV=4, Q=True)
+    pulse(h, "CU", 2)
+    h.expect(CV=3, Q=True)     # matiec: CV < PV to count, so CV stops at PV
 
 
 def test_ctu_with_pv_zero_has_q_true_from_the_first_scan():
@@ -87,7 +88,7 @@ def test_ctd_loads_pv_and_counts_down_to_q():
     pulse(h, "CD")
     h.expect(CV=0, Q=True)
     pulse(h, "CD")
-    h.expect(CV=-1, Q=True)
+    h.expect(CV=0, Q=True)     # matiec: CV > 0 to count down, so CV stops at 0
 
 
 def test_ctd_counts_rising_edges_not_scans_while_cd_is_held():
@@ -105,11 +106,15 @@ def test_ctd_load_has_priority_over_a_cd_edge_in_the_same_scan():
     h.expect(CV=7)   # CD was held through the load: no new edge
 
 
-def test_ctd_cv_stops_at_minus_32768_and_does_not_wrap():
-    h = Harness.block(CTD())
-    h.write("blk.CV", -32767)
+def test_ctd_never_counts_below_zero_even_from_a_cv_written_below_it():
+    h = Harness.block(CTD()).set(PV=1, LD=True)
+    h.scan()
+    h.set(LD=False)
     pulse(h, "CD", 3)
-    h.expect(CV=-32768, Q=True)
+    h.expect(CV=0, Q=True)
+    h.write("blk.CV", -32768)
+    pulse(h, "CD", 2)
+    h.expect(CV=-32768, Q=True)    # no wrap: a CV outside the bounds stays until LD
 
 
 # ------------------------------------------------------------------------ CTUD
@@ -122,7 +127,7 @@ def test_ctud_counts_up_and_down_with_qu_and_qd():
     pulse(h, "CD")
     h.expect(CV=1, QU=False, QD=False)
     pulse(h, "CD", 2)
-    h.expect(CV=-1, QU=False, QD=True)
+    h.expect(CV=0, QU=False, QD=True)
 
 
 def test_ctud_edges_of_cu_and_cd_in_the_same_scan_cancel():
@@ -143,14 +148,16 @@ def test_ctud_reset_beats_load_beats_counting():
     h.expect(CV=9)
 
 
-def test_ctud_saturates_at_both_int_limits():
-    h = Harness.block(CTUD()).set(PV=100)
-    h.write("blk.CV", 32766)
+def test_ctud_counts_up_to_pv_and_down_to_zero_as_matiec_does():
+    # matiec (scan by scan, PV = 2): CU edges give 1, 2, 2; then CD edges 1, 0, 0
+    h = Harness.block(CTUD()).set(PV=2)
     pulse(h, "CU", 3)
-    h.expect(CV=32767, QU=True)
-    h.write("blk.CV", -32767)
+    h.expect(CV=2, QU=True, QD=False)
     pulse(h, "CD", 3)
-    h.expect(CV=-32768, QD=True)
+    h.expect(CV=0, QU=False, QD=True)
+    h.set(PV=32767).write("blk.CV", 32767)
+    pulse(h, "CU")
+    h.expect(CV=32767, QU=True)     # no wrap at INT's limit either
 
 
 def test_ctud_counts_again_from_the_limit():

@@ -388,14 +388,14 @@ def test_a_reader_listed_before_the_writer_sees_the_previous_scan(tmp_path):
 
 def test_outputs_run_before_blocks_no_output_pulls(tmp_path):
     """Beremiz first generates the output variables (pulling their blocks), then the
-    other blocks: a counter above the writer of its input still sees this scan's value."""
+    other blocks: an edge detector above the writer of its input still sees this scan's value."""
     prog = f.pou("Main", "<inputVars>" + f.var("IN", "BOOL") + "</inputVars>"
                 "<localVars>" + f.var("X", "BOOL") + "</localVars>",
                 f.inv(1, "IN", y=100) + f.outv(2, "X", 1, y=100) + f.inv(3, "X")
-                + f.block(4, "CTU", {"CU": (3, None)}, ["Q", "CV"], inst="ctu", y=0))
+                + f.block(4, "R_TRIG", {"CLK": (3, None)}, ["Q"], inst="trig", y=0))
     h = Harness(f.net(tmp_path, prog))
     h.set(IN=True).scan()
-    assert h.get("ctu.CV") == 1
+    assert h.get("trig.Q") is True
 
 
 def test_execution_order_ids_come_first_and_decide(tmp_path):

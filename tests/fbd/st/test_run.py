@@ -160,14 +160,15 @@ END_PROGRAM
 """
 
 
-def test_for_loops_as_matiec_runs_them():
-    # the end is evaluated at every test (e := 10 lengthens the loop); the body does not
-    # run when start + step passes the end (FOR i := 1 TO 1 runs nothing); a loop up
-    # to the type's maximum stops there; the variable keeps the last value the body saw
+def test_for_loops_run_as_iec_says_and_otherwise_as_matiec_runs_them():
+    # matiec's values, but for one: the end is evaluated at every test (e := 10
+    # lengthens the loop); a loop up to the type's maximum stops there; the variable
+    # keeps the last value the body saw. FOR i := 1 TO 1 runs once, as IEC says
+    # (the body runs while i has not passed the end); matiec's C runs it zero times.
     h = harness(FOR_LOOPS)
     h.scan()
     assert values(h, "Main", "e n j k m c q b once".split()) == dict(
-        e=10, n=10, j=5, k=1, m=4, c=32767, q=8, b=10, once=0)
+        e=10, n=10, j=5, k=1, m=4, c=32767, q=8, b=10, once=1)
     assert h.get("Main.i") == 1
 
 

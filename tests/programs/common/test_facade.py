@@ -16,7 +16,7 @@ def toy() -> Network:
     sel = net.add("control", command_macro(COMMANDS), Cmd=net.input("CMD", INT),
                   Seq=net.input("CMD_SEQ", INT))
     for name in COMMANDS:
-        count = net.add(f"count_{name}", CTU(), CU=sel.port(name.capitalize()))
+        count = net.add(f"count_{name}", CTU(), CU=sel.port(name.capitalize()), PV=32767)
         net.output(f"N_{name.upper()}", count.CV)
     data = net.add("data", MEMORY(INT), IN=net.input("DATA", INT), SET=sel.Issue)
     net.output("LAST_DATA", data.OUT)
