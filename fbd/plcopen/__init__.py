@@ -6,7 +6,8 @@ networks out (:mod:`.writer`).
 """
 
 from .reader import Configuration, PlcOpenError, Project, TaskSpec, load, load_project, save
-from .writer import ExportError, native_st, schema_path, to_xml, validate
+from .writer import ExportError, native_st, schema_path, to_xml, validate, write_tree
 
 __all__ = ["PlcOpenError", "Project", "Configuration", "TaskSpec", "load_project", "load", "save",
-           "to_xml", "native_st", "schema_path", "validate", "ExportError"]
+           "to_xml", "native_st", "schema_path", "validate", "ExportError",
+           "write_tree"]

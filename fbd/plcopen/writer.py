@@ -92,8 +92,12 @@ VAR_H = PORT_H                     # the height of an in/out variable box
 def save(network: Network, path, *, cycle: str = "T#5ms", company: str = "fbd") -> None:
     """Write ``network`` and the macros it uses as a PLCopen project file. A regular
     file is written whole or not at all (a full disk leaves the old file as it was)."""
-    data = etree.tostring(to_xml(network, cycle=cycle, company=company),
-                          xml_declaration=True, encoding="utf-8", pretty_print=True)
+    write_tree(to_xml(network, cycle=cycle, company=company), path)
+
+
+def write_tree(tree, path) -> None:
+    """Write the project ``tree`` to ``path``, whole or not at all."""
+    data = etree.tostring(tree, xml_declaration=True, encoding="utf-8", pretty_print=True)
     path = Path(path)
     try:
         if path.exists() and not path.is_file():     # a device or a pipe: straight in

@@ -365,11 +365,11 @@ def block_type(info: PouInfo) -> type[Block]:
         return f"{', '.join(targets)}, = {fn_name}({args})" if targets else f"{fn_name}({args})"
 
     def st(self, types):
-        # the PLCopen export writes a block of its own as a marked ST POU that it
-        # re-imports as the library block of that name; a compiled POU is in no
-        # library, so that file would not load back: refused, not written wrongly
-        raise FbdError(f"{info.label} is compiled from Structured Text: exporting it to "
-                       f"PLCopen is not supported yet (export the networks of library blocks)")
+        # a POU loaded from a file carries its text (plcopen_source, fbd.plcopen.st_export)
+        # and the export writes that; compiled from a string, there is no file to write
+        raise FbdError(f"{info.label} is compiled from Structured Text given as a string: "
+                       f"export it from a .st file (fbd.load(\"prog.st\")) so its text "
+                       f"can be written")
 
     doc = f"{info.label}, compiled from Structured Text."
     return type(info.name, (Block,), {

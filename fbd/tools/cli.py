@@ -31,7 +31,7 @@ from ..block import registry
 from ..compiler.pycode import ScanProgram, compile_network
 from ..errors import FbdError, UnknownSignal, ValidationError
 from ..library import command_plugins, load_libraries
-from ..loading import is_project_file, load_network, one_line
+from ..loading import is_project_file, load, load_network, one_line
 from ..runtime.plc import Plc
 from ..values import parse_value
 from .rows import RowWriter
@@ -356,16 +356,30 @@ def _block_json(cls) -> dict:
 # ---------------------------------------------------------------------------- export
 def cmd_export(args) -> int:
     from .. import plcopen
-    network = load_network(args.target)
+    whole = args.target.lower().endswith(".st")   # a whole .st file: its POUs, its configuration
+    if whole:
+        from ..plcopen.st_export import project_xml
+        project = load(args.target)
+        name = args.target
+    else:
+        network = load_network(args.target)
+        name = network.name
     _check_writable(args.output, "-o")
     cycle_us = _cycle_us(args.cycle)
-    plcopen.save(network, args.output, cycle=t.format_time(cycle_us))
+    cycle = t.format_time(cycle_us)
+    if whole:
+        plcopen.write_tree(project_xml(project, cycle=cycle), args.output)
+        what = "its configuration" if project.compiled.context.unit.configurations \
+            else f"a {cycle} task"
+    else:
+        plcopen.save(network, args.output, cycle=cycle)
+        what = f"a {cycle} task"
     checked = ""
     if args.validate:
         plcopen.validate(args.output)
         checked = ", valid against the TC6 v2.01 schema"
-    print(f"fbd: wrote {network.name} to {args.output} (PLCopen TC6 XML, a "
-          f"{t.format_time(cycle_us)} task{checked})", file=sys.stderr)
+    print(f"fbd: wrote {name} to {args.output} (PLCopen TC6 XML, {what}{checked})",
+          file=sys.stderr)
     return 0
 
 
