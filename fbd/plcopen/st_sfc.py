@@ -31,6 +31,7 @@ from lxml import etree
 
 from ..st import ast as A
 from .emit import XHTML_URI, ExportError, sub
+from .st_declarations import expression_text
 
 COL_W, ROW_H = 240, 70
 STEP_W, STEP_H = 100, 30
@@ -45,6 +46,14 @@ def text_el(parent, language: str, text: str):
     p = etree.SubElement(lang, f"{{{XHTML_URI}}}p")
     p.text = etree.CDATA(text)
     return lang
+
+
+def _point_out(parent, x, y, tag="connectionPointOut", formal=True):
+    """A point leaving ``parent``; TC6 wants the (empty) formalParameter on those of
+    steps and divergences, and none on those of transitions and convergences."""
+    el = sub(parent, tag, formalParameter="" if formal else None)
+    sub(el, "relPosition", x=x, y=y)
+    return el
 
 
 class _Element:
@@ -139,24 +148,34 @@ class ChartWriter:
         for s in self.body.steps:
             if s.initial:
                 col[s.name.upper()] = len(col)
-        self.sfc = sfc_el
+        self.sfc, self.joins = sfc_el, []
         for item in self.order:
             if isinstance(item, A.Step):
                 self._step(item, col)
             else:
                 self._transition(item, col)
+        self._join()
         self._named(pou_el)
 
     def _cpi(self, el_xml, el: _Element, refs) -> None:
-        """``connectionPointIn`` of ``el`` joined to each (element, branch) in refs."""
+        """``connectionPointIn`` of ``el`` joined to each (element or its key, branch)
+        in ``refs``; an element drawn later (a step a convergence joins) is joined
+        once it is (:meth:`_join`)."""
+        block = el.kind == "actionBlock"
         cpi = sub(el_xml, "connectionPointIn")
-        sub(cpi, "relPosition", x=el.width // 2 if el.kind != "actionBlock" else 0,
-            y=0 if el.kind != "actionBlock" else 15)
+        sub(cpi, "relPosition", x=0 if block else el.width // 2, y=15 if block else 0)
         for ref, branch in refs:
-            conn = sub(cpi, "connection", refLocalId=ref.lid)
+            self.joins.append((sub(cpi, "connection"), el, ref, branch))
+
+    def _join(self) -> None:
+        for conn, el, ref, branch in self.joins:
+            if not isinstance(ref, _Element):
+                ref = self.els[ref]
+            block = el.kind == "actionBlock"
+            conn.set("refLocalId", str(ref.lid))
+            sub(conn, "position", x=el.x + (0 if block else el.width // 2),
+                y=el.y + (15 if block else 0))
             x, y = ref.out_point(branch)
-            sub(conn, "position", x=el.x + (el.width // 2 if el.kind != "actionBlock" else 0),
-                y=el.y + (0 if el.kind != "actionBlock" else 15))
             sub(conn, "position", x=x, y=y)
 
     def _xml(self, el: _Element, **attrs):
@@ -174,7 +193,7 @@ class ChartWriter:
             xml = self._xml(conv)
             for t in entering:
                 self._cpi(xml, conv, [(self.els[("tr", id(t))], 0)])
-            sub(sub(xml, "connectionPointOut"), "relPosition", x=0, y=1)
+            _point_out(xml, x=0, y=1, formal=False)
             refs = [(conv, 0)]
         elif entering:
             refs = [self._target_ref(entering[0], step)]
@@ -182,9 +201,9 @@ class ChartWriter:
         xml = self._xml(el, name=step.name, initialStep="true" if step.initial else "false")
         if refs:
             self._cpi(xml, el, refs)
-        sub(sub(xml, "connectionPointOut"), "relPosition", x=STEP_W // 2, y=STEP_H)
+        _point_out(xml, x=STEP_W // 2, y=STEP_H)
         if step.actions:
-            sub(sub(xml, "connectionPointOutAction"), "relPosition", x=STEP_W, y=STEP_H // 2)
+            _point_out(xml, x=STEP_W, y=STEP_H // 2, tag="connectionPointOutAction")
             self._action_block(step, el)
         single = [t for t in self.outgoing.get(key, []) if len(t.sources) == 1]
         if len(single) > 1:
@@ -192,7 +211,7 @@ class ChartWriter:
             xml = self._xml(div)
             self._cpi(xml, div, [(el, 0)])
             for i in range(len(single)):
-                sub(sub(xml, "connectionPointOut"), "relPosition", x=i * COL_W, y=1)
+                _point_out(xml, x=i * COL_W, y=1)
             for i, t in enumerate(single):
                 col.setdefault(("tr", id(t)), c + i)
 
@@ -215,7 +234,6 @@ class ChartWriter:
             if len(assoc.indicators) > 1:
                 raise self.fail(assoc, f"the association of {assoc.action} has more than "
                                        f"one indicator")
-            from .st_declarations import expression_text
             action = sub(xml, "action", localId=self.next_id, qualifier=assoc.qualifier or "N",
                          duration=expression_text(assoc.time) if assoc.time is not None else None,
                          indicator=expression_text(assoc.indicators[0])
@@ -238,17 +256,17 @@ class ChartWriter:
             else:
                 refs = [(self.els[key], 0)]
         else:
-            c = min(col.get(s.name.upper(), 0) for s in sources)
+            c = min(col.get(s.name.upper(), 0) for s in sources if s.name.upper() in col)
             conv = self._new("simultaneousConvergence", c)
             xml = self._xml(conv)
             for s in sources:
-                self._cpi(xml, conv, [(self.els[s.name.upper()], 0)])
-            sub(sub(xml, "connectionPointOut"), "relPosition", x=0, y=1)
+                self._cpi(xml, conv, [(s.name.upper(), 0)])
+            _point_out(xml, x=0, y=1, formal=False)
             refs = [(conv, 0)]
         el = self._new("transition", c, ("tr", id(tr)))
         xml = self._xml(el, priority=tr.priority)
         self._cpi(xml, el, refs)
-        sub(sub(xml, "connectionPointOut"), "relPosition", x=TR_W // 2, y=TR_H)
+        _point_out(xml, x=TR_W // 2, y=TR_H, formal=False)
         self._condition(sub(xml, "condition"), tr)
         origin = (el, 0)
         if len(tr.targets) > 1:
@@ -256,7 +274,7 @@ class ChartWriter:
             dxml = self._xml(div)
             self._cpi(dxml, div, [origin])
             for i in range(len(tr.targets)):
-                sub(sub(dxml, "connectionPointOut"), "relPosition", x=i * COL_W, y=1)
+                _point_out(dxml, x=i * COL_W, y=1)
         for i, name in enumerate(tr.targets):
             step = self.steps[name.upper()]
             col.setdefault(name.upper(), c + i)

@@ -90,7 +90,7 @@ class SourceText:
         ``;`` dropped), or the IL instructions after ``:``."""
         start = self.offset(transition)
         depth = 0
-        for word, a, b in self.words(start):
+        for word, _a, b in self.words(start):
             if word == "(":
                 depth += 1
             elif word == ")":
@@ -108,8 +108,11 @@ class SourceText:
 
 
 def clean(text: str) -> str:
-    """``text`` without its blank first and last lines, dedented."""
+    """``text`` without its blank first and last lines, dedented; what follows the
+    word before it on its first line (a comment after ``END_VAR``) starts its line."""
     lines = text.split("\n")
+    if lines and lines[0].strip():
+        lines[0] = lines[0].lstrip()
     while lines and not lines[0].strip():
         lines.pop(0)
     while lines and not lines[-1].strip():

@@ -97,6 +97,7 @@ def save(network: Network, path, *, cycle: str = "T#5ms", company: str = "fbd") 
 
 def write_tree(tree, path) -> None:
     """Write the project ``tree`` to ``path``, whole or not at all."""
+    _unindented(tree.getroot() if hasattr(tree, "getroot") else tree)
     data = etree.tostring(tree, xml_declaration=True, encoding="utf-8", pretty_print=True)
     path = Path(path)
     try:
@@ -118,6 +119,20 @@ def write_tree(tree, path) -> None:
         os.replace(tmp, path)
     except OSError as e:
         raise ExportError(f"{path}: cannot write the project: {e.strerror or e}") from None
+
+
+def _unindented(root) -> None:
+    """Drop the layout a POU carried from a file brought (blank text between
+    PLCopen elements), so the whole file is indented alike and writing it again
+    gives the same bytes; text inside XHTML (bodies, documentation) is kept."""
+    for el in root.iter():
+        if not isinstance(el.tag, str) or not el.tag.startswith(P):
+            continue
+        if el.text is not None and not el.text.strip():
+            el.text = None
+        for c in el:
+            if c.tail is not None and not c.tail.strip():
+                c.tail = None
 
 
 def _umask() -> int:

@@ -116,7 +116,7 @@ def load(path, text: str | None = None) -> Project:
                 project.errors[pou.name] = FbdError(f"{path}: PROGRAM {pou.name}: {e}")
     project._importer = StImporter(project, compiled)
     project.compiled = compiled
-    from ..plcopen.st_export import attach     # the export writes each POU as written
+    from ..plcopen.st_export import attach  # the export writes each POU as written
     attach(project, unit, path)
     try:
         project.configuration = configuration(compiled, path)

@@ -49,10 +49,11 @@ def test_an_error_is_one_line_and_exit_status_2(tmp_path, capsys):
     assert err.count("\n") == 1 and err.startswith(f"fbd: error: {path}:3:3: in PROGRAM Main: ")
 
 
-def test_export_refuses_an_st_pou_rather_than_write_a_file_that_does_not_load(tmp_path, capsys):
+def test_export_writes_an_st_program_that_runs_the_same_from_the_file(tmp_path, capsys):
     path = tmp_path / "prog.st"
     path.write_text(PROGRAM)
     out = tmp_path / "out.xml"
-    assert cli.main(["export", f"{path}:Main", "-o", str(out)]) == 2
-    assert "exporting it to PLCopen is not supported yet" in capsys.readouterr().err
-    assert not out.exists()
+    assert cli.main(["export", f"{path}:Main", "-o", str(out), "--validate"]) == 0
+    capsys.readouterr()
+    assert cli.main(["run", f"{out}:Main", "--scans", "2", "--set", "x=TRUE", "--format", "csv"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "2,0.005000,0"
