@@ -120,6 +120,39 @@ class ChartWriter:
                     pending.append(("step", step))
         return out
 
+    def _check_order(self) -> None:
+        """Refuse a chart whose text order the chart cannot keep where the order
+        changes what it does: :mod:`.sfc` (as Beremiz) runs actions in the order the
+        chart reaches them and tests transitions and associations in chart order,
+        which is the text order here only if the text follows the chart."""
+        steps = [x for x in self.order if isinstance(x, A.Step)]
+        transitions = [x for x in self.order if isinstance(x, A.Transition)]
+        by_name = {a.name.upper(): a for a in self.body.actions}
+        actions = []
+        for step in steps:
+            for assoc in step.actions:
+                action = by_name.get(assoc.action.upper())
+                if action is not None and action not in actions:
+                    actions.append(action)
+        used = {id(a): _names(a.body) for a in actions}
+        for a, b in _swapped(self.body.actions, actions):
+            shared = used[id(a)] & used[id(b)]
+            if shared:
+                raise self.fail(b, f"the actions {a.name} and {b.name} both use "
+                                   f"{sorted(shared)[0]}, and the chart runs {b.name} first "
+                                   f"where the text declares {a.name} first; declare the "
+                                   f"ACTIONs in the order the steps reach them")
+        for a, b in _swapped(self.body.transitions, transitions):
+            if {n.upper() for n in a.sources} & {n.upper() for n in b.sources}:
+                raise self.fail(b, "two transitions leaving one step are tested in another "
+                                   "order in the chart than in the text; write them in the "
+                                   "order the steps reach them")
+        for a, b in _swapped(self.body.steps, steps):
+            if {x.action.upper() for x in a.actions} & {x.action.upper() for x in b.actions}:
+                raise self.fail(b, f"the steps {a.name} and {b.name} associate one action "
+                                   f"and are in another order in the chart than in the text; "
+                                   f"write the steps in the order the chart reaches them")
+
     def _new(self, kind, col, key=None) -> _Element:
         el = _Element(self.next_id, kind, col, self.row)
         self.next_id += 1
@@ -129,16 +162,21 @@ class ChartWriter:
 
     # ------------------------------------------------------------------ plan
     def _entry(self, step: A.Step, tr: A.Transition) -> str:
-        """How ``tr`` enters ``step``: "direct", "convergence" or "jump"."""
-        forward = [t for t in self.incoming[step.name.upper()]
-                   if self.pos.get(id(t), 1 << 30) < self.pos[id(step)]]
-        if tr not in forward:
-            return "jump"
-        if len(forward) == 1:
+        """How ``tr`` enters ``step``: "direct", "convergence" or "jump".
+
+        Transitions the text writes before the step, each to it alone, meet in
+        a selection convergence above it; a transition the chart reaches before
+        the step enters it directly; any other (a loop back) is a jump."""
+        incoming = self.incoming[step.name.upper()]
+        if self.converge:
+            before = [t for t in incoming if (t.line, t.col) < (step.line, step.col)
+                      and len(t.targets) == 1 and id(t) in self.pos]
+            if len(before) > 1:
+                return "convergence" if tr in before else "jump"
+        forward = [t for t in incoming if self.pos.get(id(t), 1 << 30) < self.pos[id(step)]]
+        if tr is (forward[0] if forward else None):
             return "direct"
-        if all(len(t.targets) == 1 for t in forward):
-            return "convergence"
-        return "direct" if tr is forward[0] else "jump"
+        return "jump"
 
     def write(self, sfc_el, pou_el) -> None:
         """The chart into ``sfc_el``; actions and named transitions into ``pou_el``."""
@@ -148,14 +186,43 @@ class ChartWriter:
         for s in self.body.steps:
             if s.initial:
                 col[s.name.upper()] = len(col)
-        self.sfc, self.joins = sfc_el, []
-        for item in self.order:
-            if isinstance(item, A.Step):
-                self._step(item, col)
-            else:
-                self._transition(item, col)
-        self._join()
+        self._check_order()
+        for converge in (True, False):
+            self.converge, self.sfc, self.joins = converge, sfc_el, []
+            self.els, self.next_id, self.row = {}, 1, 0
+            cols = dict(col)
+            for item in self.order:
+                if isinstance(item, A.Step):
+                    self._step(item, cols)
+                else:
+                    self._transition(item, cols)
+            self._join()
+            if self._reads_back(pou_el, sfc_el):
+                break
+            for el in list(sfc_el):          # drawn again with jumps only
+                sfc_el.remove(el)
+        else:
+            raise self.fail(self.pou, "the chart cannot be drawn so that it reads back in the "
+                                      "order of its text")
         self._named(pou_el)
+
+    def _reads_back(self, pou_el, sfc_el) -> bool:
+        """The chart drawn reads back (:mod:`.sfc`) with its steps and transitions in
+        the order planned: the order the chart runs in."""
+        from .sfc import _Chart
+        from .textual import PouText
+        chart = _Chart(PouText(self.filename), pou_el, sfc_el, self.label)
+        chart.named_action = lambda name, el: None          # the actions come later
+        chart.condition = lambda el: None                   # as do named conditions
+        chart.visit()
+        body = chart.write()
+        steps = [s.name.upper() for s in body.steps]
+        transitions = [(tuple(n.upper() for n in t.sources), tuple(n.upper() for n in t.targets))
+                       for t in body.transitions]
+        planned = [x for x in self.order if isinstance(x, A.Transition)]
+        return steps == [x.name.upper() for x in self.order if isinstance(x, A.Step)] and \
+            transitions == [(tuple(n.upper() for n in t.sources),
+                             tuple(n.upper() for n in t.targets)) for t in planned]
 
     def _cpi(self, el_xml, el: _Element, refs) -> None:
         """``connectionPointIn`` of ``el`` joined to each (element or its key, branch)
@@ -192,7 +259,7 @@ class ChartWriter:
             conv = self._new("selectionConvergence", c)
             xml = self._xml(conv)
             for t in entering:
-                self._cpi(xml, conv, [(self.els[("tr", id(t))], 0)])
+                self._cpi(xml, conv, [(("tr", id(t)), 0)])
             _point_out(xml, x=0, y=1, formal=False)
             refs = [(conv, 0)]
         elif entering:
@@ -312,6 +379,27 @@ class ChartWriter:
                 text = self.source.condition(tr)
                 t = sub(transitions, "transition", name=tr.name)
                 text_el(sub(t, "body"), language, text if language == "IL" else f":= {text};")
+
+
+def _swapped(written: tuple, drawn: list):
+    """The pairs (a, b) that ``written`` has in this order and ``drawn`` in the other."""
+    at = {id(x): k for k, x in enumerate(drawn)}
+    kept = [x for x in written if id(x) in at]
+    for i, a in enumerate(kept):
+        for b in kept[i + 1:]:
+            if at[id(b)] < at[id(a)]:
+                yield a, b
+
+
+def _names(body) -> set:
+    """The variables (and instances) an action's body names, upper-cased."""
+    out = set()
+    for n in A.iter_nodes(body):
+        if isinstance(n, (A.Name, A.Invoke)):
+            out.add(n.name.upper())
+        elif isinstance(n, A.IlCall):
+            out.add(n.fb.upper())
+    return out
 
 
 __all__ = ["ChartWriter", "text_el"]
