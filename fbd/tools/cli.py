@@ -445,7 +445,10 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Write the network MODULE:FUNCTION builds as a PLCopen "
                                    "TC6 XML project (Beremiz, OpenPLC Editor): its macros as "
                                    "function blocks, the network as a program, a configuration "
-                                   "running it in a cyclic task.")
+                                   "running it in a cyclic task. FILE.st writes the whole "
+                                   "Structured Text file: its POUs as written, its TYPEs and "
+                                   "its configuration; FILE.st:PROGRAM or FILE.xml:POU one "
+                                   "program.")
     p.add_argument("target", metavar="MODULE:FUNCTION")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="the .xml file to write")
     p.add_argument("--cycle", default="5ms", help="the task's interval (default 5ms)")
