@@ -15,6 +15,7 @@ from lxml import etree
 import fbd
 import fbd.testing
 from fbd.plcopen import save
+from fbd.plcopen.textpous import program_network
 from fbd.st.project import load
 from fbd.tools import cli
 from tests.fbd.plcopen.roundtrip import export, runnable, scans, stateful
@@ -59,7 +60,6 @@ def _without_dates(path) -> bytes:
 def test_export_of_the_file_read_back_is_the_same_file(name, tmp_path):
     project = load(DATA / name)
     pou = next(iter(project.pous), None) or stateful(project)[0]
-    from fbd.plcopen.textpous import program_network
     net = project.pous.get(pou) or program_network(pou, project.blocks[pou]())
     first, second = tmp_path / "first.xml", tmp_path / "second.xml"
     save(net, first)
