@@ -359,6 +359,58 @@ def test_structs_arrays_of_them_enums_and_standard_functions_as_in_matiec():
     assert {r["l"] for r in rows} == {"hello"}
 
 
+CONDITIONS_THAT_CALL_BLOCKS = """
+PROGRAM Main
+VAR
+  i, n, k, m, w, f, e, r : INT;
+END_VAR
+  i := 0; n := 0; m := 0;
+  REPEAT
+    i := i + 1;
+    k := 0;
+    REPEAT
+      k := k + 1;
+      IF k = 2 THEN CONTINUE; END_IF;
+      m := m + 1;
+    UNTIL MIN(k, 10) >= 3
+    END_REPEAT;
+    IF i < 3 THEN CONTINUE; END_IF;
+    n := n + 10;
+  UNTIL MAX(i, 0) >= 4 AND LIMIT(0, n, 100) >= 20
+  END_REPEAT;
+  w := 0;
+  WHILE MAX(w, 2) < 4 DO
+    w := w + 1;
+  END_WHILE;
+  FOR f := 1 TO MAX(w, 2) DO
+    w := w + 1;
+  END_FOR;
+  e := e + 1;
+  IF e > 100 THEN
+    r := 1;
+  ELSIF MAX(e, 2) = 3 THEN
+    r := 3;
+  ELSE
+    r := 9;
+  END_IF;
+END_PROGRAM
+"""
+
+
+def test_loop_and_elsif_conditions_that_call_blocks_run_as_in_matiec():
+    # a CONTINUE goes to the UNTIL test, whose MIN/MAX/LIMIT run each time; the FOR
+    # end MAX(w, 2) is evaluated again at each test, so the loop chases w until w
+    # wraps (matiec: f = 32764, w = -32768); rows are matiec's, scan by scan
+    h = harness(CONDITIONS_THAT_CALL_BLOCKS)
+    names = "i n k m w f e r".split()
+    rows = []
+    for _ in range(4):
+        h.scan()
+        rows.append(values(h, "Main", names))
+    matiec = [(4, 20, 3, 8, -32768, 32764, e, r) for e, r in ((1, 9), (2, 9), (3, 3), (4, 9))]
+    assert [tuple(row[n] for n in names) for row in rows] == matiec
+
+
 def test_the_source_with_live_values_line_by_line():
     from fbd.st import live_source
     project = load("prog.st", text=COUNTER)
