@@ -109,6 +109,7 @@ class Context:
         unit = lower_bodies(unit, self.filename)
         self.unit = unit
         self.analysis = analyze(unit, library=library if library is not None else STANDARD)
+        self.current_pou: str | None = None     # named in the errors of types and values
         self.types = TypeMap(unit, self.fail_at, extra_types)
         self.blocks = registry()
         self.extra = {k.upper(): v for k, v in (extra_blocks or {}).items()}
@@ -116,7 +117,6 @@ class Context:
         self.infos: dict[str, PouInfo] = {}
         self._compiling: list[str] = []
         self._block_cache: dict = {}
-        self.current_pou: str | None = None     # named in the errors of types and values
 
     def fail_at(self, node, message: str, pou: str | None = None):
         raise StSemanticError(message, filename=self.filename, line=getattr(node, "line", 0),

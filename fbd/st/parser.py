@@ -330,6 +330,12 @@ def _hint(token, expected: set, text: str, offset: int) -> str | None:
         return "typed string literals (STRING#'...') are not supported (matiec has none)"
     if token.type in _TYPE_KEYWORDS and after.lstrip().startswith("#"):
         return f"write a typed literal without blanks around '#' ({word}#...)"
+    if word == "STRUCT" and text[:offset].rstrip().endswith(":"):
+        return ("a STRUCT declared in a variable's type is refused (matiec refuses it too); "
+                "declare it in TYPE ... END_TYPE and name it")
+    if word == "(" and prev == "OF":
+        return ("an array of an enumeration declared in place is refused (matiec refuses it too); "
+                "declare the enumeration in TYPE ... END_TYPE and name it")
     if token.type == "_ASSIGN" and _after_enum_member(text, offset):
         return ("enumerated values take no numbers ((A := 1) is IEC 61131-3 ed. 3; matiec refuses it)")
     return None
