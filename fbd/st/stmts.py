@@ -23,6 +23,7 @@ from __future__ import annotations
 from .. import types as t
 from ..block import code_lines
 from . import ast as A
+from .calls import enable_args
 from .exprs import ExprCompiler, same
 
 K = t.Kind
@@ -263,7 +264,17 @@ class StmtCompiler(ExprCompiler):
             if "(" in code and not code.startswith("_t"):
                 self.emit(code)
             return
-        self.fb_call(s, var, s.args)
+        en, eno, args = enable_args(s.args)
+        if en is None and eno is None:
+            return self.fb_call(s, var, args)
+        enabled = self.enable(en)     # matiec: EN FALSE skips the call; ENO is EN
+        mark = self.mark()
+        self.fb_call(s, var, args)
+        pre = self.take(mark)
+        self.emit(f"if {enabled}:")
+        self.put(pre or ["    " * self.indent + "pass"], 1)
+        if eno is not None:
+            self.store(eno.value, enabled, t.BOOL, eno)
 
     def fb_call(self, node, var, args) -> None:
         from .model import LibraryFb

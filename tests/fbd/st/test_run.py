@@ -9,6 +9,7 @@ import pytest
 from fbd.st import compile_unit, parse
 from fbd.st.project import load, program_network
 from fbd.testing import Harness
+from tests.fbd.st import scans
 
 STATEMENTS = """
 TYPE
@@ -409,6 +410,35 @@ def test_loop_and_elsif_conditions_that_call_blocks_run_as_in_matiec():
         rows.append(values(h, "Main", names))
     matiec = [(4, 20, 3, 8, -32768, 32764, e, r) for e, r in ((1, 9), (2, 9), (3, 3), (4, 9))]
     assert [tuple(row[n] for n in names) for row in rows] == matiec
+
+
+EN_ENO = """
+PROGRAM Main
+VAR
+  a : INT := 7; e : BOOL; ok : BOOL := TRUE; t1 : TON; q : BOOL; m : INT := 5; x : INT := 9;
+END_VAR
+  a := MAX(EN := e, IN1 := 3, IN2 := 4, ENO => ok);
+  t1(EN := e, IN := TRUE, PT := T#0s, ENO => q);
+  m := ADD(EN := e, IN1 := m, IN2 := 1);
+  x := LIMIT(EN := TRUE, MN := 0, IN := x, MX := 8);
+END_PROGRAM
+"""
+
+# matiec: --cycle 5ms --scans 3 --set E=TRUE@2 --set E=FALSE@3 --watch a --watch ok --watch q
+# --watch m --watch x
+EN_ENO_ROWS = """
+scan,t_ms,a,ok,q,m,x
+1,0,0,FALSE,FALSE,0,8
+2,5,4,TRUE,TRUE,1,8
+3,10,0,FALSE,FALSE,0,8
+"""
+
+
+def test_en_false_skips_a_call_whose_result_is_then_its_types_initial_value_as_in_matiec():
+    # ENO is EN; a function not run gives 0 (a := 0, m := 0), not the old value
+    sets = {2: {"e": True}, 3: {"e": False}}
+    assert scans.rows(EN_ENO, "a ok q m x".split(), 3, sets, program="Main") == \
+        scans.expected(EN_ENO_ROWS)
 
 
 def test_the_source_with_live_values_line_by_line():
