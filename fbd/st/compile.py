@@ -259,7 +259,8 @@ def declare(ctx: Context, pou: A.Pou) -> PouInfo:
     if pou.kind == "FUNCTION":
         info.result_type = ctx.types.spec(pou.return_type) if pou.return_type is not None else None
         if info.result_type is None:
-            ctx.fail_at(pou, "a FUNCTION without a result type is not supported", label)
+            ctx.fail_at(pou, "a FUNCTION without a result type is not supported (matiec refuses it "
+                             "too)", label)
     for vb in pou.var_blocks:
         for d in vb.decls:
             name = d.name if d.name is not None else "AT_" + re.sub(r"\W", "_", d.location.text[1:])
