@@ -25,11 +25,18 @@ below in a loop (each registered explicitly). The rules, by kind of type:
   T#5s. TIME <-> REAL also counts seconds, with the fraction:
   TIME_TO_REAL(T#1500ms) = 1.5, REAL_TO_TIME(1.5) = T#1s500ms (truncated toward
   zero to the µs). BOOL_TO_TIME(TRUE) = T#1s (TRUE is 1).
-* -> STRING, as IEC literal text: integers in decimal ('-5'); bit strings in
-  hexadecimal ('16#FF'); BOOL 'TRUE'/'FALSE'; REAL the shortest text that reads
-  back to the same double, always with a point ('1.5', '1.0', '1.0e+20'), and
-  'nan', 'inf', '-inf' as C prints them; TIME the shortest duration literal
-  ('T#1s500ms').
+* -> STRING, as matiec's library writes it (IEC leaves the text to the
+  implementation; OpenPLC and Beremiz show matiec's): integers in decimal
+  ('-5'); bit strings in lower-case hexadecimal ('16#ff'); BOOL 'TRUE'/'FALSE';
+  REAL and LREAL as C's ``%.10g`` (ten significant digits, no point for a whole
+  number: '42', '0.1', '1e+20', '-0', 'inf', 'nan'), a REAL rounded to single
+  precision first as matiec holds it in a C ``float`` (REAL 0.1 gives
+  '0.1000000015', 1.0E20 '1.00000002e+20'); a NaN's sign shows as C shows it
+  ('-nan'), and the library's own NaNs are positive (matiec's x86 ones are
+  negative: SQRT(-1.0) reads '-nan' there, 'nan' here and on ARM); TIME with
+  every unit from days down to the largest non-zero one ('T#2d', 'T#0d1h30m',
+  'T#0d0h0m1s500ms', the milliseconds with their fraction, a negative TIME with
+  each part negative: 'T#0d0h0m-1s-500ms').
 * STRING -> : the text must be a literal of the target kind, surrounding blanks
   allowed; anything else gives the type's zero (0, 0.0, FALSE, T#0s), never an
   error. Integers and bit strings accept '42', '-5', '16#FF', '2#1010_0101',
@@ -41,6 +48,7 @@ below in a loop (each registered explicitly). The rules, by kind of type:
 
 import math
 import re
+import struct
 
 from fbd.block import Block, Port, register
 from fbd.types import (
@@ -49,7 +57,6 @@ from fbd.types import (
     ELEMENTARY,
     TIME,
     InvalidValue,
-    format_time,
     parse_int_literal,
     parse_time,
 )
@@ -93,16 +100,35 @@ def _conv_trunc(x: float) -> int:
     return math.trunc(x) if math.isfinite(x) else 0
 
 
-def _conv_real_text(x: float) -> str:
-    """A REAL as an IEC real literal: Python's shortest round-trip text, with a
-    point in the mantissa ('1e+20' -> '1.0e+20'); C's 'nan', 'inf', '-inf'."""
-    if not math.isfinite(x):
-        return "nan" if x != x else ("inf" if x > 0 else "-inf")
-    text = repr(x)
-    mantissa, e, exponent = text.partition("e")
-    if "." not in mantissa:
-        mantissa += ".0"
-    return mantissa + e + exponent
+def _conv_real_text(x: float, single: bool = False) -> str:
+    """A REAL or LREAL as matiec's library writes it: C's ``%.10g`` of the value, a
+    REAL (``single``) first rounded to the C ``float`` matiec holds it in."""
+    if single and math.isfinite(x):
+        try:
+            x = struct.unpack("f", struct.pack("f", x))[0]
+        except OverflowError:       # beyond float's range: C's float is +-inf
+            x = math.copysign(math.inf, x)
+    if x != x:                      # C prints the sign of a NaN, Python's %g does not
+        return "-nan" if math.copysign(1.0, x) < 0 else "nan"
+    return "%.10g" % x
+
+
+def _conv_time_text(us: int) -> str:
+    """A TIME as matiec's library writes it: days, then hours, minutes, seconds
+    and milliseconds (C's ``%g``, so with a fraction) down to the last non-zero
+    part, each part truncated toward zero and so negative for a negative TIME."""
+    seconds = abs(us) // 1_000_000 * (1 if us >= 0 else -1)
+    fraction_us = us - seconds * 1_000_000
+    parts = []
+    rest = seconds
+    for size in (86400, 3600, 60):
+        whole = abs(rest) // size * (1 if rest >= 0 else -1)
+        parts.append(whole)
+        rest -= whole * size
+        if rest == 0 and fraction_us == 0:
+            return "T#" + "".join(f"{n}{u}" for n, u in zip(parts, "dhm"))
+    text = "T#{}d{}h{}m{}s".format(*parts, rest)
+    return text if fraction_us == 0 else text + "%gms" % (fraction_us / 1000)
 
 
 def _conv_parse_int(text: str) -> int:
@@ -149,7 +175,7 @@ _HELPERS = {
     "_conv_round_u": round_matiec_unsigned,
     "_conv_trunc": _conv_trunc,
     "_conv_real_text": _conv_real_text,
-    "_conv_time_text": format_time,
+    "_conv_time_text": _conv_time_text,
     "_conv_parse_int": _conv_parse_int,
     "_conv_parse_real": _conv_parse_real,
     "_conv_parse_bool": _conv_parse_bool,
@@ -170,11 +196,11 @@ def _expression(src, dst, x: str) -> str:
         if s == "bool":
             return f"'TRUE' if {x} else 'FALSE'"
         if s == "bits":
-            return f"'16#%X' % {x}"
+            return f"'16#%x' % {x}"
         if s == "int":
             return f"str({x})"
         if s == "real":
-            return f"_conv_real_text({x})"
+            return f"_conv_real_text({x}, {src.name == 'REAL'})"
         return f"_conv_time_text({x})"  # time
     if s == "string":
         if d == "bool":
@@ -215,10 +241,10 @@ def _summary(src, dst) -> str:
     head = f"Convert {src} to {dst}"
     if d == "string":
         return head + {"bool": ": 'TRUE' or 'FALSE'.",
-                       "bits": ": hexadecimal literal text, '16#FF'.",
+                       "bits": ": lower-case hexadecimal, '16#ff', as matiec.",
                        "int": ": decimal text, '-5'.",
-                       "real": ": shortest exact text with a point, '1.5', '1.0e+20'.",
-                       "time": ": duration literal text, 'T#1s500ms'."}[s]
+                       "real": ": ten significant digits (C's %.10g), '42', '1e+20', as matiec.",
+                       "time": ": every unit down to the last, 'T#0d0h0m1s500ms', as matiec."}[s]
     if s == "string":
         return head + {"bool": ": TRUE for 'TRUE' or '1' (any case), else FALSE.",
                        "real": ": parses a real or integer literal; 0.0 if it is none.",

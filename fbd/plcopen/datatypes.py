@@ -120,7 +120,8 @@ class DataTypes:
         if kind == "string":
             return t.STRING
         if kind == "wstring":
-            raise PlcOpenError(f"{where}: WSTRING is not supported")
+            raise PlcOpenError(f"{where}: WSTRING is not supported (matiec refuses it too: its "
+                               f"library has no WSTRING); use STRING")
         if kind == "array":
             dims = [(_bound(d, "lower", where), _bound(d, "upper", where))
                     for d in children(inner, "dimension")]

@@ -25,6 +25,13 @@ def untyped(e) -> bool:
     return False
 
 
+def enable_args(args):
+    """(EN argument, ENO argument, the others) of a formal call."""
+    en = next((a for a in args if a.name is not None and a.name.upper() == "EN" and not a.output), None)
+    eno = next((a for a in args if a.name is not None and a.name.upper() == "ENO" and a.output), None)
+    return en, eno, tuple(a for a in args if a is not en and a is not eno)
+
+
 class CallCompiler:
     # -- calls -----------------------------------------------------------------
     def call(self, e: A.Call, expected):
@@ -34,6 +41,32 @@ class CallCompiler:
         return code, tp
 
     def function_call(self, node, name: str, args, expected):
+        en, eno, args = enable_args(args)
+        if en is None and eno is None:
+            return self.plain_function_call(node, name, args, expected)
+        # matiec: EN FALSE skips the call, its result is the type's initial value
+        # and its outputs are left alone; ENO is EN
+        enabled = self.enable(en)
+        mark = self.mark()
+        code, tp = self.plain_function_call(node, name, args, expected)
+        pre = self.take(mark)
+        out = self.tmp() if tp is not None else "None"
+        self.emit(f"if {enabled}:")
+        self.put(pre, 1)
+        self.emit(f"    {out} = {code}" if tp is not None else f"    {code}")
+        if tp is not None:
+            self.emit(f"else: {out} = {literal(tp.default)}")
+        if eno is not None:
+            self.store(eno.value, enabled, t.BOOL, eno)
+        return out, tp
+
+    def enable(self, en) -> str:
+        """EN's value, computed once into a temporary (TRUE when not given)."""
+        enabled = self.tmp()
+        self.emit(f"{enabled} = {self.typed(en.value, t.BOOL, 'EN') if en is not None else 'True'}")
+        return enabled
+
+    def plain_function_call(self, node, name: str, args, expected):
         info = self.ctx.pou_info(name, node, self)
         if info is not None:
             if info.kind != "FUNCTION":
@@ -58,7 +91,7 @@ class CallCompiler:
                 given[port_names[pos]] = arg
                 pos += 1
             elif arg.name.upper() in ("EN", "ENO"):
-                self.fail(arg, "EN and ENO are not supported in ST calls here")
+                self.fail(arg, f"{arg.name} is an input EN := ... or an output ENO => ...")
             elif arg.output:
                 outs[arg.name.upper()] = arg
             else:

@@ -109,6 +109,7 @@ class Context:
         unit = lower_bodies(unit, self.filename)
         self.unit = unit
         self.analysis = analyze(unit, library=library if library is not None else STANDARD)
+        self.current_pou: str | None = None     # named in the errors of types and values
         self.types = TypeMap(unit, self.fail_at, extra_types)
         self.blocks = registry()
         self.extra = {k.upper(): v for k, v in (extra_blocks or {}).items()}
@@ -116,7 +117,6 @@ class Context:
         self.infos: dict[str, PouInfo] = {}
         self._compiling: list[str] = []
         self._block_cache: dict = {}
-        self.current_pou: str | None = None     # named in the errors of types and values
 
     def fail_at(self, node, message: str, pou: str | None = None):
         raise StSemanticError(message, filename=self.filename, line=getattr(node, "line", 0),
@@ -259,7 +259,8 @@ def declare(ctx: Context, pou: A.Pou) -> PouInfo:
     if pou.kind == "FUNCTION":
         info.result_type = ctx.types.spec(pou.return_type) if pou.return_type is not None else None
         if info.result_type is None:
-            ctx.fail_at(pou, "a FUNCTION without a result type is not supported", label)
+            ctx.fail_at(pou, "a FUNCTION without a result type is not supported (matiec refuses it "
+                             "too)", label)
     for vb in pou.var_blocks:
         for d in vb.decls:
             name = d.name if d.name is not None else "AT_" + re.sub(r"\W", "_", d.location.text[1:])

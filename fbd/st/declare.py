@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import ast as A
 from .errors import Reporter
-from .stdlib import ELEMENTARY_TYPES, TYPE_ALIASES
+from .stdlib import ANONYMOUS_ENUM_REFUSED, ELEMENTARY_TYPES, TYPE_ALIASES, WSTRING_REFUSED
 from .symbols import Analysis, PouScope, Symbol, key
 
 __all__ = ["declare_globals", "declare_pou", "declare_block", "check_type_spec",
@@ -93,6 +93,13 @@ def check_type_spec(analysis: Analysis, spec, report: Reporter, pou: str | None,
     """Every type a spec names exists and is a type. ``self_name``: the type
     being declared (it cannot contain itself); ``holder``: where an FB
     instance cannot stand (a FUNCTION, VAR_TEMP, an array or structure)."""
+    if isinstance(spec, A.StringType) and spec.wide or (
+            isinstance(spec, A.NamedType) and key(spec.name) == "WSTRING"):
+        report.error(spec, WSTRING_REFUSED, pou)
+        return
+    if isinstance(spec, A.EnumType) and holder is not None:     # not a TYPE's own enumeration
+        report.error(spec, ANONYMOUS_ENUM_REFUSED, pou)
+        return
     if isinstance(spec, A.NamedType):
         target = analysis.resolve_type(spec.name)
         kind = getattr(target, "kind", None)
@@ -213,6 +220,9 @@ def _check_decl(analysis: Analysis, block: A.VarBlock, decl: A.VarDecl, report: 
                 owner_kind: str) -> None:
     section = block.kind
     holder = ("a FUNCTION" if owner_kind == "FUNCTION" else "VAR_TEMP" if section == "VAR_TEMP" else None)
+    if isinstance(decl.spec, A.EnumType):
+        report.error(decl.spec, ANONYMOUS_ENUM_REFUSED, label)
+        return
     check_type_spec(analysis, decl.spec, report, label, holder=holder)
     if decl.init is not None:
         if section in _NO_INITIAL_VALUE:

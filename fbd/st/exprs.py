@@ -24,6 +24,7 @@ from ..block import code_lines, literal
 from . import ast as A
 from .calls import CallCompiler, same, untyped
 from .model import Var
+from .stdlib import WSTRING_LITERAL_REFUSED
 from .typemap import STRING_LENGTHS, literal_value
 
 K = t.Kind
@@ -87,6 +88,8 @@ class ExprCompiler(CallCompiler):
             return literal(value), t.TIME
         if kind == "string":
             return literal(value), t.STRING
+        if kind == "wstring":
+            self.fail(e, WSTRING_LITERAL_REFUSED)
         if kind in ("date", "tod", "dt"):
             return literal(value), {"date": t.DATE, "tod": t.TOD, "dt": t.DT}[kind]
         if expected is not None:

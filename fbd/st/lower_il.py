@@ -27,6 +27,7 @@ operator ``S1 ff`` is ``CAL ff(S1 := CR)``; a formal function call
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from . import ast as A
 from .errors import StSemanticError
@@ -35,6 +36,11 @@ _LOGIC = {"AND": "AND", "OR": "OR", "XOR": "XOR"}
 _ARITH = {"ADD": "+", "SUB": "-", "MUL": "*", "DIV": "/", "MOD": "MOD"}
 _COMPARE = {"GT": ">", "GE": ">=", "EQ": "=", "NE": "<>", "LE": "<=", "LT": "<"}
 _FB_INPUTS = ("S1", "R1", "CLK", "CU", "CD", "PV", "IN", "PT")
+#: a conversion function: its input type
+_CONVERSION = re.compile(r"^(BOOL|SINT|INT|DINT|LINT|USINT|UINT|UDINT|ULINT|BYTE|WORD|DWORD|LWORD|REAL|"
+                         r"LREAL|TIME|DATE|TOD|DT|STRING)_TO_", re.I)
+#: standard functions whose inputs and result are all of one type
+_SAME_TYPE = frozenset("MAX MIN LIMIT ABS NEG MOVE ADD SUB MUL DIV MOD".split())
 _LIBRARY_FB_TYPES = {
     "Q": "BOOL", "Q1": "BOOL", "QU": "BOOL", "QD": "BOOL", "ET": "TIME", "PT": "TIME", "IN": "BOOL",
     "CU": "BOOL", "CD": "BOOL", "R": "BOOL", "LD": "BOOL", "S": "BOOL", "S1": "BOOL", "R1": "BOOL",
@@ -417,6 +423,16 @@ def _uses_cr_first(instructions) -> bool:
     return False
 
 
+def _untyped(cr) -> A.TypeSpec | None:
+    """The type two untyped literals compute in (LINT, LREAL with a real one), as
+    the ST compiler computes ``5 + 1``; None if the CR is not made of literals."""
+    kinds = {n.kind for n in A.iter_nodes(cr) if isinstance(n, A.Literal)}
+    if not kinds or not kinds <= {"int", "real"} or any(
+            isinstance(n, (A.Name, A.Call, A.Member, A.Index)) for n in A.iter_nodes(cr)):
+        return None
+    return A.NamedType(name="LREAL" if "real" in kinds else "LINT")
+
+
 class JumpLowering:
     """A body with jumps: one CASE branch per label, in a loop on ``__IL_PC``."""
 
@@ -448,9 +464,12 @@ class JumpLowering:
         if not self.needs[target]:
             return cr, cr_type
         cr = self.il.need(cr, node)
-        spec = cr_type or self.il.decls.type_of(cr)
+        # an untyped literal (LD 5) takes its type from where it is used after the
+        # label (ADD a), as matiec infers the CR's type across jumps
+        spec = cr_type or self.il.decls.type_of(cr) or self.used_as(target) or _untyped(cr)
         if spec is None:
-            self.il.fail(node, "the type of the current result is not known at this jump; write the "
+            self.il.fail(node, "the type of the current result is not known at this jump (an untyped "
+                               "literal the code after the label does not type either); write the "
                                "literal typed, e.g. INT#5")
         known = self.entry.get(target)
         if known is not None and A.dump(known) != A.dump(spec):
@@ -461,6 +480,49 @@ class JumpLowering:
         if not (isinstance(cr, A.Name) and cr.name == temp.name):
             out.append(A.Assign(target=temp, value=cr, **_where(node)))
         return temp, spec
+
+    def used_as(self, k: int, seen=frozenset()):
+        """The type block ``k`` uses the CR it is entered with as: the CR's type
+        at another jump there, else the first instruction that reads the CR
+        with a typed operand (``ADD a``, ``ST x``, ``GT a``), a condition (``JMPC``,
+        ``S``, ``RETC``) being a BOOL; through fall-throughs and ``JMP``s. None if
+        nothing says."""
+        if k in self.entry:
+            return self.entry[k]
+        decls, boolean = self.il.decls, A.NamedType(name="BOOL")
+        for i in self.blocks[k]:
+            if isinstance(i, A.Pragma):
+                continue
+            if isinstance(i, A.IlJump):
+                if i.op != "JMP":
+                    return boolean
+                target = self.labels.get(i.label.upper())
+                return self.used_as(target, seen | {k}) if target is not None and target not in seen \
+                    else None
+            if isinstance(i, A.IlReturn) and i.op != "RET" or isinstance(i, A.IlCall) and i.op != "CAL":
+                return boolean
+            source = _CONVERSION.match(i.name) if isinstance(i, A.IlFunction) else None
+            if source is not None:
+                return A.NamedType(name=source.group(1).upper())
+            if isinstance(i, A.IlFunction) and i.name.upper() in _SAME_TYPE:
+                typed = next((decls.type_of(o) for o in i.operands if decls.type_of(o)), None)
+                if typed is not None:
+                    return typed
+                continue        # its result has the CR's type: what follows may say which
+            if not isinstance(i, A.IlOp) or i.op in ("LD", "LDN") or len(i.operands) != 1:
+                return None     # loads a new CR, or reads it as nothing typed says
+            if i.op in ("S", "R"):
+                return boolean
+            base = i.op[:-1] if i.op.endswith("N") and i.op[:-1] in _LOGIC else i.op
+            typed = decls.type_of(i.operands[0])
+            if base in ("ST", "STN") or base in _COMPARE or typed is not None:
+                return typed
+            if base not in _LOGIC and base not in _ARITH:
+                return None
+            # ADD 1, AND 1: the result has the CR's type, what follows may say which
+        if k + 1 < len(self.blocks) and k + 1 not in seen:
+            return self.used_as(k + 1, seen | {k})
+        return None
 
     def block(self, k: int) -> list:
         il, out = self.il, []
@@ -500,7 +562,8 @@ class JumpLowering:
             ready = [k for k in pending if not self.needs[k] or k in self.entry]
             if not ready:
                 head = self.heads[pending[0]]
-                self.il.fail(head, "this label is reached only with a current result of unknown type; "
+                self.il.fail(head, "this label reads a current result that no jump or instruction "
+                                   "before it gives (matiec refuses this too: \"Data type mismatch\"); "
                                    "load a value after it (LD)")
             for k in ready:
                 bodies[k] = self.block(k)

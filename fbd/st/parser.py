@@ -330,11 +330,21 @@ def _hint(token, expected: set, text: str, offset: int) -> str | None:
         return "typed string literals (STRING#'...') are not supported (matiec has none)"
     if token.type in _TYPE_KEYWORDS and after.lstrip().startswith("#"):
         return f"write a typed literal without blanks around '#' ({word}#...)"
+    if expected == {"_COLON"} and _FUNCTION_HEAD.search(text[max(0, offset - 200):offset]):
+        return ("a FUNCTION needs a result type (FUNCTION F : INT); matiec refuses one without "
+                "it too")
+    if word == "STRUCT" and text[:offset].rstrip().endswith(":"):
+        return ("a STRUCT declared in a variable's type is refused (matiec refuses it too); "
+                "declare it in TYPE ... END_TYPE and name it")
+    if word == "(" and prev == "OF":
+        return ("an array of an enumeration declared in place is refused (matiec refuses it too); "
+                "declare the enumeration in TYPE ... END_TYPE and name it")
     if token.type == "_ASSIGN" and _after_enum_member(text, offset):
         return ("enumerated values take no numbers ((A := 1) is IEC 61131-3 ed. 3; matiec refuses it)")
     return None
 
 
+_FUNCTION_HEAD = re.compile(r"\bFUNCTION\s+[A-Za-z_]\w*\s*$", re.I)
 _TYPE_KEYWORDS = set("""BOOL SINT INT DINT LINT USINT UINT UDINT ULINT BYTE WORD DWORD LWORD REAL LREAL
 TIME DATE TIME_OF_DAY TOD DATE_AND_TIME DT""".split())
 

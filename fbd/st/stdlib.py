@@ -22,6 +22,18 @@ BIT_STRING_TYPES = frozenset("BOOL BYTE WORD DWORD LWORD".split())
 # spellings of elementary types that name the same type
 TYPE_ALIASES = {"TIME_OF_DAY": "TOD", "DATE_AND_TIME": "DT"}
 
+#: matiec parses WSTRING but cannot compile it: iec2c stops with an internal error
+#: on a WSTRING variable or "..." literal, its C library has no WSTRING type, and
+#: its standard functions take none (checked with iec2c 6bb2c339df6f)
+WSTRING_REFUSED = ("WSTRING is not supported: matiec refuses it too (iec2c stops with an internal "
+                   "error, its library has no WSTRING); use STRING and 'single-quoted' literals")
+WSTRING_LITERAL_REFUSED = ("a \"double-quoted\" string is a WSTRING literal, which matiec refuses too "
+                           "(iec2c has no operation on WSTRING); write a STRING as 'single-quoted'")
+#: iec2c: "C code generator does not currently support anonymous enumerated data types"
+ANONYMOUS_ENUM_REFUSED = ("an enumeration declared in a variable's or member's type is refused "
+                          "(matiec refuses it too: no anonymous enumerations); declare it in "
+                          "TYPE ... END_TYPE and name it")
+
 
 @dataclass(frozen=True)
 class LibraryPou:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from .. import types as t
 from ..block import code_lines
 from . import ast as A
+from .calls import enable_args
 from .exprs import ExprCompiler, same
 
 K = t.Kind
@@ -117,7 +118,7 @@ class StmtCompiler(ExprCompiler):
                 return
             self.emit("else:")
             self.indent += 1
-            self.put(pre)
+            self.put(pre, 1)
             self.emit(f"if {cond}:")
             self.block(rest[0].body)
             if len(rest) > 1 or else_body is not None:
@@ -197,7 +198,7 @@ class StmtCompiler(ExprCompiler):
         if pre:
             self.emit("while True:")
             self.indent += 1
-            self.put(pre)
+            self.put(pre, 1)
             self.emit(f"if not ({test}): break")
         else:
             self.emit(f"while {test}:")
@@ -215,7 +216,7 @@ class StmtCompiler(ExprCompiler):
         if pre:
             self.emit("while True:")
             self.indent += 1
-            self.put(pre)
+            self.put(pre, 1)
             self.emit(f"if not {cond}: break")
         else:
             self.emit(f"while {cond}:")
@@ -233,16 +234,23 @@ class StmtCompiler(ExprCompiler):
             self.indent += 1
             self.watchdog(s)
             self.statements(s.body)
-            self.put(pre)
+            self.put(pre, 1)
             self.emit(f"if {cond}: break")
             self.indent -= 1
             return
-        if pre:
-            self.fail(s, "CONTINUE in a REPEAT whose UNTIL calls a block is not supported")
+        # CONTINUE goes to the UNTIL test (matiec's too): the test is at the top of
+        # the Python loop, skipped on the first pass, so `continue` reaches it
         first = self.tmp()
         self.emit(f"{first} = True")
-        self.emit(f"while {first} or not {cond}:")
-        self.indent += 1
+        if pre:     # the test needs statements (a block's code) before it
+            self.emit("while True:")
+            self.indent += 1
+            self.emit(f"if not {first}:")
+            self.put(pre, 2)
+            self.emit(f"    if {cond}: break")
+        else:
+            self.emit(f"while {first} or not {cond}:")
+            self.indent += 1
         self.emit(f"{first} = False")
         self.watchdog(s)
         self.statements(s.body)
@@ -256,7 +264,17 @@ class StmtCompiler(ExprCompiler):
             if "(" in code and not code.startswith("_t"):
                 self.emit(code)
             return
-        self.fb_call(s, var, s.args)
+        en, eno, args = enable_args(s.args)
+        if en is None and eno is None:
+            return self.fb_call(s, var, args)
+        enabled = self.enable(en)     # matiec: EN FALSE skips the call; ENO is EN
+        mark = self.mark()
+        self.fb_call(s, var, args)
+        pre = self.take(mark)
+        self.emit(f"if {enabled}:")
+        self.put(pre or ["    " * self.indent + "pass"], 1)
+        if eno is not None:
+            self.store(eno.value, enabled, t.BOOL, eno)
 
     def fb_call(self, node, var, args) -> None:
         from .model import LibraryFb

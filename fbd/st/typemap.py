@@ -15,6 +15,7 @@ import datetime as _dt
 from .. import types as t
 from ..errors import FbdError
 from . import ast as A
+from .stdlib import ANONYMOUS_ENUM_REFUSED, WSTRING_LITERAL_REFUSED, WSTRING_REFUSED
 
 #: id(type) -> n for the STRING[n] types: what an assignment cuts a string to
 STRING_LENGTHS: dict[int, int] = {}
@@ -144,7 +145,7 @@ class TypeMap:
                 return self.named(spec.name, spec)
             if isinstance(spec, A.StringType):
                 if spec.wide:
-                    self.fail(spec, "WSTRING is not supported; use STRING")
+                    self.fail(spec, WSTRING_REFUSED)
                 return string_type(spec.length)
             if isinstance(spec, A.SubrangeType):
                 base = self.named(spec.base.name, spec.base)
@@ -154,11 +155,10 @@ class TypeMap:
                 element = self.spec(spec.element)
                 return t.ArrayType.of(element, [(r.low, r.high) for r in spec.ranges])
             if isinstance(spec, A.EnumType):
-                self.fail(spec, "an enumeration declared in a variable's type is not supported; "
-                                "declare it in TYPE ... END_TYPE")
+                self.fail(spec, ANONYMOUS_ENUM_REFUSED)
             if isinstance(spec, A.StructType):
-                self.fail(spec, "a STRUCT declared in a variable's type is not supported; "
-                                "declare it in TYPE ... END_TYPE")
+                self.fail(spec, "a STRUCT declared in a variable's type is refused (matiec refuses "
+                                "it too); declare it in TYPE ... END_TYPE and name it")
         except t.InvalidValue as e:
             self.fail(spec, str(e))
         self.fail(spec, "this type is not supported")
@@ -215,6 +215,8 @@ class TypeMap:
               t.Kind.REAL: ("real", "int"), t.Kind.TIME: ("time", "ltime"),
               t.Kind.STRING: ("string",), t.Kind.DATE: ("date",), t.Kind.TOD: ("tod",),
               t.Kind.DT: ("dt",)}.get(kind, ())
+        if lit.kind == "wstring":
+            self.fail(lit, WSTRING_LITERAL_REFUSED)
         if lit.kind not in ok:
             self.fail(lit, f"{lit.text or value!r} is not a value of type {tp.name}")
         if kind is t.Kind.BOOL:

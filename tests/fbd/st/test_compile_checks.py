@@ -1,6 +1,8 @@
 """What the ST compiler refuses (matiec's verdicts on the same statements), and
 what stops a scan: the loop watchdog and an array index out of bounds."""
 
+import re
+
 import pytest
 
 import blocks
@@ -161,6 +163,48 @@ END_FUNCTION_BLOCK""", "l.st"))["Latch"]
 def test_what_is_not_supported_is_refused_by_name(text, message):
     with pytest.raises(fbd.FbdError, match=message):
         compile_unit(parse(text, "u.st"))
+
+
+#: refused by iec2c 6bb2c339df6f as well: a WSTRING variable, initial value or type
+#: stops it with "Internal compiler error in file generate_c_base.cc" (its C library
+#: has no WSTRING), a "..." literal is "Incompatible data types" for a STRING and
+#: "Data type incompatibility" for LEN; an enumeration in a variable's or member's
+#: type: "C code generator does not currently support anonymous enumerated data
+#: types"; ARRAY OF (A, B): "invalid item data type in array specification"; an
+#: inline STRUCT: "invalid specification in variable declaration"
+MATIEC_REFUSES_TOO = [
+    ("w : WSTRING;", "n := 1;", "WSTRING is not supported: matiec refuses it too"),
+    ("w : WSTRING[8];", "n := 1;", "WSTRING is not supported: matiec refuses it too"),
+    ("s : STRING;", 's := "abc";', '"double-quoted" string is a WSTRING literal, which matiec refuses'),
+    ('s : STRING := "abc";', "n := 1;", "WSTRING literal, which matiec refuses too"),
+    ("x : BOOL;", 'x := "a" = "a";', "WSTRING literal, which matiec refuses too"),
+    ("", 'n := LEN("abc");', "WSTRING literal, which matiec refuses too"),
+    ("c : (RED, GREEN) := GREEN;", "n := 1;", "matiec refuses it too: no anonymous enumerations"),
+    ("c : ARRAY[1..2] OF (RED, GREEN);", "n := 1;", "an array of an enumeration declared in place"),
+    ("p : STRUCT x : INT; END_STRUCT;", "n := 1;", "a STRUCT declared in a variable's type is refused "
+                                                    "(matiec refuses it too)"),
+]
+
+
+@pytest.mark.parametrize("decls, body, message", MATIEC_REFUSES_TOO)
+def test_what_matiec_refuses_too_is_refused_saying_so(decls, body, message):
+    text = f"PROGRAM Main\nVAR n : INT; {decls} END_VAR\n  {body}\nEND_PROGRAM\n"
+    with pytest.raises(fbd.FbdError, match=re.escape(message)) as err:
+        load("m.st", text=text)
+    assert err.value.line in (2, 3) and "m.st" in str(err.value)
+
+
+@pytest.mark.parametrize("types", [
+    "TYPE W : WSTRING; END_TYPE",
+    "TYPE Pnt : STRUCT c : (AA, BB); x : INT; END_STRUCT; END_TYPE",   # iec2c: internal error
+    "FUNCTION F : WSTRING VAR_INPUT i : INT; END_VAR F := 'a'; END_FUNCTION",
+    "FUNCTION F VAR_INPUT i : INT; END_VAR i := 1; END_FUNCTION",  # iec2c: "unknown error"
+])
+def test_wstring_anonymous_enumerations_and_functions_without_a_type_are_refused_too(types):
+    text = f"{types}\nPROGRAM Main VAR n : INT; END_VAR n := 1; END_PROGRAM\n"
+    with pytest.raises(fbd.FbdError, match="matiec refuses (it|one without it) too") as err:
+        load("m.st", text=text)
+    assert err.value.line == 1
 
 
 def test_a_located_global_is_refused_when_the_configuration_runs():

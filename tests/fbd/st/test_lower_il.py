@@ -298,13 +298,66 @@ def test_a_parameter_computed_by_nested_instructions():
 @pytest.mark.parametrize("body, message", [
     ("  JMP nowhere", "no label nowhere"),
     ("  ADD 1\n  ST a", "needs a current result"),
-    ("  LD 5\n  JMPC l1\nl1: ADD a\n  ST a", "not known"),
+    # matiec: "Data type mismatch for 'ADD' operator" (nothing jumps to l1)
+    ("  LD a\n  JMP l2\nl1: ADD 1\n  ST b\nl2: LD 5\n  ST a", "matiec refuses this too"),
     ("  LD a\n  IN a", "takes an FB instance"),
 ])
 def test_what_cannot_be_lowered_is_an_error_at_its_il_line(body, message):
     with pytest.raises(StSemanticError, match=message) as info:
         lowered(PROGRAM.format(body=body))
     assert info.value.line >= 3 and "PROGRAM main" in str(info.value)
+
+
+UNTYPED_ACROSS_JUMPS = """
+PROGRAM main
+VAR a : INT := 2; x, y, z : INT; b, c : BOOL; END_VAR
+  LD b
+  JMPC L1
+  LD 7
+  JMP L2
+L1:
+  LD 3
+L2:
+  ADD a
+  ST x
+  LD 5
+  JMP L3
+L3:
+  ADD 1
+  ST y
+  LD 4
+  JMP L4
+L4:
+  MAX a
+  ST z
+  LD 5
+  JMP L5
+L5:
+  ADD 1
+  GT 3
+  ST c
+END_PROGRAM
+"""
+
+# matiec: --cycle 5ms --scans 3 --set B=TRUE@2 --set A=9@3 --watch x --watch y --watch z --watch c
+UNTYPED_ACROSS_JUMPS_ROWS = """
+scan,t_ms,x,y,z,c
+1,0,9,6,4,TRUE
+2,5,5,6,4,TRUE
+3,10,12,6,9,TRUE
+"""
+
+
+def test_an_untyped_literal_across_a_jump_takes_the_type_the_label_uses_it_as():
+    # matiec infers the CR's type across jumps: 7 and 3 reach L2 as ADD a's INT,
+    # 5 reaches L3 as ST y's INT (through ADD 1), 4 reaches L4 as MAX a's INT; at L5
+    # nothing types 5 + 1 > 3, computed as two untyped literals are (LINT)
+    sets = {2: {"b": True}, 3: {"a": 9}}
+    rows = scans.rows(UNTYPED_ACROSS_JUMPS, ["x", "y", "z", "c"], 3, sets)
+    assert rows == scans.expected(UNTYPED_ACROSS_JUMPS_ROWS)
+    temps = {d.name: A.dump(d.spec) for vb in lowered(UNTYPED_ACROSS_JUMPS).var_blocks
+             for d in vb.decls if d.name.startswith("__IL_CR")}
+    assert temps == {"__IL_CR_INT": "INT", "__IL_CR_LINT": "LINT"}
 
 
 def test_an_unknown_operand_is_reported_at_its_il_line_by_the_analysis():

@@ -9,6 +9,7 @@ import pytest
 from fbd.st import compile_unit, parse
 from fbd.st.project import load, program_network
 from fbd.testing import Harness
+from tests.fbd.st import scans
 
 STATEMENTS = """
 TYPE
@@ -357,6 +358,87 @@ def test_structs_arrays_of_them_enums_and_standard_functions_as_in_matiec():
     assert [r["sl"] for r in rows] == [2, 1, 2, 1, 2, 1]
     assert [r["mx"] for r in rows] == [1.5, 2.0, 3.0, 4.0, 5.0, 6.0]
     assert {r["l"] for r in rows} == {"hello"}
+
+
+CONDITIONS_THAT_CALL_BLOCKS = """
+PROGRAM Main
+VAR
+  i, n, k, m, w, f, e, r : INT;
+END_VAR
+  i := 0; n := 0; m := 0;
+  REPEAT
+    i := i + 1;
+    k := 0;
+    REPEAT
+      k := k + 1;
+      IF k = 2 THEN CONTINUE; END_IF;
+      m := m + 1;
+    UNTIL MIN(k, 10) >= 3
+    END_REPEAT;
+    IF i < 3 THEN CONTINUE; END_IF;
+    n := n + 10;
+  UNTIL MAX(i, 0) >= 4 AND LIMIT(0, n, 100) >= 20
+  END_REPEAT;
+  w := 0;
+  WHILE MAX(w, 2) < 4 DO
+    w := w + 1;
+  END_WHILE;
+  FOR f := 1 TO MAX(w, 2) DO
+    w := w + 1;
+  END_FOR;
+  e := e + 1;
+  IF e > 100 THEN
+    r := 1;
+  ELSIF MAX(e, 2) = 3 THEN
+    r := 3;
+  ELSE
+    r := 9;
+  END_IF;
+END_PROGRAM
+"""
+
+
+def test_loop_and_elsif_conditions_that_call_blocks_run_as_in_matiec():
+    # a CONTINUE goes to the UNTIL test, whose MIN/MAX/LIMIT run each time; the FOR
+    # end MAX(w, 2) is evaluated again at each test, so the loop chases w until w
+    # wraps (matiec: f = 32764, w = -32768); rows are matiec's, scan by scan
+    h = harness(CONDITIONS_THAT_CALL_BLOCKS)
+    names = "i n k m w f e r".split()
+    rows = []
+    for _ in range(4):
+        h.scan()
+        rows.append(values(h, "Main", names))
+    matiec = [(4, 20, 3, 8, -32768, 32764, e, r) for e, r in ((1, 9), (2, 9), (3, 3), (4, 9))]
+    assert [tuple(row[n] for n in names) for row in rows] == matiec
+
+
+EN_ENO = """
+PROGRAM Main
+VAR
+  a : INT := 7; e : BOOL; ok : BOOL := TRUE; t1 : TON; q : BOOL; m : INT := 5; x : INT := 9;
+END_VAR
+  a := MAX(EN := e, IN1 := 3, IN2 := 4, ENO => ok);
+  t1(EN := e, IN := TRUE, PT := T#0s, ENO => q);
+  m := ADD(EN := e, IN1 := m, IN2 := 1);
+  x := LIMIT(EN := TRUE, MN := 0, IN := x, MX := 8);
+END_PROGRAM
+"""
+
+# matiec: --cycle 5ms --scans 3 --set E=TRUE@2 --set E=FALSE@3 --watch a --watch ok --watch q
+# --watch m --watch x
+EN_ENO_ROWS = """
+scan,t_ms,a,ok,q,m,x
+1,0,0,FALSE,FALSE,0,8
+2,5,4,TRUE,TRUE,1,8
+3,10,0,FALSE,FALSE,0,8
+"""
+
+
+def test_en_false_skips_a_call_whose_result_is_then_its_types_initial_value_as_in_matiec():
+    # ENO is EN; a function not run gives 0 (a := 0, m := 0), not the old value
+    sets = {2: {"e": True}, 3: {"e": False}}
+    assert scans.rows(EN_ENO, "a ok q m x".split(), 3, sets, program="Main") == \
+        scans.expected(EN_ENO_ROWS)
 
 
 def test_the_source_with_live_values_line_by_line():
