@@ -331,8 +331,9 @@ def declare(ctx: Context, pou: A.Pou) -> PouInfo:
 
 
 # ---------------------------------------------------------------- block types
-def block_type(info: PouInfo) -> type[Block]:
-    """The block type of a compiled POU (see the module docstring)."""
+def block_type(info: PouInfo, global_starts: dict | None = None) -> type[Block]:
+    """The block type of a compiled POU (see the module docstring); a VAR_EXTERNAL
+    starts at ``global_starts[NAME]``, its global's initial value, where given."""
     if info.in_outs:
         raise FbdError(f"{info.label} has VAR_IN_OUT {info.in_outs[0].name}: it can be called "
                        f"from ST, but a block's wire cannot be written back, so it has no block form")
@@ -344,7 +345,9 @@ def block_type(info: PouInfo) -> type[Block]:
     else:
         outs = [Port(v.name, v.type, default=v.init) for v in info.outputs]
         out_names = {v.name for v in info.outputs}
-        states = [State(g, tp, init=_init(tp.default)) for g, tp in info.externals.items()]
+        starts = global_starts or {}
+        states = [State(g, tp, init=_init(starts.get(g.upper(), tp.default)))
+                  for g, tp in info.externals.items()]
         states += [State(e.path, e.type, init=_init(e.init)) for e in info.state
                    if e.path not in out_names]
     fn_name, fn = info.fn_name, info.fn
@@ -388,6 +391,23 @@ def _init(value):
     return value
 
 
+def _global_starts(ctx: Context) -> dict:
+    """NAME -> initial value of the configuration's globals: a PROGRAM run alone
+    (without its configuration) starts its VAR_EXTERNALs from them, as it does
+    when the configuration binds them."""
+    starts = {}
+    for conf in ctx.unit.configurations[:1]:
+        blocks = list(conf.var_blocks) + [vb for res in conf.resources for vb in res.var_blocks]
+        for vb in blocks:
+            for d in vb.decls:
+                if d.name is not None and d.init is not None:
+                    try:
+                        starts[d.name.upper()] = ctx.types.initial(d.init, ctx.types.spec(d.spec))
+                    except FbdError:     # the configuration reports its own errors
+                        continue
+    return starts
+
+
 # ---------------------------------------------------------------- the API
 def compile_pou(pou: A.Pou, context: Context) -> type[Block]:
     """The block type of one POU of ``context``'s unit."""
@@ -400,11 +420,12 @@ def compile_unit(unit: A.CompilationUnit, *, filename: str | None = None, librar
     ctx = Context(unit, filename=filename, library=library, types=types, extra_blocks=extra_blocks)
     out = CompiledUnit()
     out.context = ctx
+    starts = _global_starts(ctx)
     for pou in ctx.unit.pous:
         info = ctx.pou_info(pou.name, pou, None)
         out.infos[pou.name] = info
         try:
-            out[pou.name] = block_type(info)
+            out[pou.name] = block_type(info, starts)
         except FbdError as e:
             out.errors[pou.name] = e
     return out

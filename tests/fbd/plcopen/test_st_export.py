@@ -124,10 +124,11 @@ def test_one_program_is_written_with_the_globals_it_names(tmp_path, capsys):
     assert [p.get("name") for p in root.iterfind(".//p:pou", ns)] == ["Counter", "Main"]
     assert root.find(".//p:dataType", ns).get("name") == "Mode"
     assert root.find(".//p:globalVars/p:variable", ns).get("name") == "top"
-    h = fbd.testing.Harness(fbd.load(out).network("Main"))    # top holds the global's 3
-    h.write("Main.x", True)
-    h.scan(5)
-    assert h.get("Main.y") == 3
+    for origin in (out, src):       # top holds the global's 3, alone as in the configuration
+        h = fbd.testing.Harness(fbd.load(origin).network("Main"))
+        h.write("Main.x", True)
+        h.scan(5)
+        assert h.get("Main.y") == 3, origin
 
 
 def test_a_block_compiled_from_a_string_is_refused_with_its_name(tmp_path):

@@ -79,3 +79,35 @@ def test_several_resources_and_var_config():
     first, second = config.var_config
     assert first.path == ("a", "pa", "t", "PT") and dump(first.init) == "5000000000ns"
     assert second.location.text == "%IX1.0"
+
+
+EXTERNAL_FROM_CONFIGURATION = """
+PROGRAM Main
+  VAR_EXTERNAL g : INT; END_VAR
+  VAR n : INT; END_VAR
+  n := g + 1;
+  g := g + 1;
+END_PROGRAM
+CONFIGURATION C
+  VAR_GLOBAL g : INT := 7; END_VAR
+  RESOURCE R ON PLC
+    TASK t(INTERVAL := T#5ms, PRIORITY := 0);
+    PROGRAM inst WITH t : Main;
+  END_RESOURCE
+END_CONFIGURATION
+"""
+
+
+def test_a_program_run_alone_starts_its_externals_at_the_globals_initial_values(tmp_path):
+    from fbd.st.project import load
+    from fbd.testing import Harness
+
+    path = tmp_path / "ext.st"
+    path.write_text(EXTERNAL_FROM_CONFIGURATION)
+    project = load(path)
+    alone = Harness(project.network("Main"))
+    plc = project.plc()
+    for _ in range(3):
+        alone.scan()
+        plc.scan()
+    assert alone.get("Main.n") == plc.get("Main.n") == 10     # 7 + 1, + 1, + 1
