@@ -102,8 +102,9 @@ def load(path, text: str | None = None) -> Project:
     unit = parse(text, path)
     compiled = compile_unit(unit, filename=path)
     project = StProject(path)
+    written_in = {pou.name: pou.language for pou in unit.pous}   # before IL and SFC are lowered
     for pou in compiled.context.unit.pous:
-        project.languages[pou.name] = pou.language
+        project.languages[pou.name] = written_in.get(pou.name, pou.language)
         if pou.name in compiled.errors:
             project.errors[pou.name] = compiled.errors[pou.name]
             continue

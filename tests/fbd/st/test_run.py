@@ -454,3 +454,8 @@ def test_the_source_with_live_values_line_by_line():
              live_source(project.blocks["Counter"], h.get, "Main.c")}
     assert inner["done := count >= lim;"] == {"done": True, "count": 3, "lim": 3}
     assert inner["END_FUNCTION_BLOCK"] == {}
+
+
+def test_a_project_names_the_language_each_pou_was_written_in():
+    project = load("tests/data/st/matiec/tests/syntax/sfc/sfc.txt")     # lowered to ST to run
+    assert project.languages == {"MAIN_TEST": "SFC"}
