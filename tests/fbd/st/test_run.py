@@ -3,6 +3,7 @@ run scan by scan at the same cycle) gives for the same programs."""
 
 import dataclasses
 import datetime
+from pathlib import Path
 
 import pytest
 
@@ -457,5 +458,6 @@ def test_the_source_with_live_values_line_by_line():
 
 
 def test_a_project_names_the_language_each_pou_was_written_in():
-    project = load("tests/data/st/matiec/tests/syntax/sfc/sfc.txt")     # lowered to ST to run
+    sfc = Path(__file__).resolve().parents[2] / "data/st/matiec/tests/syntax/sfc/sfc.txt"
+    project = load(sfc)         # lowered to ST to run
     assert project.languages == {"MAIN_TEST": "SFC"}
