@@ -60,10 +60,11 @@ class Hit:
     pou: str | None = None
 
     def describe(self) -> str:
-        what = ', '.join(bp.text for bp in self.breakpoints)
         if self.line is not None:
-            return f"{what}: before line {self.line} of {self.pou} ({self.instance}) in scan " \
-                   f"{self.scan}"
+            ids = ", ".join(str(bp.id) for bp in self.breakpoints)
+            return f"line breakpoint {ids} before line {self.line} of {self.pou} " \
+                   f"({self.instance}) in scan {self.scan}"
+        what = ', '.join(bp.text for bp in self.breakpoints)
         where = f"after block {self.block} in scan {self.scan}" if self.block else \
             f"after scan {self.scan}"
         return f"{what} held {where}"
