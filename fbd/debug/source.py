@@ -47,7 +47,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import FbdError
-from ..st.debugcode import statement_lines
+from ..st.debugcode import last_line, statement_lines
 from ..st.live import _paths, referenced
 from ..st.model import LibraryFb, PouInfo
 from ..values import format_value
@@ -178,27 +178,25 @@ class SourceDebugging:
         tp, raw = self.live_raw(path)
         return tp.to_python(raw) if tp is not None else raw
 
-    def source(self, where: str) -> list[SourceLine]:
+    def source(self, where: str, lines: range | None = None) -> list[SourceLine]:
         """The source view's rows of an ST POU instance (or a POU by name: a FUNCTION,
-        whose values show while a call of it is paused)."""
+        whose values show while a call of it is paused); ``lines``: read the values
+        of those lines only (the ones on screen), the others' are left empty."""
         info, instance = self.st_pou(where)
         frames = self.frames
         mine = [f for f in frames if f.pou is info and (instance is None or f.instance == instance)]
         current = mine[-1].line if mine and mine[-1] is frames[-1] else None
         callers = {f.line for f in mine if f is not frames[-1]}
-        stops = set(statement_lines(info))
+        stops, known, refs, end = self._outline(info)
         on_line: dict[int, list] = {}
         for bp in self._lines.all():
             if bp.pou is info and (bp.instance is None or bp.instance == instance):
                 on_line.setdefault(bp.line, []).append(bp)
-        known = {p.upper() for p in _paths(info)} | {v.upper() for v in info.variables}
-        refs = referenced(info.node)
         text = info.st_source.splitlines()
-        from ..st.debugcode import last_line
         rows = []
-        for n in range(info.node.line, last_line(info) + 1):
+        for n in range(info.node.line, end + 1):
             values = {}
-            for path in refs.get(n, ()):
+            for path in refs.get(n, ()) if lines is None or n in lines else ():
                 if path.upper() in known:
                     shown = self._shown(info, instance, mine, path)
                     if shown is not None:
@@ -206,6 +204,16 @@ class SourceDebugging:
             rows.append(SourceLine(n, text[n - 1] if n <= len(text) else "", values, n in stops,
                                    tuple(on_line.get(n, ())), n == current, n in callers))
         return rows
+
+    def _outline(self, info: PouInfo) -> tuple:
+        """(statement lines, variable paths, paths by line, END line) of a POU, made once."""
+        cache = self.__dict__.setdefault("_outlines", {})
+        found = cache.get(id(info))
+        if found is None or found[0] is not info:
+            known = {p.upper() for p in _paths(info)} | {v.upper() for v in info.variables}
+            found = cache[id(info)] = (info, set(statement_lines(info)), known,
+                                       referenced(info.node), last_line(info))
+        return found[1:]
 
     def _shown(self, info: PouInfo, instance: str | None, mine: list[Frame], path: str):
         if mine and info.kind == "FUNCTION":

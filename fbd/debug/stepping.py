@@ -156,7 +156,7 @@ class BlockStepper:
                 return None
             gen = self._generator(index)(self.plc.main.s, st.now_us)
             run = self._run = LeafRun(gen, info, leaf.path)
-        while run.resume():
+        while self._resume(run):
             frame = run.frames[-1]
             fired = self.lines.fired(frame) if self.lines.armed else None
             if fired:
@@ -174,6 +174,16 @@ class BlockStepper:
         for slot, value in task.forces.items():     # a force set while paused inside holds
             task.s[slot] = value
         return None
+
+    def _resume(self, run: LeafRun) -> bool:
+        try:
+            return run.resume()
+        except Exception:
+            # the POU stopped the scan (a watchdog, an index out of bounds): as for a
+            # block stepped into, the block is left to run again from its start
+            self._run = None
+            self._written.clear()
+            raise
 
     def _may_break(self, index: int, info) -> bool:
         if not self.lines.armed:

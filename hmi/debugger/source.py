@@ -77,6 +77,7 @@ class SourceView(QPlainTextEdit):
         self.setFont(font)
         self.first_line = 1          # the source line of the first text line
         self.rows: list = []         # the model's SourceLine rows now shown
+        self._shown_text = None      # (first line, the lines' texts) the document holds
         self.gutter = _Gutter(self)
         self.blockCountChanged.connect(lambda _n: self._margins())
         self.updateRequest.connect(self._scrolled)
@@ -85,15 +86,21 @@ class SourceView(QPlainTextEdit):
     # -- content ------------------------------------------------------------------------
     def set_rows(self, rows) -> None:
         """Show ``rows`` (SourceLine): the text when it changed, the marks and values always."""
-        text = "\n".join(r.text for r in rows)
-        if not self.rows or [r.line for r in rows] != [r.line for r in self.rows] \
-                or text != self.toPlainText():
-            self.setPlainText(text)
-            self.first_line = rows[0].line if rows else 1
+        key = (rows[0].line if rows else 1, tuple(r.text for r in rows))
+        if key != self._shown_text:
+            self._shown_text = key
+            self.setPlainText("\n".join(r.text for r in rows))
+            self.first_line = key[0]
         self.rows = rows
         self._mark_lines()
         self.viewport().update()
         self.gutter.update()
+
+    def visible_lines(self) -> range:
+        """The source lines on screen (and a few around), whose values are read."""
+        first = self.first_line + self.firstVisibleBlock().blockNumber()
+        shown = self.viewport().height() // max(1, self.fontMetrics().height())
+        return range(first - 5, first + shown + 5)
 
     def row_of(self, line: int):
         k = line - self.first_line
@@ -230,6 +237,7 @@ class SourcePanel(QWidget):
         layout.addWidget(self.where)
         self._followed: tuple | None = None
         self._shown_where = None
+        self.view.verticalScrollBar().valueChanged.connect(lambda _v: self._scrolled())
 
     @property
     def shown(self) -> str:
@@ -238,14 +246,21 @@ class SourcePanel(QWidget):
 
     def show_instance(self, where: str) -> bool:
         """Show ``where`` (an instance path or a FUNCTION's name); False if it is none."""
+        if not self._select(where):
+            return False
+        self.refresh()
+        return True
+
+    def _select(self, where: str) -> bool:
         if self.instances.findText(where) < 0:
             try:
                 self.debugger.st_pou(where)
             except FbdError:
                 return False
             self.instances.addItem(where)      # a FUNCTION: listed once it has been shown
+        blocked = self.instances.blockSignals(True)
         self.instances.setCurrentText(where)
-        self.refresh()
+        self.instances.blockSignals(blocked)
         return True
 
     def toggle(self, line: int) -> None:
@@ -266,27 +281,35 @@ class SourcePanel(QWidget):
     def refresh(self) -> None:
         dbg = self.debugger
         current = dbg.current_line
-        if current is not None and current != self._followed:
-            self._followed = current        # a new statement: follow it
-            if current[0] != self.shown:
-                self.show_instance(current[0])
-                return
-        elif current is None:
-            self._followed = None
+        arrived = current is not None and current != self._followed   # a new statement
+        self._followed = current
+        if arrived and current[0] != self.shown:
+            self._select(current[0])
         where = self.shown
         if not where:
             self.where.setText("no ST, IL or SFC POU in this program")
             return
-        rows = dbg.source(where)
-        self.view.set_rows(rows)
-        info, _inst = dbg.st_pou(where)
-        frames = dbg.frames
-        if current is not None and current[0] == where:
+        self._rows(where)
+        if arrived and current[0] == where:
             self.view.show_line(current[1])
+            self._rows(where)           # scrolled to it: the values of the lines now shown
+        info, _inst = dbg.st_pou(where)
+        if current is not None and current[0] == where:
             self.where.setText(f"paused before line {current[1]} of {info.label} "
-                               f"({frames[-1].instance})")
+                               f"({dbg.frames[-1].instance})")
         else:
             self.where.setText(f"{info.label} · click a line number to set or clear a breakpoint")
+
+    def _rows(self, where: str) -> None:
+        """The rows of ``where``, with the values of the lines on screen."""
+        if where != self._shown_where:        # a new text first: its lines are laid out
+            self._shown_where = where
+            self.view.set_rows(self.debugger.source(where, range(0)))
+        self.view.set_rows(self.debugger.source(where, self.view.visible_lines()))
+
+    def _scrolled(self) -> None:
+        if self.shown and self.shown == self._shown_where:
+            self._rows(self.shown)
 
 
 class SfcPanel(QWidget):

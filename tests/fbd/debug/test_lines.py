@@ -345,3 +345,28 @@ def test_a_breakpoint_in_an_sfc_action_stops_while_its_step_is_active():
     # mid-scan the chart's flags are the call's: Busy became active in this scan
     assert [s.name for s in dbg.sfc_steps("Chart") if s.active] == ["Busy"]
     assert dbg.get("Chart.Busy.X") is False
+
+
+BOUNDS = """\
+PROGRAM Main
+VAR a : ARRAY[1..3] OF INT; k : INT; END_VAR
+  k := k + 1;
+  a[k] := k;
+  IF k > 100 THEN
+    k := 0;
+  END_IF;
+END_PROGRAM
+"""
+
+
+def test_a_pou_that_stops_the_scan_mid_call_is_run_again_from_its_start():
+    dbg = debugger(BOUNDS, "bounds.st")
+    dbg.add_line_breakpoint("Main", 6)                # never reached: line-stepped scans
+    with pytest.raises(FbdError, match=r"bounds.st:4: in PROGRAM Main: array index 4 is "
+                                       r"outside 1..3"):
+        dbg.run_until_break(10)
+    assert dbg.scans == 3 and dbg.in_scan and dbg.frames == []
+    assert dbg.get("Main.k") == 3                     # the failed call returned nothing
+    dbg.write("Main.k", 0)
+    dbg.finish_scan()
+    assert (dbg.scans, dbg.get("Main.k"), dbg.get("Main.a")) == (4, 1, [1, 2, 3])
