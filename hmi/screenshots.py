@@ -4,7 +4,9 @@ Renders offscreen (``QT_QPA_PLATFORM=offscreen`` unless a platform is set), on a
 clock that moves only when told, so the same code gives the same pictures on
 any machine: a game of 2048 played by the block program for a while, and the
 debugger on that game's PLC, stepping into a cell's scan with two signals
-watched and one forced, then its trends over a few moves. A test runs it into a temporary folder, so the
+watched and one forced, then its trends over a few moves, and the debugger on
+an ST program (a tank filled in steps by an SFC function block) paused at a
+line breakpoint. A test runs it into a temporary folder, so the
 script cannot rot; run it again when a panel changes and commit the PNGs.
 """
 
@@ -23,12 +25,47 @@ SHOTS = {
     "hmi-2048.png": "the 2048 panel in the application window, mid-game",
     "debugger.png": "the debugger on the game's PLC, stepping into a cell's scan",
     "debugger-trends.png": "the debugger's trends of a few moves, as logic-analyser lanes",
+    "debugger-st.png": "the debugger paused at a line of an ST program, with its SFC steps",
 }
 #: The moves played before the 2048 picture: a corner strategy, as a player would.
 PREFERENCE = ("down", "left", "right", "up")
 MOVES = 100
 #: The cell the debugger shows, stepped into up to its Memory block.
 CELL = "cell_1_2"
+#: The ST program of the source view's picture: a tank an SFC function block fills and drains.
+TANK = """\
+FUNCTION_BLOCK Filling
+VAR_INPUT start, full : BOOL; END_VAR
+VAR_OUTPUT valve, pump : BOOL; END_VAR
+  INITIAL_STEP Idle: END_STEP
+  TRANSITION FROM Idle TO Fill := start; END_TRANSITION
+  STEP Fill: valve(N); END_STEP
+  TRANSITION FROM Fill TO Drain := full; END_TRANSITION
+  STEP Drain: pump(N); END_STEP
+  TRANSITION FROM Drain TO Idle := Drain.T >= T#40ms AND NOT full; END_TRANSITION
+END_FUNCTION_BLOCK
+
+PROGRAM Tank
+VAR
+  level : REAL;
+  high : BOOL;
+  fills : INT;
+  seq : Filling;
+END_VAR
+  high := level >= 80.0;
+  seq(start := level < 10.0, full := high);
+  IF seq.valve THEN
+    level := level + 7.5;
+  ELSIF seq.pump THEN
+    level := MAX(level - 25.0, 0.0);
+    IF level = 0.0 THEN
+      fills := fills + 1;
+    END_IF;
+  END_IF;
+END_PROGRAM
+"""
+#: The line of TANK the picture is paused at (draining).
+TANK_BREAK = 24
 
 
 class _Clock:
@@ -125,7 +162,30 @@ def make_screenshots(out: Path) -> list[Path]:
         written.append(_save(debugger, out / "debugger-trends.png"))
         debugger.close()
         window.close()
+    written.append(_st_debugger(app, out / "debugger-st.png"))
     return written
+
+
+def _st_debugger(app, path: Path) -> Path:
+    """The debugger on :data:`TANK`, paused at a line breakpoint in its 12th scan."""
+    from fbd.st.project import load
+
+    from .debugger.window import DebuggerWindow
+
+    debugger = DebuggerWindow(load("tank.st", TANK).plc(cycle=0.01), autostart=False)
+    debugger.resize(1280, 860)
+    debugger.show()
+    dbg = debugger.debugger
+    dbg.step(5)
+    debugger.source.show_instance("Tank")
+    debugger.source.toggle(TANK_BREAK)          # a click in the gutter
+    debugger.actions_by_name["until"].trigger()
+    debugger.tabs.setCurrentWidget(debugger.sfc)
+    debugger.refresh()
+    app.processEvents()
+    saved = _save(debugger, path)
+    debugger.close()
+    return saved
 
 
 def _save(widget, path: Path) -> Path:

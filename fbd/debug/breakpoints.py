@@ -46,17 +46,28 @@ class Hit:
     ``scan``: the number of the scan they held in (after it completed, or the
     scan in progress when ``block`` is set); ``time_us``: that scan's simulated
     time as NOW reads it; ``block``: the path of the block after which they
-    held when stepping into a scan (None: at the end of a scan).
+    held when stepping into a scan (None: at the end of a scan). A line
+    breakpoint's hit is *before* a statement: ``line``, ``instance`` (the POU
+    instance's path; a FUNCTION's caller's) and ``pou`` (``FUNCTION_BLOCK
+    Counter``) say which, ``block`` the ST block whose call it is in.
     """
-    breakpoints: tuple[Breakpoint, ...]
+    breakpoints: tuple
     scan: int
     time_us: int
     block: str | None = None
+    line: int | None = None
+    instance: str | None = None
+    pou: str | None = None
 
     def describe(self) -> str:
+        if self.line is not None:
+            ids = ", ".join(str(bp.id) for bp in self.breakpoints)
+            return f"line breakpoint {ids} before line {self.line} of {self.pou} " \
+                   f"({self.instance}) in scan {self.scan}"
+        what = ', '.join(bp.text for bp in self.breakpoints)
         where = f"after block {self.block} in scan {self.scan}" if self.block else \
             f"after scan {self.scan}"
-        return f"{', '.join(bp.text for bp in self.breakpoints)} held {where}"
+        return f"{what} held {where}"
 
 
 class ScanChecker:
@@ -102,6 +113,11 @@ class Breakpoints:
     def all(self) -> list[Breakpoint]:
         return list(self._list)
 
+    def new_id(self) -> int:
+        """The next breakpoint number (line breakpoints share the numbering)."""
+        ident, self._next_id = self._next_id, self._next_id + 1
+        return ident
+
     def active(self) -> list[Breakpoint]:
         return [bp for bp in self._list if bp.enabled]
 
@@ -118,9 +134,8 @@ class Breakpoints:
 
     def add(self, text: str, program, table: list, edge: bool, enabled: bool) -> Breakpoint:
         cond = compile_condition(text, program, self.prev, table)
-        bp = Breakpoint(self._next_id, cond, edge, enabled)
+        bp = Breakpoint(self.new_id(), cond, edge, enabled)
         bp._was = bool(cond.fn(table))
-        self._next_id += 1
         self._list.append(bp)
         return bp
 

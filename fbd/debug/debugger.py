@@ -64,6 +64,13 @@ Breakpoints
     same scan. A bad condition raises :class:`ConditionError` (an
     :class:`~fbd.errors.FbdError`) naming the problem and its column.
 
+ST, IL and SFC POUs
+    Line breakpoints (:meth:`~Debugger.add_line_breakpoint`, in ``breakpoints``
+    with the others), :meth:`~Debugger.step_line`, the calls paused inside a POU
+    (``frames``, ``current_line``) and their values (:meth:`~Debugger.live`),
+    the source view's rows (:meth:`~Debugger.source`) and an SFC chart's steps
+    (:meth:`~Debugger.sfc_steps`): see :mod:`fbd.debug.source`.
+
 Signals
     :meth:`~Debugger.complete` ranks paths for a completion box;
     :meth:`~Debugger.get`, :meth:`~Debugger.info`; :meth:`~Debugger.probe`
@@ -109,19 +116,22 @@ from ..runtime.plc import Plc, ScanStats
 from ..runtime.trace import Trace
 from .breakpoints import Breakpoint, Breakpoints, Hit
 from .condition import FUNCTIONS, Condition, ConditionError, compile_condition
+from .lines import Frame, LineBreakpoint, LineBreakpoints
 from .pacing import MAX, Pacer
 from .probe import PathCompleter, Probe, WatchRow, format_value, literal_text
+from .source import SourceDebugging, SourceLine, StepState
 from .stepping import BlockStepper
 from .trend import TREND_CAPACITY, Trend
 
 __all__ = ["Debugger", "Breakpoint", "Hit", "Probe", "WatchRow", "ConditionError",
            "Condition", "compile_condition", "format_value", "literal_text", "MAX",
-           "TREND_CAPACITY", "FUNCTIONS"]
+           "TREND_CAPACITY", "FUNCTIONS", "LineBreakpoint", "Frame", "SourceLine", "StepState"]
 
 # =========================================================================== the model
-class Debugger:
+class Debugger(SourceDebugging):
     """The debugger's model over a running :class:`~fbd.runtime.Plc` (see the
-    module's docstring for the whole API).
+    module's docstring for the whole API; the ST side, line breakpoints and
+    stepping by statement, is :class:`~.source.SourceDebugging`'s).
 
     ``max_scans`` and ``budget_s`` cap one :meth:`advance` (scans, and wall
     seconds spent scanning); ``clock`` is the wall clock those are measured
@@ -140,7 +150,8 @@ class Debugger:
         self.listeners: list[Callable[[str], None]] = []
         self.state = "paused"
         self._breakpoints = Breakpoints(self.table, plc.scans)
-        self._stepping = BlockStepper(plc, self._breakpoints)
+        self._lines = LineBreakpoints(self._breakpoints.new_id)
+        self._stepping = BlockStepper(plc, self._breakpoints, self._lines)
         self.last_hit: Hit | None = None
         self._watches: list[str] = []
         self._trend = Trend(plc)
@@ -326,6 +337,7 @@ class Debugger:
             self._trend.clear()
             self.last_hit = None
             self._breakpoints.clear_hits()
+            self._lines.clear_hits()
         self._breakpoints.restarted(self.table, self.plc.scans)
         self._emit("restart")
 
@@ -340,7 +352,11 @@ class Debugger:
 
     def _run_scans(self, n: int) -> Hit | None:
         """``n`` whole scans in one batched run; with breakpoints, a recorder checks
-        them after every scan and halts the run at the first hit."""
+        them after every scan and halts the run at the first hit. With a line
+        breakpoint enabled, scan by scan, ST blocks statement by statement."""
+        if self._lines.armed:
+            self._sync_prev()
+            return self._stepping.run_scans(n)[1]
         checker = self._breakpoints.checker(self.plc)
         if checker is None:
             self.plc.scan(n)
@@ -378,8 +394,9 @@ class Debugger:
 
     # -- breakpoints -------------------------------------------------------------------
     @property
-    def breakpoints(self) -> list[Breakpoint]:
-        return self._breakpoints.all()
+    def breakpoints(self) -> list:
+        """Every breakpoint, on a condition or on a line, in the order they were added."""
+        return sorted(self._breakpoints.all() + self._lines.all(), key=lambda bp: bp.id)
 
     def check_condition(self, text: str) -> Condition:
         """Parse and compile ``text`` without adding it (a view validating as the
@@ -395,12 +412,19 @@ class Debugger:
         self._emit("breakpoints")
         return bp
 
-    def remove_breakpoint(self, bp: Breakpoint | int) -> None:
-        self._breakpoints.remove(bp)
+    def remove_breakpoint(self, bp: Breakpoint | LineBreakpoint | int) -> None:
+        if self._lines.owns(bp):
+            self._lines.remove(bp)
+        else:
+            self._breakpoints.remove(bp)
         self._emit("breakpoints")
 
-    def enable_breakpoint(self, bp: Breakpoint | int, enabled: bool = True) -> None:
-        self._breakpoints.enable(bp, enabled, self.table)
+    def enable_breakpoint(self, bp: Breakpoint | LineBreakpoint | int,
+                          enabled: bool = True) -> None:
+        if self._lines.owns(bp):
+            self._lines.enable(bp, enabled)
+        else:
+            self._breakpoints.enable(bp, enabled, self.table)
         self._emit("breakpoints")
 
     # -- signals ---------------------------------------------------------------------
@@ -460,8 +484,13 @@ class Debugger:
     # -- write and force ---------------------------------------------------------------
     def write(self, path: str, value) -> None:
         """Write a value once, now (a block that computes it overwrites it at its
-        next run). ``value`` may be IEC text."""
+        next run). ``value`` may be IEC text. While paused inside an ST POU's call,
+        the call goes on with its own values and the write is applied (again) as
+        the call returns."""
         self.plc.write(path, value)
+        slot = self.info(path).slot if self.frames else None
+        if slot is not None:
+            self._stepping.written(slot)
         self._emit("touched")
         self._emit("forces")
 

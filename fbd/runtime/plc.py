@@ -640,6 +640,17 @@ class SteppedScan:
         self.position += 1
         return index
 
+    def ran(self, ns: int) -> int:
+        """Count the next block as run by the caller, in ``ns`` of wall time (the
+        debugger runs an ST block statement by statement, through its own code);
+        return its index in ``program.leaves``."""
+        if not self.active or self.done:
+            raise FbdError("no block of this stepped scan is left to run")
+        index = self.order[self.position]
+        self.ns += ns
+        self.position += 1
+        return index
+
     def finish(self) -> None:
         """Run the blocks left, publish, record, and advance the clock by one cycle."""
         while not self.done:

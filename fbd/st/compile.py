@@ -106,6 +106,8 @@ class Context:
         if given:
             unit = A.CompilationUnit(filename=unit.filename, elements=given + unit.elements,
                                      source=unit.source, line=unit.line, col=unit.col)
+        # an SFC body's steps and transitions, kept for the debugger (fbd.st.chart)
+        self.charts = {p.name.upper(): p.body for p in unit.pous if isinstance(p.body, A.SfcBody)}
         unit = lower_bodies(unit, self.filename)
         self.unit = unit
         self.analysis = analyze(unit, library=library if library is not None else STANDARD)
@@ -230,6 +232,10 @@ class Context:
         info.source = source
         info.st_source = self.unit.source
         info.helpers = namespace
+        info.context = self
+        if pou.name.upper() in self.charts:
+            from .chart import chart_of
+            info.chart = chart_of(self.charts[pou.name.upper()])
         return info
 
 

@@ -127,6 +127,11 @@ class PouInfo:
     source: str = ""                    # the generated Python, for reading
     st_source: str = ""                 # the ST text the POU is in
     helpers: dict = field(default_factory=dict)   # what the function's globals hold
+    # the debugger's: the compile Context (to generate the POU's stepped variant,
+    # fbd.st.debugcode, on demand), that variant once made, an SFC POU's chart
+    context: Any = field(default=None, repr=False)
+    debug_fn: Any = field(default=None, repr=False)
+    chart: Any = None
 
     @property
     def label(self) -> str:

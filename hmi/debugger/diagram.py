@@ -70,6 +70,7 @@ class DiagramView(QGraphicsView):
     """One level of the program as a diagram; :meth:`refresh` shows live values."""
 
     entered = pyqtSignal(str)   # the prefix of the level now shown
+    box_clicked = pyqtSignal(str)   # the path of a box clicked
 
     def __init__(self, debugger, parent=None):
         super().__init__(parent)
@@ -402,6 +403,12 @@ class DiagramView(QGraphicsView):
                 return role[4:]
             item = item.parentItem()
         return None
+
+    def mousePressEvent(self, event) -> None:
+        name = self.box_at(self.itemAt(event.position().toPoint()))
+        if name is not None and self.level.boxes[name].kind == "block":
+            self.box_clicked.emit(self.prefix + name)
+        super().mousePressEvent(event)
 
     def mouseDoubleClickEvent(self, event) -> None:
         item = self.itemAt(event.position().toPoint())

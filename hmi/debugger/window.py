@@ -1,4 +1,5 @@
-"""The debugger window: toolbar, hierarchy, diagram, watch, breakpoints, trends.
+"""The debugger window: toolbar, hierarchy, diagram, ST source, watch, breakpoints,
+trends, SFC steps.
 
 A view over :class:`fbd.debug.Debugger` (the model owns stepping, breaking,
 forcing and tracing). While it is open the debugger owns the PLC's pacing: a
@@ -32,6 +33,7 @@ from fbd.errors import FbdError
 
 from ..widgets import MessageField
 from .diagram import DiagramPanel
+from .source import SfcPanel, SourcePanel
 from .trends import TrendPanel
 from .views import PATH_ROLE, BreakpointPanel, HierarchyTree, WatchPanel
 
@@ -69,15 +71,26 @@ class DebuggerWindow(QMainWindow):
         self.watch = WatchPanel(dbg)
         self.breakpoints = BreakpointPanel(dbg)
         self.trends = TrendPanel(dbg)
+        self.source = SourcePanel(dbg)      # shown when the program has ST (IL, SFC) POUs
+        self.source.message.connect(self.show_message)
+        self.diagram.view.box_clicked.connect(self._box_clicked)
         self.tabs = QTabWidget()
         self.tabs.addTab(self.watch, "Watch && force")
         self.tabs.addTab(self.breakpoints, "Breakpoints")
         self.tabs.addTab(self.trends, "Trends")
+        self.sfc = SfcPanel(dbg) if dbg.sfc_instances() else None
+        if self.sfc is not None:
+            self.tabs.addTab(self.sfc, "SFC steps")
         self.tabs.currentChanged.connect(lambda _i: self.tabs.currentWidget().refresh())
         upper = QSplitter(Qt.Orientation.Horizontal)
         upper.addWidget(self.tree)
         upper.addWidget(self.diagram)
         upper.setSizes([300, 900])
+        if self.source.instances.count():
+            upper.addWidget(self.source)
+            upper.setSizes([220, 420, 640])
+        else:
+            self.source.hide()
         main = QSplitter(Qt.Orientation.Vertical)
         main.addWidget(upper)
         main.addWidget(self.tabs)
@@ -152,6 +165,16 @@ class DebuggerWindow(QMainWindow):
                "Run the rest of the scan stepped into")
         action("until", "To break", self.run_until_break, "Ctrl+F5",
                "Run until a breakpoint fires")
+        bar.addSeparator()
+        action("step_line", "Step line", self.debugger.step_line, "F7",
+               "Run to the next statement of an ST, IL or SFC POU, into the POUs it calls",
+               icon=sp.SP_ArrowRight)
+        action("step_over", "Line over", lambda: self.debugger.step_line(over=True), "F8",
+               "Run to the next statement, over the POUs this one calls")
+        if not self.debugger.st_instances():
+            for name in ("step_line", "step_over"):
+                self.actions_by_name[name].setEnabled(False)
+                self.actions_by_name[name].setToolTip("no ST, IL or SFC POU in this program")
         bar.addSeparator()
         action("warm", "Warm", lambda: self.debugger.restart(cold=False), None,
                "Warm restart (memories and forces kept)")
@@ -260,7 +283,11 @@ class DebuggerWindow(QMainWindow):
         dbg = self.debugger
         self._dirty = self._urgent = False
         where = ""
-        if dbg.in_scan:
+        frames = dbg.frames
+        if frames:
+            where = (f"in scan: before line {frames[-1].line} of {frames[-1].pou.label} "
+                     f"({frames[-1].instance})")
+        elif dbg.in_scan:
             done, total = dbg.block_position
             where = f"in scan: block {done}/{total}, next {dbg.current_block}"
         self.counter.setText(f"{dbg.state.upper()} · scan {dbg.scans:,} · {dbg.time:,.3f} s")
@@ -285,9 +312,11 @@ class DebuggerWindow(QMainWindow):
         # while running only what is on screen; paused (cheap, rare) everything
         self.tree.refresh()
         self.diagram.refresh()            # a hidden diagram catches up when shown
+        if self.source.isVisible() or not running:
+            self.source.refresh()
         shown = self.tabs.currentWidget()
-        for panel in (self.watch, self.breakpoints, self.trends):
-            if panel is shown or not running:
+        for panel in (self.watch, self.breakpoints, self.trends, self.sfc):
+            if panel is not None and (panel is shown or not running):
                 panel.refresh()
         self.refreshed.emit()
 
@@ -314,6 +343,12 @@ class DebuggerWindow(QMainWindow):
         parent, _, name = path.rpartition(".")
         view.show_level(parent + "." if parent else "")
         view.select_box(name)
+        self._box_clicked(path)
+
+    def _box_clicked(self, path: str) -> None:
+        """A block picked in the diagram or the hierarchy: an ST one shows its source."""
+        if path in self.debugger.st_instances():
+            self.source.show_instance(path)
 
     def _instance(self, path: str):
         """The instance at ``path`` (a block or a macro instance), or None."""

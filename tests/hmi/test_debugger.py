@@ -474,3 +474,100 @@ def test_trends_are_lanes_like_a_logic_analyser(win):
     assert lanes["SCORE"].tag.toPlainText().startswith("SCORE = ")
     panel.fit()
     assert plots[0].getViewBox().viewRange()[0][1] >= dbg.scans - 1
+
+
+# ------------------------------------------------------------------ ST source and SFC steps
+@pytest.fixture
+def st_win(qtbot):
+    from fbd.st.project import load
+    from hmi.screenshots import TANK
+    w = DebuggerWindow(load("tank.st", TANK).plc(cycle=0.01), autostart=False)
+    qtbot.addWidget(w)
+    w.resize(1280, 860)
+    w.show()
+    yield w
+    w.close()
+
+
+def test_the_source_pane_lists_the_st_instances_and_a_gutter_click_sets_a_breakpoint(st_win, qtbot):
+    source = st_win.source
+    assert source.isVisible()
+    assert [source.instances.itemText(i) for i in range(source.instances.count())] == [
+        "Tank", "Tank.seq"]
+    view = source.view
+    assert view.first_line == 12 and view.toPlainText().splitlines()[0] == "PROGRAM Tank"
+    # a click in the gutter at line 24's height
+    block = view.document().findBlockByNumber(24 - view.first_line)
+    y = view.blockBoundingGeometry(block).translated(view.contentOffset()).center().y()
+    qtbot.mouseClick(view.gutter, Qt.MouseButton.LeftButton, pos=QPoint(10, int(y)))
+    (bp,) = st_win.debugger.line_breakpoints
+    assert (bp.instance, bp.line) == ("Tank", 24)
+    assert view.row_of(24).breakpoints == (bp,)
+    source.toggle(24)                               # a second click clears it
+    assert st_win.debugger.line_breakpoints == []
+    source.toggle(18)                               # END_VAR: on the next statement, said so
+    assert st_win.debugger.line_breakpoints[0].line == 19
+    assert "line 18 of PROGRAM Tank holds no statement" in st_win.message_field.text()
+
+
+def test_paused_at_a_line_the_pane_highlights_it_with_the_calls_values(st_win):
+    dbg = st_win.debugger
+    dbg.step(5)
+    st_win.source.toggle(24)
+    st_win.actions_by_name["until"].trigger()
+    row = st_win.source.view.row_of(24)
+    assert row.current and dbg.current_line == ("Tank", 24)
+    assert st_win.source.view.row_of(23).values == {"seq.pump": "TRUE"}
+    assert "before line 24 of PROGRAM Tank" in st_win.position.text()
+    assert "paused by a breakpoint: line breakpoint 1" in st_win.message_field.text()
+    # the values are the call's: level is the table's only when Tank returns
+    assert row.values == {"level": "82.5"} and dbg.get("Tank.level") == 82.5
+    st_win.actions_by_name["step_line"].trigger()
+    assert dbg.current_line == ("Tank", 25)
+    assert st_win.source.view.row_of(25).values == {"level": "57.5"}
+    assert dbg.get("Tank.level") == 82.5
+
+
+def test_step_line_follows_the_call_into_the_fb_and_marks_the_caller(st_win):
+    st_win.actions_by_name["step_line"].trigger()
+    st_win.actions_by_name["step_line"].trigger()
+    st_win.actions_by_name["step_line"].trigger()       # into seq(...): the SFC FB's statements
+    dbg = st_win.debugger
+    assert dbg.current_line[0] == "Tank.seq"
+    assert st_win.source.shown == "Tank.seq"
+    st_win.source.show_instance("Tank")
+    assert st_win.source.view.row_of(20).caller
+    st_win.actions_by_name["step_over"].trigger()
+    assert st_win.source.shown == "Tank.seq"            # followed the next statement
+
+
+def test_a_click_on_an_st_block_in_the_diagram_shows_its_source(st_win, qtbot):
+    st_win.source.show_instance("Tank.seq")
+    view = st_win.diagram.view
+    box = view.box_items["Tank"]
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                     pos=view.mapFromScene(box.sceneBoundingRect().center()))
+    assert st_win.source.shown == "Tank"
+
+
+def test_the_sfc_tab_shows_the_active_step_live(st_win):
+    dbg = st_win.debugger
+    st_win.tabs.setCurrentWidget(st_win.sfc)
+    table = st_win.sfc.table
+
+    def active():
+        return [table.item(i, 0).text() for i in range(table.rowCount())
+                if table.item(i, 1).text() == "TRUE"]
+    assert active() == ["Idle  (initial)"]
+    st_win.actions_by_name["step"].trigger()
+    assert active() == ["Fill"]
+    dbg.step(11)
+    st_win.refresh()
+    assert active() == ["Drain"] and table.item(2, 2).text() == "T#0s"
+    st_win.actions_by_name["step"].trigger()
+    assert table.item(2, 2).text() == "T#10ms"
+
+
+def test_a_program_without_st_shows_no_source_pane(win):
+    assert not win.source.isVisible() and win.sfc is None
+    assert not win.actions_by_name["step_line"].isEnabled()

@@ -3,6 +3,7 @@
 from PyQt6.QtGui import QColor, QImage
 
 from hmi.debugger.diagram import CURRENT_COLOUR
+from hmi.debugger.source import ACTIVE_STEP, BREAKPOINT, CURRENT_LINE
 from hmi.screenshots import SHOTS, main, make_screenshots
 from tests.paths import ROOT
 
@@ -17,9 +18,11 @@ def colours(image: QImage, step: int = 4) -> set[str]:
 def test_the_script_draws_the_2048_panel_and_the_debugger(qtbot, tmp_path):
     written = make_screenshots(tmp_path)
     assert [p.name for p in written] == list(SHOTS)
-    game, debugger, _trends = (QImage(str(p)) for p in written)
+    game, debugger, _trends, source = (QImage(str(p)) for p in written)
     assert {"#faf8ef", "#bbada0", "#cdc1b4"} <= colours(game)        # page, board, empty cell
     assert CURRENT_COLOUR.lighter(150).name() in colours(debugger, 2)  # the block stepped to
+    # the line paused at, the breakpoint's disc, the active step
+    assert {CURRENT_LINE.name(), BREAKPOINT.name(), ACTIVE_STEP.name()} <= colours(source, 1)
 
 
 def test_the_committed_screenshots_are_the_scripts(qtbot, tmp_path):
@@ -29,8 +32,10 @@ def test_the_committed_screenshots_are_the_scripts(qtbot, tmp_path):
     for path in make_screenshots(tmp_path):
         committed = QImage(str(DOCS / path.name))
         assert committed.size() == QImage(str(path)).size(), path.name
+    # each is shown in the README or in the document of its part (docs/debugger.md)
     readme = (ROOT / "README.md").read_text()
-    assert all(f"docs/{name}" in readme for name in SHOTS)
+    docs = "".join(p.read_text() for p in DOCS.glob("*.md"))
+    assert all(f"docs/{name}" in readme or f"({name})" in docs for name in SHOTS)
 
 
 def test_the_command_line_writes_into_the_folder_it_is_given(qtbot, tmp_path, capsys):

@@ -1,0 +1,163 @@
+"""The stepped variant of a POU's function, for the debugger: a generator that
+stops before each statement.
+
+A POU runs as one generated Python function (:mod:`fbd.st.compile`), fast and
+opaque: its variables live in Python locals during the call. To break on a
+line, the debugger runs a second variant of the same function, generated on
+demand by the same compiler, in which
+
+* every statement is preceded by ``yield LINE`` (its line in the source; the
+  statements after one on the same line, in the same statement list, add no
+  stop, so a line is one stop as in gdb; a loop's head stops once, on entry,
+  its body's statements at every iteration);
+* a call of another POU (an FB instance, a FUNCTION) is ``yield from`` that
+  POU's own stepped variant, so its statements stop too; before an FB
+  instance's call, ``_dbg_call = 'path'`` names the instance (the debugger
+  reads it to build the instance path of the frame below);
+* it returns what the fast function returns (the generator's value).
+
+The suspended generator's frame holds the variables: ``gi_frame.f_locals``
+maps ``fbd.st.model.local_name(path)`` to each one's value at that point;
+:func:`pou_of_code` tells which POU a frame runs. The fast function is
+untouched: a program that is not debugged line by line pays nothing.
+
+``debug_function(info)`` makes (once, kept in ``info.debug_fn``) and returns
+the generator function of a compiled POU; ``statement_lines(info)`` the
+lines where it stops.
+"""
+
+from __future__ import annotations
+
+import ast as _ast
+import weakref
+
+from ..errors import FbdError
+from . import ast as A
+from .body import BodyCompiler
+from .model import PouInfo
+
+#: the statements that hold others (a statement after one on the same line still stops)
+_COMPOUND = (A.If, A.Case, A.For, A.While, A.Repeat)
+
+# generated function name -> its POU (frames name their code object)
+_BY_NAME: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+
+def debug_name(info: PouInfo) -> str:
+    return info.fn_name + "_dbg"
+
+
+def pou_of_code(code) -> PouInfo | None:
+    """The POU whose stepped variant runs ``code`` (a frame's ``f_code``), or None."""
+    return _BY_NAME.get(code.co_name)
+
+
+class _SteppedBody(BodyCompiler):
+    """The body compiler with a stop before every statement."""
+
+    def __init__(self, ctx, info):
+        super().__init__(ctx, info)
+        self._previous = None       # the statement before, in the list being compiled
+
+    def statements(self, stmts) -> None:
+        outer, self._previous = self._previous, None
+        try:
+            super().statements(stmts)
+        finally:
+            self._previous = outer
+
+    def statement(self, s) -> None:
+        before, self._previous = self._previous, s
+        same_line = before is not None and before.line == s.line \
+            and not isinstance(before, _COMPOUND)
+        if not isinstance(s, A.Pragma) and not same_line:
+            self.emit(f"yield {s.line}")
+        super().statement(s)
+
+    def fb_call(self, node, var, args) -> None:
+        if isinstance(var.fb, PouInfo):
+            self.emit(f"_dbg_call = {var.path!r}")
+        return super().fb_call(node, var, args)
+
+
+class _CallsStepped(_ast.NodeTransformer):
+    """``f(...)`` -> ``(yield from f_dbg(...))`` for the POU functions in ``names``."""
+
+    def __init__(self, names: dict[str, str]):
+        self.names = names
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if isinstance(node.func, _ast.Name) and node.func.id in self.names:
+            node.func = _ast.Name(self.names[node.func.id], _ast.Load())
+            return _ast.YieldFrom(node)
+        return node
+
+
+def stepped_calls(source: str, names: dict[str, str]) -> _ast.Module:
+    """``source`` with the calls of ``names`` (fast name -> stepped name) as ``yield from``."""
+    tree = _CallsStepped(names).visit(_ast.parse(source))
+    return _ast.fix_missing_locations(tree)
+
+
+def pou_functions(info: PouInfo) -> dict[str, PouInfo]:
+    """fn_name -> PouInfo of the POUs ``info``'s function calls (its unit's)."""
+    ctx = info.context
+    if ctx is None:
+        return {}
+    known = {other.fn_name: other for other in ctx.infos.values()}
+    return {name: known[name] for name in info.helpers if name in known and name != info.fn_name}
+
+
+def debug_function(info: PouInfo):
+    """The stepped variant of ``info``'s function (see the module docstring)."""
+    if info.debug_fn is not None:
+        return info.debug_fn
+    ctx = info.context
+    if ctx is None:
+        raise FbdError(f"{info.label} was not compiled by fbd.st.compile: it has no stepped form")
+    callees = pou_functions(info)
+    namespace = dict(info.helpers)
+    for callee in callees.values():
+        namespace[debug_name(callee)] = debug_function(callee)
+    outer, ctx.current_pou = ctx.current_pou, info.label
+    try:
+        body = _SteppedBody(ctx, info)
+        body.statements(info.node.body.statements)
+        source = body.function_source()
+    finally:
+        ctx.current_pou = outer
+    tree = stepped_calls(source, {name: debug_name(c) for name, c in callees.items()})
+    fn = tree.body[0]
+    fn.name = debug_name(info)
+    if not any(isinstance(n, (_ast.Yield, _ast.YieldFrom)) for n in _ast.walk(fn)):
+        # a body of pragmas only: still a generator, so ``yield from`` it returns its value
+        fn.body.insert(0, _ast.parse("if False:\n    yield 0").body[0])
+        _ast.fix_missing_locations(tree)
+    exec(compile(tree, f"<st debug {ctx.filename}:{info.name}>", "exec"), namespace)
+    info.debug_fn = namespace[fn.name]
+    _BY_NAME[fn.name] = info
+    return info.debug_fn
+
+
+def statement_lines(info: PouInfo) -> list[int]:
+    """The lines where the stepped variant stops, ascending."""
+    return sorted({n.line for n in A.iter_nodes(info.node.body)
+                   if isinstance(n, (A.Assign, A.Invoke, *_COMPOUND, A.Exit, A.Continue, A.Return))})
+
+
+def last_line(info: PouInfo) -> int:
+    """The POU's END_ line (or its last statement's, if the text does not show it)."""
+    pou = info.node
+    lines = info.st_source.splitlines()
+    last = pou.line
+    for node in A.iter_nodes(pou.body):
+        last = max(last, node.line)
+    end = "END_" + pou.kind
+    while last < len(lines) and not lines[last - 1].strip().upper().startswith(end):
+        last += 1
+    return min(last, max(len(lines), pou.line))
+
+
+__all__ = ["debug_function", "debug_name", "pou_of_code", "pou_functions", "statement_lines",
+           "last_line", "stepped_calls"]
