@@ -7,8 +7,10 @@ the project's FBD and LD POUs standing in its library as the function blocks
 and functions they are, so an ST body may call them. A POU's errors are its
 own: one POU that does not check does not stop the others.
 
-Each is then compiled on its own (:func:`fbd.st.compile_unit`), the POUs it
-uses handed to the compiler as the blocks they were built to, the file's
+Each is then compiled on its own (:func:`fbd.st.compile_unit`), in one unit
+with the text POUs it uses and the FBD and LD ones as the ST Beremiz writes
+for them (:mod:`.graphical_pou`), this library's own blocks handed to the
+compiler as they were built, the file's
 data types as the FBD networks have them; its VAR_EXTERNALs hold the
 configuration's initial values (:meth:`TextPous.with_globals`). The block
 type it gives is what FBD and LD POUs place; :func:`program_network` runs it
