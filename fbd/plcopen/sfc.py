@@ -132,7 +132,9 @@ class _Chart:
 
     def _check(self, el):
         if tag(el) == "macroStep":
-            raise self.err(el, "macro steps are not supported; draw the steps it holds")
+            raise self.err(el, "macro steps are not supported: Beremiz's generator writes "
+                               "no ST for them (a transition to or from one is 'not "
+                               "connected'); draw the steps it holds")
         if tag(el) != "step":
             raise self.err(el, "is where a step should be")
 
@@ -244,7 +246,9 @@ class _Chart:
             return A.StBody(statements=tuple(graph.statements()),
                             line=lang_el.sourceline or 0, col=1)
         raise self.err(el, f"{where} is written in {lang or 'no language'}; actions in ST, "
-                           f"IL, FBD and LD are supported")
+                           f"IL, FBD and LD are supported (Beremiz offers no other; an "
+                           f"action that is itself a chart its generator cannot write, and "
+                           f"matiec's C for one does not compile)")
 
     def graph(self):
         """The chart's own FBD and LD elements (a condition wired from them), one

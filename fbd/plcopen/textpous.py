@@ -7,8 +7,10 @@ the project's FBD and LD POUs standing in its library as the function blocks
 and functions they are, so an ST body may call them. A POU's errors are its
 own: one POU that does not check does not stop the others.
 
-Each is then compiled on its own (:func:`fbd.st.compile_unit`), the POUs it
-uses handed to the compiler as the blocks they were built to, the file's
+Each is then compiled on its own (:func:`fbd.st.compile_unit`), in one unit
+with the text POUs it uses and the FBD and LD ones as the ST Beremiz writes
+for them (:mod:`.graphical_pou`), this library's own blocks handed to the
+compiler as they were built, the file's
 data types as the FBD networks have them; its VAR_EXTERNALs hold the
 configuration's initial values (:meth:`TextPous.with_globals`). The block
 type it gives is what FBD and LD POUs place; :func:`program_network` runs it
@@ -39,6 +41,7 @@ class TextPous:
         self.pt = PouText(self.path)
         self.root = root
         self.trees: dict = {}          # POU name -> ast.Pou
+        self.converted: dict = {}      # FBD or LD POU name -> its ST ast.Pou (or its error)
         self.errors: dict = {}         # POU name -> PlcOpenError
         self._types = None
         self._analysis = None
@@ -118,14 +121,14 @@ class TextPous:
                 raise st_error(e)
         return tree
 
-    def _graphical(self, but: str = "") -> list:
+    def _graphical(self, but=frozenset()) -> list:
         """The project's FBD and LD function blocks and functions, and the POUs our
-        export wrote for library blocks (all but ``but``), as the library entries an
-        ST call is checked against."""
+        export wrote for library blocks (all but the names, in capitals, ``but``),
+        as the library entries an ST call is checked against."""
         out = []
         for name, el in self.imp.pou_els.items():
             kind = POU_KINDS.get(el.get("pouType") or "")
-            if kind not in ("FUNCTION", "FUNCTION_BLOCK") or name == but:
+            if kind not in ("FUNCTION", "FUNCTION_BLOCK") or name.upper() in but:
                 continue
             if name not in self.imp.natives and \
                     language_of(child(el, "body"))[1] in TEXT_LANGUAGES:
@@ -157,10 +160,12 @@ class TextPous:
         from ..st import compile_unit
         texts, extra = self.dependencies(tree.name)
         unit = A.CompilationUnit(filename=self.path,
-                                 elements=tuple(self.with_globals(self.tree(n)) for n in texts)
-                                 + (self.with_globals(tree),),
+                                 elements=tuple(self.with_globals(self.unit_tree(n))
+                                                for n in texts) + (self.with_globals(tree),),
                                  source=self.pt.source.text())
-        library = STANDARD.extended(self._graphical(but=tree.name))
+        # the FBD and LD POUs in the unit are its POUs, not library entries
+        library = STANDARD.extended(self._graphical(but={tree.name.upper()} | {
+            n.upper() for n in texts}))
         compiled = compile_unit(unit, filename=self.path, library=library,
                                 types=self.engine_types(), extra_blocks=extra)
         if tree.name in compiled.errors:
@@ -168,24 +173,57 @@ class TextPous:
         return compiled[tree.name]
 
     def dependencies(self, name: str):
-        """What POU ``name`` uses, all the way down: the text POUs (compiled with it,
-        in one unit, as a ``.st`` file's), and the other blocks as built (this
-        library's own; an FBD POU's network, which the compiler refuses to hold by
-        name). A POU used that did not build raises its error."""
-        texts, extra, seen, stack = [], {}, {name}, list(reversed(self.uses(name)))
+        """What POU ``name`` uses, all the way down: the POUs compiled with it, in one
+        unit, as a ``.st`` file's (the text POUs, and the FBD and LD ones as the ST
+        Beremiz writes for them, :mod:`.graphical_pou`), and the blocks handed over
+        as built (this library's own). A POU used that did not build raises its
+        error."""
+        texts, extra, seen = [], {}, {name}
+        stack = list(reversed(self.uses(name) if self.is_text(name) else self.imp._uses(name)))
         while stack:
             used = stack.pop()
             if used in seen:
                 continue
             seen.add(used)
             built = self.imp.placeable(used)      # its own error, if it has one
-            if used not in self.imp.natives and \
-                    self.imp.project.languages.get(used) in TEXT_LANGUAGES:
-                texts.append(used)
-                stack.extend(reversed(self.uses(used)))
-            else:
+            if used in self.imp.natives:
                 extra[used] = built
+                continue
+            texts.append(used)
+            stack.extend(reversed(self.uses(used) if self.is_text(used)
+                                  else self.imp._uses(used)))
         return texts, extra
+
+    def is_text(self, name: str) -> bool:
+        return self.imp.project.languages.get(name) in TEXT_LANGUAGES
+
+    def unit_tree(self, name: str) -> A.Pou:
+        """The tree POU ``name`` has in a unit: its own (ST, IL, SFC) or, for an FBD or
+        LD POU, the ST Beremiz writes for it."""
+        if self.is_text(name):
+            return self.tree(name)
+        if name not in self.converted:
+            from .graphical_pou import graphical_pou
+            try:
+                self.converted[name] = graphical_pou(self.imp, name)
+            except PlcOpenError as e:
+                self.converted[name] = e
+        if isinstance(self.converted[name], PlcOpenError):
+            raise self.converted[name]
+        return self.converted[name]
+
+    def as_text_block(self, name: str):
+        """The block class the FBD or LD POU ``name`` compiles to as the ST Beremiz
+        writes for it: what a text POU holding it runs (and what the tests compare
+        with the POU's network)."""
+        try:
+            return self._compile(self.unit_tree(name))
+        except PlcOpenError:
+            raise
+        except StError as e:
+            raise st_error(e) from None
+        except FbdError as e:
+            raise in_file(self.path, f"POU {quote(name)}: {e}") from None
 
     def engine_types(self) -> dict:
         """The file's data types as the FBD networks have them (one DataType each, so

@@ -20,6 +20,7 @@ from .. import st
 from ..st import ast as A
 from ..st.errors import StError
 from .source import PlcOpenError, child, children, quote, tag, true
+from .values import HMI_ALIASES
 
 #: PLCopen's interface groups as ST's VAR sections
 SECTIONS = {"inputVars": "VAR_INPUT", "outputVars": "VAR_OUTPUT", "inOutVars": "VAR_IN_OUT",
@@ -120,7 +121,7 @@ class PouText:
             name = inner.get("name") or ""
             if not _IDENT.match(name):
                 raise self.err(where, f"the type name {quote(name)} is not an identifier")
-            upper = name.upper()
+            upper = HMI_ALIASES.get(name.upper(), name.upper())   # as the FBD side reads them
             if upper in ELEMENTARY:
                 return A.NamedType(name=_CANONICAL.get(upper, upper), **at)
             return A.NamedType(name=name, **at)

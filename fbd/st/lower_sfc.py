@@ -356,7 +356,8 @@ class Chart:
             return list(a.body.statements)
         if isinstance(a.body, A.IlBody):
             return lower_instructions(self.il, a.body.instructions, a.body)
-        self.fail(a, f"action {a.name} is itself a chart; an action in SFC is not supported")
+        self.fail(a, f"action {a.name} is itself a chart; an action in SFC is not supported "
+                     f"(matiec parses one, but the C it generates for it does not compile)")
 
 
 def _base_name(target) -> str | None:

@@ -82,7 +82,7 @@ class LibraryFb:
             entries.append(StateEntry(p.name, tp, tp.default))
         for sv in self.block.state_vars():
             tp = bound.get(sv.type) if isinstance(sv.type, str) else sv.type
-            init = sv.init(self.block) if callable(sv.init) else (
+            init = sv.init(self.block, bound) if callable(sv.init) else (
                 tp.default if sv.init is None else sv.init)
             entries.append(StateEntry(sv.name, tp, init))
         return entries

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from fbd.plcopen import PlcOpenError, load_project, save
+from fbd.plcopen import load_project, save
 from fbd.testing import Harness
 from tests.fbd.plcopen import files as f
 from tests.fbd.plcopen.test_configuration import READER, SHARED, _config
@@ -167,9 +167,9 @@ def test_beremizs_traffic_light_chart_runs_its_cycle_as_matiec_runs_it():
             assert got == TRAFFIC_LIGHT[scan], f"scan {scan}: {got}"
 
 
-def test_st_holding_an_fbd_function_block_is_refused_naming_both(tmp_path):
-    """The ST compiler runs ST's own blocks and the library's; an instance of an FBD
-    POU inside ST is refused, clearly (an FBD POU may place an ST one instead)."""
+def test_st_holding_an_fbd_function_block_runs_it_as_the_st_beremiz_writes(tmp_path):
+    """An ST program holds an instance of an FBD POU (test_mixing.py has matiec's
+    scans); an FBD POU placing an ST one still runs too."""
     fbd_fb = f.pou("Twice", "<inputVars>" + f.var("I", "INT") + "</inputVars><outputVars>"
                    + f.var("O", "INT") + "</outputVars>",
                    f.block(1, "ADD", {"IN1": (2, None), "IN2": (2, None)}, ["OUT"]) + f.inv(2, "I")
@@ -177,14 +177,11 @@ def test_st_holding_an_fbd_function_block_is_refused_naming_both(tmp_path):
     st = _st_pou("User", "<localVars>" + '<variable name="t"><type><derived name="Twice"/>'
                  "</type></variable>" + f.var("r", "INT") + "</localVars>",
                  "t(I := 21); r := t.O;")
-    path = f.write(tmp_path, fbd_fb, st)
-    project = load_project(path)
-    assert "Twice" in project.pous
-    line = next(i for i, s in enumerate(path.read_text().split("\n"), 1) if 'name="User"' in s)
-    with pytest.raises(PlcOpenError, match=rf"t.plc.xml:{line}:\d+: in PROGRAM User: Twice is a "
-                                           r"network \(an FBD or LD POU\); ST cannot hold an "
-                                           r"instance of one here"):
-        project.network("User")
+    project = load_project(f.write(tmp_path, fbd_fb, st))
+    assert "Twice" in project.pous and not project.errors
+    h = Harness(project.network("User"))
+    h.scan()
+    assert h.get("User.r") == 42 and h.get("User.t._TMP_ADD1_OUT") == 42
 
 
 # ------------------------------------------------------------------ ST with FBD, globals

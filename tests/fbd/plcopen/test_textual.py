@@ -135,7 +135,8 @@ def test_a_step_no_initial_step_reaches_is_not_written_as_beremiz_does(tmp_path)
 @pytest.mark.parametrize("chart, message", [
     (_step(1, "S0"), "the chart has no initial step"),
     (_step(1, "S0", initial=True) + '<macroStep localId="2" name="M"/>',
-     "<macroStep> localId '2': macro steps are not supported"),
+     "<macroStep> localId '2': macro steps are not supported: Beremiz's generator writes no "
+     "ST for them"),
     (_step(1, "S0", initial=True) + _tr(2, 1, '<inline name=""><FBD/></inline>') + _step(3, "S1", 2),
      "localId '2': an inline condition in FBD is not supported"),
     (_step(1, "S0", initial=True) + _tr(2, 1, '<reference name="Nope"/>') + _step(3, "S1", 2),
@@ -161,6 +162,21 @@ def test_a_step_no_initial_step_reaches_is_not_written_as_beremiz_does(tmp_path)
 def test_what_a_chart_cannot_be_is_refused_naming_the_element(tmp_path, chart, message):
     with pytest.raises(PlcOpenError, match="POU 'P'.*" + _re(message)):
         _tree(_chart_file(tmp_path, chart), "P")
+
+
+def test_an_action_that_is_itself_a_chart_is_refused_as_beremiz_and_matiec_cannot_run_it(
+        tmp_path):
+    """Beremiz offers actions in IL, ST, LD and FBD only, its generator cannot write a
+    chart inside an action, and matiec's C for one does not compile."""
+    chart = (_step(1, "S0", initial=True) + '<actionBlock localId="6">' + _cpi(1)
+             + '<action localId="0" qualifier="N"><reference name="Inner"/></action></actionBlock>'
+             + _tr(2, 1, _st("a")) + _step(3, "S1", 2))
+    extra = ('<actions><action name="Inner"><body><SFC>' + _step(11, "A0", initial=True)
+             + "</SFC></body></action></actions>")
+    with pytest.raises(PlcOpenError, match=r"action 'Inner' is written in SFC; actions in ST, "
+                                           r"IL, FBD and LD are supported \(Beremiz offers no "
+                                           r"other.*matiec's C for one does not compile"):
+        _tree(_chart_file(tmp_path, chart, extra), "P")
 
 
 def _re(text):

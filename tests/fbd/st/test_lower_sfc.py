@@ -262,6 +262,17 @@ def test_misuse_is_an_error_at_its_place(assoc, cond, action, message):
     assert info.value.line in (4, 5, 6, 7) and "PROGRAM main" in str(info.value)
 
 
+def test_an_action_that_is_itself_a_chart_is_refused_as_matiec_cannot_compile_it():
+    """matiec parses a chart inside an ACTION, but the C it generates names steps it
+    never declares (checked: 'has no member named A0'); Beremiz cannot write one."""
+    action = "INITIAL_STEP A0: END_STEP TRANSITION FROM A0 TO A1 := TRUE; END_TRANSITION " \
+             "STEP A1: END_STEP"
+    unit = parse(CHART.format(assoc="A1(N);", cond="go", action=action), "chart.st")
+    with pytest.raises(StSemanticError, match=r"action A1 is itself a chart; an action in SFC "
+                                              r"is not supported \(matiec parses one, but the C"):
+        lower_sfc(unit.pou("main"), unit, "chart.st")
+
+
 def test_an_action_flag_reads_as_a_bool_beyond_matiec():
     text = CHART.format(assoc="A1(N);", cond="go", action="n := n + 1; go := A1 AND A1.Q;")
     h = scans.harness(text)

@@ -274,6 +274,19 @@ def test_user_fbs_and_functions_nest_with_their_state_visible_by_path():
     assert [r["c.s"] for r in rows] == [12, 12, 12, 12, 2, 2, 2, 2]
 
 
+def test_an_f_trig_instance_fires_on_the_first_scan_as_in_matiec():
+    """matiec's F_TRIG starts with M TRUE: a CLK FALSE on the first scan is a falling
+    edge (matiec, CLK FALSE, TRUE, FALSE, FALSE: Q TRUE, FALSE, TRUE, FALSE)."""
+    h = harness("PROGRAM Main\nVAR x AT %IX0.0 : BOOL; END_VAR\nVAR f : F_TRIG; q : BOOL; "
+                "END_VAR\nf(CLK := x); q := f.Q;\nEND_PROGRAM\n")
+    seen = []
+    for clk in (False, True, False, False):
+        h.set(x=clk)
+        h.scan()
+        seen.append(h.get("Main.q"))
+    assert seen == [True, False, True, False]
+
+
 def test_state_can_be_forced_by_path():
     h = harness(COUNTER)
     h.force("Main.c.count", 100)
