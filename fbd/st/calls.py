@@ -72,10 +72,28 @@ class CallCompiler:
             if info.kind != "FUNCTION":
                 self.fail(node, f"{name} is a {info.kind}, not a function; call an instance of it")
             return self.user_function(node, info, args)
+        name = self.time_scaling(name, args)
         cls, bound = self.ctx.library_function(name)
         if cls is None:
             self.fail(node, f"{name} is not a function this engine has")
         return self.library_function(node, name, cls, bound, args, expected)
+
+    def time_scaling(self, name: str, args) -> str:
+        """MUL and DIV of a TIME by a number are matiec's overloads MULTIME and
+        DIVTIME (the operators ``t * n``, ``t / n`` are too): the library's MUL_TIME
+        and DIV_TIME blocks, named by either spelling."""
+        upper = name.upper()
+        if upper in ("MULTIME", "DIVTIME"):
+            return upper[:3] + "_TIME"
+        if upper not in ("MUL", "DIV") or len(args) != 2 or args[0].output:
+            return name
+        first = next((a for a in args if (a.name or "IN1").upper() == "IN1"), None)
+        if first is None:
+            return name
+        mark = self.mark()              # only its type: the call compiles it again
+        _code, tp = self.expr(first.value, None)
+        self.take(mark)
+        return f"{upper}_TIME" if tp is not None and tp.canonical.kind is t.Kind.TIME else name
 
     def bind_args(self, node, name, ports: list, args, extensible: Extensible | None):
         """{port NAME: Arg} for formal or positional arguments, outputs apart."""

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from fbd.errors import FbdError
 from fbd.st import compile_unit, parse
 from fbd.st.project import load, program_network
 from fbd.testing import Harness
@@ -474,3 +475,29 @@ def test_a_project_names_the_language_each_pou_was_written_in():
     sfc = Path(__file__).resolve().parents[2] / "data/st/matiec/tests/syntax/sfc/sfc.txt"
     project = load(sfc)         # lowered to ST to run
     assert project.languages == {"MAIN_TEST": "SFC"}
+
+
+TIME_SCALING = """
+PROGRAM Main
+VAR t : TIME := T#10s; n : INT := 3; r : REAL := 2.5; a, b, c, d, e, f : TIME; END_VAR
+  a := DIV(t, 4);
+  b := MUL(t, r);
+  c := DIVTIME(t, 4);
+  d := MULTIME(t, n);
+  e := DIV(IN2 := n, IN1 := t);
+  f := t / n;
+END_PROGRAM
+"""
+
+
+def test_mul_and_div_of_a_time_by_a_number_are_matiecs_multime_and_divtime():
+    h = harness(TIME_SCALING)
+    h.scan()
+    # matiec: T#2500ms T#25000ms T#2500ms T#30000ms T#3333.333333ms (ns there; µs here)
+    assert values(h, "Main", "abcdef") == dict(a=2_500_000, b=25_000_000, c=2_500_000,
+                                              d=30_000_000, e=3_333_333, f=3_333_333)
+
+
+def test_mul_of_a_number_by_a_time_is_refused_as_matiec_refuses_it():
+    with pytest.raises(FbdError, match="MUL: IN2 is TIME"):
+        harness(TIME_SCALING.replace("MUL(t, r)", "MUL(n, t)"))
