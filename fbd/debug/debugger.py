@@ -108,12 +108,10 @@ from __future__ import annotations
 
 import time as _time
 from collections.abc import Callable, Iterable
-from typing import TextIO
 
 from ..compiler.pycode import ScanProgram, SignalInfo
 from ..errors import FbdError
 from ..runtime.plc import Plc, ScanStats
-from ..runtime.trace import Trace
 from .breakpoints import Breakpoint, Breakpoints, Hit
 from .condition import FUNCTIONS, Condition, ConditionError, compile_condition
 from .lines import Frame, LineBreakpoint, LineBreakpoints
@@ -121,17 +119,18 @@ from .pacing import MAX, Pacer
 from .probe import PathCompleter, Probe, WatchRow, format_value, literal_text
 from .source import SourceDebugging, SourceLine, StepState
 from .stepping import BlockStepper
-from .trend import TREND_CAPACITY, Trend
+from .trend import TREND_CAPACITY, Trend, Trending
 
 __all__ = ["Debugger", "Breakpoint", "Hit", "Probe", "WatchRow", "ConditionError",
            "Condition", "compile_condition", "format_value", "literal_text", "MAX",
            "TREND_CAPACITY", "FUNCTIONS", "LineBreakpoint", "Frame", "SourceLine", "StepState"]
 
 # =========================================================================== the model
-class Debugger(SourceDebugging):
+class Debugger(SourceDebugging, Trending):
     """The debugger's model over a running :class:`~fbd.runtime.Plc` (see the
     module's docstring for the whole API; the ST side, line breakpoints and
-    stepping by statement, is :class:`~.source.SourceDebugging`'s).
+    stepping by statement, is :class:`~.source.SourceDebugging`'s, the trend
+    :class:`~.trend.Trending`'s).
 
     ``max_scans`` and ``budget_s`` cap one :meth:`advance` (scans, and wall
     seconds spent scanning); ``clock`` is the wall clock those are measured
@@ -513,41 +512,6 @@ class Debugger(SourceDebugging):
     def is_forced(self, path: str) -> bool:
         info = self.info(path)
         return info.slot is not None and info.slot in self.plc.main.forces
-
-    # -- trends ------------------------------------------------------------------------
-    @property
-    def trace(self) -> Trace | None:
-        """The recording of the trended signals (None if none)."""
-        return self._trend.trace
-
-    @property
-    def trend_paths(self) -> list[str]:
-        return self._trend.paths
-
-    def trend(self, paths: Iterable[str]) -> Trace | None:
-        """Record ``paths`` after every scan from now on, the last
-        :data:`TREND_CAPACITY` scans (a new recording: earlier samples go)."""
-        new = self._trend.record(paths)
-        self._emit("trend")
-        return new
-
-    def add_trend(self, path: str) -> Trace:
-        if path not in self.trend_paths:
-            self.trend([*self.trend_paths, path])
-        return self.trace
-
-    def remove_trend(self, path: str) -> None:
-        if path not in self.trend_paths:
-            raise FbdError(f"{path} is not trended")
-        self.trend([p for p in self.trend_paths if p != path])
-
-    def export_csv(self, out: str | TextIO) -> None:
-        """The trend as CSV: one row per scan (scan, time in s, each signal)."""
-        self._trend.export_csv(out)
-
-    def export_vcd(self, out: str | TextIO) -> None:
-        """The trend as a Value Change Dump (GTKWave)."""
-        self._trend.export_vcd(out)
 
     def close(self) -> None:
         """Detach from the PLC (the trend recorder); the PLC runs on unchanged."""

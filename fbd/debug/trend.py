@@ -54,4 +54,45 @@ class Trend:
             self.trace = None
 
 
-__all__ = ["TREND_CAPACITY", "Trend"]
+class Trending:
+    """The debugger's trend API (a base class of :class:`~.debugger.Debugger`,
+    over its ``_trend`` and ``_emit``)."""
+
+    _trend: Trend
+
+    @property
+    def trace(self) -> Trace | None:
+        """The recording of the trended signals (None if none)."""
+        return self._trend.trace
+
+    @property
+    def trend_paths(self) -> list[str]:
+        return self._trend.paths
+
+    def trend(self, paths: Iterable[str]) -> Trace | None:
+        """Record ``paths`` after every scan from now on, the last
+        :data:`TREND_CAPACITY` scans (a new recording: earlier samples go)."""
+        new = self._trend.record(paths)
+        self._emit("trend")
+        return new
+
+    def add_trend(self, path: str) -> Trace:
+        if path not in self.trend_paths:
+            self.trend([*self.trend_paths, path])
+        return self.trace
+
+    def remove_trend(self, path: str) -> None:
+        if path not in self.trend_paths:
+            raise FbdError(f"{path} is not trended")
+        self.trend([p for p in self.trend_paths if p != path])
+
+    def export_csv(self, out: str | TextIO) -> None:
+        """The trend as CSV: one row per scan (scan, time in s, each signal)."""
+        self._trend.export_csv(out)
+
+    def export_vcd(self, out: str | TextIO) -> None:
+        """The trend as a Value Change Dump (GTKWave)."""
+        self._trend.export_vcd(out)
+
+
+__all__ = ["TREND_CAPACITY", "Trend", "Trending"]
