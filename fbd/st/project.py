@@ -162,8 +162,12 @@ def configuration(compiled, path: str) -> Configuration | None:
         tasks = {tk.name.upper(): tk for tk in res.tasks}
         for inst in res.programs:
             if inst.connections:
+                # matiec's C for them does not compile (its resource assigns a
+                # variable's wrapper to a plain value: iec2c 6bb2c339), so Beremiz and
+                # OpenPLC cannot run them either: there is no behaviour to follow
                 fail(inst.connections[0], "connections of a program instance (x := g, y => g) are "
-                                          "not supported; use VAR_EXTERNAL in the program")
+                                          "not supported (the C matiec generates for them does not "
+                                          "compile); use VAR_EXTERNAL in the program")
             us, prio = None, 0
             task = tasks.get(inst.task.upper()) if inst.task else None
             if task is not None:

@@ -111,3 +111,17 @@ def test_a_program_run_alone_starts_its_externals_at_the_globals_initial_values(
         alone.scan()
         plc.scan()
     assert alone.get("Main.n") == plc.get("Main.n") == 10     # 7 + 1, + 1, + 1
+
+
+def test_program_connections_are_refused_saying_matiecs_c_for_them_does_not_compile(tmp_path):
+    import pytest
+
+    from fbd.errors import FbdError
+    from fbd.st.project import load
+
+    path = tmp_path / "conn.st"
+    path.write_text(EXTERNAL_FROM_CONFIGURATION.replace("PROGRAM Main\n", "PROGRAM Main\n"
+                    "  VAR_INPUT x : INT; END_VAR\n").replace(": Main;", ": Main (x := g);"))
+    with pytest.raises(FbdError, match=r"conn.st:\d+:\d+: .*connections of a program instance .*"
+                                       r"the C matiec generates for them does not compile"):
+        load(path).plc()
