@@ -30,8 +30,14 @@ class CarriedPou:
 
 
 def carried(block) -> CarriedPou | None:
-    """The POU a block was compiled from, if it was read from a file."""
-    return getattr(type(block), "plcopen_source", None)
+    """The POU a block was compiled from, if it was read from a file: a PLCopen
+    file's element, or one made from the ``.st`` file it names (``st_file``)."""
+    cls = type(block)
+    source = getattr(cls, "plcopen_source", None)
+    if source is None and getattr(cls, "st_file", None) is not None:
+        from .st_export import pous_of  # the .st export needs this module: imported when used
+        source = pous_of(cls.st_file).carried(cls.type_name)
+    return source
 
 
 def renamespaced(el):
