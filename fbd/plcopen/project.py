@@ -33,9 +33,8 @@ from .datatypes import read_data_types
 from .interface import read_interface
 from .native import marker, native_block
 from .source import PlcOpenError, child, children, documentation, in_file, parse, quote, tag
+from .textpous import TEXT_LANGUAGES, TextPous, program_network
 
-#: body languages compiled by the ST compiler (fbd.st); the rest are networks
-TEXT_LANGUAGES = ("ST", "IL", "SFC")
 #: how deep POUs may place one another (a program placing a block placing ...)
 MAX_POU_DEPTH = 64
 
@@ -88,8 +87,6 @@ class Importer:
         self.data_types = project.data_types
         self.natives: dict = {}     # POU name -> a function making its library block
         self.compiled: dict = {}    # ST, IL and SFC POU name -> the block class it compiles to
-        # fbd.st loads this module (a .st file is a Project too): imported when used
-        from .textpous import TextPous
         self.text = TextPous(self, root)
         self._carried: dict = {}
         self.kinds = {name: el.get("pouType") for name, el in pou_els.items()}
@@ -156,7 +153,6 @@ class Importer:
             raise
         cls.plcopen_source = self.carried(name)
         self.compiled[name] = cls
-        from .textpous import program_network
         try:
             net = program_network(name, cls(), documentation(self.pou_els[name]))
         except FbdError as e:

@@ -33,8 +33,7 @@ from pathlib import Path
 from lxml import etree
 
 from ..st import ast as A
-from .carry import CarriedPou
-from .emit import NS_URI, XHTML_URI, P, sub
+from .emit import NS_URI, XHTML_URI, CarriedPou, P, sub
 from .st_declarations import Declarations
 from .st_sfc import ChartWriter, text_el
 from .st_source import SourceText
