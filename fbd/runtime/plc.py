@@ -115,9 +115,8 @@ class Plc:
             self.env = simpy.Environment()
         self.clock_start_us = to_us(clock_start, "clock_start")
         self.tasks: list[Task] = []
-        # Recorders sampling signals of several tasks, ``record(view, scan, now_us)``
-        # over ``view[(task, slot)]``, called once every task due at an instant of
-        # the main task has run.
+        # Recorders sampling signals of several tasks (record_ticks), called once
+        # every task due at an instant of the main task has run.
         self.tick_recorders: list = []
         self._view = _TaskSlots()
         self.names = None       # a configuration's IEC names (fbd.runtime.names)
@@ -145,6 +144,10 @@ class Plc:
         task = Task(name, program, cycle_us, priority)
         task.next_due = self.env.now if self.tasks else 0
         task.on_overrun.append(self._report_overrun)
+        if self.tasks:      # the tick recorders of one task now wait for the others too
+            bridges = [tr for tr in self.main.traces if isinstance(tr, _AfterScan)]
+            self.main.traces[:] = [tr for tr in self.main.traces if tr not in bridges]
+            self.tick_recorders += [bridge.recorder for bridge in bridges]
         self.tasks.append(task)
         self.tasks.sort(key=lambda tk: tk.priority)
         return task
@@ -161,10 +164,10 @@ class Plc:
         offset = self.clock_start_us
         ticks = self.tick_recorders
         if len(tasks) == 1 and tasks[0].trigger is None:
-            # The common case, kept lean (recorders are added between runs, not in one).
+            # The common case, kept lean (its tick recorders are the task's traces).
             task = tasks[0]
             cycle = task.cycle_us
-            while len(tasks) == 1 and not ticks:
+            while len(tasks) == 1:
                 now = env.now
                 due = task.next_due
                 if due <= now:  # else a debugger has run this scan by hand (step_into)
@@ -463,19 +466,37 @@ class Plc:
         once every task due at that instant has run. Detach with :meth:`untrace`."""
         task = self.main
         located = [self._locate_value(p, "traced") for p in paths]
-        infos = [info for _task, info in located]
+        # another task's signal keeps the name it was asked by (second:N); a
+        # configuration's names are their IEC names already
+        infos = [info if owner is task or self.names is not None else info._replace(path=p)
+                 for p, (owner, info) in zip(paths, located)]
         alone = all(owner is task for owner, _info in located)
         slots = [i.slot if alone or i.slot is None else (owner, i.slot)
-                 for owner, i in located]
+                 for (owner, _info), i in zip(located, infos)]
         tr = Trace(task.program.name, [i.path for i in infos], [i.type for i in infos],
                    slots, [i.const for i in infos], capacity, task.cycle_us)
-        (task.traces if alone else self.tick_recorders).append(tr)
+        if alone:
+            task.traces.append(tr)
+        else:
+            self.record_ticks(tr)
         return tr
 
-    def untrace(self, trace: Trace) -> None:
-        for recorders in [self.tick_recorders] + [task.traces for task in self.tasks]:
-            if trace in recorders:
-                recorders.remove(trace)
+    def record_ticks(self, recorder) -> None:
+        """Call ``recorder.record(view, scan, now_us)`` once every task due at an
+        instant of the main task has run (``scan``: the main task's count);
+        ``view[(task, slot)]`` reads a slot of that task's table."""
+        if len(self.tasks) == 1 and self.main.trigger is None:
+            self.main.traces.append(_AfterScan(recorder, self._view))   # no cost to the others
+        else:
+            self.tick_recorders.append(recorder)
+
+    def untrace(self, trace) -> None:
+        """Detach a trace (or a recorder given to :meth:`record_ticks`)."""
+        if trace in self.tick_recorders:
+            self.tick_recorders.remove(trace)
+        for task in self.tasks:
+            task.traces[:] = [tr for tr in task.traces
+                              if tr is not trace and getattr(tr, "recorder", None) is not trace]
 
     @property
     def stats(self) -> ScanStats:
@@ -595,6 +616,17 @@ def _scratch_source(program: ScanProgram, scratch: int) -> int:
         if sc == scratch:
             return real
     return scratch
+
+
+class _AfterScan:
+    """A tick recorder of a PLC of one task: called after each of its scans."""
+
+    def __init__(self, recorder, view):
+        self.recorder = recorder
+        self.view = view
+
+    def record(self, s, scan: int, now_us: int) -> None:
+        self.recorder.record(self.view, scan, now_us)
 
 
 class _TaskSlots:

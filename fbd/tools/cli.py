@@ -217,7 +217,7 @@ class _Configuration:
             slot = None if info.slot is None else (task, info.slot)
             infos.append(info._replace(path=p, slot=slot))
         writer = RowWriter(fmt, sys.stdout, self.name, infos, self.plc.main.cycle_us, vcd)
-        self.plc.tick_recorders.append(writer)
+        self.plc.record_ticks(writer)
         return writer
 
 
