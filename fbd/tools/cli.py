@@ -396,8 +396,9 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Run MODULE:FUNCTION (a function returning a Network, or a "
                                    "Network) on a simulated PLC and print one row per scan. "
                                    "A PLCopen FILE.xml or ST FILE.st runs its configuration (one task per "
-                                   "program instance, signals as instance:path); FILE.xml:POU "
-                                   "or --program POU runs one POU.")
+                                   "program instance, variables as instance.variable, globals "
+                                   "alone; a row once every program of the tick has run); "
+                                   "FILE.xml:POU or --program POU runs one POU.")
     p.add_argument("target", metavar="MODULE:FUNCTION")
     p.add_argument("--scans", type=int, default=10, help="scans to run (default 10)")
     p.add_argument("--cycle", default="5ms", help="cycle time, e.g. 5ms, 100us, T#10ms "
