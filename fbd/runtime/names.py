@@ -93,13 +93,16 @@ class ConfigurationNames:
         """(task, SignalInfo) of an IEC name, or None when ``path`` is not one
         (it may then be an older spelling)."""
         parts = path.split(".")
-        start = 0
+        start, resource = 0, None
         if len(parts) > 1 and parts[0].upper() == self.configuration.upper():
             start = 1
         if len(parts) > start + 1 and parts[start].upper() in self.resources:
+            resource = parts[start].upper()
             start += 1
         head = parts[start].upper()
         instance = self.instances.get(head)
+        if instance is not None and resource not in (None, instance.resource.upper()):
+            instance = None         # another resource's instance
         if instance is not None and len(parts) > start + 1:
             return instance.task, instance.signal(".".join(parts[start + 1:]))
         if len(parts) == start + 1 and head in self.globals.index:

@@ -91,3 +91,21 @@ def test_a_global_is_written_at_once_and_cannot_be_forced(plc):
     assert plc.get("conf.g") == 9 and plc.globals["G"] == 9
     with pytest.raises(FbdError, match="g is a global variable"):
         plc.force("g", 1)
+
+
+def test_a_resource_names_only_its_own_instances():
+    text = TWO.replace("  END_RESOURCE\n", "  END_RESOURCE\n  RESOURCE other ON PLC\n"
+                       "    TASK slow(INTERVAL := T#20ms, PRIORITY := 0);\n"
+                       "    PROGRAM c WITH slow : counter;\n  END_RESOURCE\n")
+    plc = load("three.st", text=text).plc()
+    assert plc.get("other.c.n") == plc.get("conf.other.c.n") == 0
+    with pytest.raises(UnknownSignal, match="unknown signal 'res.c.n'"):
+        plc.get("res.c.n")
+
+
+def test_two_resources_may_not_name_an_instance_alike():
+    text = TWO.replace("  END_RESOURCE\n", "  END_RESOURCE\n  RESOURCE other ON PLC\n"
+                       "    PROGRAM a : counter;\n  END_RESOURCE\n")
+    with pytest.raises(FbdError, match=r"two.st:\d+:\d+: .*program instance a is declared in "
+                                       r"resource res too"):
+        load("two.st", text=text).plc()
