@@ -26,7 +26,10 @@ the tests):
   VAR_EXTERNALs are loaded from it before its scan and handed back after, so
   a value one program writes is what the next one to run reads in the tick.
 * **VAR_CONFIG** sets an instance's variable's initial value, a cold restart
-  included (IEC; matiec parses VAR_CONFIG and generates no code for it).
+  included (IEC; matiec parses VAR_CONFIG and generates no code for it): a
+  variable held in the task's table, which every variable of a text POU is;
+  an FBD or LD program's variable starts from a value its network holds, and
+  is refused. Globals go back to their initial values on a cold restart too.
 * **The main task**, what :meth:`Plc.scan` counts and ``fbd run`` prints a
   row for, is the first instance of a task that runs periodically.
 

@@ -334,7 +334,12 @@ class Plc:
         if ":" in path:
             name, path = path.split(":", 1)
             task = self.task(name)
-        return task, task.program.signal(path)
+        try:
+            return task, task.program.signal(path)
+        except UnknownSignal:
+            if self.names is None or task is not self.main:
+                raise
+            raise UnknownSignal(path, self.names.paths()) from None   # suggest IEC names
 
     def _locate_value(self, path: str, doing: str):
         """As _locate, for a signal that must hold an IEC value (not a block's

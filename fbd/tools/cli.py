@@ -237,9 +237,9 @@ def _run_configuration(args, cycle_us: int) -> int:
         rows = view.rows(args.format, watch, vcd)
         _run_scans(plc, args.scans, sets)
         rows.close()
-    tasks = ", ".join(f"{tk.name} ({tk.program.name}) every {t.format_time(tk.cycle_us)}"
-                      f"{' on its event' if tk.trigger is not None else ''}: "
-                      f"{tk.scans:,} scans" for tk in
+    tasks = ", ".join(f"{tk.name} ({tk.program.name}) "
+                      f"{'on its event, sampled ' if tk.trigger is not None else ''}every "
+                      f"{t.format_time(tk.cycle_us)}: {tk.scans:,} scans" for tk in
                       (plc.task(spec.name) for spec in project.configuration.tasks))
     print(f"fbd: configuration {project.configuration.name}: {tasks}", file=sys.stderr)
     return 0

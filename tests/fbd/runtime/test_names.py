@@ -58,6 +58,7 @@ def test_the_older_spellings_name_what_they_named(plc):
     ("a.m", "unknown signal 'a.m'; did you mean a.n"),
     ("conf.res.zz", "unknown signal 'conf.res.zz'"),
     ("conf.res.a.zz", "unknown signal 'a.zz'"),
+    ("n", "unknown signal 'n'; did you mean a.n, b.n"),
 ])
 def test_an_unknown_name_is_told_with_the_iec_names_near_it(plc, path, hint):
     with pytest.raises(UnknownSignal, match=hint):
