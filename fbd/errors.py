@@ -4,6 +4,18 @@ from __future__ import annotations
 
 import difflib
 
+#: how much of a name or text taken from a file an error message quotes
+QUOTE_CHARS = 200
+
+
+def quote(value) -> str:
+    """``repr`` of a value taken from a file, cut to :data:`QUOTE_CHARS`: an error
+    about a megabyte-long name must not be a megabyte long."""
+    text = value if isinstance(value, str) else str(value)
+    if len(text) > QUOTE_CHARS:
+        return repr(text[:QUOTE_CHARS]) + f"... ({len(text)} characters)"
+    return repr(text)
+
 
 class FbdError(Exception):
     """Base of every error this package raises on purpose (the CLI prints these in one line)."""

@@ -111,12 +111,13 @@ from collections.abc import Callable, Iterable
 
 from ..compiler.pycode import ScanProgram, SignalInfo
 from ..errors import FbdError
-from ..runtime.plc import Plc, ScanStats
+from ..runtime.plc import Plc
+from ..runtime.task import ScanStats
 from .breakpoints import Breakpoint, Breakpoints, Hit
 from .condition import FUNCTIONS, Condition, ConditionError, compile_condition
 from .lines import Frame, LineBreakpoint, LineBreakpoints
 from .pacing import MAX, Pacer
-from .probe import PathCompleter, Probe, WatchRow, format_value, literal_text
+from .probe import MainSignals, PathCompleter, Probe, WatchRow, format_value, literal_text
 from .source import SourceDebugging, SourceLine, StepState
 from .stepping import BlockStepper
 from .trend import TREND_CAPACITY, Trend, Trending
@@ -155,6 +156,7 @@ class Debugger(SourceDebugging, Trending):
         self._watches: list[str] = []
         self._trend = Trend(plc)
         self._completer: PathCompleter | None = None
+        self._signals = MainSignals(plc)
 
     # -- plumbing ------------------------------------------------------------------
     def _emit(self, event: str) -> None:
@@ -400,14 +402,14 @@ class Debugger(SourceDebugging, Trending):
     def check_condition(self, text: str) -> Condition:
         """Parse and compile ``text`` without adding it (a view validating as the
         user types); raises :class:`ConditionError`."""
-        return Breakpoints.check(text, self.program, self.table)
+        return Breakpoints.check(text, self._signals, self.table)
 
     def add_breakpoint(self, text: str, *, edge: bool = False,
                        enabled: bool = True) -> Breakpoint:
         """Add a breakpoint on condition ``text`` (see the module docstring's grammar);
         ``edge=True`` fires only where the condition turns true."""
         self._sync_prev()
-        bp = self._breakpoints.add(text, self.program, self.table, edge, enabled)
+        bp = self._breakpoints.add(text, self._signals, self.table, edge, enabled)
         self._emit("breakpoints")
         return bp
 
@@ -428,8 +430,10 @@ class Debugger(SourceDebugging, Trending):
 
     # -- signals ---------------------------------------------------------------------
     def info(self, path: str) -> SignalInfo:
-        """Type, kind, slot of a path (raises UnknownSignal with suggestions)."""
-        return self.program.signal(path)
+        """Type, kind, slot of a path of the main task: its network's, or in a
+        configuration the main instance's IEC name (``inst.n``); raises
+        UnknownSignal with suggestions."""
+        return self._signals.signal(path)
 
     def get(self, path: str):
         return self.plc.get(path)
@@ -446,7 +450,7 @@ class Debugger(SourceDebugging, Trending):
     def complete(self, text: str, limit: int = 20) -> list[str]:
         """Paths for a completion box, best first (see :class:`~.probe.PathCompleter`)."""
         if self._completer is None:
-            self._completer = PathCompleter(self.program.signals)
+            self._completer = PathCompleter(self._signals.signals)
         return self._completer.complete(text, limit)
 
     # -- watch list --------------------------------------------------------------------
@@ -472,7 +476,7 @@ class Debugger(SourceDebugging, Trending):
         forced = self.plc.main.forces
         rows = []
         for path in self._watches:
-            info = self.program.signal(path)
+            info = self.info(path)
             raw = info.const if info.slot is None else s[info.slot]
             rows.append(WatchRow(path, info.type.name if info.type else "storage",
                                  info.type.to_python(raw) if info.type else raw,

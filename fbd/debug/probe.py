@@ -8,11 +8,37 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ..compiler.pycode import SignalInfo
+from ..errors import FbdError
 from ..runtime.plc import Plc
 from ..values import format_literal as literal_text  # noqa: F401  (this package's API)
 from ..values import format_value
 
-__all__ = ["PathCompleter", "format_value", "literal_text", "WatchRow", "Probe"]
+__all__ = ["PathCompleter", "format_value", "literal_text", "WatchRow", "Probe", "MainSignals"]
+
+
+class MainSignals:
+    """The main task's signals by every name the PLC knows them by: its network's
+    paths and, in a configuration, the main program instance's IEC names
+    (``inst.n`` as well as ``Main.n``). What the debugger's watches, probes and
+    breakpoint conditions look a path up in (``signal(path)``)."""
+
+    def __init__(self, plc: Plc):
+        self.plc = plc
+
+    def signal(self, path: str) -> SignalInfo:
+        task, info = self.plc._locate(path)
+        if task is not self.plc.main:
+            raise FbdError(f"{path} is not a variable of {self.plc.main.name}, the program "
+                           f"the debugger shows")
+        return info
+
+    @property
+    def signals(self) -> list[str]:
+        """The paths to offer: the main instance's IEC names in a configuration,
+        else the network's."""
+        names = self.plc.names
+        instance = names.instance_of(self.plc.main) if names is not None else None
+        return instance.paths() if instance is not None else list(self.plc.main.program.signals)
 
 
 class WatchRow(NamedTuple):

@@ -21,7 +21,7 @@ write the same element names under the 2.01, 2.0 and 1.0 namespaces.
 
 from __future__ import annotations
 
-from ..errors import FbdError
+from ..errors import QUOTE_CHARS, FbdError, quote
 
 #: TC6 namespaces read, newest first, and what wrote them
 NS_201 = "http://www.plcopen.org/xml/tc6_0201"
@@ -33,8 +33,6 @@ NAMESPACES = {
     NS_100: "TC6 XML 1.0 (matiec's test projects, early Beremiz)",
 }
 MAX_FILE_BYTES = 64 * 1024 * 1024
-#: how much of a piece of the file an error message quotes
-QUOTE_CHARS = 200
 
 
 class PlcOpenError(FbdError):
@@ -51,15 +49,6 @@ class PlcOpenError(FbdError):
 def in_file(path, detail: str) -> PlcOpenError:
     """An error about something in the file ``path``: the message names the file."""
     return PlcOpenError(f"{path}: {detail}", detail)
-
-
-def quote(value) -> str:
-    """``repr`` of a value taken from the file, cut to :data:`QUOTE_CHARS`: an
-    error about a megabyte-long name must not be a megabyte long."""
-    text = value if isinstance(value, str) else str(value)
-    if len(text) > QUOTE_CHARS:
-        return repr(text[:QUOTE_CHARS]) + f"... ({len(text)} characters)"
-    return repr(text)
 
 
 def parse(path):

@@ -27,9 +27,11 @@ from ..st import ast as A
 from ..st.errors import StError
 from ..st.stdlib import STANDARD, LibraryPou
 from ..types import DataType
-from .project import TEXT_LANGUAGES  # noqa: E402  (one list of them)
 from .source import PlcOpenError, child, children, in_file, quote, tag
 from .textual import POU_KINDS, PouText, language_of, st_error
+
+#: body languages compiled by the ST compiler (fbd.st); the rest are networks
+TEXT_LANGUAGES = ("ST", "IL", "SFC")
 
 
 class TextPous:

@@ -375,7 +375,7 @@ def block_type(info: PouInfo, global_starts: dict | None = None) -> type[Block]:
         return f"{', '.join(targets)}, = {fn_name}({args})" if targets else f"{fn_name}({args})"
 
     def st(self, types):
-        # a POU loaded from a file carries its text (plcopen_source, fbd.plcopen.st_export)
+        # a POU loaded from a file carries its text (st_file, or plcopen_source: fbd.plcopen.carry)
         # and the export writes that; compiled from a string, there is no file to write
         raise FbdError(f"{info.label} is compiled from Structured Text given as a string: "
                        f"export it from a .st file (fbd.load(\"prog.st\")) so its text "

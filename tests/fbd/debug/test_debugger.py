@@ -776,3 +776,31 @@ def test_format_value_writes_iec_text():
             format_value(REAL, 0.5), format_value(STRING, "it's"), format_value(WORD, 255),
             format_value(None, [1, 2])] == [
         "TRUE", "-3", "T#1s500ms", "0.5", "'it$'s'", "16#FF", "[1, 2]"]
+
+
+# ------------------------------------------------------------- a configuration's names
+CONFIGURATION = """
+PROGRAM counter
+  VAR n : INT; END_VAR
+  n := n + 1;
+END_PROGRAM
+CONFIGURATION conf
+  RESOURCE res ON PLC
+    TASK t(INTERVAL := T#10ms, PRIORITY := 0);
+    PROGRAM a WITH t : counter;
+    PROGRAM b WITH t : counter;
+  END_RESOURCE
+END_CONFIGURATION
+"""
+
+
+def test_the_debugger_takes_the_main_instances_iec_names_and_the_older_ones():
+    from fbd.st.project import load
+    dbg = Debugger(load("conf.st", text=CONFIGURATION).plc())
+    dbg.watch("a.n")
+    dbg.add_breakpoint("RES.A.N >= 3")
+    assert dbg.run_until_break().scan == 3
+    assert [(row.path, row.value) for row in dbg.watch_values()] == [("a.n", 3)]
+    assert dbg.complete("a.") == ["a.n"] and dbg.text("counter.n") == "3"
+    with pytest.raises(FbdError, match="b.n is not a variable of a, the program the debugger shows"):
+        dbg.watch("b.n")

@@ -42,10 +42,7 @@ MULTI_LANGUAGE = {
 COUNTERS = ("Cnt1", "Cnt2", "Cnt3", "Cnt4", "Cnt5", "AVCnt")
 
 
-def _st_pou(name, iface, text, kind="program"):
-    return (f'<pou name="{name}" pouType="{kind}"><interface>{iface}</interface><body><ST>'
-            f'<xhtml:p xmlns:xhtml="http://www.w3.org/1999/xhtml"><![CDATA[{text}]]></xhtml:p>'
-            f"</ST></body></pou>")
+_st_pou = f.st_pou
 
 
 def _project(path):

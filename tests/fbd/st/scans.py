@@ -38,3 +38,18 @@ def rows(source: str, columns: list[str], scans: int, sets: dict | None = None, 
 def expected(csv: str) -> str:
     """The oracle's CSV without its header line."""
     return "\n".join(line.strip() for line in csv.strip().splitlines()[1:])
+
+
+def configuration_rows(source: str, columns: list[str], ticks: int, sets: dict | None = None,
+                       tick_ms: int = 10, name: str = "conf.st") -> str:
+    """The oracle's rows for a whole CONFIGURATION: one per tick of ``tick_ms``
+    (the GCD of its task intervals), ``columns`` named as the oracle names them
+    (``inst.var``, a global alone), ``sets`` written just before their tick."""
+    plc = load(name, text=source).plc()
+    out = []
+    for k in range(1, ticks + 1):
+        for path, value in (sets or {}).get(k, {}).items():
+            plc.set(path, value)
+        plc.run_for(f"T#{tick_ms}ms")
+        out.append(",".join([str(k), str((k - 1) * tick_ms)] + [text(plc.get(c)) for c in columns]))
+    return "\n".join(out)
