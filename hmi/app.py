@@ -229,6 +229,7 @@ class MainWindow(QMainWindow):
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         window.refreshed.connect(self._debugger_refreshed)
         window.closed.connect(self._debugger_closed)
+        window.stopped.connect(self._debugger_stopped)
         window.debugger.listeners.append(self._debugger_event)
         self.debugger_window = window
         self._show_loop()
@@ -258,6 +259,12 @@ class MainWindow(QMainWindow):
     def _debugger_refreshed(self) -> None:
         if self.panel is not None:
             self.panel.refresh()
+
+    def _debugger_stopped(self, why: str) -> None:
+        """Closing the debugger could not finish the scan it was stepping into."""
+        self.pause_action.setChecked(True)
+        self.show_message(f"PLC stopped in the middle of a scan: {why}; open the debugger "
+                          f"(Ctrl+D) to finish it, or start a new game", 0)
 
     def _debugger_closed(self) -> None:
         self.debugger_window = None

@@ -36,7 +36,9 @@ Running
     each keeps). The debugger owns the PLC's pacing: while it is open,
     nothing else should call ``plc.scan`` (an application shell pauses its
     own loop), and during a scan stepped into the PLC refuses to run.
-    :meth:`~Debugger.close` detaches it.
+    :meth:`~Debugger.close` finishes a scan stepped into and detaches it; a
+    debugger made on a PLC whose scan was left half-run (a fault while
+    finishing it) takes that scan over.
 
 Stepping into a scan
     :meth:`~Debugger.step_into` first begins the next scan (inputs latched,
@@ -305,7 +307,8 @@ class Debugger(SourceDebugging, Trending):
         """Run the rest of the scan stepped into, block by block, checking the
         breakpoints after each; stop at the block where one holds."""
         if not self.in_scan:
-            raise FbdError("no scan is being stepped into; step_into() begins one")
+            raise FbdError("no scan is being stepped into, so there is nothing to finish "
+                           "(Step into begins one)")
         self.pause()
         return self._finish_stepped()
 
@@ -514,9 +517,18 @@ class Debugger(SourceDebugging, Trending):
         return info.slot is not None and info.slot in self.plc.main.forces
 
     def close(self) -> None:
-        """Detach from the PLC (the trend recorder); the PLC runs on unchanged."""
-        self._trend.close()
-        self.listeners.clear()
+        """Detach from the PLC (the trend recorder) so it can run on without the
+        debugger. A scan stepped into is finished first, to its end, with no stop
+        (breakpoints do not fire): a PLC left in the middle of a scan could not run.
+        If finishing it fails (a block's run-time fault), the error is raised once
+        the debugger is detached; the scan is left where the fault stopped it, and
+        the next debugger made on the PLC takes it over (its *Finish* retries)."""
+        try:
+            if self.in_scan:
+                self._stepping.complete()
+        finally:
+            self._trend.close()
+            self.listeners.clear()
 
     def __repr__(self) -> str:
         where = f", in scan at {self.current_block}" if self.in_scan else ""

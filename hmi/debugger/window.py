@@ -52,6 +52,8 @@ class DebuggerWindow(QMainWindow):
     refreshed = pyqtSignal()
     #: the window closed (the debugger is detached; the host resumes its loop)
     closed = pyqtSignal()
+    #: closing could not finish the scan stepped into (a run-time fault): why
+    stopped = pyqtSignal(str)
 
     def __init__(self, plc=None, *, debugger: Debugger | None = None, clock=time.perf_counter,
                  autostart: bool = True, parent=None):
@@ -302,6 +304,7 @@ class DebuggerWindow(QMainWindow):
         running = dbg.state == "running"
         self.actions_by_name["run"].setEnabled(not running)
         self.actions_by_name["pause"].setEnabled(running)
+        self.actions_by_name["finish"].setEnabled(dbg.in_scan)
         # a scan stepped into: the diagram follows it into the macro that holds the
         # block and comes back out when the scan ends
         if dbg.in_scan:
@@ -366,6 +369,10 @@ class DebuggerWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:
         self.timer.stop()
-        self.debugger.close()
+        try:
+            self.debugger.close()        # a scan stepped into is finished: the PLC runs on
+        except Exception as e:           # escaping a Qt handler would abort the process
+            log.exception("finishing the scan stepped into failed")
+            self.stopped.emit(f"{type(e).__name__}: {e}")
         self.closed.emit()
         super().closeEvent(event)
