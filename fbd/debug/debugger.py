@@ -31,7 +31,12 @@ Running
     (scans due beyond that are dropped and counted in ``dropped_scans``).
     :meth:`~Debugger.step` runs 1 or N whole scans,
     :meth:`~Debugger.run_until_break` runs until a breakpoint holds (or a
-    guard), both paused and synchronous. :meth:`~Debugger.restart` is the
+    guard), both paused and synchronous. :meth:`~Debugger.run_to_break` is
+    the same run in slices, for a window: ``advance`` runs it as fast as its
+    budget allows until a hit, :data:`TO_BREAK_LIMIT` scans or a pause;
+    ``to_break`` (a :class:`~.tobreak.ToBreak`) says how far it is, and when
+    it ends without a hit ``to_break_outcome`` says why (event
+    ``"to_break"``). :meth:`~Debugger.restart` is the
     warm restart, ``restart(cold=True)`` the cold one (see there for what
     each keeps). The debugger owns the PLC's pacing: while it is open,
     nothing else should call ``plc.scan`` (an application shell pauses its
@@ -97,7 +102,8 @@ Trends
 Events
     ``listeners``: callables called with one word after a change the views
     show: ``"state"`` (run/pause/speed), ``"scan"`` (scans ran), ``"block"``
-    (a block was stepped), ``"hit"``, ``"breakpoints"``, ``"watch"``,
+    (a block was stepped), ``"to_break"`` (a run to a breakpoint ended
+    without a hit), ``"hit"``, ``"breakpoints"``, ``"watch"``,
     ``"forces"``, ``"trend"``, ``"restart"``, and ``"touched"`` just before
     ``"forces"`` when a value was written or forced (a game's host marks the
     game: it sets no record). Called synchronously, on the caller's thread; a
@@ -121,11 +127,13 @@ from .pacing import MAX, Pacer
 from .probe import PathCompleter, Probe, WatchRow, format_value, literal_text
 from .source import SourceDebugging, SourceLine, StepState
 from .stepping import BlockStepper
+from .tobreak import TO_BREAK_LIMIT, ToBreak
 from .trend import TREND_CAPACITY, Trend, Trending
 
 __all__ = ["Debugger", "Breakpoint", "Hit", "Probe", "WatchRow", "ConditionError",
            "Condition", "compile_condition", "format_value", "literal_text", "MAX",
-           "TREND_CAPACITY", "FUNCTIONS", "LineBreakpoint", "Frame", "SourceLine", "StepState"]
+           "TREND_CAPACITY", "TO_BREAK_LIMIT", "FUNCTIONS", "LineBreakpoint", "Frame",
+           "SourceLine", "StepState"]
 
 # =========================================================================== the model
 class Debugger(SourceDebugging, Trending):
@@ -154,6 +162,8 @@ class Debugger(SourceDebugging, Trending):
         self._lines = LineBreakpoints(self._breakpoints.new_id)
         self._stepping = BlockStepper(plc, self._breakpoints, self._lines)
         self.last_hit: Hit | None = None
+        self.to_break: ToBreak | None = None       # a run to a breakpoint in progress
+        self.to_break_outcome: str | None = None   # how the last one ended, without a hit
         self._watches: list[str] = []
         self._trend = Trend(plc)
         self._completer: PathCompleter | None = None
@@ -248,7 +258,22 @@ class Debugger(SourceDebugging, Trending):
             self._emit("state")
         return hit
 
+    def run_to_break(self, max_scans: int = TO_BREAK_LIMIT) -> Hit | None:
+        """Run until a breakpoint holds, in slices: each :meth:`advance` runs as many
+        scans as fit its budget (at any :attr:`speed`), until a hit, ``max_scans``
+        scans (then ``to_break_outcome`` says so) or :meth:`pause`. A scan stepped
+        into is finished first; if a breakpoint holds in it, nothing more runs."""
+        if max_scans < 1:
+            raise FbdError(f"cannot run to a breakpoint for {max_scans} scans")
+        hit = self.run()
+        if hit is None:
+            self.to_break = ToBreak(max_scans, self.scans, self.time_us)
+            self.to_break_outcome = None
+        return hit
+
     def pause(self) -> None:
+        if self.to_break is not None:
+            self._end_to_break(self.to_break.stopped(self.scans, self.time_us))
         if self.state != "paused":
             self.state = "paused"
             self._pacer.debt_ns = 0
@@ -257,17 +282,30 @@ class Debugger(SourceDebugging, Trending):
     def advance(self, wall_seconds: float) -> Hit | None:
         """Run the scans due after ``wall_seconds`` of wall time at :attr:`speed`
         (the GUI timer's call; nothing while paused), within ``max_scans`` and
-        ``budget_s`` (see :mod:`.pacing`). Returns the hit that paused it."""
+        ``budget_s`` (see :mod:`.pacing`); running to a breakpoint, as many as the
+        budget allows. Returns the hit that paused it."""
         if self.state != "running":
             return None
-        due = self._pacer.due(wall_seconds, self.plc.main.cycle_us)
+        to_break = self.to_break
+        if to_break is not None:
+            due = min(self._pacer.max_scans, to_break.left(self.scans))
+        else:
+            due = self._pacer.due(wall_seconds, self.plc.main.cycle_us)
         if due == 0:
             return None
-        hit = self._pacer.run(due, self._counted_scans)
+        hit = self._pacer.run(due, self._counted_scans, owed=to_break is None)
         self._emit("scan")
         if hit is not None:
             self._pause_at(hit)
+        elif to_break is not None and to_break.left(self.scans) == 0:
+            self._end_to_break(to_break.gave_up(self.scans, self.time_us))
+            self.pause()
         return hit
+
+    def _end_to_break(self, outcome: str) -> None:
+        self.to_break = None
+        self.to_break_outcome = outcome
+        self._emit("to_break")
 
     def step(self, n: int = 1) -> Hit | None:
         """Pause, then run ``n`` whole scans (a scan stepped into counts as one and is
@@ -390,6 +428,7 @@ class Debugger(SourceDebugging, Trending):
         for bp in hit.breakpoints:
             bp.hits += 1
         self.last_hit = hit
+        self.to_break = None
         self.state = "paused"
         self._pacer.debt_ns = 0
         self._emit("hit")

@@ -28,7 +28,7 @@ from PyQt6.QtWidgets import (
     QToolBar,
 )
 
-from fbd.debug.debugger import MAX, Debugger
+from fbd.debug.debugger import MAX, TO_BREAK_LIMIT, Debugger
 from fbd.errors import FbdError
 
 from ..widgets import MessageField
@@ -146,7 +146,9 @@ class DebuggerWindow(QMainWindow):
 
         sp = QStyle.StandardPixmap
         action("run", "Run", self.run, "F5", icon=sp.SP_MediaPlay)
-        action("pause", "Pause", self.debugger.pause, "Shift+F5", icon=sp.SP_MediaPause)
+        pause = action("pause", "Pause", self.debugger.pause, "Shift+F5", icon=sp.SP_MediaPause)
+        pause.setShortcuts(["Shift+F5", "Esc"])     # Esc stops a long To break too
+        pause.setToolTip("Pause (Shift+F5 or Esc)")
         bar.addSeparator()
         action("step", "Step", lambda: self.debugger.step(1), "F10", "Run one whole scan",
                icon=sp.SP_MediaSkipForward)
@@ -166,7 +168,8 @@ class DebuggerWindow(QMainWindow):
         action("finish", "Finish", self.debugger.finish_scan, "Shift+F11",
                "Run the rest of the scan stepped into")
         action("until", "To break", self.run_until_break, "Ctrl+F5",
-               "Run until a breakpoint fires")
+               f"Run as fast as possible until a breakpoint fires, at most "
+               f"{TO_BREAK_LIMIT:,} scans; Esc stops it")
         bar.addSeparator()
         action("step_line", "Step line", self.debugger.step_line, "F7",
                "Run to the next statement of an ST, IL or SFC POU, into the POUs it calls",
@@ -228,10 +231,8 @@ class DebuggerWindow(QMainWindow):
             self.tabs.setCurrentWidget(self.breakpoints)
             self.breakpoints.edit.setFocus()
             return None
-        hit = self.debugger.run_until_break()
-        if hit is None:
-            self.show_message("no breakpoint fired (stopped after the guard)", 8000)
-        return hit
+        self._last_wall = None
+        return self.debugger.run_to_break()
 
     def set_speed(self, name: str) -> None:
         self.debugger.speed = SPEEDS[name]
@@ -243,6 +244,8 @@ class DebuggerWindow(QMainWindow):
             self._urgent = True
         if event == "hit" and self.debugger.last_hit is not None:
             self._show_hit(self.debugger.last_hit)
+        elif event == "to_break" and self.debugger.to_break_outcome:
+            self.show_message(self.debugger.to_break_outcome, 0)
         elif self._hit_shown and (event in ("scan", "block", "restart") or (
                 event == "state" and self.debugger.state == "running")):
             self.message_field.show_message("")        # the pause it told of is over
@@ -264,14 +267,15 @@ class DebuggerWindow(QMainWindow):
         last, self._last_wall = self._last_wall, now
         dbg = self.debugger
         before = dbg.scans
-        if dbg.state == "running" and last is not None:
+        if dbg.state == "running" and (last is not None or dbg.to_break is not None):
             try:
-                dbg.advance(max(0.0, now - last))
+                dbg.advance(max(0.0, now - (now if last is None else last)))
             except Exception as e:    # an exception escaping a Qt slot aborts the process
                 log.exception("the PLC stopped")
                 dbg.pause()
                 self.show_message(f"PLC stopped: {type(e).__name__}: {e}", 0)
-        interval = 0 if dbg.state == "running" and dbg.speed == MAX else 1000 // REFRESH_HZ
+        fastest = dbg.speed == MAX or dbg.to_break is not None
+        interval = 0 if dbg.state == "running" and fastest else 1000 // REFRESH_HZ
         if self.timer.interval() != interval:
             self.timer.setInterval(interval)
         if self._urgent or (self._dirty and dbg.state != "running") or (
@@ -292,6 +296,8 @@ class DebuggerWindow(QMainWindow):
         elif dbg.in_scan:
             done, total = dbg.block_position
             where = f"in scan: block {done}/{total}, next {dbg.current_block}"
+        elif dbg.to_break is not None:
+            where = dbg.to_break.progress(dbg.scans, dbg.time_us) + "  ·  Esc stops"
         self.counter.setText(f"{dbg.state.upper()} · scan {dbg.scans:,} · {dbg.time:,.3f} s")
         self.position.setText(where)
         self.position.setToolTip(where)

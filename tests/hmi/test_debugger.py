@@ -135,10 +135,19 @@ def test_a_breakpoint_pauses_the_run(win, game):
     assert win.debugger.breakpoints == [] and panel.table.rowCount() == 0
 
 
+def to_break(win) -> None:
+    """*To break*, and the timer's ticks until it pauses."""
+    win.actions_by_name["until"].trigger()
+    t = 0.0
+    while win.debugger.state == "running":
+        t += 0.05
+        win.tick(t)
+
+
 def test_a_stale_breakpoint_message_clears_when_running_again(win):
     dbg = win.debugger
     dbg.add_breakpoint("SCORE >= 0")
-    win.actions_by_name["until"].trigger()
+    to_break(win)
     assert "paused by a breakpoint" in win.message_field.message()
     dbg.remove_breakpoint(dbg.breakpoints[0])
     win.actions_by_name["run"].trigger()
@@ -514,7 +523,7 @@ def test_paused_at_a_line_the_pane_highlights_it_with_the_calls_values(st_win):
     dbg = st_win.debugger
     dbg.step(5)
     st_win.source.toggle(24)
-    st_win.actions_by_name["until"].trigger()
+    to_break(st_win)
     row = st_win.source.view.row_of(24)
     assert row.current and dbg.current_line == ("Tank", 24)
     assert st_win.source.view.row_of(23).values == {"seq.pump": "TRUE"}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from PyQt6.QtCore import Qt
 
+from fbd.debug.tobreak import plc_duration
 from tests.hmi.rig import Rig
 
 
@@ -49,3 +50,50 @@ def test_finish_is_enabled_only_in_a_scan_stepped_into(rig):
     finish.trigger()
     assert not finish.isEnabled() and not dbg_win.debugger.in_scan
     dbg_win.close()
+
+
+@pytest.fixture
+def win(qtbot):
+    from hmi.debugger.window import DebuggerWindow
+    from programs.game2048 import Game2048
+    game = Game2048(seed=1)
+    game.start()
+    w = DebuggerWindow(game.plc, autostart=False)
+    qtbot.addWidget(w)
+    w.resize(1280, 860)
+    w.show()
+    yield w
+    w.close()
+
+
+def test_to_break_returns_at_once_shows_its_progress_and_esc_stops_it(win, qtbot):
+    dbg = win.debugger
+    dbg.add_breakpoint("SCORE < 0")                   # never holds
+    before = dbg.scans
+    win.actions_by_name["until"].trigger()            # was: up to 1,000,000 scans, frozen
+    assert dbg.scans == before and dbg.state == "running"
+    for k in range(3):
+        win.tick(float(k))
+    assert dbg.scans > before and dbg.state == "running"
+    assert win.timer.interval() == 0                  # as fast as the event loop allows
+    assert win.position.text().startswith(f"to break: {dbg.scans - before:,} of 1,000,000 "
+                                          f"scans (") and "Esc stops" in win.position.text()
+    qtbot.keyClick(win, Qt.Key.Key_Escape)
+    assert dbg.state == "paused"
+    ran = dbg.scans - before
+    assert win.message_field.message() == (f"To break stopped after {ran:,} scans "
+                                           f"({plc_duration(ran * 5000)} of PLC time), no "
+                                           f"breakpoint hit")
+
+
+def test_to_break_that_reaches_its_limit_says_so(win):
+    dbg = win.debugger
+    dbg.add_breakpoint("SCORE < 0")
+    dbg.run_to_break(max_scans=300)
+    t = 0.0
+    while dbg.state == "running":
+        t += 0.05
+        win.tick(t)
+    assert dbg.to_break is None
+    assert win.message_field.message().startswith("no breakpoint hit in 300 scans (1.5 s of "
+                                                  "PLC time)")

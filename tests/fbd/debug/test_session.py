@@ -70,5 +70,72 @@ def test_finish_outside_a_scan_says_what_to_do_in_the_users_words():
     assert "(" not in str(e.value).split("(", 1)[0] and "finish_scan" not in str(e.value)
 
 
-def load_prg(text, name="prg.st"):
-    return Debugger(load(name, text).plc(cycle=0.005))
+# ------------------------------------------------------------------ to break, in slices
+NEVER = """\
+PROGRAM prg
+VAR n : DINT; END_VAR
+  n := n + 1;
+  IF n < 0 THEN
+    n := 0;
+  END_IF;
+END_PROGRAM
+"""
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        self.now += 0.001          # each reading a millisecond later: batches stay small
+        return self.now
+
+
+def test_to_break_runs_in_slices_until_its_limit_and_says_what_happened():
+    dbg = Debugger(load("never.st", NEVER).plc(cycle=0.005), max_scans=500, clock=FakeClock())
+    dbg.add_line_breakpoint("prg", 5)              # never reached
+    dbg.run_to_break(max_scans=1200)
+    assert dbg.state == "running" and dbg.to_break is not None
+    dbg.advance(0.0)                                # one slice: the GUI keeps its thread
+    assert 0 < dbg.scans <= 500 and dbg.state == "running"
+    assert dbg.to_break.progress(dbg.scans, dbg.time_us).startswith(
+        f"to break: {dbg.scans:,} of 1,200 scans (")
+    events = []
+    dbg.listeners.append(events.append)
+    while dbg.state == "running":
+        dbg.advance(0.0)
+    assert dbg.scans == 1200 and dbg.to_break is None and "to_break" in events
+    assert dbg.to_break_outcome == ("no breakpoint hit in 1,200 scans (6 s of PLC time); To "
+                                    "break stops there so a condition that never holds cannot "
+                                    "run forever")
+
+
+def test_pausing_a_run_to_break_stops_it_and_says_how_far_it_went():
+    dbg = Debugger(load("never.st", NEVER).plc(cycle=0.005), max_scans=100, clock=FakeClock())
+    dbg.add_breakpoint("prg.n < 0")
+    dbg.run_to_break()
+    dbg.advance(0.0)
+    ran = dbg.scans
+    dbg.pause()
+    assert dbg.state == "paused" and dbg.to_break is None
+    assert dbg.to_break_outcome == (f"To break stopped after {ran:,} scans "
+                                    f"({ran * 5:g} ms of PLC time), no breakpoint hit")
+    dbg.advance(1.0)
+    assert dbg.scans == ran
+
+
+def test_a_run_to_break_pauses_at_the_hit_and_runs_at_any_speed():
+    dbg = Debugger(load("never.st", NEVER).plc(cycle=0.005), max_scans=100, clock=FakeClock())
+    dbg.add_breakpoint("prg.n = 150")
+    dbg.speed = 1.0                                  # real time: To break ignores it
+    dbg.run_to_break()
+    while dbg.state == "running":
+        dbg.advance(0.0)
+    assert dbg.last_hit.scan == 150 and dbg.to_break is None and dbg.to_break_outcome is None
+
+
+@pytest.mark.parametrize("us, text", [(40_000, "40 ms"), (5_200_000, "5.2 s"), (74_000_000, "1.2 min"),
+                                      (5_000_000_000, "83 min"), (7_500_000_000, "2 h 5 min")])
+def test_plc_time_reads_as_a_person_says_it(us, text):
+    from fbd.debug.tobreak import plc_duration
+    assert plc_duration(us) == text
