@@ -99,7 +99,7 @@ class MainWindow(QMainWindow):
         self.program_actions: dict[str, QAction] = {}
         for name, entry in PANELS.items():
             action = QAction(entry.title, self.program_menu, checkable=True)
-            action.triggered.connect(lambda _=False, n=name: self.open_program(n))
+            action.triggered.connect(lambda _=False, n=name: self.choose_program(n))
             group.addAction(action)
             self.program_menu.addAction(action)
             self.program_actions[name] = action
@@ -160,6 +160,15 @@ class MainWindow(QMainWindow):
                           f"of simulated time) and played through HMI panels.")
 
     # -- panels -----------------------------------------------------------------------
+    def choose_program(self, name: str) -> Panel | None:
+        """*Program* menu: open ``name``, once the player agreed to lose a game being
+        played (else the menu shows the program still open)."""
+        if name != self.program and self.panel is not None and not self.panel.may_discard(self):
+            for key, action in self.program_actions.items():
+                action.setChecked(key == self.program)
+            return None
+        return self.open_program(name)
+
     def open_program(self, name: str) -> Panel:
         """Open the registered panel ``name`` (replacing the current one)."""
         entry = PANELS.get(name)
@@ -230,6 +239,7 @@ class MainWindow(QMainWindow):
         window.refreshed.connect(self._debugger_refreshed)
         window.closed.connect(self._debugger_closed)
         window.stopped.connect(self._debugger_stopped)
+        window.may_restart = lambda: self.panel is None or self.panel.may_discard(window)
         window.debugger.listeners.append(self._debugger_event)
         self.debugger_window = window
         self._show_loop()

@@ -284,9 +284,9 @@ class MessageField(ElidedLabel):
 
 
 def confirm_discard(parent: QWidget, what: str = "the game in progress") -> bool:
-    """Ask before a new game replaces one being played."""
+    """Ask before something replaces or wipes a game being played."""
     answer = QMessageBox.question(
-        parent, "Discard the game?", f"Discard {what} and start again?",
+        parent, "Discard the game?", f"Discard {what}?",
         QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
         QMessageBox.StandardButton.No)
     return answer == QMessageBox.StandardButton.Yes

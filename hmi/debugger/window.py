@@ -60,6 +60,8 @@ class DebuggerWindow(QMainWindow):
         super().__init__(parent)
         self.debugger = dbg = debugger if debugger is not None else Debugger(plc)
         self.clock = clock
+        #: asked before a restart wipes the PLC's state (a host with a game asks the player)
+        self.may_restart = lambda: True
         self._last_wall: float | None = None
         self._dirty = True
         self._urgent = False            # a state change: refresh at the next tick
@@ -181,9 +183,9 @@ class DebuggerWindow(QMainWindow):
                 self.actions_by_name[name].setEnabled(False)
                 self.actions_by_name[name].setToolTip("no ST, IL or SFC POU in this program")
         bar.addSeparator()
-        action("warm", "Warm", lambda: self.debugger.restart(cold=False), None,
+        action("warm", "Warm", lambda: self.restart(cold=False), None,
                "Warm restart (memories and forces kept)")
-        action("cold", "Cold", lambda: self.debugger.restart(cold=True), None,
+        action("cold", "Cold", lambda: self.restart(cold=True), None,
                "Cold restart (everything from its initial value)")
         bar.addSeparator()
         self.speed = QComboBox()
@@ -233,6 +235,12 @@ class DebuggerWindow(QMainWindow):
             return None
         self._last_wall = None
         return self.debugger.run_to_break()
+
+    def restart(self, cold: bool) -> None:
+        """Warm or cold restart, once :attr:`may_restart` agreed (a game being played
+        is lost: its host asks the player)."""
+        if self.may_restart():
+            self.debugger.restart(cold=cold)
 
     def set_speed(self, name: str) -> None:
         self.debugger.speed = SPEEDS[name]

@@ -369,15 +369,22 @@ class Game2048Panel(GamePanel):
 
     def end(self) -> None:
         """Stop: the program's reset (an empty board); during a game, only once agreed."""
-        if self.game_state() == "playing" and not self.confirm(self, "the game in progress"):
+        if not self.may_discard():
             return
         self.command("reset")
 
     def new(self) -> None:
         """A new game with a new random seed (keeping the program's settings)."""
-        if self.game_state() == "playing" and not self.confirm(self, "the game in progress"):
-            return
-        self.new_game(replace(self.settings, seed=None))
+        self.new_game_asking(replace(self.settings, seed=None))
+
+    def new_game_asking(self, settings: Settings) -> bool:
+        """:meth:`new_game` with ``settings``, during a game only once the player agreed
+        to discard it (else the menus show the settings still in use)."""
+        if not self.may_discard():
+            self._sync_menu()
+            return False
+        self.new_game(settings)
+        return True
 
     # -- building the widgets ------------------------------------------------------------
     def _build(self) -> None:
@@ -450,7 +457,7 @@ class Game2048Panel(GamePanel):
         for value, text in choices.items():
             action = QAction(text, sub, checkable=True)
             action.setData(value)
-            action.triggered.connect(lambda _=False, v=value: self.new_game(settings_for(v)))
+            action.triggered.connect(lambda _=False, v=value: self.new_game_asking(settings_for(v)))
             group.addAction(action)
             sub.addAction(action)
             actions[value] = action
@@ -468,7 +475,7 @@ class Game2048Panel(GamePanel):
         seed, ok = QInputDialog.getInt(self, "2048", "Seed of a new game:", self.settings.seed,
                                        0, 999_999)
         if ok:
-            self.new_game(replace(self.settings, seed=seed))
+            self.new_game_asking(replace(self.settings, seed=seed))
 
     # -- input -----------------------------------------------------------------------
     def keyPressEvent(self, event: QKeyEvent) -> None:

@@ -367,7 +367,7 @@ class HidatoPanel(GamePanel):
         data = self.chooser.itemData(index)
         if data is None:
             return
-        if self.game_state() == "playing" and not self.confirm(self, self.discards):
+        if not self.may_discard():
             self.chooser.blockSignals(True)
             self.chooser.setCurrentIndex(self._shown_index)
             self.chooser.blockSignals(False)

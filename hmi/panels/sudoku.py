@@ -486,7 +486,7 @@ class SudokuPanel(GamePanel):
         self.setFocus()
         if not isinstance(data, dict):
             return
-        if self.game_state() == "playing" and not self.confirm(self, self.discards):
+        if not self.may_discard():
             return
         grid, regions = data.get("grid"), data.get("regions")
         if grid is None:

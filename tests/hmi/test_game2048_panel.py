@@ -278,6 +278,7 @@ def test_the_status_line_counts_overruns_in_words(overruns, says):
 
 
 def test_menu_settings_start_a_new_game(rig):
+    rig.panel.confirm = lambda parent, what: True       # the game in progress may go
     old = rig.game
     rig.panel.placement_actions["article"].trigger()
     assert rig.game is not old
@@ -301,6 +302,7 @@ def test_seed_from_the_menu(rig, monkeypatch):
     from hmi.panels import game2048 as module
     assert rig.panel.settings.seed == 1 and rig.game.seed == 1
     assert rig.panel.seed_action.text() == "Seed (1)..."
+    rig.panel.confirm = lambda parent, what: True
     monkeypatch.setattr(module.QInputDialog, "getInt", lambda *a: (42, True))
     rig.panel.seed_action.trigger()
     assert rig.game.seed == 42 and rig.panel.seed_action.text() == "Seed (42)..."
