@@ -93,6 +93,10 @@ class DebuggerWindow(QMainWindow):
         if self.source.instances.count():
             upper.addWidget(self.source)
             upper.setSizes([220, 420, 640])
+            if self._one_st_block():
+                # its diagram would be one box with nothing inside: the source instead
+                self.diagram.hide()
+                upper.setSizes([260, 0, 1020])
         else:
             self.source.hide()
         main = QSplitter(Qt.Orientation.Vertical)
@@ -366,6 +370,11 @@ class DebuggerWindow(QMainWindow):
         """A block picked in the diagram or the hierarchy: an ST one shows its source."""
         if path in self.debugger.st_instances():
             self.source.show_instance(path)
+
+    def _one_st_block(self) -> bool:
+        """The program is one ST (IL, SFC) POU: a PROGRAM from a .st file, alone."""
+        instances = self.debugger.program.network.instances
+        return len(instances) == 1 and next(iter(instances)) in self.debugger.st_instances()
 
     def _instance(self, path: str):
         """The instance at ``path`` (a block or a macro instance), or None."""

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from PyQt6.QtCore import QPoint, QPointF, Qt
-from PyQt6.QtGui import QWheelEvent
+from PyQt6.QtGui import QFontMetrics, QWheelEvent
 from PyQt6.QtWidgets import QApplication
 
 from fbd.debug.debugger import MAX
@@ -550,13 +550,69 @@ def test_step_line_follows_the_call_into_the_fb_and_marks_the_caller(st_win):
     assert st_win.source.shown == "Tank.seq"            # followed the next statement
 
 
-def test_a_click_on_an_st_block_in_the_diagram_shows_its_source(st_win, qtbot):
-    st_win.source.show_instance("Tank.seq")
-    view = st_win.diagram.view
-    box = view.box_items["Tank"]
+def fillings(qtbot):
+    """The debugger on a network of two ST function blocks, one driving the other."""
+    from fbd import BOOL, Network, Plc
+    from fbd.st.project import load
+    from hmi.screenshots import TANK
+    filling = load("tank.st", TANK).blocks["Filling"]
+    net = Network("Line")
+    first = net.add("first", filling(), start=net.input("GO", BOOL))
+    second = net.add("second", filling(), start=first.valve)
+    net.output("PUMP", second.pump)
+    w = DebuggerWindow(Plc(net), autostart=False)
+    qtbot.addWidget(w)
+    w.resize(1280, 860)
+    w.show()
+    return w
+
+
+def test_a_click_on_an_st_block_in_the_diagram_shows_its_source(qtbot):
+    w = fillings(qtbot)
+    assert w.diagram.isVisible() and w.source.isVisible()    # a network: both
+    w.source.show_instance("second")
+    view = w.diagram.view
+    box = view.box_items["first"]
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
                      pos=view.mapFromScene(box.sceneBoundingRect().center()))
-    assert st_win.source.shown == "Tank"
+    assert w.source.shown == "first"
+    w.close()
+
+
+def test_a_program_that_is_one_st_pou_shows_its_source_instead_of_an_empty_diagram(st_win):
+    assert not st_win.diagram.isVisible()
+    assert st_win.source.width() > st_win.width() * 0.6
+
+
+LONG_ARRAY = """\
+PROGRAM prg
+VAR a : ARRAY[1..40] OF INT; k : INT; END_VAR
+  k := k + 1;
+  a[1 + k MOD 40] := k;
+END_PROGRAM
+"""
+
+
+def test_the_values_after_a_long_line_can_be_scrolled_into_view(qtbot):
+    from fbd.st.project import load
+    w = DebuggerWindow(load("arr.st", LONG_ARRAY).plc(cycle=0.01), autostart=False)
+    qtbot.addWidget(w)
+    w.resize(1280, 860)
+    w.show()
+    w.debugger.step(50)
+    w.refresh()
+    view = w.source.view
+    bar = view.horizontalScrollBar()
+    row = view.row_of(4)
+    assert row.values["a"].startswith("[40, 41, ") and row.values["a"].endswith(", 39]")
+    text_end = view.fontMetrics().horizontalAdvance(row.text + "   ")
+    # the whole of the values fits between the scroll bar's ends (it ended with the text)
+    assert bar.maximum() + view.viewport().width() > text_end + QFontMetrics(
+        view.font()).horizontalAdvance(view.values_text(row))
+    bar.setValue(bar.maximum())
+    w.resize(1000, 860)                                       # a relayout keeps the range
+    assert bar.maximum() > 0
+    w.close()
 
 
 def test_the_sfc_tab_shows_the_active_step_live(st_win):

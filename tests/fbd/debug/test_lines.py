@@ -435,3 +435,14 @@ def test_stepping_by_line_through_a_chart_stops_at_the_users_lines_only():
             break
         lines.append(dbg.current_line[1])
     assert lines == [3, 4, 8]         # S_Green active, its transition tested, green := TRUE
+
+
+def test_a_charts_lines_show_the_users_variables_not_its_lowerings():
+    dbg = debugger(LIGHTS, "lights.st")
+    dbg.step(2)
+    shown = {row.line: row.values for row in dbg.source("prg") if row.values}
+    assert shown == {4: {"go": "FALSE"}, 6: {"go": "FALSE"}, 8: {"green": "TRUE"},
+                     11: {"red": "FALSE"}, 12: {"n": "0"}}
+    # a step's flag the text names is the user's
+    chart = debugger(CHART, "chart.st")
+    assert {r.line: r.values for r in chart.source("Chart") if r.values}[6] == {"Busy.T": "T#0s"}
