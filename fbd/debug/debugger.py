@@ -115,9 +115,9 @@ Breakpoint conditions are parsed and compiled by :mod:`fbd.debug.condition`.
 from __future__ import annotations
 
 import time as _time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
-from ..compiler.pycode import ScanProgram, SignalInfo
+from ..compiler.pycode import ScanProgram
 from ..errors import FbdError
 from ..runtime.plc import Plc, ScanStats
 from .breakpoints import Breakpoint, Breakpoints, Hit
@@ -125,6 +125,7 @@ from .condition import FUNCTIONS, Condition, ConditionError, compile_condition
 from .lines import Frame, LineBreakpoint, LineBreakpoints
 from .pacing import MAX, Pacer
 from .probe import PathCompleter, Probe, WatchRow, format_value, literal_text
+from .signals import SignalAccess
 from .source import SourceDebugging, SourceLine, StepState
 from .stepping import BlockStepper
 from .tobreak import TO_BREAK_LIMIT, ToBreak
@@ -136,10 +137,11 @@ __all__ = ["Debugger", "Breakpoint", "Hit", "Probe", "WatchRow", "ConditionError
            "SourceLine", "StepState"]
 
 # =========================================================================== the model
-class Debugger(SourceDebugging, Trending):
+class Debugger(SignalAccess, SourceDebugging, Trending):
     """The debugger's model over a running :class:`~fbd.runtime.Plc` (see the
-    module's docstring for the whole API; the ST side, line breakpoints and
-    stepping by statement, is :class:`~.source.SourceDebugging`'s, the trend
+    module's docstring for the whole API; signals by path, the watch list and
+    forces are :class:`~.signals.SignalAccess`'s, the ST side, line breakpoints
+    and stepping by statement, :class:`~.source.SourceDebugging`'s, the trend
     :class:`~.trend.Trending`'s).
 
     ``max_scans`` and ``budget_s`` cap one :meth:`advance` (scans, and wall
@@ -467,93 +469,6 @@ class Debugger(SourceDebugging, Trending):
         else:
             self._breakpoints.enable(bp, enabled, self.table)
         self._emit("breakpoints")
-
-    # -- signals ---------------------------------------------------------------------
-    def info(self, path: str) -> SignalInfo:
-        """Type, kind, slot of a path (raises UnknownSignal with suggestions)."""
-        return self.program.signal(path)
-
-    def get(self, path: str):
-        return self.plc.get(path)
-
-    def text(self, path: str) -> str:
-        """The value of ``path`` as IEC text."""
-        info = self.info(path)
-        return format_value(info.type, info.const if info.slot is None else self.table[info.slot])
-
-    def probe(self, paths: Iterable[str]) -> Probe:
-        """A reader of ``paths`` straight from the table (see :class:`Probe`)."""
-        return Probe(self.plc, [self.info(p) for p in paths])
-
-    def complete(self, text: str, limit: int = 20) -> list[str]:
-        """Paths for a completion box, best first (see :class:`~.probe.PathCompleter`)."""
-        if self._completer is None:
-            self._completer = PathCompleter(self.program.signals)
-        return self._completer.complete(text, limit)
-
-    # -- watch list --------------------------------------------------------------------
-    @property
-    def watches(self) -> list[str]:
-        return list(self._watches)
-
-    def watch(self, path: str) -> None:
-        """Add ``path`` to the watch list (once; unknown paths raise UnknownSignal)."""
-        info = self.info(path)
-        if info.path not in self._watches:
-            self._watches.append(info.path)
-            self._emit("watch")
-
-    def unwatch(self, path: str) -> None:
-        if path not in self._watches:
-            raise FbdError(f"{path} is not in the watch list")
-        self._watches.remove(path)
-        self._emit("watch")
-
-    def watch_values(self) -> list[WatchRow]:
-        s = self.table
-        forced = self.plc.main.forces
-        rows = []
-        for path in self._watches:
-            info = self.program.signal(path)
-            raw = info.const if info.slot is None else s[info.slot]
-            rows.append(WatchRow(path, info.type.name if info.type else "storage",
-                                 info.type.to_python(raw) if info.type else raw,
-                                 format_value(info.type, raw),
-                                 info.slot is not None and info.slot in forced))
-        return rows
-
-    # -- write and force ---------------------------------------------------------------
-    def write(self, path: str, value) -> None:
-        """Write a value once, now (a block that computes it overwrites it at its
-        next run). ``value`` may be IEC text. While paused inside an ST POU's call,
-        the call goes on with its own values and the write is applied (again) as
-        the call returns."""
-        self.plc.write(path, value)
-        slot = self.info(path).slot if self.frames else None
-        if slot is not None:
-            self._stepping.written(slot)
-        self._emit("touched")
-        self._emit("forces")
-
-    def force(self, path: str, value) -> None:
-        """Hold ``path`` at ``value`` until :meth:`unforce`, across scans and restarts."""
-        self.plc.force(path, value)
-        self._emit("touched")
-        self._emit("forces")
-
-    def unforce(self, path: str | None = None) -> None:
-        """Release one force, or all of them."""
-        self.plc.unforce(path)
-        self._emit("forces")
-
-    @property
-    def forces(self) -> dict:
-        """Every force: path -> value."""
-        return self.plc.forces
-
-    def is_forced(self, path: str) -> bool:
-        info = self.info(path)
-        return info.slot is not None and info.slot in self.plc.main.forces
 
     def close(self) -> None:
         """Detach from the PLC (the trend recorder) so it can run on without the

@@ -348,8 +348,8 @@ def test_several_breakpoints_that_hold_together_are_reported_together():
 
 @pytest.mark.parametrize("text, holds", [
     ("N = 4", True), ("N == 4", True), ("N <> 4", False), ("N != 4", False),
-    ("n = 4", None),                               # paths are case-sensitive ...
-    ("N = 4 and Q", True), ("N = 4 AnD NoT Q", False),   # ... keywords are not
+    ("n = 4", True), ("GE.out", True),            # IEC names ignore case: paths ...
+    ("N = 4 and Q", True), ("N = 4 AnD NoT Q", False),   # ... and keywords
     ("N = 4 & en.OUT", True), ("N > 3 XOR Q", False), ("FALSE OR N >= 4", True),
     ("NOT N > 5", None),                           # NOT binds tighter than >: NOT on an INT
     ("NOT (N > 5)", True),
@@ -399,7 +399,7 @@ def test_conditions_compare_strings_and_reals():
     ("(N > 2 N", 8, "expected ')' to close the '(' of column 1"),
     ("N > 2 3", 7, "after a complete expression"),
     ("nothing.here > 1", 1, "unknown signal 'nothing.here'"),
-    ("t.n > 1", 1, "did you mean t.seen, t.N?"),
+    ("t.sen > 1", 1, "did you mean t.seen, t.EN, t.N?"),
     ("N", None, "the condition is an integer, not TRUE or FALSE"),
     ("Q >= 1", 3, ">= compares like with like, but Q is BOOL and 1 is an integer"),
     ("Q > FALSE", 3, "does not order BOOLs"),

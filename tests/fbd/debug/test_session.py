@@ -139,3 +139,39 @@ def test_a_run_to_break_pauses_at_the_hit_and_runs_at_any_speed():
 def test_plc_time_reads_as_a_person_says_it(us, text):
     from fbd.debug.tobreak import plc_duration
     assert plc_duration(us) == text
+
+
+# ------------------------------------------------------------------ paths in any case
+def test_paths_and_conditions_ignore_case_as_iec_names_do():
+    game = Game2048(seed=1)
+    dbg = Debugger(game.plc)
+    bp = dbg.add_breakpoint("game_over")                 # the README's example: GAME_OVER
+    assert bp.paths == ("GAME_OVER",)
+    assert dbg.get("score") == dbg.get("SCORE") and dbg.info("Cell_0_0.Memory.out").path == \
+        "cell_0_0.memory.OUT"
+    dbg.watch("score")
+    dbg.force("Cell_0_0.Memory.out", 2)
+    assert dbg.watches == ["SCORE"] and dbg.is_forced("cell_0_0.memory.OUT")
+    assert dbg.forces == {"cell_0_0.memory.OUT": 2}
+    dbg.unforce("CELL_0_0.MEMORY.OUT")
+    assert dbg.forces == {}
+
+
+def test_an_unknown_path_suggests_names_in_any_case():
+    dbg = Debugger(Game2048(seed=1).plc)
+    with pytest.raises(FbdError, match=r"unknown signal 'game_ovr'; did you mean GAME_OVER"):
+        dbg.add_breakpoint("game_ovr")
+    with pytest.raises(FbdError, match=r"did you mean SCORE"):
+        dbg.watch("scor")
+
+
+def test_two_paths_that_differ_only_in_case_make_a_path_ambiguous():
+    from fbd import BOOL, Network, Plc
+    net = Network("Two")                   # Python may spell two names so, IEC cannot
+    net.output("Run", net.input("A", BOOL))
+    net.output("RUN", net.input("B", BOOL))
+    dbg = Debugger(Plc(net))
+    assert dbg.info("Run").path == "Run" and dbg.info("RUN").path == "RUN"   # each exactly
+    with pytest.raises(FbdError, match=r"'run' is ambiguous: IEC names ignore case, and "
+                                       r"Run and RUN differ only in case"):
+        dbg.watch("run")
