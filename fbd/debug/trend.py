@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TextIO
 
 from ..errors import FbdError
@@ -59,6 +59,7 @@ class Trending:
     over its ``_trend`` and ``_emit``)."""
 
     _trend: Trend
+    canonical: Callable[[str], str]
 
     @property
     def trace(self) -> Trace | None:
@@ -71,17 +72,25 @@ class Trending:
 
     def trend(self, paths: Iterable[str]) -> Trace | None:
         """Record ``paths`` after every scan from now on, the last
-        :data:`TREND_CAPACITY` scans (a new recording: earlier samples go)."""
+        :data:`TREND_CAPACITY` scans (a new recording: earlier samples go). The
+        signals are the main task's (a trend samples after its scans)."""
+        paths = [self.canonical(p) for p in paths]
+        other = [p for p in paths if ":" in p]
+        if other:
+            raise FbdError(f"{other[0]} is another task's signal; a trend records the main "
+                           f"task's (watch it instead)")
         new = self._trend.record(paths)
         self._emit("trend")
         return new
 
     def add_trend(self, path: str) -> Trace:
+        path = self.canonical(path)
         if path not in self.trend_paths:
             self.trend([*self.trend_paths, path])
         return self.trace
 
     def remove_trend(self, path: str) -> None:
+        path = self.canonical(path)
         if path not in self.trend_paths:
             raise FbdError(f"{path} is not trended")
         self.trend([p for p in self.trend_paths if p != path])
