@@ -24,6 +24,8 @@ from PyQt6.QtCore import Qt, QTimer
 from PyQt6.QtGui import QAction, QActionGroup, QKeySequence
 from PyQt6.QtWidgets import QApplication, QLabel, QMainWindow, QMenu, QMessageBox
 
+from fbd.debug.stepping import stepped_scan
+
 from .loop import RealTimeLoop
 from .panel import Panel
 from .panels import PANELS
@@ -349,7 +351,12 @@ class MainWindow(QMainWindow):
             except Exception as e:   # an exception escaping a Qt slot would abort the process
                 log.exception("the PLC stopped")
                 self.pause_action.setChecked(True)
-                self.show_message(f"PLC stopped: {type(e).__name__}: {e}", 0)
+                if stepped_scan(plc) is not None:    # a fault stopped a scan the debugger began
+                    self.show_message(f"PLC stopped in the middle of scan {plc.scans + 1:,}: "
+                                      f"open the debugger (Ctrl+D) to finish it, or start a "
+                                      f"new game", 0)
+                else:
+                    self.show_message(f"PLC stopped: {type(e).__name__}: {e}", 0)
                 return 0
         panel.refresh()
         self._show_loop()

@@ -39,7 +39,8 @@ class Trend:
 
     def recording(self) -> Trace:
         if self.trace is None:
-            raise FbdError("nothing is trended; trend(paths) chooses the signals to record")
+            raise FbdError("nothing is trended yet, so there is nothing to export: choose the "
+                           "signals to record first (type a path on the Trends tab, then Trend)")
         return self.trace
 
     def export_csv(self, out: str | TextIO) -> None:

@@ -3,11 +3,16 @@ wedged, and *To break* runs in slices the user can watch and stop."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from PyQt6.QtCore import Qt
 
 from fbd.debug.tobreak import plc_duration
-from tests.hmi.rig import Rig
+from fbd.errors import FbdError
+from hmi.app import MainWindow
+from hmi.panel import Panel
+from tests.hmi.rig import TICK_NS, Clock, Rig
 
 
 @pytest.fixture
@@ -97,3 +102,57 @@ def test_to_break_that_reaches_its_limit_says_so(win):
     assert dbg.to_break is None
     assert win.message_field.message().startswith("no breakpoint hit in 300 scans (1.5 s of "
                                                   "PLC time)")
+
+
+class StPanel(Panel):
+    """A panel running an ST program whose fourth scan faults (an index out of bounds)."""
+    title = "bounds"
+
+    def __init__(self):
+        super().__init__()
+        from fbd.st.project import load
+        from tests.fbd.debug.test_lines import BOUNDS
+        self._plc = load("bounds.st", BOUNDS).plc(cycle=0.005)
+
+    @property
+    def plc(self):
+        return self._plc
+
+
+def test_a_fault_that_leaves_a_scan_half_run_is_said_in_the_users_words(qtbot):
+    clock = Clock()
+    panel = StPanel()
+    window = MainWindow(None, panel=panel, clock=clock, autostart=False)
+    qtbot.addWidget(window)
+    dbg_win = window.open_debugger(autostart=False)
+    dbg_win.debugger.add_line_breakpoint("Main", 6)     # line-stepped scans: the fault mid-scan
+    dbg_win.actions_by_name["until"].trigger()
+    for t in range(3):
+        dbg_win.tick(float(t))
+    assert "array index 4 is outside 1..3" in dbg_win.message_field.message()
+    assert dbg_win.debugger.in_scan and dbg_win.actions_by_name["finish"].isEnabled()
+    dbg_win.close()                                     # cannot finish it: the fault again
+    assert window.loop.paused
+    said = window.message_field.message()
+    assert said.startswith("PLC stopped in the middle of a scan: FbdError: ")
+    assert "open the debugger (Ctrl+D) to finish it" in said
+    window.pause_action.trigger()                       # Ctrl+P: on again, still half-run
+    clock.ns += TICK_NS
+    window.tick()
+    clock.ns += TICK_NS
+    window.tick()
+    assert window.message_field.message() == ("PLC stopped in the middle of scan 4: open the "
+                                              "debugger (Ctrl+D) to finish it, or start a new "
+                                              "game")
+    assert "SteppedScan" not in window.message_field.message()
+    again = window.open_debugger(autostart=False)       # and there, Finish finishes it
+    again.debugger.write("Main.k", 0)
+    again.actions_by_name["finish"].trigger()
+    assert not again.debugger.in_scan and panel.plc.scans == 4
+    again.close()
+
+
+def test_exporting_an_empty_trend_says_what_to_do_in_the_users_words(win):
+    with pytest.raises(FbdError) as e:
+        win.debugger.export_csv(io.StringIO())
+    assert "(paths)" not in str(e.value) and "Trends tab" in str(e.value)
