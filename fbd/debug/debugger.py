@@ -199,6 +199,15 @@ class Debugger(SignalAccess, SourceDebugging, Trending):
         return self.plc.now_us
 
     @property
+    def run_state(self) -> str:
+        """What the PLC is doing, in the words a status bar shows: ``RUNNING``, ``RUNNING
+        TO BREAK``, ``PAUSED IN SCAN`` (a scan stepped into) or ``PAUSED``. The one
+        place the views read it from."""
+        if self.state == "running":
+            return "RUNNING TO BREAK" if self.to_break is not None else "RUNNING"
+        return "PAUSED IN SCAN" if self.in_scan else "PAUSED"
+
+    @property
     def speed(self) -> float:
         """Simulated seconds per wall second while running: 1.0 real time, 10.0,
         or :data:`MAX` (as fast as the ``budget_s`` allows)."""

@@ -16,24 +16,16 @@ import logging
 import time
 
 from PyQt6.QtCore import Qt, QTimer, pyqtSignal
-from PyQt6.QtGui import QAction, QFontMetrics
-from PyQt6.QtWidgets import (
-    QComboBox,
-    QLabel,
-    QMainWindow,
-    QSpinBox,
-    QSplitter,
-    QStyle,
-    QTabWidget,
-    QToolBar,
-)
+from PyQt6.QtGui import QFontMetrics
+from PyQt6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget
 
-from fbd.debug.debugger import MAX, TO_BREAK_LIMIT, Debugger
+from fbd.debug.debugger import MAX, Debugger
 from fbd.errors import FbdError
 
-from ..widgets import MessageField
+from ..widgets import ElidedLabel, MessageField
 from .diagram import DiagramPanel
 from .source import SfcPanel, SourcePanel
+from .toolbar import SPEEDS, DebugToolbar
 from .trends import TrendPanel
 from .views import PATH_ROLE, BreakpointPanel, HierarchyTree, WatchPanel
 
@@ -42,7 +34,9 @@ __all__ = ["DebuggerWindow", "REFRESH_HZ", "SPEEDS"]
 log = logging.getLogger("hmi")
 
 REFRESH_HZ = 30
-SPEEDS = {"real time": 1.0, "x10": 10.0, "max": MAX}
+#: the colour of each run state the status bar shows (Debugger.run_state)
+STATE_COLOURS = {"RUNNING": "#1a7a30", "RUNNING TO BREAK": "#1a7a30", "PAUSED": "#b36b00",
+                 "PAUSED IN SCAN": "#b36b00"}
 
 
 class DebuggerWindow(QMainWindow):
@@ -69,7 +63,17 @@ class DebuggerWindow(QMainWindow):
         self.setWindowTitle(f"Debugger — {dbg.program.name}")
         dbg.listeners.append(self._event)
 
-        self._build_toolbar()
+        self.toolbar = DebugToolbar(
+            {"run": self.run, "pause": dbg.pause, "step": lambda: dbg.step(1),
+             "step_n": lambda: dbg.step(self.step_n.value()), "step_into": dbg.step_into,
+             "finish": dbg.finish_scan, "until": self.run_until_break,
+             "step_line": dbg.step_line, "step_over": lambda: dbg.step_line(over=True),
+             "warm": lambda: self.restart(cold=False), "cold": lambda: self.restart(cold=True)},
+            self._guard, has_st=bool(dbg.st_instances()), parent=self)
+        self.addToolBar(self.toolbar)
+        self.actions_by_name = self.toolbar.actions_by_name
+        self.step_n, self.speed = self.toolbar.step_n, self.toolbar.speed
+        self.speed.currentTextChanged.connect(self.set_speed)
         self.tree = HierarchyTree(dbg)
         self.diagram = DiagramPanel(dbg)
         self.watch = WatchPanel(dbg)
@@ -104,18 +108,30 @@ class DebuggerWindow(QMainWindow):
         main.addWidget(self.tabs)
         main.setSizes([520, 280])
         self.setCentralWidget(main)
-        # the message is a field of its own, so a long one never runs over the others
+        # the status bar, left to right: the run state and the counter (always seen),
+        # the message (a field of its own, so a long one never runs over the others),
+        # where a scan stepped into is, what scans cost
+        self.counter = QLabel()
+        bold = self.counter.font()
+        bold.setBold(True)
+        self.counter.setFont(bold)
+        # room for the longest text, so the state, the scan and the time are never clipped
+        self.counter.setMinimumWidth(16 + QFontMetrics(bold).horizontalAdvance(
+            "● RUNNING TO BREAK · scan 9,999,999 · 99,999.999 s"))
+        self.counter.setToolTip("What the PLC is doing, the scans it has run and its "
+                                "simulated time")
+        self.statusBar().addWidget(self.counter)
         self.message_field = MessageField()
         self.statusBar().addWidget(self.message_field, 1)
-        self.position = QLabel()       # the block a scan stepped into is at
+        self.position = ElidedLabel()       # the block or line a scan stepped into is at
         self.position.setStyleSheet("font-weight: bold; color: #b36b00")
-        self.position.setMaximumWidth(460)   # a long block path is cut, in full as a tip
+        self.position.setMaximumWidth(520)
         self.stats_label = QLabel()
         self.stats_label.setToolTip(
             "Wall-clock time of one scan (min / mean / max); an overrun is a scan that took "
             "longer than the cycle. dropped: scans due at the chosen speed that were not run "
             "because the window could not keep up (the PLC then runs slower than asked).")
-        self.statusBar().addPermanentWidget(self.position)
+        self.statusBar().addPermanentWidget(self.position, 1)
         self.statusBar().addPermanentWidget(self.stats_label)
         self._hit_shown = False        # the message shown is a breakpoint's hit
         self._was_in_scan = False
@@ -128,89 +144,6 @@ class DebuggerWindow(QMainWindow):
         self.refresh()
         if autostart:
             self.timer.start()
-
-    # -- toolbar --------------------------------------------------------------------
-    def _build_toolbar(self) -> None:
-        bar = QToolBar("Debug")
-        bar.setMovable(False)
-        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.addToolBar(bar)
-        self.actions_by_name: dict[str, QAction] = {}
-        style = self.style()
-
-        def action(name: str, text: str, slot, shortcut: str | None = None, tip: str = "",
-                   icon: QStyle.StandardPixmap | None = None):
-            a = bar.addAction(text)
-            if icon is not None:      # Qt's own icons: no glyph a font may lack
-                a.setIcon(style.standardIcon(icon))
-            a.triggered.connect(lambda _=False: self._guard(slot))
-            if shortcut:
-                a.setShortcut(shortcut)
-            a.setToolTip(f"{tip or text} ({shortcut})" if shortcut else tip or text)
-            self.actions_by_name[name] = a
-            return a
-
-        sp = QStyle.StandardPixmap
-        action("run", "Run", self.run, "F5", icon=sp.SP_MediaPlay)
-        pause = action("pause", "Pause", self.debugger.pause, "Shift+F5", icon=sp.SP_MediaPause)
-        pause.setShortcuts(["Shift+F5", "Esc"])     # Esc stops a long To break too
-        pause.setToolTip("Pause (Shift+F5 or Esc)")
-        bar.addSeparator()
-        action("step", "Step", lambda: self.debugger.step(1), "F10", "Run one whole scan",
-               icon=sp.SP_MediaSkipForward)
-        action("step_n", "", lambda: self.debugger.step(self.step_n.value()), None,
-               "Run the number of whole scans set beside", icon=sp.SP_MediaSeekForward)
-        self.step_n = QSpinBox()
-        self.step_n.setRange(1, 1_000_000)
-        self.step_n.setToolTip("how many scans the button before runs")
-        self.step_n.valueChanged.connect(self._step_n_text)
-        self.step_n.setValue(10)
-        bar.addWidget(self.step_n)
-        self._step_n_text(self.step_n.value())
-        bar.addSeparator()
-        action("step_into", "Step into", self.debugger.step_into, "F11",
-               "Run the next block of the scan (begins a scan first); the diagram follows it "
-               "into macros", icon=sp.SP_ArrowDown)
-        action("finish", "Finish", self.debugger.finish_scan, "Shift+F11",
-               "Run the rest of the scan stepped into")
-        action("until", "To break", self.run_until_break, "Ctrl+F5",
-               f"Run as fast as possible until a breakpoint fires, at most "
-               f"{TO_BREAK_LIMIT:,} scans; Esc stops it")
-        bar.addSeparator()
-        action("step_line", "Step line", self.debugger.step_line, "F7",
-               "Run to the next statement of an ST, IL or SFC POU, into the POUs it calls",
-               icon=sp.SP_ArrowRight)
-        action("step_over", "Line over", lambda: self.debugger.step_line(over=True), "F8",
-               "Run to the next statement, over the POUs this one calls")
-        if not self.debugger.st_instances():
-            for name in ("step_line", "step_over"):
-                self.actions_by_name[name].setEnabled(False)
-                self.actions_by_name[name].setToolTip("no ST, IL or SFC POU in this program")
-        bar.addSeparator()
-        action("warm", "Warm", lambda: self.restart(cold=False), None,
-               "Warm restart (memories and forces kept)")
-        action("cold", "Cold", lambda: self.restart(cold=True), None,
-               "Cold restart (everything from its initial value)")
-        bar.addSeparator()
-        self.speed = QComboBox()
-        self.speed.addItems(list(SPEEDS))
-        self.speed.currentTextChanged.connect(self.set_speed)
-        self.speed.setToolTip("speed: real time, x10, or as fast as possible")
-        bar.addWidget(self.speed)
-        bar.addSeparator()
-        self.counter = QLabel()
-        self.counter.setStyleSheet("font-weight: bold; padding: 0 6px")
-        # room for the longest text, so the scan and the time are never clipped
-        bold = self.counter.font()
-        bold.setBold(True)
-        self.counter.setMinimumWidth(12 + QFontMetrics(bold).horizontalAdvance(
-            "RUNNING · scan 99,999,999 · 99,999.999 s"))
-        bar.addWidget(self.counter)
-
-    def _step_n_text(self, n: int) -> None:
-        step_n = self.actions_by_name.get("step_n")
-        if step_n is not None:
-            step_n.setText(f"Step {n:,} scan{'s' if n != 1 else ''}")
 
     def show_message(self, text: str, ms: int = 8000) -> None:
         self.message_field.show_message(text, ms)
@@ -310,14 +243,16 @@ class DebuggerWindow(QMainWindow):
             where = f"in scan: block {done}/{total}, next {dbg.current_block}"
         elif dbg.to_break is not None:
             where = dbg.to_break.progress(dbg.scans, dbg.time_us) + "  ·  Esc stops"
-        self.counter.setText(f"{dbg.state.upper()} · scan {dbg.scans:,} · {dbg.time:,.3f} s")
+        state = dbg.run_state
+        self.counter.setText(f"● {state} · scan {dbg.scans:,} · {dbg.time:,.3f} s")
+        self.counter.setStyleSheet(f"color: {STATE_COLOURS.get(state, '#333333')}; "
+                                   f"padding: 0 6px")
         self.position.setText(where)
-        self.position.setToolTip(where)
         self.position.setVisible(bool(where))
         st = dbg.stats()
         self.stats_label.setText(
-            f"scan µs min {st['min_us']:.0f} / mean {st['mean_us']:.0f} / "
-            f"max {st['max_us']:.0f} · overruns {st['overruns']}"
+            f"scan {st['min_us']:.0f} / {st['mean_us']:.0f} / {st['max_us']:.0f} µs · "
+            f"{st['overruns']} overrun{'s' if st['overruns'] != 1 else ''}"
             + (f"  ·  dropped {dbg.dropped_scans}" if dbg.dropped_scans else ""))
         running = dbg.state == "running"
         self.actions_by_name["run"].setEnabled(not running)

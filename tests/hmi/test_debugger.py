@@ -77,7 +77,7 @@ def test_step_into_highlights_the_block_in_the_diagram(win):
     win.actions_by_name["step_into"].trigger()       # runs the first block
     assert dbg.in_scan and dbg.current_block == dbg.order[1]
     assert win.diagram.view.current == dbg.order[1].rsplit(".", 1)[1]  # followed into its macro
-    assert "in scan: block 1/" in win.position.text() and win.position.isVisible()
+    assert "in scan: block 1/" in win.position.full_text() and win.position.isVisible()
     win.actions_by_name["finish"].trigger()
     assert not dbg.in_scan and win.diagram.view.current is None
 
@@ -527,7 +527,7 @@ def test_paused_at_a_line_the_pane_highlights_it_with_the_calls_values(st_win):
     row = st_win.source.view.row_of(24)
     assert row.current and dbg.current_line == ("Tank", 24)
     assert st_win.source.view.row_of(23).values == {"seq.pump": "TRUE"}
-    assert "before line 24 of PROGRAM Tank" in st_win.position.text()
+    assert "before line 24 of PROGRAM Tank" in st_win.position.full_text()
     assert "paused by a breakpoint: line breakpoint 1" in st_win.message_field.text()
     # the values are the call's: level is the table's only when Tank returns
     assert row.values == {"level": "82.5"} and dbg.get("Tank.level") == 82.5

@@ -81,8 +81,8 @@ def test_to_break_returns_at_once_shows_its_progress_and_esc_stops_it(win, qtbot
         win.tick(float(k))
     assert dbg.scans > before and dbg.state == "running"
     assert win.timer.interval() == 0                  # as fast as the event loop allows
-    assert win.position.text().startswith(f"to break: {dbg.scans - before:,} of 1,000,000 "
-                                          f"scans (") and "Esc stops" in win.position.text()
+    assert win.position.full_text().startswith(f"to break: {dbg.scans - before:,} of 1,000,000 "
+                                          f"scans (") and "Esc stops" in win.position.full_text()
     qtbot.keyClick(win, Qt.Key.Key_Escape)
     assert dbg.state == "paused"
     ran = dbg.scans - before
@@ -156,3 +156,52 @@ def test_exporting_an_empty_trend_says_what_to_do_in_the_users_words(win):
     with pytest.raises(FbdError) as e:
         win.debugger.export_csv(io.StringIO())
     assert "(paths)" not in str(e.value) and "Trends tab" in str(e.value)
+
+
+def overflowing(toolbar) -> bool:
+    """Whether the toolbar hides actions behind its » button."""
+    from PyQt6.QtWidgets import QToolButton
+    button = toolbar.findChild(QToolButton, "qt_toolbar_ext_button")
+    return button is not None and button.isVisible()
+
+
+@pytest.mark.parametrize("width, height", [(1280, 860), (800, 600)])
+def test_the_run_state_and_counter_are_always_in_the_status_bar(win, width, height):
+    win.resize(width, height)
+    dbg = win.debugger
+    dbg.step(3)
+    win.refresh()
+    assert win.counter.parent() is win.statusBar() and win.counter.isVisible()
+    assert not win.counter.visibleRegion().isEmpty()
+    assert win.counter.text() == f"● PAUSED · scan {dbg.scans:,} · {dbg.time:,.3f} s"
+    assert not overflowing(win.toolbar)                   # every action on the bar
+    dbg.step_into()
+    win.refresh()
+    assert win.counter.text().startswith("● PAUSED IN SCAN · scan ")
+    win.actions_by_name["run"].trigger()
+    assert win.counter.text().startswith("● RUNNING · scan ")
+
+
+def test_the_toolbar_is_icons_with_tooltips_naming_their_shortcuts(win):
+    for name, action in win.actions_by_name.items():
+        assert not action.icon().isNull(), name
+        tip = action.toolTip()
+        assert tip.startswith(f"<b>{action.text()}</b>"), name
+        for key in action.shortcuts():
+            assert key.toString() in tip, (name, key.toString())
+    assert win.actions_by_name["step_into"].shortcut().toString() == "F11"
+    assert win.toolbar.toolButtonStyle() == Qt.ToolButtonStyle.ToolButtonIconOnly
+
+
+def test_the_run_state_is_said_in_one_place():
+    from fbd.debug import Debugger
+    from programs.game2048 import Game2048
+    dbg = Debugger(Game2048(seed=1).plc)
+    assert dbg.run_state == "PAUSED"
+    dbg.step_into()
+    assert dbg.run_state == "PAUSED IN SCAN"
+    dbg.run()
+    assert dbg.run_state == "RUNNING"
+    dbg.add_breakpoint("SCORE < 0")
+    dbg.run_to_break()
+    assert dbg.run_state == "RUNNING TO BREAK"
