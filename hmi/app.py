@@ -29,7 +29,7 @@ from fbd.debug.stepping import stepped_scan
 from .loop import RealTimeLoop
 from .panel import Panel
 from .panels import PANELS
-from .widgets import MessageField
+from .widgets import MessageField, fit_to_screen, minimum_height
 
 __all__ = ["MainWindow", "application", "TICK_MS", "MAX_SCANS_PER_TICK", "SPEEDS"]
 
@@ -84,8 +84,7 @@ class MainWindow(QMainWindow):
             self.set_panel(panel, program)
         elif program is not None:
             self.open_program(program)
-        screen = self.screen().availableGeometry()
-        self.resize(min(DEFAULT_SIZE[0], screen.width()), min(DEFAULT_SIZE[1], screen.height() - 40))
+        fit_to_screen(self, *DEFAULT_SIZE)
         if autostart:
             self.timer.start()
 
@@ -209,15 +208,16 @@ class MainWindow(QMainWindow):
 
     def _fit_minimum(self) -> None:
         """The window's minimum size: what the panel needs at its narrowest, with its
-        wrapped texts and its square board at that width (a top-level window's own
-        minimum ignores heights that depend on the width), so nothing clips."""
+        wrapped texts at that width (a top-level window's own minimum ignores heights
+        that depend on the width), so nothing clips or overlaps; small enough for an
+        800x600 screen."""
         panel = self.panel
         hint = panel.minimumSizeHint()
         width = max(hint.width(), MIN_WIDTH)
         layout = panel.layout()
         height = hint.height()
-        if layout is not None and layout.hasHeightForWidth():
-            height = max(height, layout.totalHeightForWidth(width))
+        if layout is not None:
+            height = max(height, minimum_height(layout, width))
         chrome = self.menuBar().sizeHint().height() + self.statusBar().sizeHint().height()
         self.setMinimumSize(max(width, self.statusBar().minimumSizeHint().width()),
                             height + chrome)

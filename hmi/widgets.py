@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PyQt6.QtCore import Qt, QTimer
+from PyQt6.QtCore import QRect, Qt, QTimer
 from PyQt6.QtGui import QFont, QFontMetrics, QKeySequence
 from PyQt6.QtWidgets import (
     QHBoxLayout,
@@ -28,7 +28,7 @@ from PyQt6.QtWidgets import (
 
 __all__ = ["FAMILIES", "font", "Theme", "button", "ElidedLabel", "StateLabel", "HintLine",
            "StatusLine", "MessageField", "GameMenu", "plc_status", "engine_name", "engine_tip",
-           "confirm_discard", "STATE_WORDS", "NOT_STARTED_HINT"]
+           "confirm_discard", "STATE_WORDS", "NOT_STARTED_HINT", "fit_to_screen", "minimum_height"]
 
 FAMILIES = ["Helvetica Neue", "Arial", "DejaVu Sans", "sans-serif"]
 
@@ -281,6 +281,37 @@ class MessageField(ElidedLabel):
 
     def message(self) -> str:
         return self.full_text()
+
+
+def fit_to_screen(window: QWidget, width: int, height: int, available: QRect | None = None) -> None:
+    """Give ``window`` the size ``width`` x ``height``, or less where the screen (its
+    available part: without task bars) has less room, keeping room for the title bar
+    and the frame; ``available``: the screen's area (default: the window's screen)."""
+    area = available if available is not None else window.screen().availableGeometry()
+    window.resize(max(1, min(width, area.width() - FRAME[0])),
+                  max(1, min(height, area.height() - FRAME[1])))
+
+
+#: what a window's frame and title bar take beside its client area, at most (px)
+FRAME = (16, 40)
+
+
+def minimum_height(layout, width: int) -> int:
+    """The least height a vertical box ``layout`` needs at ``width``: each item at its
+    minimum height, a wrapped text at its height for that width. (Qt's own
+    ``totalHeightForWidth`` uses the items' preferred heights: it would hold a
+    window at its preferred height.)"""
+    margins = layout.contentsMargins()
+    inner = width - margins.left() - margins.right()
+    items = [layout.itemAt(i) for i in range(layout.count())]
+    items = [it for it in items if not it.isEmpty()]
+    total = margins.top() + margins.bottom() + max(0, len(items) - 1) * max(0, layout.spacing())
+    for item in items:
+        least = item.minimumSize().height()
+        if item.hasHeightForWidth():
+            least = max(least, item.heightForWidth(inner))
+        total += least
+    return total
 
 
 def confirm_discard(parent: QWidget, what: str = "the game in progress") -> bool:

@@ -22,7 +22,7 @@ from PyQt6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget
 from fbd.debug.debugger import MAX, Debugger
 from fbd.errors import FbdError
 
-from ..widgets import ElidedLabel, MessageField
+from ..widgets import ElidedLabel, MessageField, fit_to_screen
 from .diagram import DiagramPanel
 from .source import SfcPanel, SourcePanel
 from .toolbar import SPEEDS, DebugToolbar
@@ -34,6 +34,7 @@ __all__ = ["DebuggerWindow", "REFRESH_HZ", "SPEEDS"]
 log = logging.getLogger("hmi")
 
 REFRESH_HZ = 30
+DEFAULT_SIZE = (1280, 860)          # the window's first size, if the screen has room
 #: the colour of each run state the status bar shows (Debugger.run_state)
 STATE_COLOURS = {"RUNNING": "#1a7a30", "RUNNING TO BREAK": "#1a7a30", "PAUSED": "#b36b00",
                  "PAUSED IN SCAN": "#b36b00"}
@@ -140,7 +141,7 @@ class DebuggerWindow(QMainWindow):
         self.timer = QTimer(self)
         self.timer.setInterval(1000 // REFRESH_HZ)
         self.timer.timeout.connect(self.tick)
-        self.resize(1280, 860)
+        fit_to_screen(self, *DEFAULT_SIZE)
         self.refresh()
         if autostart:
             self.timer.start()

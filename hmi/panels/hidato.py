@@ -133,7 +133,7 @@ class BoardView(QWidget):
         self.selected: tuple[int, int] | None = None
         self.typed = ""
         self.ends: tuple[int, ...] = ()
-        self.setMinimumSize(320, 320)
+        self.setMinimumSize(250, 250)         # 25 px a cell at 10x10: room for 800x600
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
 

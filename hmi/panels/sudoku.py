@@ -105,20 +105,13 @@ class BoardView(QWidget):
         self.colours: dict[int, int] = {}
         self.selected = (0, 0)
         self.solved = False
-        self.setMinimumSize(300, 300)
-        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        policy.setHeightForWidth(True)
-        self.setSizePolicy(policy)
+        # the grid is the largest square that fits, centred: the window may be short
+        self.setMinimumSize(9 * 27, 9 * 27)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
 
     def sizeHint(self) -> QSize:
         return QSize(480, 480)
-
-    def hasHeightForWidth(self) -> bool:
-        return True
-
-    def heightForWidth(self, width: int) -> int:
-        return width
 
     # -- what is shown ----------------------------------------------------------------
     def set_regions(self, regions) -> None:
