@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import pytest
 from PyQt6.QtCore import Qt
 from PyQt6.QtGui import QColor
+from PyQt6.QtWidgets import QApplication
 
 from hmi.panel import TOUCHED_NOTE, plc_status
 from hmi.panels.game2048 import THEME, BestScore, Game2048Panel, tile_style
@@ -386,3 +387,16 @@ def test_the_panel_is_registered_and_builds_by_default(qtbot, tmp_path, monkeypa
     panel = factory()
     qtbot.addWidget(panel)
     assert isinstance(panel.game, Game2048)
+
+
+def test_the_changed_in_the_debugger_note_is_whole_at_the_default_width(rig):
+    rig.window.resize(560, 820)                        # the window's first size
+    dbg_win = rig.window.open_debugger(autostart=False)
+    dbg_win.debugger.write("SCORE", 5000)
+    dbg_win.close()
+    rig.advance(20)
+    QApplication.processEvents()                       # laid out again
+    line = rig.panel.status_line
+    assert line.note.text() == TOUCHED_NOTE and line.note.isVisible()
+    assert line.note.width() >= line.note.fontMetrics().horizontalAdvance(TOUCHED_NOTE)
+    assert "…" not in line.left.text()                 # the cost gave up its room first
