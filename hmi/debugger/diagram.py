@@ -3,8 +3,9 @@
 The layout comes from :mod:`fbd.debug.layout`; this module only draws it
 and refreshes the values (one :class:`~fbd.debug.Probe` per level, read at
 each refresh, touching only the wires whose value changed; a hidden view
-refreshes when shown). A level opens at a readable zoom (the whole level if
-it fits at :data:`READABLE` or more, else its top left). Double-click a
+refreshes when shown). The program's top level opens whole; a macro entered
+at a readable zoom (the whole level if it fits at :data:`READABLE` or more,
+else its top left). Double-click a
 macro's box to enter it; the breadcrumb above the view goes back up. The
 wheel zooms, dragging pans.
 """
@@ -197,7 +198,9 @@ class DiagramView(QGraphicsView):
             text = QGraphicsSimpleTextItem(wire.text)
             text.setFont(_font(8))
             text.setBrush(QBrush(LITERAL_COLOUR))
-            text.setPos(dx - text.boundingRect().width() - 6, dy - text.boundingRect().height() / 2)
+            # above its pin's line, as a wire's value is above its wire: beside the value of
+            # the next pin down, never over it (MUX IN0 and IN1)
+            text.setPos(dx - text.boundingRect().width() - 6, dy - text.boundingRect().height() - 1)
             scene.addItem(text)
             return
         index = None
@@ -267,7 +270,10 @@ class DiagramView(QGraphicsView):
                            + "\ndouble-click: go to its connector")
         scene.addItem(tag)
         text = QGraphicsSimpleTextItem(c.name, tag)
-        text.setFont(_font(7.5))
+        # small enough that its descent (an underscore) is inside the tag's border, not on it
+        font = _font(8)
+        font.setPixelSize(max(6, int(h) - 4))
+        text.setFont(font)
         text.setBrush(QBrush(CONNECTOR_PEN))
         text.setPos(x + 3, y + (h - text.boundingRect().height()) / 2)
         self.connector_items.append((c, tag))
@@ -450,27 +456,25 @@ class DiagramView(QGraphicsView):
             self.scale(factor, factor)
 
     def fit_level(self) -> None:
-        """The default zoom of a level just entered: the whole level if it fits at a
-        readable size (:data:`READABLE` .. 1.25), else readable from its top left
-        (scroll or zoom out for the rest). Kept while the view is resized, until
-        the user zooms."""
+        """The default zoom of a level just opened: the program's top level whole, an
+        overview to enter macros from; a macro entered whole if it fits at a readable
+        size (:data:`READABLE` .. 1.25), else readable from its top left (scroll or
+        zoom out for the rest). Kept while the view is resized, until the user zooms."""
         self._auto_fit = True
         rect = self.scene().sceneRect()
         vp = self.viewport().size()
         if rect.width() <= 0 or vp.width() <= 0:
             return
         scale = min(vp.width() / rect.width(), vp.height() / rect.height())
-        scale = min(max(scale, READABLE), 1.25)
+        if self.prefix:
+            scale = max(scale, READABLE)
+        scale = min(scale, 1.25)
         self.resetTransform()
         self.scale(scale, scale)
         w, h = vp.width() / scale, vp.height() / scale
+        # what does not fit is shown from its top left corner: no box cut at the top
         cx = rect.center().x() if w >= rect.width() else rect.left() + w / 2
-        if h >= rect.height():
-            cy = rect.center().y()
-        else:      # where the data flow begins: the top of the leftmost boxes
-            first = sorted(self.level.boxes.values(), key=lambda b: (b.column, b.y))[:1]
-            top = first[0].y - 40 if first else rect.top()
-            cy = max(rect.top(), top) + h / 2
+        cy = rect.center().y() if h >= rect.height() else rect.top() + h / 2
         self.centerOn(cx, cy)
 
     def resizeEvent(self, event) -> None:

@@ -65,7 +65,8 @@ class Lane:
                                    fillLevel=0, brush=pg.mkBrush(PENS[index % len(PENS)] + "33"))
         else:
             plot.enableAutoRange(axis="y")
-            self.curve = plot.plot([], [], pen=pen)
+            # a PLC value holds from one scan to the next: steps, never slopes between samples
+            self.curve = plot.plot([], [], pen=pen, stepMode="left")
         self.cursor = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#555", width=1))
         plot.addItem(self.cursor, ignoreBounds=True)
         unit = " [s]" if self.is_time else ""

@@ -1,0 +1,84 @@
+"""The diagram and the trends read cleanly: the top level opens whole, a macro from
+its top, no value over a literal, a connector's name inside its tag, numbers drawn
+as the steps a PLC value makes."""
+
+from __future__ import annotations
+
+import pytest
+from PyQt6.QtWidgets import QGraphicsSimpleTextItem
+
+from hmi.debugger.window import DebuggerWindow
+from programs.game2048 import Game2048
+
+LEVELS = ("", "cell_0_0.", "control.", "smart_placement.", "install.", "game_over.",
+          "processing_up.line_0.")
+
+
+@pytest.fixture
+def win(qtbot):
+    game = Game2048(seed=1)
+    game.start()
+    w = DebuggerWindow(game.plc, autostart=False)
+    qtbot.addWidget(w)
+    w.resize(1280, 860)
+    w.show()
+    w.debugger.step(30)
+    w.refresh()
+    yield w
+    w.close()
+
+
+def shown(view):
+    return view.mapToScene(view.viewport().rect()).boundingRect()
+
+
+def test_the_top_level_opens_whole(win):
+    view = win.diagram.view
+    assert view.prefix == ""
+    seen = shown(view).adjusted(-1, -1, 1, 1)
+    for name, item in view.box_items.items():
+        assert seen.contains(item.sceneBoundingRect()), name      # was: cut at the top
+
+
+def test_a_macro_too_big_to_read_whole_opens_at_its_top_left(win):
+    view = win.diagram.view
+    view.enter("smart_placement")
+    assert view.transform().m11() >= 0.85                          # readable
+    top = min(item.sceneBoundingRect().top() for item in view.box_items.values())
+    assert shown(view).top() <= top - 10                           # the top row and its names
+
+
+@pytest.mark.parametrize("prefix", LEVELS)
+def test_no_value_or_literal_is_drawn_over_another(win, prefix):
+    view = win.diagram.view
+    view.show_level(prefix)
+    win.refresh()
+    labels = [(i.text(), i.sceneBoundingRect().adjusted(0.5, 0.5, -0.5, -0.5))
+              for i in view.scene().items()
+              if isinstance(i, QGraphicsSimpleTextItem) and i.parentItem() is None
+              and i.isVisible() and i.text()]
+    over = [(a, b) for k, (a, ra) in enumerate(labels) for b, rb in labels[k + 1:]
+            if ra.intersects(rb)]
+    assert over == []              # a MUX's literal IN0 and the value of its IN1 overlapped
+
+
+def test_a_connectors_name_is_inside_its_tag_underscores_too(win):
+    view = win.diagram.view                                        # the top: install_start.S_1_1
+    named = [(c, tag) for c, tag in view.connector_items if "_" in c.name]
+    assert named
+    for c, tag in named:
+        text = tag.childItems()[0]
+        inside = tag.path().boundingRect().adjusted(0, 1, 0, -1)     # within its border
+        glyphs = text.mapRectToParent(text.boundingRect())
+        assert inside.top() <= glyphs.top() and glyphs.bottom() <= inside.bottom(), c.name
+
+
+def test_numbers_are_trended_as_steps_as_bools_are(win):
+    dbg = win.debugger
+    dbg.trend(["BUSY", "SCORE"])
+    dbg.step(10)
+    win.tabs.setCurrentWidget(win.trends)
+    win.refresh()
+    lanes = win.trends.lanes
+    assert not lanes["SCORE"].is_bool
+    assert lanes["SCORE"].curve.opts["stepMode"] == lanes["BUSY"].curve.opts["stepMode"] == "left"
