@@ -47,6 +47,16 @@ DEFAULT_SIZE = (560, 820)            # the window's first size, if the screen ha
 MIN_WIDTH = 470                      # the narrowest a panel may be made
 
 
+def version() -> str:
+    """The installed fbd-sim's version (``0.1.0``), or what says it is not installed."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+    try:
+        return installed("fbd-sim")
+    except PackageNotFoundError:
+        return "(not installed: run from a source tree)"
+
+
 def application(argv=None) -> QApplication:
     """The QApplication (made once), named so the user data directory is ``fbd-sim``."""
     app = QApplication.instance()
@@ -54,6 +64,7 @@ def application(argv=None) -> QApplication:
         app = QApplication(list(sys.argv if argv is None else argv))
     app.setApplicationName(APP_NAME)
     app.setApplicationDisplayName(APP_TITLE)
+    app.setApplicationVersion(version())
     return app
 
 
@@ -154,11 +165,13 @@ class MainWindow(QMainWindow):
         """A message in the status bar for ``ms`` ms (0: until the next one)."""
         self.message_field.show_message(text, ms)
 
+    def about_text(self) -> str:
+        return (f"<b>{APP_TITLE}</b> {version()}<p>Games built only out of IEC 61131-3 "
+                f"function blocks, run scan by scan ({self.loop.cycle_ns // 1_000_000} ms cycles "
+                f"of simulated time) and played through HMI panels.")
+
     def _about(self) -> None:
-        QMessageBox.about(self, APP_TITLE,
-                          f"<b>{APP_TITLE}</b><p>Games built only out of IEC 61131-3 function "
-                          f"blocks, run scan by scan ({self.loop.cycle_ns // 1_000_000} ms cycles "
-                          f"of simulated time) and played through HMI panels.")
+        QMessageBox.about(self, APP_TITLE, self.about_text())
 
     # -- panels -----------------------------------------------------------------------
     def choose_program(self, name: str) -> Panel | None:

@@ -6,14 +6,21 @@ each refresh, touching only the wires whose value changed; a hidden view
 refreshes when shown). The program's top level opens whole; a macro entered
 at a readable zoom (the whole level if it fits at :data:`READABLE` or more,
 else its top left). Double-click a
-macro's box to enter it; the breadcrumb above the view goes back up. The
-wheel zooms, dragging pans.
+macro's box to enter it; the breadcrumb above the view (:mod:`.diagram_panel`), its
+Up button or Backspace go back up. The wheel zooms, dragging pans.
 """
 
 from __future__ import annotations
 
 from PyQt6.QtCore import QPointF, QRectF, Qt, pyqtSignal
-from PyQt6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
+from PyQt6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QPainter,
+    QPainterPath,
+    QPen,
+)
 from PyQt6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPathItem,
@@ -21,11 +28,6 @@ from PyQt6.QtWidgets import (
     QGraphicsScene,
     QGraphicsSimpleTextItem,
     QGraphicsView,
-    QHBoxLayout,
-    QLabel,
-    QPushButton,
-    QVBoxLayout,
-    QWidget,
 )
 
 from fbd.debug.debugger import format_value
@@ -33,7 +35,7 @@ from fbd.debug.layout import HEADER_H, PORT_H, Level, layout_level
 from fbd.network import Network
 from fbd.values import Kind
 
-__all__ = ["DiagramView", "DiagramPanel", "TRUE_COLOUR", "FORCED_COLOUR", "CURRENT_COLOUR"]
+__all__ = ["DiagramView", "TRUE_COLOUR", "FORCED_COLOUR", "CURRENT_COLOUR"]
 
 TRUE_COLOUR = QColor("#1a9e3a")
 WIRE_COLOUR = QColor("#555555")
@@ -402,6 +404,12 @@ class DiagramView(QGraphicsView):
             raise KeyError(f"{self.prefix}{name} is not a macro instance")
         self.show_level(f"{self.prefix}{name}.")
 
+    def up(self) -> None:
+        """Show the level above the one shown (nothing at the program's top)."""
+        if self.prefix:
+            parts = self.prefix.rstrip(".").split(".")
+            self.show_level("".join(p + "." for p in parts[:-1]))
+
     def box_at(self, item: QGraphicsItem | None) -> str | None:
         while item is not None:
             role = item.data(ROLE)
@@ -485,58 +493,3 @@ class DiagramView(QGraphicsView):
     def fit(self) -> None:
         self._auto_fit = False
         self.fitInView(self.scene().sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
-
-
-class DiagramPanel(QWidget):
-    """The diagram with its breadcrumb (program > cell_0_0 > ...) and zoom buttons."""
-
-    def __init__(self, debugger, parent=None):
-        super().__init__(parent)
-        self.crumbs = QHBoxLayout()
-        self.crumbs.setContentsMargins(0, 0, 0, 0)
-        bar = QWidget()
-        bar.setLayout(self.crumbs)
-        self.view = DiagramView(debugger)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(2, 2, 2, 2)
-        layout.addWidget(bar)
-        layout.addWidget(self.view, 1)
-        self.crumb_buttons: list[QPushButton] = []
-        self.view.entered.connect(self._crumbs)
-        self._crumbs(self.view.prefix)
-
-    def _crumbs(self, prefix: str) -> None:
-        while self.crumbs.count():
-            w = self.crumbs.takeAt(0).widget()
-            if w is not None:
-                w.hide()
-                w.deleteLater()
-        self.crumb_buttons = []
-        parts = [p for p in prefix.split(".") if p]
-        names = [self.view.debugger.program.name, *parts]
-        for i, name in enumerate(names):
-            if i:
-                self.crumbs.addWidget(QLabel("›"))
-            button = QPushButton(name)
-            button.setFlat(True)
-            target = "".join(p + "." for p in parts[:i])
-            button.clicked.connect(lambda _=False, t=target: self.view.show_level(t))
-            button.setEnabled(i < len(names) - 1)
-            self.crumbs.addWidget(button)
-            self.crumb_buttons.append(button)
-        for i in range(self.crumbs.count()):
-            widget = self.crumbs.itemAt(i).widget()
-            if widget is not None and self.isVisible():
-                widget.show()
-        self.crumbs.addStretch(1)
-        for text, slot in (("−", lambda: self.view.zoom(1 / 1.25)),
-                           ("+", lambda: self.view.zoom(1.25)), ("Fit", self.view.fit)):
-            b = QPushButton(text)
-            b.setFixedWidth(40)
-            b.clicked.connect(slot)
-            self.crumbs.addWidget(b)
-            if self.isVisible():
-                b.show()
-
-    def refresh(self) -> None:
-        self.view.refresh()

@@ -23,7 +23,7 @@ from fbd.debug.debugger import MAX, Debugger
 from fbd.errors import FbdError
 
 from ..widgets import ElidedLabel, MessageField, fit_to_screen
-from .diagram import DiagramPanel
+from .diagram_panel import DiagramPanel
 from .source import SfcPanel, SourcePanel
 from .toolbar import SPEEDS, DebugToolbar
 from .trends import TrendPanel

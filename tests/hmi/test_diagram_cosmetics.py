@@ -82,3 +82,35 @@ def test_numbers_are_trended_as_steps_as_bools_are(win):
     lanes = win.trends.lanes
     assert not lanes["SCORE"].is_bool
     assert lanes["SCORE"].curve.opts["stepMode"] == lanes["BUSY"].curve.opts["stepMode"] == "left"
+
+
+def test_up_and_backspace_go_up_a_level_and_the_keyboard_stays_in_the_diagram(win, qtbot):
+    from PyQt6.QtCore import Qt
+    from PyQt6.QtWidgets import QApplication
+    panel, view = win.diagram, win.diagram.view
+    assert not panel.up_button.isEnabled()
+    view.enter("processing_up")
+    view.enter("line_0")
+    assert panel.up_button.isEnabled()
+    panel.up_button.click()
+    assert view.prefix == "processing_up."
+    win.activateWindow()
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Backspace)
+    assert view.prefix == ""
+    view.enter("control")
+    panel.crumb_buttons[0].click()                       # the breadcrumb: the program
+    assert view.prefix == "" and QApplication.focusWidget() is not win.step_n
+    assert all(b.focusPolicy() == Qt.FocusPolicy.NoFocus for b in panel.crumb_buttons)
+
+
+def test_an_export_is_offered_in_the_users_documents(win, monkeypatch, tmp_path):
+    from PyQt6.QtCore import QStandardPaths
+    from PyQt6.QtWidgets import QFileDialog
+    offered = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        lambda parent, title, start, kinds: offered.append(start) or ("", ""))
+    win.trends._export("csv")
+    docs = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    assert offered and offered[0].startswith(docs or str(tmp_path.home()))
+    assert offered[0].endswith("trace.csv")
