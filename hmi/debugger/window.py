@@ -16,8 +16,7 @@ import logging
 import time
 
 from PyQt6.QtCore import Qt, QTimer, pyqtSignal
-from PyQt6.QtGui import QFontMetrics
-from PyQt6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget
+from PyQt6.QtWidgets import QLabel, QMainWindow, QSizePolicy, QSplitter, QTabWidget
 
 from fbd.debug.debugger import MAX, Debugger
 from fbd.errors import FbdError
@@ -116,9 +115,6 @@ class DebuggerWindow(QMainWindow):
         bold = self.counter.font()
         bold.setBold(True)
         self.counter.setFont(bold)
-        # room for the longest text, so the state, the scan and the time are never clipped
-        self.counter.setMinimumWidth(16 + QFontMetrics(bold).horizontalAdvance(
-            "● RUNNING TO BREAK · scan 9,999,999 · 99,999.999 s"))
         self.counter.setToolTip("What the PLC is doing, the scans it has run and its "
                                 "simulated time")
         self.statusBar().addWidget(self.counter)
@@ -127,12 +123,14 @@ class DebuggerWindow(QMainWindow):
         self.position = ElidedLabel()       # the block or line a scan stepped into is at
         self.position.setStyleSheet("font-weight: bold; color: #b36b00")
         self.position.setMaximumWidth(520)
+        # its text's width while there is room, the message the rest; both elide when short
+        self.position.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.stats_label = QLabel()
         self.stats_label.setToolTip(
             "Wall-clock time of one scan (min / mean / max); an overrun is a scan that took "
             "longer than the cycle. dropped: scans due at the chosen speed that were not run "
             "because the window could not keep up (the PLC then runs slower than asked).")
-        self.statusBar().addPermanentWidget(self.position, 1)
+        self.statusBar().addPermanentWidget(self.position)
         self.statusBar().addPermanentWidget(self.stats_label)
         self._hit_shown = False        # the message shown is a breakpoint's hit
         self._was_in_scan = False
@@ -245,7 +243,12 @@ class DebuggerWindow(QMainWindow):
         elif dbg.to_break is not None:
             where = dbg.to_break.progress(dbg.scans, dbg.time_us) + "  ·  Esc stops"
         state = dbg.run_state
-        self.counter.setText(f"● {state} · scan {dbg.scans:,} · {dbg.time:,.3f} s")
+        text = f"● {state} · scan {dbg.scans:,} · {dbg.time:,.3f} s"
+        self.counter.setText(text)
+        # never clipped, and it only grows: the fields beside it do not jump as it changes
+        need = 16 + self.counter.fontMetrics().horizontalAdvance(text)
+        if need > self.counter.minimumWidth():
+            self.counter.setMinimumWidth(need)
         self.counter.setStyleSheet(f"color: {STATE_COLOURS.get(state, '#333333')}; "
                                    f"padding: 0 6px")
         self.position.setText(where)
