@@ -14,7 +14,7 @@ from fbd.debug.layout import crossings, overlaps
 from hmi.debugger.cli import register  # noqa: F401  (the verb imports no Qt)
 from hmi.debugger.window import DebuggerWindow
 from programs.game2048 import Game2048
-from tests.hmi.rig import Rig
+from tests.hmi.rig import Rig, open_debugger
 
 SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
 
@@ -490,10 +490,7 @@ def test_trends_are_lanes_like_a_logic_analyser(win):
 def st_win(qtbot):
     from fbd.st.project import load
     from hmi.screenshots import TANK
-    w = DebuggerWindow(load("tank.st", TANK).plc(cycle=0.01), autostart=False)
-    qtbot.addWidget(w)
-    w.resize(1280, 860)
-    w.show()
+    w = open_debugger(qtbot, load("tank.st", TANK).plc(cycle=0.01))
     yield w
     w.close()
 
@@ -560,11 +557,7 @@ def fillings(qtbot):
     first = net.add("first", filling(), start=net.input("GO", BOOL))
     second = net.add("second", filling(), start=first.valve)
     net.output("PUMP", second.pump)
-    w = DebuggerWindow(Plc(net), autostart=False)
-    qtbot.addWidget(w)
-    w.resize(1280, 860)
-    w.show()
-    return w
+    return open_debugger(qtbot, Plc(net))
 
 
 def test_a_click_on_an_st_block_in_the_diagram_shows_its_source(qtbot):
@@ -595,10 +588,7 @@ END_PROGRAM
 
 def test_the_values_after_a_long_line_can_be_scrolled_into_view(qtbot):
     from fbd.st.project import load
-    w = DebuggerWindow(load("arr.st", LONG_ARRAY).plc(cycle=0.01), autostart=False)
-    qtbot.addWidget(w)
-    w.resize(1280, 860)
-    w.show()
+    w = open_debugger(qtbot, load("arr.st", LONG_ARRAY).plc(cycle=0.01))
     w.debugger.step(50)
     w.refresh()
     view = w.source.view

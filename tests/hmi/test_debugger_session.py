@@ -12,7 +12,7 @@ from fbd.debug.tobreak import plc_duration
 from fbd.errors import FbdError
 from hmi.app import MainWindow
 from hmi.panel import Panel
-from tests.hmi.rig import TICK_NS, Clock, Rig
+from tests.hmi.rig import TICK_NS, Clock, Rig, game_2048_plc, open_debugger
 
 
 @pytest.fixture
@@ -59,14 +59,7 @@ def test_finish_is_enabled_only_in_a_scan_stepped_into(rig):
 
 @pytest.fixture
 def win(qtbot):
-    from hmi.debugger.window import DebuggerWindow
-    from programs.game2048 import Game2048
-    game = Game2048(seed=1)
-    game.start()
-    w = DebuggerWindow(game.plc, autostart=False)
-    qtbot.addWidget(w)
-    w.resize(1280, 860)
-    w.show()
+    w = open_debugger(qtbot, game_2048_plc())
     yield w
     w.close()
 

@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 from PyQt6.QtWidgets import QGraphicsSimpleTextItem
 
-from hmi.debugger.window import DebuggerWindow
-from programs.game2048 import Game2048
+from tests.hmi.rig import game_2048_plc, open_debugger
 
 LEVELS = ("", "cell_0_0.", "control.", "smart_placement.", "install.", "game_over.",
           "processing_up.line_0.")
@@ -16,12 +15,7 @@ LEVELS = ("", "cell_0_0.", "control.", "smart_placement.", "install.", "game_ove
 
 @pytest.fixture
 def win(qtbot):
-    game = Game2048(seed=1)
-    game.start()
-    w = DebuggerWindow(game.plc, autostart=False)
-    qtbot.addWidget(w)
-    w.resize(1280, 860)
-    w.show()
+    w = open_debugger(qtbot, game_2048_plc())
     w.debugger.step(30)
     w.refresh()
     yield w
