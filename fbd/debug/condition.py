@@ -51,8 +51,9 @@ from typing import Any, NamedTuple
 
 from .. import types as t
 from ..compiler.pycode import ScanProgram, SignalInfo
-from ..errors import FbdError, UnknownSignal
+from ..errors import FbdError
 from ..values import Kind, parse_real, quote, unescape
+from .signals import resolve
 
 __all__ = ["ConditionError", "Condition", "compile_condition", "FUNCTIONS", "MAX_TOKENS",
            "MAX_NESTING", "MAX_LENGTH"]
@@ -411,13 +412,13 @@ class _Parser:
 
     def lookup(self, tok: _Tok) -> SignalInfo:
         try:
-            info = self.program.signal(tok.text)
-        except UnknownSignal as e:
+            info = resolve(self.program, tok.text)      # IEC names: any case
+        except FbdError as e:
             self.error(tok.col, str(e))
         if info.type is None:
             self.error(tok.col, f"{tok.text} is a block's internal storage, not an IEC "
                                 f"value; a condition cannot read it")
-        self.paths.append(tok.text)
+        self.paths.append(info.path)
         return info
 
     def path(self, tok: _Tok) -> _Node:

@@ -22,8 +22,8 @@ right edge and enters at an input port on its left edge:
    the wire straight), then adjacent swaps (*transpose*) where they remove
    crossings; the best order seen is kept. Crossings between two layers are
    counted exactly at the ports (an inversion count), wires of one net never
-   cross each other. The ports of the level's pseudo-boxes (its inputs and
-   outputs) are free to reorder; a block's pins are not.
+   cross each other. A node with ``free_ports`` (the level's inputs) may
+   reorder its ports; a block's pins are not.
 4. **Coordinates.** In each layer the order is fixed; the y of the nodes is
    chosen so that wires run as straight as they can: each node wants the y
    where its ports meet its neighbours' (the median over its wires, dummy
@@ -50,7 +50,7 @@ class Node:
     below: float = 0.0                 # room it needs below y + height
     in_ports: dict = field(default_factory=dict)    # port -> y offset
     out_ports: dict = field(default_factory=dict)
-    free_ports: bool = False           # its ports may be reordered (the pseudo-boxes)
+    free_ports: bool = False           # its ports may be reordered (the level's inputs)
     pin: str | None = None             # "first" or "last": the layer it must be in
     rank: int = 0                      # an order hint: execution order
     dummy: bool = False

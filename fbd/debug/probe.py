@@ -58,13 +58,19 @@ class Probe:
     (TIME in µs), ``texts()`` IEC text, ``forced()`` which are forced.
     """
 
-    def __init__(self, plc: Plc, infos: list[SignalInfo]):
+    def __init__(self, plc: Plc, infos: list[SignalInfo], tasks: list | None = None):
         self._plc = plc
         self.paths = [i.path for i in infos]
         self.types = [i.type for i in infos]
         self._reads = [(i.slot, i.const) for i in infos]
+        # ``tasks``: each signal's task (a configuration's); None or all the main task's:
+        # one table, read the fast way
+        main = plc.main
+        self._tasks = None if tasks is None or all(t is main for t in tasks) else list(tasks)
 
     def read_raw(self) -> list:
+        if self._tasks is not None:
+            return [c if k is None else t.s[k] for t, (k, c) in zip(self._tasks, self._reads)]
         s = self._plc.main.s
         return [c if k is None else s[k] for k, c in self._reads]
 
@@ -77,6 +83,8 @@ class Probe:
 
     def forced(self) -> list[bool]:
         """Which of the signals are forced (to mark them)."""
+        if self._tasks is not None:
+            return [k is not None and k in t.forces for t, (k, _c) in zip(self._tasks, self._reads)]
         forces = self._plc.main.forces
         return [k is not None and k in forces for k, _c in self._reads]
 

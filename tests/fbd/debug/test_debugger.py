@@ -348,8 +348,8 @@ def test_several_breakpoints_that_hold_together_are_reported_together():
 
 @pytest.mark.parametrize("text, holds", [
     ("N = 4", True), ("N == 4", True), ("N <> 4", False), ("N != 4", False),
-    ("n = 4", None),                               # paths are case-sensitive ...
-    ("N = 4 and Q", True), ("N = 4 AnD NoT Q", False),   # ... keywords are not
+    ("n = 4", True), ("GE.out", True),            # IEC names ignore case: paths ...
+    ("N = 4 and Q", True), ("N = 4 AnD NoT Q", False),   # ... and keywords
     ("N = 4 & en.OUT", True), ("N > 3 XOR Q", False), ("FALSE OR N >= 4", True),
     ("NOT N > 5", None),                           # NOT binds tighter than >: NOT on an INT
     ("NOT (N > 5)", True),
@@ -399,7 +399,7 @@ def test_conditions_compare_strings_and_reals():
     ("(N > 2 N", 8, "expected ')' to close the '(' of column 1"),
     ("N > 2 3", 7, "after a complete expression"),
     ("nothing.here > 1", 1, "unknown signal 'nothing.here'"),
-    ("t.n > 1", 1, "did you mean t.seen, t.N?"),
+    ("t.sen > 1", 1, "did you mean t.seen, t.EN, t.N?"),
     ("N", None, "the condition is an integer, not TRUE or FALSE"),
     ("Q >= 1", 3, ">= compares like with like, but Q is BOOL and 1 is an integer"),
     ("Q > FALSE", 3, "does not order BOOLs"),
@@ -802,5 +802,7 @@ def test_the_debugger_takes_the_main_instances_iec_names_and_the_older_ones():
     assert dbg.run_until_break().scan == 3
     assert [(row.path, row.value) for row in dbg.watch_values()] == [("a.n", 3)]
     assert dbg.complete("a.") == ["a.n"] and dbg.text("counter.n") == "3"
+    dbg.watch("B.N")            # another instance is watched by its IEC name too
+    assert [row.path for row in dbg.watch_values()] == ["a.n", "b.n"]
     with pytest.raises(FbdError, match="b.n is not a variable of a, the program the debugger shows"):
-        dbg.watch("b.n")
+        dbg.add_breakpoint("b.n > 1")     # conditions are the main task's, as its scans are

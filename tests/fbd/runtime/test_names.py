@@ -55,7 +55,7 @@ def test_the_older_spellings_name_what_they_named(plc):
 
 
 @pytest.mark.parametrize("path, hint", [
-    ("a.m", "unknown signal 'a.m'; did you mean a.n"),
+    ("a.m", r"unknown signal 'a.m'; did you mean a.t.M, a.n\?"),   # suggestions ignore case
     ("conf.res.zz", "unknown signal 'conf.res.zz'"),
     ("conf.res.a.zz", "unknown signal 'a.zz'"),
     ("n", "unknown signal 'n'; did you mean a.n, b.n"),
