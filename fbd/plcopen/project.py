@@ -112,8 +112,10 @@ class Project:
             raise PlcOpenError(f"{self.path}: no configuration with a program instance to "
                                f"run; run one POU instead (POUs: "
                                f"{', '.join(self.languages) or 'none'})")
-        shared = {name: var.type.coerce(var.start) for name, var in conf.variables.items()
-                  if var.type is not None}
+        # a Var's start is a port's value (TIME a timedelta), an ARRAY's or STRUCT's the
+        # run-time list itself (which coerce would take for numbers without a unit)
+        shared = {name: var.type.copy(var.start) if var.structured else var.type.coerce(var.start)
+                  for name, var in conf.variables.items() if var.type is not None}
         plc = None
         for spec in conf.tasks:
             net, links = self._importer.for_configuration(spec.program)

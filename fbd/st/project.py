@@ -31,6 +31,8 @@ from ..errors import FbdError
 from ..library import load_libraries
 from ..network import Network
 from ..plcopen.project import Configuration, Project, TaskSpec
+from ..plcopen.values import run_value
+from ..types import Kind
 from . import ast as A
 from .compile import compile_unit
 from .errors import StSemanticError
@@ -41,8 +43,10 @@ class _Var:
     """A global as :class:`fbd.plcopen.project.Project` keeps one."""
 
     def __init__(self, name, type_, start, constant):
-        self.name, self.type, self.start, self.constant = name, type_, start, constant
+        self.name, self.type, self.constant = name, type_, constant
+        self.start = run_value(start, type_)     # as a port takes it: TIME a timedelta
         self.type_name = type_.name
+        self.structured = type_.kind in (Kind.ARRAY, Kind.STRUCT)
 
 
 class StProject(Project):
