@@ -318,10 +318,8 @@ def program_network(name: str, block, doc: str = "") -> Network:
     wires = {}
     for port in block.input_ports():
         default = port.default
-        if isinstance(port.type, DataType):
-            # a port's default is a run-time value (TIME in µs), a network's the public one
-            raw = port.type.default if default is REQUIRED else default
-            default = port.type.to_python(raw)
+        if default is REQUIRED and isinstance(port.type, DataType):
+            default = port.type.to_python(port.type.default)
         wires[port.name] = net.input(port.name, port.type, default, at=where.get(port.name))
     inst = net.add(name, block, **wires)
     for port in block.output_ports():
