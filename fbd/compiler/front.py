@@ -6,7 +6,8 @@
    block gets a full path (``cell_0_0.memory``) and slots for its outputs and
    state;
 2. *resolve* (:meth:`_Builder.resolve`): follow every input through macro
-   ports to the leaf output, network input or literal that drives it, unify
+   ports to the leaf output, network input or literal that drives it (an
+   unwired one of ``Block.kept_inputs`` reads the block's own state), unify
    the types at both ends of every wire (generic blocks take the type of what
    they are wired to) and note the forward wires the order follows. One pass:
    at 100k blocks each pass over the wires costs a tenth of a second;
@@ -228,7 +229,11 @@ class _Builder:
                 for pname, port in inst.input_decls.items():
                     bindings = all_bindings.get(pname)
                     if bindings is None:
-                        if port.default is REQUIRED:
+                        kept = leaf.block.kept_inputs.get(pname)
+                        if kept is not None:    # the instance's own value (Block.kept_inputs)
+                            inputs[pname] = new_src((leaf.state[kept], None, False, index))
+                            self.with_feedback.add(index)
+                        elif port.default is REQUIRED:
                             self.broken.add(index)
                             problem(f"{scope.where(f'{name}.{pname}')}: input is not "
                                     f"connected and {inst.type_name} gives it no default")

@@ -212,6 +212,7 @@ class CallCompiler:
                 self.fail(arg, f"{info.name}.{v.name} is {v.type.name}; pass a variable of that type")
             params.append(code)
             inout_targets.append(code)
+            self.wrote(arg.value)
         if given:
             k = next(iter(given))
             self.fail(given[k], f"{info.name} has no input {k}")

@@ -330,6 +330,7 @@ class ExprCompiler(CallCompiler):
         if not same(tp, dtp):
             self.fail(node, f"{tp.name} cannot be assigned to {A.dump(target)}, which is {dtp.name}")
         self.emit(f"{dest} = {self.copied(code, dtp)}")
+        self.wrote(target)
 
     def copied(self, code: str, tp: t.DataType) -> str:
         c = tp.canonical
