@@ -158,3 +158,26 @@ def test_the_batch_engine_keeps_an_open_input_in_every_instance():
     seen = [(h.scan().get("y1").tolist(), h.get("y2").tolist()) for _ in range(3)]
     assert seen == [([10, 10], [11, 12]), ([20, 20], [11, 12]), ([30, 30], [11, 12])]
 
+
+def test_a_function_block_drawn_in_fbd_keeps_what_it_wrote_into_an_open_input(tmp_path):
+    """The same FB drawn in FBD (x := x + 10; y := x), placed twice: g with x open, g2
+    with x wired to 1; matiec runs the ST Beremiz writes for it as the rows above."""
+    from fbd.plcopen import load_project
+    from tests.fbd.plcopen import files as f
+    fb = f.pou("Fb", f.group("inputVars", f.var("x", "INT")) + f.group("outputVars", f.var("y", "INT")),
+               f.inv(1, "x") + f.inv(2, "10")
+               + f.block(3, "ADD", {"IN1": (1, None), "IN2": (2, None)}, ["OUT"])
+               + f.outv(4, "x", 3, pin="OUT") + f.inv(5, "x", y=40) + f.outv(6, "y", 5, y=40),
+               kind="functionBlock")
+    instances = "".join(f'<variable name="{n}"><type><derived name="Fb"/></type></variable>'
+                        for n in ("g", "g2"))
+    main = f.pou("Main", f.group("outputVars", f.var("Y", "INT"), f.var("Y2", "INT"))
+                 + f.group("localVars", instances),
+                 f.block(1, "Fb", {}, ["y"], inst="g") + f.outv(2, "Y", 1, pin="y")
+                 + f.inv(3, "1", y=60) + f.block(4, "Fb", {"x": (3, None)}, ["y"], inst="g2", y=60)
+                 + f.outv(5, "Y2", 4, pin="y", y=60))
+    path = tmp_path / "fb.xml"
+    path.write_text(f.HEAD + fb + main + f.TAIL)
+    h = Harness(load_project(path).network("Main"))
+    seen = [(h.scan().get("Y"), h.get("g.x"), h.get("Y2")) for _ in range(3)]
+    assert seen == [(10, 10, 11), (20, 20, 11), (30, 30, 11)]
