@@ -13,7 +13,7 @@ below in a loop (each registered explicitly). The rules, by kind of type:
   whose ``+ 0.5`` is exactly 1.0, gives 0); then wrapped to the width. An
   unsigned integer or bit string gets 0 for a negative REAL (REAL_TO_UINT(-3.2)
   = 0), as matiec's ``__real_to_uint`` gives. NaN and +-inf give 0. TRUNC
-  truncates toward zero instead.
+  truncates toward zero instead (its docstring says what beyond the range).
 * integer, bit string, REAL -> REAL/LREAL: the value as a double. REAL is held
   as a double (see fbd.types), so LREAL_TO_REAL does not round to single
   precision.
@@ -313,7 +313,15 @@ del _src, _dst, _name, _cls
 class TRUNC(Block):
     """Truncate a REAL toward zero to an integer type: TRUNC(DINT) gives a DINT.
 
-    The result wraps to the type's width; NaN and +-inf give 0.
+    matiec's TRUNC is a C cast, ``(DINT)x``: in the target's range the value
+    truncated toward zero. Beyond it C says nothing, and this follows what gcc
+    makes of the cast on x86-64, where Beremiz and OpenPLC run on a PC (checked
+    with iec2c 6bb2c339df6f): SINT, INT, DINT, USINT and UINT convert through a
+    32-bit integer and UDINT and LINT through a 64-bit one, keeping its low bits
+    (TRUNC(INT) of 70000.5 is 4464, of -2.7 as USINT 254); a value beyond that
+    integer, NaN or an infinity gives its lowest value, -2**31 or -2**63, then
+    cut (0 for all but DINT and LINT); ULINT takes values up to 2**64 and gives
+    0 above, 2**63 below -2**63 and for NaN. (ARM processors saturate instead.)
     """
     family = "convert"
     types = {"I": ANY_INT, "R": ANY_REAL}  # the output first: TRUNC(DINT)
@@ -322,7 +330,16 @@ class TRUNC(Block):
     helpers = {"_conv_trunc": _conv_trunc}
 
     def code(self, io):
-        return f"{io.OUT} = {io.I.wrap(f'_conv_trunc({io.IN})')}"
+        tp, x = io.I, io.IN
+        value = tp.wrap(f"_conv_trunc({x})")
+        if tp.bits == 64 and not tp.signed:
+            return (f"{io.OUT} = {value} if -9223372036854775808.0 <= {x} < 18446744073709551616.0"
+                    f" else (0 if {x} >= 18446744073709551616.0 else 9223372036854775808)")
+        if tp.bits < 32 or tp.bits == 32 and tp.signed:
+            inside, lowest = f"-2147483649.0 < {x} < 2147483648.0", -(1 << 31)
+        else:
+            inside, lowest = f"-9223372036854775808.0 <= {x} < 9223372036854775808.0", -(1 << 63)
+        return f"{io.OUT} = {value} if {inside} else {tp.wrap_value(lowest)}"
 
 
 __all__ = ["Conversion", "TRUNC", "round_half_away", "round_matiec", "round_matiec_unsigned",

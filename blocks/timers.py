@@ -16,18 +16,29 @@ timing diagrams):
   the running delay or pulse, shortening it below the time already elapsed
   ends it on this scan); once a timer has finished, a change of PT does not
   move Q or ET until the next start;
-* ET never exceeds PT: it stops at PT when the time is up;
-* a PT of zero or less behaves as T#0s: TON switches on in the scan IN
-  rises, TOF switches off in the scan IN falls, TP gives no pulse.
+* ET stops at PT when the time is up, whatever PT is: a negative PT gives
+  ET = PT there, as matiec's timers do (IEC leaves PT <= 0 open);
+* the scan that sees the starting edge only records the start (matiec's
+  state machines, checked with iec2c 6bb2c339df6f): it does not compare ET
+  with PT, so a PT of zero or less still delays TON by one scan, gives TP a
+  pulse of one scan and keeps TOF's Q TRUE for one scan after IN falls.
 """
 
 from fbd.block import Block, Port, State, register
 from fbd.types import BOOL, LREAL, TIME
 
 
-def _reached(io) -> str:
-    """ET once the time is up: PT, or T#0s for a negative PT."""
-    return f"({io.PT} if {io.PT} > 0 else 0)"
+def _timing(io, done: bool, indent: str) -> str:
+    """The running timer's step, shared by the three: ET counts up from START; once
+    PT has passed Q becomes ``done`` and ET stops at PT (matiec: START + PT <= now)."""
+    et = io.tmp()
+    return "\n".join(indent + line for line in f"""\
+{et} = {io.now} - {io.START}
+if {et} >= {io.PT}:
+    {io.Q} = {done}
+    {io.ET} = {io.PT}
+else:
+    {io.ET} = {et}""".split("\n"))
 
 
 class _Timer(Block):
@@ -56,19 +67,13 @@ class TON(_Timer):
              State("START", TIME, doc="PLC time of the scan IN was first seen TRUE")]
 
     def code(self, io):
-        et = io.tmp()
         return f"""\
 if {io.IN}:
     if not {io.M}:
         {io.M} = True
         {io.START} = {io.now}
     elif not {io.Q}:
-        {et} = {io.now} - {io.START}
-        if {et} >= {io.PT}:
-            {io.Q} = True
-            {io.ET} = {_reached(io)}
-        else:
-            {io.ET} = {et}
+{_timing(io, True, "        ")}
 else:
     {io.M} = False
     {io.Q} = False
@@ -80,32 +85,25 @@ class TOF(_Timer):
     """Off-delay timer: Q follows IN up at once, and falls PT after IN falls.
 
     While IN is TRUE, Q is TRUE and ET is T#0s. The delay starts in the scan
-    where IN is first seen FALSE (ET = T#0s there) and Q falls on the first scan
-    at least PT later, when ET stops at PT and stays there until IN rises
-    again. IN TRUE during the delay cancels it (Q stays TRUE, ET back to T#0s).
-    Q is FALSE before IN has ever been TRUE.
+    where IN is first seen FALSE (Q still TRUE, ET still T#0s there) and Q
+    falls on the first later scan at least PT after it, when ET stops at PT
+    and stays there until IN rises again. IN TRUE during the delay cancels it
+    (Q stays TRUE, ET back to T#0s). Q is FALSE before IN has ever been TRUE.
     """
     state = [State("M", BOOL, doc="IN was TRUE on the previous scan"),
              State("START", TIME, doc="PLC time of the scan IN was first seen FALSE")]
 
     def code(self, io):
-        et = io.tmp()
         return f"""\
 if {io.IN}:
     {io.M} = True
     {io.Q} = True
     {io.ET} = 0
-else:
-    if {io.M}:
-        {io.M} = False
-        {io.START} = {io.now}
-    if {io.Q}:
-        {et} = {io.now} - {io.START}
-        if {et} >= {io.PT}:
-            {io.Q} = False
-            {io.ET} = {_reached(io)}
-        else:
-            {io.ET} = {et}"""
+elif {io.M}:
+    {io.M} = False
+    {io.START} = {io.now}
+elif {io.Q}:
+{_timing(io, False, "    ")}"""
 
 
 @register
@@ -114,7 +112,8 @@ class TP(_Timer):
 
     The pulse starts in the scan where a rising edge of IN is seen while no
     pulse is running (IN already TRUE on the first scan counts as an edge) and
-    Q is TRUE on every scan less than PT after it. Edges of IN during the pulse
+    Q is TRUE on that scan and on every later scan less than PT after it, so
+    a pulse lasts at least one scan. Edges of IN during the pulse
     are ignored, and so is an IN still TRUE when the pulse ends: a new pulse
     needs a new rising edge. ET counts up to PT and stays there after the
     pulse while IN is TRUE; it is T#0s whenever Q and IN are both FALSE.
@@ -123,21 +122,15 @@ class TP(_Timer):
              State("START", TIME, doc="PLC time the running pulse started")]
 
     def code(self, io):
-        et = io.tmp()
         return f"""\
 if not {io.Q} and {io.IN} and not {io.M}:
     {io.Q} = True
     {io.START} = {io.now}
-{io.M} = {io.IN}
-if {io.Q}:
-    {et} = {io.now} - {io.START}
-    if {et} >= {io.PT}:
-        {io.Q} = False
-        {io.ET} = {_reached(io)} if {io.IN} else 0
-    else:
-        {io.ET} = {et}
-elif not {io.IN}:
-    {io.ET} = 0"""
+elif {io.Q}:
+{_timing(io, False, "    ")}
+if not {io.Q} and not {io.IN}:
+    {io.ET} = 0
+{io.M} = {io.IN}"""
 
 
 @register

@@ -132,6 +132,11 @@ class Block:
     #: why the native engine cannot run this block type (its code is not what the
     #: engine translates, e.g. a POU compiled from ST); "" lets the engine try
     no_native_form: ClassVar[str] = ""
+    #: input -> the state variable holding the instance's own value of it. IEC makes a
+    #: function block's inputs instance data: a call sets those it is given, the body
+    #: may change them, and the next call without them sees what the body left. An
+    #: input left unwired reads that state; the block's code writes it back.
+    kept_inputs: ClassVar[dict] = {}
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)

@@ -4,9 +4,11 @@
 
 1. *flatten* (:meth:`_Builder.flatten`): walk the macro hierarchy; every leaf
    block gets a full path (``cell_0_0.memory``) and slots for its outputs and
-   state;
+   state; an input kept in a block (``Network.store``) is that block's slot
+   (in a macro, when the input is left open);
 2. *resolve* (:meth:`_Builder.resolve`): follow every input through macro
-   ports to the leaf output, network input or literal that drives it, unify
+   ports to the leaf output, network input or literal that drives it (an
+   unwired one of ``Block.kept_inputs`` reads the block's own state), unify
    the types at both ends of every wire (generic blocks take the type of what
    they are wired to) and note the forward wires the order follows. One pass:
    at 100k blocks each pass over the wires costs a tenth of a second;
@@ -54,6 +56,7 @@ class Scope:
     inst: Any             # the macro Instance in the parent scope
     children: dict = field(default_factory=dict)  # instance name -> Scope
     leaves: dict = field(default_factory=dict)    # instance name -> Leaf
+    kept: dict = field(default_factory=dict)      # input name -> the slot it is kept in
 
     def where(self, name: str) -> str:
         return f"{self.prefix}{name}"
@@ -114,6 +117,7 @@ class _Builder:
             # network placed as a macro with the input left open would see it.
             self.inputs[name] = self.slot(tp.default if default is REQUIRED else default)
         self._walk(self.top, set())
+        self._store_inputs()
         self.succ = [[] for _ in self.leaves]
         self.indeg = [0] * len(self.leaves)
 
@@ -161,6 +165,32 @@ class _Builder:
             all_leaves.append(leaf)
         self.n_slots = len(slot_init)
 
+    def _store_inputs(self) -> None:
+        """An input kept in a block's output or state (Network.store) is that slot:
+        at the top the PLC latches into it, the block writes it, every reader reads
+        it; in a macro, an open input reads what the block last wrote."""
+        self.stored: dict[int, tuple] = {}   # slot -> (scope, input name, the leaf writing it)
+        for scope in self.scopes:
+            for name, (inst, var) in scope.net.stores.items():
+                leaf = scope.leaves[inst]
+                slot = leaf.outputs[var] if var in leaf.outputs else leaf.state[var]
+                self.stored[slot] = (scope, name, leaf)
+                scope.kept[name] = slot
+                if scope is self.top:
+                    self.inputs[name] = slot
+                port = leaf.inst.output_decls.get(var)
+                if port is not None and isinstance(port.type, str):  # generic: the input's type
+                    self.types.union(("tv", leaf.index, port.type), scope.net.inputs[name][0])
+
+    def start_stored_inputs(self) -> None:
+        """After inference: a stored input's slot starts at the input's initial value,
+        and the block writing it reads it as a wire to itself."""
+        for slot, (scope, name, leaf) in self.stored.items():
+            tp, default = scope.net.inputs[name]
+            self.slot_init[slot] = tp.copy(tp.default if default is REQUIRED else default)
+            if any(src.slot == slot for src in leaf.inputs.values()):
+                self.with_feedback.add(leaf.index)
+
     # ------------------------------------------------------------------ resolve
     def source(self, scope: Scope, src, feedback: bool) -> Src:
         """Follow a wire's source through macro ports down to what really drives it."""
@@ -190,6 +220,9 @@ class _Builder:
             if scope.parent is None:
                 return Src(self.inputs[src.port])
             bindings = scope.inst.bindings.get(src.port, [])
+            if not bindings and src.port in scope.kept:   # open: what its block last wrote
+                slot = scope.kept[src.port]
+                return Src(slot, None, True, self.writer[slot])
             if not bindings:
                 _tp, default = scope.net.inputs[src.port]
                 if default is REQUIRED:
@@ -228,7 +261,11 @@ class _Builder:
                 for pname, port in inst.input_decls.items():
                     bindings = all_bindings.get(pname)
                     if bindings is None:
-                        if port.default is REQUIRED:
+                        kept = leaf.block.kept_inputs.get(pname)
+                        if kept is not None:    # the instance's own value (Block.kept_inputs)
+                            inputs[pname] = new_src((leaf.state[kept], None, False, index))
+                            self.with_feedback.add(index)
+                        elif port.default is REQUIRED:
                             self.broken.add(index)
                             problem(f"{scope.where(f'{name}.{pname}')}: input is not "
                                     f"connected and {inst.type_name} gives it no default")
@@ -424,6 +461,7 @@ def _flatten(net: Network) -> FlatProgram:
     if not b.problems:
         b.resolve()
         infer_types(b)
+        b.start_stored_inputs()
     order = execution_order(b) if b.leaves else []
     if b.problems:
         raise ValidationError(net.name, b.problems)

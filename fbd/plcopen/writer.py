@@ -675,8 +675,10 @@ class _PouWriter:
                 self._connect(cpi, src, fb, (x, y), routes.get((OUTPUTS, name)), ids, pins,
                               self._output_type(name), blocks)
                 sub(ov, "expression").text = name
-        # feedback variables are written last: their readers see the previous scan
-        for src, var in self.fb.items():
+        # feedback variables are written last: their readers see the previous scan; so
+        # are the inputs a block writes (Network.store: the block runs last of all)
+        stores = self.net.stores.items() if self.prefix == "" else ()
+        for src, var in [*self.fb.items(), *((("out", *at), name) for name, at in stores)]:
             if src[0] == "in":
                 sx, sy = level.boxes[INPUTS].out_port(src[1])
             else:

@@ -44,6 +44,7 @@ import math
 
 from ..compiler.flat import SignalInfo
 from ..errors import FbdError, UnknownSignal, quote
+from ..values import Kind
 from .names import ConfigurationNames, Instance
 from .plc import Plc, to_us
 
@@ -144,6 +145,18 @@ def _initialise(names: ConfigurationNames, init, error) -> None:
     instance.task.set_start(info.slot, init.value(info.type))
 
 
+def _start(tp, start):
+    """A global's initial value in run-time form. A front end gives it as run-time
+    (ST: a TIME in µs) or as a port takes it (PLCopen: a TIME as a timedelta); an
+    ARRAY's or STRUCT's is the run-time list itself, which coerce would check again
+    as a user's value (and refuse a TIME element, a number without a unit)."""
+    if tp.mutable:
+        return tp.copy(start)
+    if tp.kind is Kind.TIME and isinstance(start, int) and not isinstance(start, bool):
+        return start
+    return tp.coerce(start)
+
+
 class GlobalTable:
     """The configuration's VAR_GLOBALs in one table, read and written by name as
     a task's signals are (``plc.get("g")``, ``plc.set("CONF.G", v)``), and a
@@ -155,7 +168,7 @@ class GlobalTable:
         self.names = [name for name, var in variables.items() if var.type is not None]
         self.types = [variables[n].type for n in self.names]
         self.constant = [bool(getattr(variables[n], "constant", False)) for n in self.names]
-        self._starts = [tp.coerce(variables[n].start) for n, tp in zip(self.names, self.types)]
+        self._starts = [_start(tp, variables[n].start) for n, tp in zip(self.names, self.types)]
         self.index = {n.upper(): i for i, n in enumerate(self.names)}
         self.s = [copy.deepcopy(v) for v in self._starts]
         self.forces: dict = {}        # what Plc.write checks: a global is never forced

@@ -22,7 +22,7 @@ from __future__ import annotations
 from .. import types as t
 from ..block import code_lines, literal
 from . import ast as A
-from .calls import CallCompiler, same, untyped
+from .calls import CallCompiler, context_free_type, same, untyped
 from .model import Var
 from .stdlib import WSTRING_LITERAL_REFUSED
 from .typemap import STRING_LENGTHS, literal_value
@@ -131,6 +131,10 @@ class ExprCompiler(CallCompiler):
     # -- operators -------------------------------------------------------------
     def operands(self, e: A.Binary, expected):
         """Both sides, the untyped one compiled in the other's type."""
+        if expected is None or e.op in _CMP:
+            guess = context_free_type(e) if untyped(e.left) and untyped(e.right) else None
+            if guess is not None:
+                return self.expr(e.left, guess), self.expr(e.right, guess)
         if untyped(e.left) and not untyped(e.right):
             right = self.expr(e.right, None)
             left = self.expr(e.left, right[1])
@@ -326,6 +330,7 @@ class ExprCompiler(CallCompiler):
         if not same(tp, dtp):
             self.fail(node, f"{tp.name} cannot be assigned to {A.dump(target)}, which is {dtp.name}")
         self.emit(f"{dest} = {self.copied(code, dtp)}")
+        self.wrote(target)
 
     def copied(self, code: str, tp: t.DataType) -> str:
         c = tp.canonical

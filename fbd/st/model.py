@@ -8,9 +8,11 @@ each FB instance it holds, that instance's variables (``T1.IN``, ``T1.Q``,
 POU's *state*, each entry with its path relative to the POU (``T1.Q``), the
 path under which the block shows it, and its type and initial value.
 
-Inputs are parameters only (the caller owns them: the wire, or for an
-instance inside another POU, the holder's state ``fb.IN``). Globals reached
-through VAR_EXTERNAL (also by the FBs inside) are passed in and handed back.
+Inputs are parameters (the caller owns them: the wire, or for an instance
+inside another POU, the holder's state ``fb.IN``); those the body writes are
+handed back too, as IEC keeps an instance's inputs (``kept_inputs``). Globals
+reached through VAR_EXTERNAL (also by the FBs inside) are passed in and handed
+back.
 """
 
 from __future__ import annotations
@@ -120,6 +122,10 @@ class PouInfo:
     in_outs: list[Var] = field(default_factory=list)
     variables: dict[str, Var] = field(default_factory=dict)    # NAME -> every own variable
     state: list[StateEntry] = field(default_factory=list)      # outputs, VARs, instances', in order
+    # the inputs the body writes (assigned, a FOR variable, an output bound to them,
+    # passed as a VAR_IN_OUT): the function hands them back, first, so the caller keeps
+    # the instance's value (None until the body is compiled)
+    kept_inputs: list[Var] | None = None
     externals: dict[str, t.DataType] = field(default_factory=dict)   # GLOBAL -> type (own and inner)
     result_type: t.DataType | None = None
     fn_name: str = ""

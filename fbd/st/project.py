@@ -78,12 +78,26 @@ def program_network(name: str, block_cls) -> Network:
     wires = {}
     for v in info.inputs:
         at = v.node.location.text if v.node is not None and v.node.location is not None else None
-        wires[v.name] = net.input(v.name, v.type, v.init, at=at)
+        wires[v.name] = net.input(v.name, v.type, v.type.to_python(v.init), at=at)
     inst = net.add(name, block_cls(), **wires)
+    keep_written_inputs(net, inst)
     for v in info.outputs:
         at = v.node.location.text if v.node is not None and v.node.location is not None else None
         net.output(v.name, inst.port(v.name), v.type, at=at)
     return net
+
+
+def keep_written_inputs(net: Network, inst) -> None:
+    """A PROGRAM's located inputs that its body writes are memory, as in matiec: each
+    is kept in the block (``Network.store``), so what the program wrote is the
+    input's value until the next value is latched."""
+    info = inst.element.st_info
+    if info.kind != "PROGRAM":
+        return
+    located = {v.name for v in info.inputs if v.node is not None and v.node.location is not None}
+    for port, kept in type(inst.element).kept_inputs.items():
+        if port in located:
+            net.store(port, inst, kept)
 
 
 def load(path, text: str | None = None) -> Project:
@@ -245,4 +259,4 @@ def _rename_globals(conf: Configuration, compiled) -> None:
                                f"global {g}, which the configuration does not declare")
 
 
-__all__ = ["load", "program_network", "StProject", "StImporter"]
+__all__ = ["load", "program_network", "keep_written_inputs", "StProject", "StImporter"]

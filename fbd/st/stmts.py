@@ -173,6 +173,7 @@ class StmtCompiler(ExprCompiler):
         if vtp is None or vtp.canonical.kind not in (K.INT, K.BITS):
             self.fail(s.variable, "a FOR variable must be an integer")
         self.emit(f"{var} = {self.typed(s.start, vtp, 'FOR start')}")
+        self.wrote(s.variable)
         first = self.tmp()
         self.emit(f"{first} = True")
         mark = self.mark()
@@ -297,6 +298,7 @@ class StmtCompiler(ExprCompiler):
             if tp is None or not same(tp, v.type):
                 self.fail(arg, f"{info.name}.{v.name} is {v.type.name}; pass a variable of that type")
             inouts.append(code)
+            self.wrote(arg.value)
         if given:
             k = next(iter(given))
             self.fail(given[k], f"{info.name} has no input {k}")
@@ -304,7 +306,9 @@ class StmtCompiler(ExprCompiler):
         params = [self.member_local(var, v.path) for v in info.inputs] + inouts
         params += [self.global_of(g, tp, node) for g, tp in info.externals.items()]
         state = [self.member_local(var, e.path) for e in info.state]
-        back = inouts + [self.global_of(g, tp, node) for g, tp in info.externals.items()] + state
+        kept = [self.member_local(var, v.path) for v in info.kept_inputs]  # what its body wrote
+        back = kept + inouts + [self.global_of(g, tp, node) for g, tp in info.externals.items()] \
+            + state
         call = f"{info.fn_name}(now{''.join(', ' + p for p in params + state)})"
         self.emit(f"{', '.join(back)}, = {call}" if back else call)
         for oname, arg in outs.items():

@@ -103,7 +103,7 @@ class TypeMap:
         if isinstance(spec, A.NamedType):
             base = self.named(spec.name, spec)
             init = self.initial(decl.init, base) if decl.init is not None else None
-            return t.DerivedType.of(decl.name, base, init)
+            return t.DerivedType.of(decl.name, base, _given(base, init))
         if isinstance(spec, A.StringType):
             return t.DerivedType.of(decl.name, self.spec(spec),
                                     self.initial(decl.init, t.STRING) if decl.init else None)
@@ -124,17 +124,18 @@ class TypeMap:
         if isinstance(spec, A.ArrayType):
             arr = self.spec(spec)
             if decl.init is not None:
-                return t.ArrayType.of(arr.element, arr.dims, decl.name, self.initial(decl.init, arr))
+                return t.ArrayType.of(arr.element, arr.dims, decl.name,
+                                      _given(arr, self.initial(decl.init, arr)))
             return t.ArrayType.of(arr.element, arr.dims, decl.name)
         if isinstance(spec, A.StructType):
             fields = []
             for m in spec.members:
                 ftp = self.spec(m.spec)
-                fields.append(t.Field(m.name, ftp, self.initial(m.init, ftp) if m.init is not None
-                                      else None))
+                fields.append(t.Field(m.name, ftp, _given(ftp, self.initial(m.init, ftp))
+                                      if m.init is not None else None))
             st = t.StructType.of(decl.name, fields)
             if decl.init is not None:
-                return t.DerivedType.of(decl.name, st, self.initial(decl.init, st))
+                return t.DerivedType.of(decl.name, st, _given(st, self.initial(decl.init, st)))
             return st
         self.fail(decl, f"type {decl.name}: this kind of type is not supported")
 
@@ -181,7 +182,9 @@ class TypeMap:
                         values += [canon.element.copy(one) for _ in range(count)]
                 if len(values) > canon.size:
                     self.fail(init, f"{len(values)} values for {tp.name}, which has {canon.size}")
-                return canon.coerce(values)
+                # IEC: the elements not given keep the element type's initial value
+                return values + [canon.element.copy(canon.element.default)
+                                 for _ in range(canon.size - len(values))]
             if isinstance(init, A.StructInit):
                 if not isinstance(canon, t.StructType):
                     self.fail(init, f"a structure initialiser for {tp.name}")
@@ -237,6 +240,13 @@ class TypeMap:
             if not c.min <= value <= c.max:
                 self.fail(lit, f"{value} is out of range for {c.name} ({c.min}..{c.max})")
         return value
+
+
+def _given(tp: t.DataType, raw):
+    """A run-time value as the types' constructors take an initial value: in the
+    public form (:meth:`fbd.types.DataType.to_python`), which they check and turn
+    back (a TIME's µs would be refused there as a number without a unit)."""
+    return None if raw is None else tp.to_python(raw)
 
 
 def declarations(types: dict) -> tuple:
