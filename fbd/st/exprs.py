@@ -169,10 +169,16 @@ class ExprCompiler(CallCompiler):
     def logical(self, e: A.Binary, expected):
         """AND / OR: short-circuit (C's && and ||) when the right side needs statements."""
         mark = self.mark()
-        left = self.expr(e.left, None)
-        mark_right = self.mark()
-        right = self.expr(e.right, left[1])
-        pre = self.take(mark_right)
+        if untyped(e.left):   # `16#30 OR b`: the literal takes b's type (it needs no statements)
+            mark_right = self.mark()
+            right = self.expr(e.right, None)
+            pre = self.take(mark_right)
+            left = self.expr(e.left, right[1])
+        else:
+            left = self.expr(e.left, None)
+            mark_right = self.mark()
+            right = self.expr(e.right, left[1])
+            pre = self.take(mark_right)
         ta, tb = left[1], right[1]
         if not same(ta, tb) or ta.canonical.kind not in (K.BOOL, K.BITS):
             self.fail(e, f"'{e.op}' needs two operands of one bit-string type (BOOL, BYTE, "
