@@ -47,11 +47,14 @@ from ..compiler.interp import Interpreter
 from ..compiler.pycode import compile_network
 from ..errors import FbdError
 from ..runtime.plc import Plc
-from .synthetic import random_network, usable_kinds
+from .synthetic import CONTROL_LOOP, control_network, random_network, usable_kinds
 
 __all__ = ["run_bench", "targets", "format_report", "parse_sizes", "add_arguments", "main"]
 
 SIZES = (1000, 10_000, 100_000)
+#: the synthetic networks ``--mix`` chooses: BOOL and INT logic and arithmetic, or
+#: REAL control loops (what REAL arithmetic costs)
+MIXES = ("default", "real")
 CYCLE_US = 5000
 COMPILES = 3      # compiles timed per size (1 with --quick)
 WIDE_SPREAD = 1.3  # slowest run / fastest beyond this: something else slowed the runs
@@ -304,13 +307,15 @@ def _default_program() -> str | None:
 
 def run_bench(sizes=SIZES, *, quick: bool = False, seed: int = 1, library: dict | None = None,
               progress=_stderr, interp_limit: int | None = None,
-              engines=("python", "native"), target: str | None = "") -> BenchResult:
+              engines=("python", "native"), target: str | None = "",
+              mix: str = "default") -> BenchResult:
     """Measure every size; ``progress(text)`` is told what is being done.
 
     ``interp_limit``: the largest size the interpreter is run at (default: all
     sizes, with as few scans as its time budget allows; 10k when ``quick``).
     ``engines``: which engines to time ("python", "native"); ``target``: a
-    ``MODULE:FUNCTION`` to time on both ("" for 2048 where installed, None for none).
+    ``MODULE:FUNCTION`` to time on both ("" for 2048 where installed, None for none);
+    ``mix``: one of :data:`MIXES`.
     """
     budget = 0.02 if quick else 0.1
     runs = 3 if quick else 7
@@ -318,8 +323,11 @@ def run_bench(sizes=SIZES, *, quick: bool = False, seed: int = 1, library: dict 
     interp_runs = 3 if quick else 5
     if interp_limit is None:
         interp_limit = 10_000 if quick else max(sizes)
+    build_network = random_network if mix == "default" else control_network
     result = BenchResult(seed, quick, platform.python_version(),
-                         ", ".join(k.label for k in usable_kinds(library=library)))
+                         ", ".join(k.label for k in usable_kinds(library=library))
+                         if mix == "default" else
+                         f"REAL control loops of {', '.join(CONTROL_LOOP)} (REAL but SR)")
     native, result.native_note = _native_engine(engines)
     if hasattr(os, "getloadavg"):  # other work on the machine slows every figure
         result.load = f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
@@ -327,7 +335,7 @@ def run_bench(sizes=SIZES, *, quick: bool = False, seed: int = 1, library: dict 
     for n in sizes:
         progress(f"bench: {n} blocks: building the network")
         t0 = time.perf_counter()
-        net = random_network(n, seed, library=library)
+        net = build_network(n, seed, library=library)
         build = time.perf_counter() - t0
         comps = []
         program = None
@@ -551,6 +559,9 @@ def add_arguments(p) -> None:
     p.add_argument("--quick", action="store_true",
                    help="shorter timing runs; the interpreter only up to 10k blocks")
     p.add_argument("--seed", type=int, default=1, help="seed of the synthetic networks")
+    p.add_argument("--mix", choices=MIXES, default="default",
+                   help="the synthetic networks: random BOOL and INT logic and arithmetic "
+                        "(default), or REAL control loops (real)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.add_argument("--check", action="store_true",
                    help="exit with status 1 when a measured target is missed")
@@ -567,7 +578,8 @@ def main(args) -> int:
     engines = ("python", "native") if args.engine == "both" else ("python",) if \
         args.engine == "python" else ("python", "native")
     result = run_bench(sizes, quick=args.quick, seed=args.seed, engines=engines,
-                       target=None if args.program == "none" else args.program)
+                       target=None if args.program == "none" else args.program,
+                       mix=args.mix)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:

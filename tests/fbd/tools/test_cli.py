@@ -240,6 +240,15 @@ def test_bench_json_and_table(capsys):
         "PASS", "n/a", "PASS", "n/a", "PASS"]
 
 
+def test_bench_times_real_control_loops_with_mix_real(capsys):
+    status, out, _ = fbd(capsys, "bench", "--sizes", "120", "--quick", "--mix", "real",
+                         "--engine", "python", "--program", "none", "--json")
+    assert status == 0
+    doc = json.loads(out)
+    assert doc["mix"].startswith("REAL control loops of SUB, MUL, ADD")
+    assert doc["sizes"][0]["blocks"] == 120 and doc["sizes"][0]["scan_us"] > 0
+
+
 def test_bench_reports_the_spread_of_its_runs_and_warns_when_it_is_wide(capsys):
     status, out, _ = fbd(capsys, "bench", "--sizes", "200", "--quick", "--json")
     assert status == 0
