@@ -1,0 +1,101 @@
+"""REAL as IEEE single precision held in Python floats: the rounding, its code
+form and its shortest text agree with C's float (numpy's float32 cast is C's
+``(float)`` of a double, so it is the reference here), bit for bit."""
+
+import math
+import random
+import struct
+
+import numpy as np
+import pytest
+
+from fbd.real32 import (
+    FLT_MAX,
+    NAMES,
+    OVERFLOW,
+    int_to_real32,
+    is_real32,
+    real32_code,
+    real32_text,
+    round_real32,
+)
+
+SPECIAL = [0.0, -0.0, 0.1, 0.2, 0.1 + 0.2, 1 / 3, 16777217.0, 16777219.0, FLT_MAX, -FLT_MAX,
+           OVERFLOW, -OVERFLOW, math.nextafter(OVERFLOW, 0), math.nextafter(-OVERFLOW, 0),
+           1e39, 1e300, 1.401298464324817e-45, 7.006492321624085e-46, 7.006492321624087e-46,
+           1e-46, 1.1754942106924411e-38, 5e-324, math.inf, -math.inf, math.nan, -math.nan]
+
+
+def bits(x: float) -> bytes:
+    return struct.pack("<d", x)
+
+
+def c_float(x: float) -> float:
+    with np.errstate(over="ignore", invalid="ignore"):
+        return float(np.float64(x).astype(np.float32))
+
+
+def random_doubles(n: int, seed: int):
+    rng = random.Random(seed)
+    for _ in range(n):
+        yield struct.unpack("<d", struct.pack("<Q", rng.getrandbits(64)))[0]
+    for _ in range(n):   # values near the rounding points of single precision
+        yield rng.uniform(-1e6, 1e6) * 2.0 ** rng.randint(-140, 100)
+
+
+@pytest.mark.parametrize("x", SPECIAL, ids=repr)
+def test_rounding_is_cs_float_conversion_on_the_edge_cases(x):
+    assert bits(round_real32(x)) == bits(c_float(x))
+
+
+def test_rounding_is_cs_float_conversion_on_random_doubles_nan_payloads_and_signs_too():
+    for x in random_doubles(20_000, 1):
+        assert bits(round_real32(x)) == bits(c_float(x)), x
+
+
+def test_the_code_form_rounds_as_the_function_does_nested_too():
+    ns = dict(NAMES)
+    one = eval(f"lambda x: {real32_code('x')}", ns)
+    two = eval(f"lambda x, y: {real32_code(real32_code('x') + ' + y')}", ns)
+    for x in [*SPECIAL, *random_doubles(2000, 2)]:
+        assert bits(one(x)) == bits(round_real32(x)), x
+        assert bits(two(x, 0.1)) == bits(c_float(c_float(x) + 0.1)), x
+
+
+def test_an_integer_rounds_once_as_cs_cast_of_a_64_bit_integer():
+    # through a double 2**60 + 2**36 + 1 would become 2**60 + 2**36, a tie, then 2**60
+    assert int_to_real32(2**60 + 2**36 + 1) == 2.0**60 + 2.0**37
+    assert int_to_real32(-(2**60 + 2**36 + 1)) == -(2.0**60 + 2.0**37)
+    assert int_to_real32(2**60 + 2**36) == 2.0**60
+    rng = random.Random(3)
+    for _ in range(20_000):
+        n = rng.randint(-2**63, 2**63 - 1) >> rng.randint(0, 40)
+        assert int_to_real32(n) == float(np.float32(np.int64(n))), n
+        u = rng.getrandbits(64)
+        assert int_to_real32(u) == float(np.float32(np.uint64(u))), u
+
+
+@pytest.mark.parametrize("x, text", [
+    (0.1, "0.1"), (1 / 3, "0.33333334"), (16777217.0, "16777216.0"), (FLT_MAX, "3.4028235e+38"),
+    (1e-45, "1e-45"), (-0.0, "-0.0"), (1e30, "1e+30"), (2.5, "2.5"), (math.inf, "inf"),
+])
+def test_the_text_of_a_real_is_the_shortest_that_reads_back_to_it(x, text):
+    assert real32_text(round_real32(x)) == text
+
+
+def test_the_text_of_any_real_reads_back_to_it_with_no_more_digits_than_numpys():
+    for x in random_doubles(3000, 4):
+        r = round_real32(x)
+        if not math.isfinite(r):
+            continue
+        text = real32_text(r)
+        assert round_real32(float(text)) == r
+        digits = len(text.split("e")[0].replace("-", "").replace(".", "").strip("0"))
+        shortest = np.format_float_scientific(np.float32(r), unique=True, trim="-")
+        want = len(shortest.split("e")[0].replace("-", "").replace(".", "").strip("0"))
+        assert digits <= want, (r, text, shortest)
+
+
+def test_a_real_is_told_from_a_double():
+    assert is_real32(0.10000000149011612) and not is_real32(0.1)
+    assert is_real32(math.nan) and is_real32(-math.inf) and not is_real32(1e39)
