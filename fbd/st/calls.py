@@ -14,14 +14,17 @@ def same(a: t.DataType, b: t.DataType) -> bool:
 
 
 def untyped(e) -> bool:
-    """A literal without a type prefix (or an expression of such only): its type
-    comes from the context."""
+    """A literal without a type prefix (or an expression of such only, a call of
+    a function on such only too: ``MAX(1, 3)``): its type comes from the
+    context, as matiec types it."""
     if isinstance(e, A.Literal):
         return e.type_name is None and e.kind in ("int", "real", "bool")
     if isinstance(e, A.Unary):
         return untyped(e.operand)
     if isinstance(e, A.Binary):
         return untyped(e.left) and untyped(e.right)
+    if isinstance(e, A.Call):
+        return bool(e.args) and all(not a.output and untyped(a.value) for a in e.args)
     return False
 
 
@@ -160,6 +163,9 @@ class CallCompiler:
         for p in ports:
             if p.name not in codes:
                 codes[p.name] = literal(_port_default(p, bound))
+            else:   # a parameter of matiec's C function: cut to its type, as C passes it
+                codes[p.name] = self.narrow(codes[p.name], bound.get(p.type, p.type)
+                                            if isinstance(p.type, str) else p.type)
         return self.block_call(cls, bound, [codes[p.name] for p in ports], node, n)
 
     def user_function(self, node, info, args):
