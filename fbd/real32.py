@@ -14,10 +14,13 @@ Two forms, one meaning:
 
 * :func:`round_real32` for values in hand (coercion, Modbus, a parser);
 * :func:`real32_code` for generated code: an expression the Python engine
-  runs as two C calls (``struct``'s pack and unpack, about 80 ns, the
-  cheapest exact rounding measured, see docs/performance.md), which the
-  native engine translates to ``fptrunc``/``fpext`` and the batch engine to a
-  float32 store, recognising it by :data:`NAMES`.
+  runs as two C calls, ``struct``'s pack and unpack in native mode, whose
+  pack is C's ``(float)`` cast (no test for overflow: CPython's native mode
+  casts; where a Python raises instead, :data:`CAST` is false and the code
+  guards the cast with a comparison); the cheapest exact rounding measured
+  (docs/performance.md). The native engine translates it to
+  ``fptrunc``/``fpext`` and the batch engine to a float32 cast, finding it
+  with :func:`match_real32_code`.
 
 Rounding is to nearest, ties to even, as C's ``(float)`` of a double:
 subnormals keep what binary32 can hold, a value at or past ``FLT_MAX`` plus
@@ -47,6 +50,21 @@ def _real32_beyond(x: float) -> float:
     if x != x:
         return _unpack(_pack(x))[0]
     return math.copysign(math.inf, x)
+
+
+def _packs_as_a_c_cast() -> bool:
+    """struct's native ``f`` packs a double as C's ``(float)`` does: past FLT_MAX
+    an infinity, not an error (CPython's native mode casts; its standard ``<f``
+    raises OverflowError)."""
+    try:
+        return (_unpack(_pack(1e39))[0] == math.inf and _unpack(_pack(-OVERFLOW))[0] == -math.inf
+                and _unpack(_pack(math.nextafter(OVERFLOW, 0.0)))[0] == FLT_MAX)
+    except (OverflowError, struct.error):
+        return False
+
+
+#: the generated code rounds with a bare pack and unpack (else it guards them)
+CAST = _packs_as_a_c_cast()
 
 
 def round_real32(x) -> float:
@@ -90,18 +108,27 @@ def real32_code(expr: str) -> str:
     """A Python expression rounding ``expr`` (a float expression) to REAL.
 
     Written out rather than a call of :func:`round_real32`: a call costs a
-    frame more than the two C calls it makes. Nested roundings are safe: each
-    reads ``_r32`` right after assigning it.
+    frame more than the two C calls it makes.
     """
+    if CAST:
+        return f"_f32_unpack(_f32_pack({expr}))[0]"
+    return guarded_real32_code(expr)
+
+
+def guarded_real32_code(expr: str) -> str:
+    """:func:`real32_code` where packing a double past FLT_MAX raises: the cast
+    only within range. Nested roundings are safe: each reads ``_r32`` right
+    after assigning it."""
     return (f"(_f32_unpack(_f32_pack({TEMP}))[0] if {-OVERFLOW!r} < ({TEMP} := {expr}) "
             f"< {OVERFLOW!r} else _f32_beyond({TEMP}))")
 
 
 def match_real32_code(node, namespace: dict):
     """``(name, expression)`` when the ``ast`` node is :func:`real32_code`'s
-    expression in code whose globals are ``namespace`` (its names REAL's own):
-    the walrus's name and the expression it rounds; else None. The engines that
-    translate Python code (native, batch) know REAL's rounding by this."""
+    expression, either form, in code whose globals are ``namespace`` (its names
+    REAL's own): the name the guarded form assigns (None for the bare one) and
+    the expression it rounds; else None. The engines that translate Python
+    code (native, batch) know REAL's rounding by this."""
     def calls(e, name: str) -> bool:
         return (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == name
                 and len(e.args) == 1 and not e.keywords and namespace.get(name) is NAMES[name])
@@ -112,6 +139,17 @@ def match_real32_code(node, namespace: dict):
             return None if inner is None else -inner
         return e.value if isinstance(e, ast.Constant) and type(e.value) is float else None
 
+    def cast(e):
+        """The operand of ``_f32_unpack(_f32_pack(operand))[0]``, or None."""
+        if (isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Constant)
+                and e.slice.value == 0 and calls(e.value, "_f32_unpack")
+                and calls(e.value.args[0], "_f32_pack")):
+            return e.value.args[0].args[0]
+        return None
+
+    bare = cast(node)
+    if bare is not None:
+        return None, bare
     if not isinstance(node, ast.IfExp) or not isinstance(node.test, ast.Compare):
         return None
     test, body, other = node.test, node.body, node.orelse
@@ -122,11 +160,8 @@ def match_real32_code(node, namespace: dict):
             and number(test.comparators[1]) == OVERFLOW):
         return None
     name = named.target.id
-    if not (isinstance(body, ast.Subscript) and isinstance(body.slice, ast.Constant)
-            and body.slice.value == 0 and calls(body.value, "_f32_unpack")
-            and calls(body.value.args[0], "_f32_pack")
-            and isinstance(body.value.args[0].args[0], ast.Name)
-            and body.value.args[0].args[0].id == name and calls(other, "_f32_beyond")
+    inner = cast(body)
+    if not (isinstance(inner, ast.Name) and inner.id == name and calls(other, "_f32_beyond")
             and isinstance(other.args[0], ast.Name) and other.args[0].id == name):
         return None
     return name, named.value
@@ -145,5 +180,5 @@ def real32_text(x: float) -> str:
     return repr(x)
 
 
-__all__ = ["FLT_MAX", "OVERFLOW", "NAMES", "TEMP", "round_real32", "int_to_real32", "is_real32",
-           "real32_code", "match_real32_code", "real32_text"]
+__all__ = ["FLT_MAX", "OVERFLOW", "NAMES", "TEMP", "CAST", "round_real32", "int_to_real32",
+           "is_real32", "real32_code", "guarded_real32_code", "match_real32_code", "real32_text"]

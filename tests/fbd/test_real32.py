@@ -10,9 +10,11 @@ import numpy as np
 import pytest
 
 from fbd.real32 import (
+    CAST,
     FLT_MAX,
     NAMES,
     OVERFLOW,
+    guarded_real32_code,
     int_to_real32,
     is_real32,
     real32_code,
@@ -53,10 +55,15 @@ def test_rounding_is_cs_float_conversion_on_random_doubles_nan_payloads_and_sign
         assert bits(round_real32(x)) == bits(c_float(x)), x
 
 
-def test_the_code_form_rounds_as_the_function_does_nested_too():
+def test_cpythons_native_pack_is_cs_cast_so_the_code_needs_no_guard():
+    assert CAST and real32_code("x") == "_f32_unpack(_f32_pack(x))[0]"
+
+
+@pytest.mark.parametrize("code", [real32_code, guarded_real32_code])
+def test_the_code_form_rounds_as_the_function_does_nested_too(code):
     ns = dict(NAMES)
-    one = eval(f"lambda x: {real32_code('x')}", ns)
-    two = eval(f"lambda x, y: {real32_code(real32_code('x') + ' + y')}", ns)
+    one = eval(f"lambda x: {code('x')}", ns)
+    two = eval(f"lambda x, y: {code(code('x') + ' + y')}", ns)
     for x in [*SPECIAL, *random_doubles(2000, 2)]:
         assert bits(one(x)) == bits(round_real32(x)), x
         assert bits(two(x, 0.1)) == bits(c_float(c_float(x) + 0.1)), x
