@@ -10,22 +10,25 @@ float arithmetic for ``+ - * /`` and square roots (53 >= 2 * 24 + 2 bits,
 so the double rounding is innocuous); the transcendental functions are C's
 double ones rounded, as matiec's library computes them. LREAL stays a double.
 
-Two forms, one meaning:
-
-* :func:`round_real32` for values in hand (coercion, Modbus, a parser);
-* :func:`real32_code` for generated code: an expression the Python engine
-  runs as two C calls, ``struct``'s pack and unpack in native mode, whose
-  pack is C's ``(float)`` cast (no test for overflow: CPython's native mode
-  casts; where a Python raises instead, :data:`CAST` is false and the code
-  guards the cast with a comparison); the cheapest exact rounding measured
-  (docs/performance.md). The native engine translates it to
-  ``fptrunc``/``fpext`` and the batch engine to a float32 cast, finding it
-  with :func:`match_real32_code`.
-
 Rounding is to nearest, ties to even, as C's ``(float)`` of a double:
 subnormals keep what binary32 can hold, a value at or past ``FLT_MAX`` plus
 half its unit in the last place (:data:`OVERFLOW`) becomes an infinity of its
-sign, infinities stay, and a NaN stays a NaN of its sign.
+sign, infinities stay, and a NaN stays a NaN of its sign. Two forms, one
+meaning:
+
+* :func:`round_real32` for values in hand (coercion, Modbus, a parser):
+  ``struct``'s pack and unpack of a C float;
+* :func:`real32_code` for generated code, where a REAL operation's cost is
+  mostly its rounding: Veltkamp's split, ``c = x * (2**29 + 1); c - (c - x)``,
+  which in double arithmetic is ``x`` rounded to nearest on 53 - 29 = 24 bits,
+  ties to even (checked against the float32 cast on every 24-bit mantissa,
+  its ties and their neighbours), three float operations and no call. It is
+  single precision's rounding wherever single precision has 24 bits: zero
+  and the normal range below :data:`OVERFLOW`; anything else (subnormals,
+  overflow, infinities, NaN) takes :func:`round_real32`. Cheaper than the two
+  struct calls written inline, the next best (docs/performance.md). The native engine
+  translates it to ``fptrunc``/``fpext`` and the batch engine to a float32
+  cast, finding it with :func:`match_real32_code`.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ import ast
 import math
 import struct
 
-_F32 = struct.Struct("f")
+_F32 = struct.Struct("<f")
 _pack, _unpack = _F32.pack, _F32.unpack
 
 #: the largest finite REAL
@@ -42,29 +45,10 @@ FLT_MAX = 3.4028234663852886e38
 #: the least magnitude that rounds to infinity: FLT_MAX plus half its last place
 #: (a tie, and FLT_MAX's last bit is odd, so it goes to the even infinity)
 OVERFLOW = 3.4028235677973366e38
-
-
-def _real32_beyond(x: float) -> float:
-    """What the fast path does not take: NaN (rounded as C does, keeping its
-    sign), an infinity, or a finite value past :data:`OVERFLOW` (an infinity)."""
-    if x != x:
-        return _unpack(_pack(x))[0]
-    return math.copysign(math.inf, x)
-
-
-def _packs_as_a_c_cast() -> bool:
-    """struct's native ``f`` packs a double as C's ``(float)`` does: past FLT_MAX
-    an infinity, not an error (CPython's native mode casts; its standard ``<f``
-    raises OverflowError)."""
-    try:
-        return (_unpack(_pack(1e39))[0] == math.inf and _unpack(_pack(-OVERFLOW))[0] == -math.inf
-                and _unpack(_pack(math.nextafter(OVERFLOW, 0.0)))[0] == FLT_MAX)
-    except (OverflowError, struct.error):
-        return False
-
-
-#: the generated code rounds with a bare pack and unpack (else it guards them)
-CAST = _packs_as_a_c_cast()
+#: the least normal REAL, 2**-126: below it single precision has fewer bits
+FLT_MIN = 1.1754943508222875e-38
+#: Veltkamp's constant for a 24-bit high part of a 53-bit double
+_SPLIT = 536870913.0    # 2**29 + 1
 
 
 def round_real32(x) -> float:
@@ -72,7 +56,10 @@ def round_real32(x) -> float:
     ``(float)x``."""
     if -OVERFLOW < x < OVERFLOW:
         return _unpack(_pack(x))[0]
-    return _real32_beyond(float(x))
+    x = float(x)
+    if x != x:
+        return _unpack(_pack(x))[0]     # a NaN of its sign
+    return math.copysign(math.inf, x)
 
 
 def int_to_real32(n: int) -> float:
@@ -99,72 +86,47 @@ def is_real32(x: float) -> bool:
 
 
 #: the names :func:`real32_code` uses, with what they stand for in generated code
-NAMES = {"_f32_pack": _pack, "_f32_unpack": _unpack, "_f32_beyond": _real32_beyond}
-#: the name its expression assigns (a walrus), free for generated code to reuse
-TEMP = "_r32"
+NAMES = {"_f32_round": round_real32}
+#: the names its expression assigns (walruses), free for generated code to reuse
+TEMP, _HIGH = "_r32", "_c32"
 
 
 def real32_code(expr: str) -> str:
-    """A Python expression rounding ``expr`` (a float expression) to REAL.
+    """A Python expression rounding ``expr`` (a float expression) to REAL (see the
+    module docstring). Nested roundings are safe: each reads its names right
+    after assigning them."""
+    r, c = TEMP, _HIGH
+    return (f"((({c} := {r} * {_SPLIT!r}) - ({c} - {r})) if {FLT_MIN!r} <= ({r} := {expr}) "
+            f"< {OVERFLOW!r} or {-OVERFLOW!r} < {r} <= {-FLT_MIN!r} or {r} == 0.0 "
+            f"else _f32_round({r}))")
 
-    Written out rather than a call of :func:`round_real32`: a call costs a
-    frame more than the two C calls it makes.
-    """
-    if CAST:
-        return f"_f32_unpack(_f32_pack({expr}))[0]"
-    return guarded_real32_code(expr)
 
-
-def guarded_real32_code(expr: str) -> str:
-    """:func:`real32_code` where packing a double past FLT_MAX raises: the cast
-    only within range. Nested roundings are safe: each reads ``_r32`` right
-    after assigning it."""
-    return (f"(_f32_unpack(_f32_pack({TEMP}))[0] if {-OVERFLOW!r} < ({TEMP} := {expr}) "
-            f"< {OVERFLOW!r} else _f32_beyond({TEMP}))")
+_HOLE = "__real32_operand__"
+_SHAPE = ast.dump(ast.parse(real32_code(_HOLE), mode="eval").body)
 
 
 def match_real32_code(node, namespace: dict):
     """``(name, expression)`` when the ``ast`` node is :func:`real32_code`'s
-    expression, either form, in code whose globals are ``namespace`` (its names
-    REAL's own): the name the guarded form assigns (None for the bare one) and
-    the expression it rounds; else None. The engines that translate Python
-    code (native, batch) know REAL's rounding by this."""
-    def calls(e, name: str) -> bool:
-        return (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == name
-                and len(e.args) == 1 and not e.keywords and namespace.get(name) is NAMES[name])
-
-    def number(e) -> float | None:
-        if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
-            inner = number(e.operand)
-            return None if inner is None else -inner
-        return e.value if isinstance(e, ast.Constant) and type(e.value) is float else None
-
-    def cast(e):
-        """The operand of ``_f32_unpack(_f32_pack(operand))[0]``, or None."""
-        if (isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Constant)
-                and e.slice.value == 0 and calls(e.value, "_f32_unpack")
-                and calls(e.value.args[0], "_f32_pack")):
-            return e.value.args[0].args[0]
+    expression in code whose globals are ``namespace`` (its names REAL's own):
+    the name it assigns and the expression it rounds; else None. The engines
+    that translate Python code (native, batch) know REAL's rounding by this."""
+    if not (isinstance(node, ast.IfExp) and isinstance(node.test, ast.BoolOp)
+            and namespace.get("_f32_round") is round_real32):
         return None
-
-    bare = cast(node)
-    if bare is not None:
-        return None, bare
-    if not isinstance(node, ast.IfExp) or not isinstance(node.test, ast.Compare):
+    try:
+        named = node.test.values[0].comparators[0]
+        inner = named.value
+    except (AttributeError, IndexError):
         return None
-    test, body, other = node.test, node.body, node.orelse
-    if len(test.ops) != 2 or not all(isinstance(o, ast.Lt) for o in test.ops):
+    if not isinstance(named, ast.NamedExpr):
         return None
-    named = test.comparators[0]
-    if not (isinstance(named, ast.NamedExpr) and number(test.left) == -OVERFLOW
-            and number(test.comparators[1]) == OVERFLOW):
-        return None
-    name = named.target.id
-    inner = cast(body)
-    if not (isinstance(inner, ast.Name) and inner.id == name and calls(other, "_f32_beyond")
-            and isinstance(other.args[0], ast.Name) and other.args[0].id == name):
-        return None
-    return name, named.value
+    hole = ast.Name(id=_HOLE, ctx=ast.Load())
+    named.value = hole              # the shape with the operand taken out, compared
+    try:
+        same = ast.dump(node) == _SHAPE
+    finally:
+        named.value = inner
+    return (TEMP, inner) if same else None
 
 
 def real32_text(x: float) -> str:
@@ -180,5 +142,5 @@ def real32_text(x: float) -> str:
     return repr(x)
 
 
-__all__ = ["FLT_MAX", "OVERFLOW", "NAMES", "TEMP", "CAST", "round_real32", "int_to_real32",
-           "is_real32", "real32_code", "guarded_real32_code", "match_real32_code", "real32_text"]
+__all__ = ["FLT_MAX", "FLT_MIN", "OVERFLOW", "NAMES", "TEMP", "round_real32", "int_to_real32",
+           "is_real32", "real32_code", "match_real32_code", "real32_text"]

@@ -216,14 +216,12 @@ class Lifter:
             return self.boolop(e, env, guard)
         if isinstance(e, ast.Compare):
             return self.compare(e, env, guard)
-        rounded = real32.match_real32_code(e, self.namespace)
-        if rounded is not None:  # REAL's rounding: a float32 cast
-            name, inner = rounded
-            value = self.expr(inner, env, guard)
-            if name is not None:
-                env[name] = value
-            return self.single(value)
         if isinstance(e, ast.IfExp):
+            rounded = real32.match_real32_code(e, self.namespace)
+            if rounded is not None:  # REAL's rounding: a float32 cast
+                name, inner = rounded
+                env[name] = value = self.expr(inner, env, guard)
+                return self.single(value)
             test = self.truth(self.expr(e.test, env, guard))
             if test.is_const:
                 return self.expr(e.body if test.value else e.orelse, env, guard)

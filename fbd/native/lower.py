@@ -344,10 +344,6 @@ class BlockLowering(ValueBuilder, Calls):
             return self.select(test, a, b)
         if isinstance(node, ast.Call):
             return self.call(node, pred)
-        if isinstance(node, ast.Subscript):
-            rounded = self.real32_idiom(node, pred)
-            if rounded is not None:
-                return rounded
         if isinstance(node, ast.NamedExpr):
             v = self.expr(node.value, pred)
             self.assign(node.target.id, v, None)
@@ -381,7 +377,7 @@ class BlockLowering(ValueBuilder, Calls):
         self.assign(name, result, None)
         return result
 
-    def real32_idiom(self, node, pred):
+    def real32_idiom(self, node: ast.IfExp, pred):
         """REAL's rounding (:func:`fbd.real32.real32_code`): the expression rounded
         to single precision, which ``fptrunc`` does for every value."""
         found = real32.match_real32_code(node, self.ns)
@@ -389,8 +385,7 @@ class BlockLowering(ValueBuilder, Calls):
             return None
         name, inner = found
         v = self.expr(inner, pred)
-        if name is not None:
-            self.assign(name, v, None)
+        self.assign(name, v, None)
         return self.to_single(v)
 
     def boolop(self, node: ast.BoolOp, pred) -> V:

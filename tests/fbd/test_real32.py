@@ -2,6 +2,7 @@
 form and its shortest text agree with C's float (numpy's float32 cast is C's
 ``(float)`` of a double, so it is the reference here), bit for bit."""
 
+import ast
 import math
 import random
 import struct
@@ -10,13 +11,13 @@ import numpy as np
 import pytest
 
 from fbd.real32 import (
-    CAST,
     FLT_MAX,
+    FLT_MIN,
     NAMES,
     OVERFLOW,
-    guarded_real32_code,
     int_to_real32,
     is_real32,
+    match_real32_code,
     real32_code,
     real32_text,
     round_real32,
@@ -55,18 +56,45 @@ def test_rounding_is_cs_float_conversion_on_random_doubles_nan_payloads_and_sign
         assert bits(round_real32(x)) == bits(c_float(x)), x
 
 
-def test_cpythons_native_pack_is_cs_cast_so_the_code_needs_no_guard():
-    assert CAST and real32_code("x") == "_f32_unpack(_f32_pack(x))[0]"
-
-
-@pytest.mark.parametrize("code", [real32_code, guarded_real32_code])
-def test_the_code_form_rounds_as_the_function_does_nested_too(code):
+def test_the_code_form_rounds_as_the_function_does_nested_too():
     ns = dict(NAMES)
+    code = real32_code
     one = eval(f"lambda x: {code('x')}", ns)
     two = eval(f"lambda x, y: {code(code('x') + ' + y')}", ns)
     for x in [*SPECIAL, *random_doubles(2000, 2)]:
         assert bits(one(x)) == bits(round_real32(x)), x
         assert bits(two(x, 0.1)) == bits(c_float(c_float(x) + 0.1)), x
+
+
+def _split(x):
+    """The code form's arithmetic, on numpy doubles (the same IEEE operations)."""
+    c = x * 536870913.0
+    return c - (c - x)
+
+
+@pytest.mark.parametrize("exponent", [-126, 0, 104])
+def test_the_split_rounds_ties_to_even_on_every_mantissa_of_a_binade(exponent):
+    """Every 24-bit mantissa of the binade 2**exponent: the exact halves between it
+    and the next (their ties), each a double step above and below, and the
+    mantissa itself, negative too, against the float32 cast."""
+    m = np.arange(1 << 23, 1 << 24, dtype=np.int64)
+    if exponent == 104:
+        m = m[:-1]   # FLT_MAX's half step up is OVERFLOW, which the code leaves to the cast
+    tie = (2 * m + 1).astype(np.float64) * 2.0 ** (exponent - 24)
+    for x in (tie, np.nextafter(tie, np.inf), np.nextafter(tie, -np.inf), -tie,
+              m.astype(np.float64) * 2.0 ** (exponent - 23)):
+        assert (_split(x) == x.astype(np.float32).astype(np.float64)).all()
+
+
+def test_the_code_form_is_known_by_its_shape_and_its_names():
+    node = ast.parse(real32_code("a + b * c"), mode="eval").body
+    name, inner = match_real32_code(node, dict(NAMES))
+    assert name == "_r32" and ast.unparse(inner) == "a + b * c"
+    assert match_real32_code(node, {"_f32_round": round}) is None       # someone else's
+    other = ast.parse(real32_code("x").replace("536870913.0", "536870912.0"), mode="eval").body
+    assert match_real32_code(other, dict(NAMES)) is None
+    assert ast.unparse(node) == ast.unparse(ast.parse(real32_code("a + b * c"), mode="eval").body)
+    assert FLT_MIN == 2.0 ** -126
 
 
 def test_an_integer_rounds_once_as_cs_cast_of_a_64_bit_integer():

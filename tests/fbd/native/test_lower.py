@@ -112,11 +112,9 @@ def test_unsigned_64_bit_values_compare_and_convert_exactly():
         assert na.get("S") == (x + y) % 2**64 and na.get("Q") == (x > y)
 
 
-@pytest.mark.parametrize("bare", [True, False], ids=["bare cast", "guarded cast"])
-def test_reals_rounding_becomes_fptrunc_in_either_form(monkeypatch, bare):
-    """REAL's rounding is a bare pack and unpack where struct packs as C's cast
-    (CPython), a guarded one elsewhere: both are fptrunc to float and back."""
-    monkeypatch.setattr(real32, "CAST", bare)
+def test_reals_rounding_becomes_fptrunc_to_float_and_back():
+    """REAL's rounding (fbd.real32's split, with its fallback for what single
+    precision holds with fewer bits) is C's cast: fptrunc, for every value."""
     text = "\n".join(lower(f"o = {REAL.wrap('a + b')}", {
         "a": Var("a", 2, REAL, False), "b": Var("b", 3, REAL, False),
         "o": Var("o", 4, REAL, True)}, dict(real32.NAMES)).lines)
