@@ -253,12 +253,12 @@ def test_bench_json_and_table(capsys):
         "PASS", "n/a", "PASS", "n/a", "PASS"]
 
 
-def test_bench_times_real_control_loops_with_mix_real(capsys):
+def test_bench_times_real_control_loops_with_mix_real_in_cpu_time_if_asked(capsys):
     status, out, _ = fbd(capsys, "bench", "--sizes", "120", "--quick", "--mix", "real",
-                         "--engine", "python", "--program", "none", "--json")
+                         "--engine", "python", "--program", "none", "--json", "--cpu")
     assert status == 0
     doc = json.loads(out)
-    assert doc["mix"].startswith("REAL control loops of SUB, MUL, ADD")
+    assert doc["mix"].startswith("REAL control loops of SUB, MUL, ADD") and doc["clock"] == "cpu"
     assert doc["sizes"][0]["blocks"] == 120 and doc["sizes"][0]["scan_us"] > 0
 
 
