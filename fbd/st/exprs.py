@@ -122,7 +122,7 @@ class ExprCompiler(CallCompiler):
                 return literal(round_real32(float(code)))
             except ValueError:
                 pass
-        return c.wrap(code)
+        return str(c.wrap(code))   # str: cut, no longer Wide (LREAL's code stays as it is)
 
     # -- literals ------------------------------------------------------------
     def literal(self, e: A.Literal, expected):
