@@ -361,3 +361,26 @@ l := 4000000000 * 4 + l1;
 END_PROGRAM
 """
     assert scans.rows(source, ["g", "l"], 1, program="prg") == "1,0,TRUE,16000000005"
+
+
+BIT_STRINGS = """
+PROGRAM prg
+VAR b : BYTE := 16#0F; w : WORD := 16#F00F; i1 : INT := 30000; i2 : INT := 30000;
+  shl4, orb, andw, shifted : BOOL; rolled : BYTE; END_VAR
+shl4 := SHL(b, 4) > 200;
+orb := (b OR 16#F0) = 16#FF;
+andw := (w AND 16#FF00) > 16#F000;
+shifted := SHR(INT_TO_WORD(i1 + i2), 1) = 16#D4C0;
+rolled := ROL(b, 6);
+END_PROGRAM
+"""
+
+
+def test_bit_strings_keep_their_width_and_shifts_are_functions_whose_values_are_cut():
+    # AND/OR/XOR of non-negative values stay within the width in C's int too; SHL, SHR,
+    # ROL are functions: their parameters and result are cut to their types
+    assert scans.rows(BIT_STRINGS, "shl4 orb andw shifted rolled".split(), 1,
+                      program="prg", cycle_ms=20) == scans.expected("""
+        scan,t_ms,SHL4,ORB,ANDW,SHIFTED,ROLLED
+        1,0,TRUE,TRUE,FALSE,FALSE,195
+    """)
