@@ -14,9 +14,10 @@ below in a loop (each registered explicitly). The rules, by kind of type:
   unsigned integer or bit string gets 0 for a negative REAL (REAL_TO_UINT(-3.2)
   = 0), as matiec's ``__real_to_uint`` gives. NaN and +-inf give 0. TRUNC
   truncates toward zero instead (its docstring says what beyond the range).
-* integer, bit string, REAL -> REAL/LREAL: the value as a double. REAL is held
-  as a double (see fbd.types), so LREAL_TO_REAL does not round to single
-  precision.
+* integer, bit string, REAL -> REAL/LREAL: the nearest value, rounded once as
+  C's cast does (LREAL_TO_REAL(0.1) = 0.100000001490116, DINT_TO_REAL(16777217)
+  = 16777216.0, and a LINT past 2**53 straight to single precision, not
+  through a double); REAL_TO_LREAL is exact.
 * numbers, bit strings, TIME -> BOOL: TRUE when not zero (a REAL NaN is not
   zero, so TRUE, as in C); BOOL -> numbers: 1 / 0, 1.0 / 0.0.
 * TIME <-> integers and bit strings count seconds, as matiec does (IEC leaves
@@ -48,9 +49,9 @@ below in a loop (each registered explicitly). The rules, by kind of type:
 
 import math
 import re
-import struct
 
 from fbd.block import Block, Port, register
+from fbd.real32 import int_to_real32, round_real32
 from fbd.types import (
     ANY_INT,
     ANY_REAL,
@@ -103,11 +104,8 @@ def _conv_trunc(x: float) -> int:
 def _conv_real_text(x: float, single: bool = False) -> str:
     """A REAL or LREAL as matiec's library writes it: C's ``%.10g`` of the value, a
     REAL (``single``) first rounded to the C ``float`` matiec holds it in."""
-    if single and math.isfinite(x):
-        try:
-            x = struct.unpack("f", struct.pack("f", x))[0]
-        except OverflowError:       # beyond float's range: C's float is +-inf
-            x = math.copysign(math.inf, x)
+    if single:
+        x = round_real32(x)
     if x != x:                      # C prints the sign of a NaN, Python's %g does not
         return "-nan" if math.copysign(1.0, x) < 0 else "nan"
     return "%.10g" % x
@@ -180,6 +178,7 @@ _HELPERS = {
     "_conv_parse_real": _conv_parse_real,
     "_conv_parse_bool": _conv_parse_bool,
     "_conv_parse_time": _conv_parse_time,
+    "_conv_int_real32": int_to_real32,
 }
 
 
@@ -206,7 +205,7 @@ def _expression(src, dst, x: str) -> str:
         if d == "bool":
             return f"_conv_parse_bool({x})"
         if d == "real":
-            return f"_conv_parse_real({x})"
+            return dst.wrap(f"_conv_parse_real({x})")
         if d == "time":
             return f"_conv_parse_time({x})"
         return dst.wrap(f"_conv_parse_int({x})")
@@ -220,8 +219,12 @@ def _expression(src, dst, x: str) -> str:
         return f"1 if {x} else 0"
     if d == "real":
         if s == "time":
-            return f"{x} / 1000000"  # seconds, with the fraction
-        return f"float({x})" if s != "real" else x
+            return dst.wrap(f"{x} / 1000000")  # seconds, with the fraction
+        if s == "real":
+            return dst.wrap(x)  # LREAL_TO_REAL rounds; REAL_TO_LREAL is exact
+        if dst.bits == 32 and src.bits > 53:  # through a double it would round twice
+            return f"_conv_int_real32({x})"
+        return dst.wrap(f"float({x})")
     if s == "real":
         if d == "time":   # seconds, truncated toward zero to the µs
             return dst.wrap(f"_conv_trunc({x} * 1000000.0)")
@@ -260,7 +263,11 @@ def _summary(src, dst) -> str:
         if s == "time":
             return head + ": seconds, with the fraction (T#1500ms -> 1.5), as matiec."
         if s == "real":
-            return head + ": the same double (REAL is held as a double)."
+            return head + (": the nearest single-precision value." if dst.bits == 32
+                           else ": the same value (exact).")
+        if dst.bits == 32:
+            return head + (": the nearest REAL, rounded once (exact up to 2**24)."
+                           if src.bits > 16 else ": the same value.")
         if src.bits > 32:
             return head + ": the nearest double (exact up to 2**53)."
         return head + ": the same value as a double."

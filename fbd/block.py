@@ -19,7 +19,8 @@ place of an output or state variable (read it for last scan's value, assign
 it for this scan's), ``io.T`` a resolved type, ``io.ins("IN")`` the
 extensible group, ``io.now`` the PLC clock in µs, ``io.p`` the parameters, and
 ``io.tmp()`` a fresh local name. The generated code sees the module
-``math`` and the functions a block type lists in ``helpers``.
+``math``, the names of REAL's rounding (``io.T.wrap`` writes it) and the
+functions a block type lists in ``helpers``.
 
 Code that has no state and assigns each output at its top level
 (``OUT = expression of inputs``) before any line mentions that output is
@@ -37,6 +38,7 @@ from typing import Any, ClassVar
 
 from . import types as t
 from .errors import WiringError
+from .real32 import NAMES as _REAL32_NAMES
 
 REQUIRED = object()  # a port default meaning "must be wired"
 #: the most inputs an extensible group may have: a block's code is one expression
@@ -306,9 +308,10 @@ def code_lines(block: Block, names: dict, types, fresh=None) -> list[str]:
 
 
 def code_namespace(blocks) -> dict:
-    """Globals for the generated code of ``blocks``: ``math`` and the helpers
-    their types declare (a helper name two types declare differently is an error)."""
-    ns: dict = {"math": math}
+    """Globals for the generated code of ``blocks``: ``math``, what REAL's rounding
+    uses (:func:`fbd.real32.real32_code`) and the helpers their types declare (a
+    helper name two types declare differently is an error)."""
+    ns: dict = {"math": math, **_REAL32_NAMES}
     seen: set = set()
     for block in blocks:
         cls = type(block)

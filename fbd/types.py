@@ -7,10 +7,12 @@ list; chosen for speed, documented here because it is a decision):
 * Integers and bit strings: ``int``, wrapped to their width after every
   arithmetic operation exactly as a compiled runtime wraps (two's complement):
   ``INT 32767 + 1 == -32768``, ``UINT 0 - 1 == 65535``.
-* REAL and LREAL: ``float`` (IEEE 754 double). REAL is *not* rounded to single
-  precision after each operation; programs that depend on float32 rounding
-  see more precision here than on a 32-bit controller (matiec computes REAL
-  in C ``float``): results agree to about seven significant digits.
+* REAL: ``float`` holding a value IEEE 754 single precision (binary32) can
+  represent, rounded to it wherever matiec's C rounds a ``float`` (each
+  operation's result, each block output, store, call parameter, conversion,
+  and every value written from outside): so a REAL computes bit for bit what
+  it computes on a controller. :mod:`fbd.real32` says how, and what it costs.
+* LREAL: ``float`` (IEEE 754 double).
 * TIME: ``int`` microseconds (64-bit signed, like LTIME). Reading a TIME
   through the public API gives a ``datetime.timedelta``; writing accepts a
   ``timedelta`` or an IEC literal such as ``'T#1s500ms'``.
@@ -35,11 +37,13 @@ from __future__ import annotations
 
 import copy as _copy
 import datetime as _dt
+import math
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from . import values as v
 from .errors import InvalidValue
+from .real32 import int_to_real32, real32_code, round_real32
 from .values import Kind, format_time, parse_time  # noqa: F401  (part of this module's API)
 
 __all__ = [
@@ -117,13 +121,14 @@ class DataType:
 
     # -- code generation ----------------------------------------------------
     def wrap(self, expr: str) -> str:
-        """A Python expression that wraps ``expr`` to this type's width.
+        """A Python expression that wraps ``expr`` to this type's width, or
+        rounds it to single precision for REAL (:func:`fbd.real32.real32_code`).
 
         Written as arithmetic and comparisons (no call) so it stays cheap in
         the hot loop.
         """
         if not self.is_integral:
-            return expr
+            return real32_code(expr) if self.kind is Kind.REAL and self.bits == 32 else expr
         mask = (1 << self.bits) - 1
         if self.signed:
             # Values are nearly always in range: two comparisons allocate nothing,
@@ -145,7 +150,7 @@ class DataType:
         bytecode and three fewer instructions in range, and compiles faster.
         """
         if not self.is_integral:
-            return [f"{target} = {expr}"]
+            return [f"{target} = {self.wrap(expr)}"]
         width = 1 << self.bits
         return [f"{target} = {expr}",
                 f"if {target} > {self.max}: {target} -= {width}",
@@ -188,13 +193,13 @@ class DataType:
                 return int(value)
         elif kind is Kind.REAL:
             if isinstance(value, str):
-                return v.parse_real(value, where)
+                value = v.parse_real(value, where)
             if isinstance(value, (int, float)) and not isinstance(value, bool):
-                try:
-                    return float(value)
-                except OverflowError:
+                held = self._real(value)
+                if held is None:
                     raise InvalidValue(f"{where}: {v.quote(value, 60)} is out of range for "
-                                       f"{self.name}") from None
+                                       f"{self.name}")
+                return held
         elif kind in v.DATES or kind is Kind.TIME:
             us = None
             if isinstance(value, str):
@@ -225,6 +230,19 @@ class DataType:
                 return value
         article = "an" if self.name[0] in "AEIOU" else "a"
         raise InvalidValue(f"{where}: {v.quote(value)} is not {article} {self.name}")
+
+    def _real(self, value: int | float) -> float | None:
+        """A number as this REAL or LREAL holds it (a REAL rounded once to single
+        precision, an integer too); None when a finite number does not fit."""
+        single = self.bits == 32
+        try:
+            if isinstance(value, int):
+                held = int_to_real32(value) if single else float(value)
+                return None if math.isinf(held) else held
+            held = round_real32(value) if single else value
+        except OverflowError:
+            return None
+        return None if math.isinf(held) and math.isfinite(value) else held
 
     def to_python(self, raw):
         """The public form of a run-time value (TIME becomes a timedelta, the

@@ -31,7 +31,7 @@ DTYPES = {
     "BOOL": "bool", "SINT": "int8", "INT": "int16", "DINT": "int32", "LINT": "int64",
     "USINT": "uint8", "UINT": "uint16", "UDINT": "uint32", "ULINT": "uint64",
     "BYTE": "uint8", "WORD": "uint16", "DWORD": "uint32", "LWORD": "uint64",
-    "REAL": "float64", "LREAL": "float64", "TIME": "int64", "STRING": "object",
+    "REAL": "float32", "LREAL": "float64", "TIME": "int64", "STRING": "object",
     "DATE": "int64", "TOD": "int64", "DT": "int64",
 }
 _KINDS = {"bool": "bool", "int": "int", "bits": "int", "time": "int", "real": "float",

@@ -19,15 +19,20 @@ RESULT_FROM_CONTEXT = frozenset({"TRUNC"})
 
 
 def untyped(e) -> bool:
-    """A literal without a type prefix, a call of TRUNC, or an expression of such
-    only: its type comes from the context."""
+    """A literal without a type prefix, a call of TRUNC, or an expression or a
+    function call of such only (``MAX(1, 3)``): its type comes from the context,
+    as matiec types it."""
     if isinstance(e, A.Literal):
         return e.type_name is None and e.kind in ("int", "real", "bool")
     if isinstance(e, A.Unary):
         return untyped(e.operand)
     if isinstance(e, A.Binary):
         return untyped(e.left) and untyped(e.right)
-    return isinstance(e, A.Call) and e.name.upper() in RESULT_FROM_CONTEXT
+    if isinstance(e, A.Call):
+        if e.name.upper() in RESULT_FROM_CONTEXT:
+            return True
+        return bool(e.args) and all(not a.output and untyped(a.value) for a in e.args)
+    return False
 
 
 def context_free_type(e) -> t.DataType | None:
@@ -40,7 +45,10 @@ def context_free_type(e) -> t.DataType | None:
     while todo:
         node = todo.pop()
         if isinstance(node, A.Call):
-            calls = True
+            if node.name.upper() in RESULT_FROM_CONTEXT:
+                calls = True        # its argument is typed: not part of this expression
+            else:
+                todo += [a.value for a in node.args if not a.output]
         elif isinstance(node, A.Unary):
             negative = negative or (node.op == "-" and isinstance(node.operand, A.Literal))
             todo.append(node.operand)
@@ -186,6 +194,9 @@ class CallCompiler:
         for p in ports:
             if p.name not in codes:
                 codes[p.name] = literal(_port_default(p, bound))
+            else:   # a parameter of matiec's C function: cut to its type, as C passes it
+                codes[p.name] = self.narrow(codes[p.name], bound.get(p.type, p.type)
+                                            if isinstance(p.type, str) else p.type)
         for var in cls.types:
             if var not in bound and _is_result_var(cls, var):   # TRUNC's result type
                 want = expected if expected is not None else t.ULINT

@@ -297,7 +297,9 @@ class IlLowering:
         if base in _LOGIC:
             return A.Binary(op=_LOGIC[base], left=left, right=right, **w), left_type or right_type
         if base in _ARITH:
-            return A.Binary(op=_ARITH[base], left=left, right=right, **w), left_type or right_type
+            # matiec keeps the result in a variable of the CR's type: cut there, each time
+            return A.Binary(op=_ARITH[base], left=left, right=right, il_result=True, **w), \
+                left_type or right_type
         if base in _COMPARE:
             return A.Binary(op=_COMPARE[base], left=left, right=right, **w), A.NamedType(name="BOOL")
         self.fail(node, f"{op} cannot take a parenthesised operand")

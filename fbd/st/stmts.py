@@ -140,7 +140,7 @@ class StmtCompiler(ExprCompiler):
         if c.kind not in (K.INT, K.BITS, K.ENUM):
             self.fail(s.selector, f"CASE needs an integer or enumerated selector, not {tp.name}")
         sel = self.tmp()
-        self.emit(f"{sel} = {code}")
+        self.emit(f"{sel} = {self.narrow(code, tp)}")   # matiec's C stores it in a variable
         word = "if"
         for branch in s.branches:
             tests = []
@@ -177,10 +177,11 @@ class StmtCompiler(ExprCompiler):
         first = self.tmp()
         self.emit(f"{first} = True")
         mark = self.mark()
-        end = self.typed(s.end, vtp, "FOR end")
+        # matiec's C tests the end and adds the step as computed (a store cuts the sum)
+        end = self.typed(s.end, vtp, "FOR end", narrow=False)
         step = None
         if s.step is not None:
-            step = self.typed(s.step, vtp, "FOR step")
+            step = self.typed(s.step, vtp, "FOR step", narrow=False)
         pre = self.take(mark)
         # IEC: the body runs while the variable has not passed the end, so
         # FOR i := 1 TO 1 runs once (matiec's C runs it zero times: its first test

@@ -226,8 +226,11 @@ class TypeMap:
             if value not in (0, 1):
                 self.fail(lit, f"{value} is not a BOOL")
             return bool(value)
-        if kind is t.Kind.REAL:
-            return float(value)
+        if kind is t.Kind.REAL:   # a REAL's is rounded to single precision (a C float)
+            try:
+                return tp.canonical.coerce(float(value))
+            except t.InvalidValue:
+                self.fail(lit, f"{lit.text or value} is out of range for {tp.name}")
         if kind is t.Kind.STRING:
             n = STRING_LENGTHS.get(id(tp))
             return value[:n] if n is not None else value

@@ -29,7 +29,10 @@ Timed loops run with the garbage collector off, as :mod:`timeit` does. The
 figures are wall-clock times on a machine that may be busy with other work;
 medians make them robust to a few disturbed runs, not to a loaded machine, so
 the report also gives the spread of the runs (fastest to slowest) and says
-when it is wide.
+when it is wide. ``--cpu`` times the scans in the process's CPU time instead
+(compiles stay wall-clock: half of a big one runs in a forked child), which
+a machine shared with other work disturbs far less: what to compare two
+versions of the code with.
 """
 
 from __future__ import annotations
@@ -47,11 +50,14 @@ from ..compiler.interp import Interpreter
 from ..compiler.pycode import compile_network
 from ..errors import FbdError
 from ..runtime.plc import Plc
-from .synthetic import random_network, usable_kinds
+from .synthetic import CONTROL_LOOP, control_network, random_network, usable_kinds
 
 __all__ = ["run_bench", "targets", "format_report", "parse_sizes", "add_arguments", "main"]
 
 SIZES = (1000, 10_000, 100_000)
+#: the synthetic networks ``--mix`` chooses: BOOL and INT logic and arithmetic, or
+#: REAL control loops (what REAL arithmetic costs)
+MIXES = ("default", "real")
 CYCLE_US = 5000
 COMPILES = 3      # compiles timed per size (1 with --quick)
 WIDE_SPREAD = 1.3  # slowest run / fastest beyond this: something else slowed the runs
@@ -133,6 +139,7 @@ class BenchResult:
     engines: tuple = ("python",)
     native_note: str = ""
     load: str = ""   # the machine's load average at the start, and its cores
+    clock: str = "wall"   # what the scans were timed with: wall or cpu
     program: ProgramResult | None = None
 
     def to_dict(self) -> dict:
@@ -174,39 +181,43 @@ def parse_sizes(text: str) -> list[int]:
 
 
 # ------------------------------------------------------------------- timing loops
+#: what scans are timed with: the wall clock, or with --cpu the process's CPU time
+_scan_clock = time.perf_counter_ns
+
+
 def _time_bare(program, s, scans: int, now: int) -> float:
     """Mean µs per scan of ``program.scan`` in a bare loop."""
     scan = program.scan
-    t0 = time.perf_counter_ns()
+    t0 = _scan_clock()
     for _ in range(scans):
         scan(s, now)
         now += CYCLE_US
-    return (time.perf_counter_ns() - t0) / scans / 1000
+    return (_scan_clock() - t0) / scans / 1000
 
 
 def _time_interp(it: Interpreter, scans: int) -> float:
     scan = it.scan
-    t0 = time.perf_counter_ns()
+    t0 = _scan_clock()
     for _ in range(scans):
         scan()
-    return (time.perf_counter_ns() - t0) / scans / 1000
+    return (_scan_clock() - t0) / scans / 1000
 
 
 def _time_task(plc: Plc, scans: int) -> float:
     """Mean µs per scan of the PLC's own scan step (latch, scan, watchdog), no simpy."""
     run_scan = plc.main.run_scan
     now = 0
-    t0 = time.perf_counter_ns()
+    t0 = _scan_clock()
     for _ in range(scans):
         run_scan(now)
         now += CYCLE_US
-    return (time.perf_counter_ns() - t0) / scans / 1000
+    return (_scan_clock() - t0) / scans / 1000
 
 
 def _time_plc(plc: Plc, scans: int) -> float:
-    t0 = time.perf_counter_ns()
+    t0 = _scan_clock()
     plc.scan(scans)
-    return (time.perf_counter_ns() - t0) / scans / 1000
+    return (_scan_clock() - t0) / scans / 1000
 
 
 def _runs(timer, budget_s: float, runs: int, max_scans: int = 1_000_000) -> tuple:
@@ -262,10 +273,10 @@ def _time_reads(s, slots, rounds: int = 5) -> float:
     """ns per ``s[slot]`` read from Python, best of ``rounds``."""
     best = None
     for _ in range(rounds):
-        t0 = time.perf_counter_ns()
+        t0 = _scan_clock()
         for k in slots:
             s[k]
-        ns = (time.perf_counter_ns() - t0) / len(slots)
+        ns = (_scan_clock() - t0) / len(slots)
         best = ns if best is None else min(best, ns)
     return best
 
@@ -304,22 +315,30 @@ def _default_program() -> str | None:
 
 def run_bench(sizes=SIZES, *, quick: bool = False, seed: int = 1, library: dict | None = None,
               progress=_stderr, interp_limit: int | None = None,
-              engines=("python", "native"), target: str | None = "") -> BenchResult:
+              engines=("python", "native"), target: str | None = "",
+              mix: str = "default", cpu: bool = False) -> BenchResult:
     """Measure every size; ``progress(text)`` is told what is being done.
 
     ``interp_limit``: the largest size the interpreter is run at (default: all
     sizes, with as few scans as its time budget allows; 10k when ``quick``).
     ``engines``: which engines to time ("python", "native"); ``target``: a
-    ``MODULE:FUNCTION`` to time on both ("" for 2048 where installed, None for none).
+    ``MODULE:FUNCTION`` to time on both ("" for 2048 where installed, None for none);
+    ``mix``: one of :data:`MIXES`; ``cpu``: time the scans in CPU time.
     """
+    global _scan_clock
+    _scan_clock = time.process_time_ns if cpu else time.perf_counter_ns
     budget = 0.02 if quick else 0.1
     runs = 3 if quick else 7
     compiles = 1 if quick else COMPILES
     interp_runs = 3 if quick else 5
     if interp_limit is None:
         interp_limit = 10_000 if quick else max(sizes)
+    build_network = random_network if mix == "default" else control_network
     result = BenchResult(seed, quick, platform.python_version(),
-                         ", ".join(k.label for k in usable_kinds(library=library)))
+                         ", ".join(k.label for k in usable_kinds(library=library))
+                         if mix == "default" else
+                         f"REAL control loops of {', '.join(CONTROL_LOOP)} (REAL but SR)")
+    result.clock = "cpu" if cpu else "wall"
     native, result.native_note = _native_engine(engines)
     if hasattr(os, "getloadavg"):  # other work on the machine slows every figure
         result.load = f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
@@ -327,7 +346,7 @@ def run_bench(sizes=SIZES, *, quick: bool = False, seed: int = 1, library: dict 
     for n in sizes:
         progress(f"bench: {n} blocks: building the network")
         t0 = time.perf_counter()
-        net = random_network(n, seed, library=library)
+        net = build_network(n, seed, library=library)
         build = time.perf_counter() - t0
         comps = []
         program = None
@@ -485,7 +504,8 @@ def format_report(result: BenchResult) -> str:
         lines.append("  ".join(c.rjust(w) for c, w in zip(row, widths)))
     lines.append("")
     lines.append("scan µs: median over runs of the mean compiled scan (bare loop); interp: "
-                 "the object-per-block interpreter on the same program")
+                 "the object-per-block interpreter on the same program"
+                 + ("; scans timed in the process's CPU time" if result.clock == "cpu" else ""))
     lines += _spread_lines(result)
     if "native" in result.engines:
         lines += ["", "native engine, side by side:"]
@@ -551,6 +571,12 @@ def add_arguments(p) -> None:
     p.add_argument("--quick", action="store_true",
                    help="shorter timing runs; the interpreter only up to 10k blocks")
     p.add_argument("--seed", type=int, default=1, help="seed of the synthetic networks")
+    p.add_argument("--mix", choices=MIXES, default="default",
+                   help="the synthetic networks: random BOOL and INT logic and arithmetic "
+                        "(default), or REAL control loops (real)")
+    p.add_argument("--cpu", action="store_true",
+                   help="time the scans in the process's CPU time, which other work on the "
+                        "machine disturbs less than the wall clock")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.add_argument("--check", action="store_true",
                    help="exit with status 1 when a measured target is missed")
@@ -567,7 +593,8 @@ def main(args) -> int:
     engines = ("python", "native") if args.engine == "both" else ("python",) if \
         args.engine == "python" else ("python", "native")
     result = run_bench(sizes, quick=args.quick, seed=args.seed, engines=engines,
-                       target=None if args.program == "none" else args.program)
+                       target=None if args.program == "none" else args.program,
+                       mix=args.mix, cpu=args.cpu)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:

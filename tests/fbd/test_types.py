@@ -58,6 +58,17 @@ def test_coerce_accepts_iec_literals_and_refuses_out_of_range():
     assert t.WORD.coerce("16#FF") == 255
     assert t.INT.coerce("INT#-5") == -5
     assert t.REAL.coerce(2) == 2.0
+    assert t.REAL.coerce(0.1) == 0.10000000149011612     # a REAL holds single precision
+    assert t.REAL.coerce("0.1") == t.REAL.coerce(0.1) and t.LREAL.coerce("0.1") == 0.1
+    assert t.REAL.coerce(16777217) == 16777216.0 and t.LREAL.coerce(16777217) == 16777217.0
+    assert t.REAL.coerce(2**60 + 2**36 + 1) == 2.0**60 + 2.0**37  # rounded once
+    assert t.REAL.coerce(float("inf")) == float("inf") and t.LREAL.coerce(1e39) == 1e39
+    with pytest.raises(t.InvalidValue, match=r"x: 1e\+39 is out of range for REAL"):
+        t.REAL.coerce(1e39, "x")
+    with pytest.raises(t.InvalidValue, match="out of range for REAL"):
+        t.REAL.coerce("3.5E38")
+    with pytest.raises(t.InvalidValue, match="out of range for REAL"):
+        t.REAL.coerce(10**39)
     with pytest.raises(t.InvalidValue, match=r"x: 40000 is out of range for INT \(-32768..32767\)"):
         t.INT.coerce(40000, "x")
     with pytest.raises(t.InvalidValue, match="is not a BOOL"):

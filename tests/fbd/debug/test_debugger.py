@@ -389,6 +389,22 @@ def test_conditions_compare_strings_and_reals():
         assert dbg.check_condition(text).fn(dbg.table), text
 
 
+def test_reals_are_single_precision_in_conditions_watches_and_writes():
+    net = Network("R")
+    net.output("Y", net.add("sum", blocks.ADD(REAL), IN1=net.input("X", REAL), IN2=0.2).OUT)
+    dbg = Debugger(Plc(net))
+    dbg.write("X", "0.1")
+    dbg.step()
+    assert dbg.table[dbg.plc.program.signal("X").slot] == 0.10000000149011612
+    assert dbg.text("X") == "0.1" and dbg.text("Y") == "0.3"    # 0.30000001192092896
+    for text in ("X = 0.1", "Y = 0.3", "X < 0.10000001", "Y = 0.1 + 0.2"):
+        assert dbg.check_condition(text).fn(dbg.table), text
+    assert not dbg.check_condition("Y = 0.3000001").fn(dbg.table)   # the next REAL up
+    dbg.force("X", 16777217.0)
+    dbg.step()
+    assert dbg.text("X") == "16777216.0"
+
+
 @pytest.mark.parametrize("text, column, reason", [
     ("", None, "the condition is empty"),
     ("   ", None, "the condition is empty"),

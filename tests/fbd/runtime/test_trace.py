@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 
-from fbd import BOOL, INT, REAL, Network
+from fbd import BOOL, INT, LREAL, REAL, Network
 from fbd.testing import Harness
 from tests.fbd.toys import CLOCK, TICKS
 
@@ -123,3 +123,17 @@ def test_a_tick_recorder_of_one_task_waits_for_a_task_added_after_it():
     plc.set("second:EN", True)
     plc.scan(2)
     assert seen == [(1, 1), (2, 2)]
+
+
+def test_a_real_is_traced_as_its_single_precision_value_and_written_as_its_shortest_text():
+    net = Network("N")
+    net.output("RO", net.input("R", REAL))
+    net.output("LO", net.input("L", LREAL))
+    h = Harness(net)
+    tr = h.trace("RO", "LO")
+    h.set(R=0.1, L=0.1).scan()
+    assert tr["RO"].tolist() == [0.10000000149011612] and tr["LO"].tolist() == [0.1]
+    rows = list(csv.reader(io.StringIO(tr.csv_text())))
+    assert rows[1][2:] == ["0.1", "0.1"]                # not 0.10000000149011612
+    body = tr.vcd_text().split("$enddefinitions $end\n")[1]
+    assert "r0.1 !" in body and "r0.1 \"" in body

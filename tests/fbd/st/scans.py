@@ -4,15 +4,22 @@ with matiec's rows written into it."""
 
 import datetime
 
+from fbd.real32 import real32_text
 from fbd.st.project import load
 from fbd.testing import Harness
+from fbd.types import REAL
 
 
-def text(value) -> str:
+def text(value, single: bool = False) -> str:
+    """``single``: a REAL, which the oracle shows as the shortest text of its
+    single-precision value (``0.1``), an LREAL as Python's repr."""
+    if single:
+        return real32_text(value)
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, datetime.timedelta):
-        return f"T#{value // datetime.timedelta(microseconds=1) / 1000:g}ms"
+        us = value // datetime.timedelta(microseconds=1)
+        return f"T#{us // 1000}ms" if us % 1000 == 0 else f"T#{us / 1000}ms"
     return str(value)
 
 
@@ -25,13 +32,14 @@ def rows(source: str, columns: list[str], scans: int, sets: dict | None = None, 
     """``scan,t_ms,<columns>`` for each scan; ``sets`` maps a scan number to the
     values written just before it (as the oracle's ``--set``)."""
     h = harness(source, program, cycle_ms / 1000)
+    reals = {c: h.plc.program.signal(f"{program}.{c}").type is REAL for c in columns}
     out = []
     for k in range(1, scans + 1):
         for name, value in (sets or {}).get(k, {}).items():
             h.write(f"{program}.{name}", value)
         h.scan()
         out.append(",".join([str(k), str((k - 1) * cycle_ms)]
-                            + [text(h.get(f"{program}.{c}")) for c in columns]))
+                            + [text(h.get(f"{program}.{c}"), reals[c]) for c in columns]))
     return "\n".join(out)
 
 
