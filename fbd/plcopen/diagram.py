@@ -54,12 +54,15 @@ class DiagramMixin:
                     lay_net.connect(ref(src), insts[name].port(port))
         for name, (src, fb) in self.outputs.items():
             lay_net.output(name, ref(src) if not fb or src[0] == "lit" else 0)
-        level = layout_level(lay_net, "", list(self.order), {}, connectors=False)
+        # A wire over more than a few columns is a connector pair, as the editors draw
+        # long wires: routed across, it would cross every column between and take a
+        # track in each (the layout grows with wires x columns, quadratic in size).
+        level = layout_level(lay_net, "", list(self.order), {}, connectors=True)
         routes = {w.dst: w.points for w in level.wires if w.points}
         self.level = level
 
         ids = {}       # source -> localId of the element it comes from
-        self.rects = []  # what is placed so far: (x, y, w, h)
+        self.placed = _Occupied()   # what is drawn so far, for the feedback variables
         # inputs, at the layout's inputs box
         if INPUTS in level.boxes:
             box = level.boxes[INPUTS]
@@ -78,7 +81,7 @@ class DiagramMixin:
                        width=_n(box.w), height=_n(box.h))
             blocks[name] = blk
             sub(blk, "position", x=_n(box.x), y=_n(box.y))
-            self.rects.append((box.x, box.y - 14, box.w, box.h + 14))   # with its name
+            self.placed.add((box.x, box.y - 14, box.w, box.h + 14))   # with its name
             sub(blk, "inputVariables")
             sub(blk, "inOutVariables")
             outs = sub(blk, "outputVariables")
@@ -94,6 +97,7 @@ class DiagramMixin:
                 ad = sub(blk, "addData")
                 d = sub(ad, "data", name=DATA_NAME, handleUnknown="preserve")
                 etree.SubElement(d, "{%s}block" % DATA_NS, nsmap={"fbd": DATA_NS}, **data)
+        continuations = self._connectors(level, ids, blocks)
         # wires into the blocks
         fb_readers = []
         for name in self.order:
@@ -107,6 +111,10 @@ class DiagramMixin:
                 if port not in node.bindings:
                     continue
                 src, fb = node.bindings[port]
+                if (name, port) in continuations:
+                    lid, stub = continuations[(name, port)]
+                    self._points(sub(cpi, "connection", refLocalId=lid), list(reversed(stub)))
+                    continue
                 self._connect(cpi, src, fb, (px, py), routes.get((name, port)), ids, pins,
                               self.ex.target_type(node, port), blocks)
                 if fb and src[0] != "lit":
@@ -120,11 +128,15 @@ class DiagramMixin:
                 ov = sub(self.fbd, "outVariable", localId=self.lid(), executionOrderId=order_id,
                           height=VAR_H, width=_n(_text_w(name)))
                 sub(ov, "position", x=_n(x), y=_n(y - VAR_H / 2))
-                self.rects.append((x, y - VAR_H / 2, _text_w(name), VAR_H))
+                self.placed.add((x, y - VAR_H / 2, _text_w(name), VAR_H))
                 cpi = sub(ov, "connectionPointIn")
                 sub(cpi, "relPosition", x="0", y=_n(VAR_H / 2))
-                self._connect(cpi, src, fb, (x, y), routes.get((OUTPUTS, name)), ids, pins,
-                              self._output_type(name), blocks)
+                if (OUTPUTS, name) in continuations:
+                    lid, stub = continuations[(OUTPUTS, name)]
+                    self._points(sub(cpi, "connection", refLocalId=lid), list(reversed(stub)))
+                else:
+                    self._connect(cpi, src, fb, (x, y), routes.get((OUTPUTS, name)), ids, pins,
+                                  self._output_type(name), blocks)
                 sub(ov, "expression").text = name
         # feedback variables are written last: their readers see the previous scan
         for src, var in self.fb.items():
@@ -147,14 +159,51 @@ class DiagramMixin:
             self._points(c, [(x, y), (sx + 4, y), (sx + 4, sy), (sx, sy)])
             sub(ov, "expression").text = var
 
+    def _connectors(self, level, ids, blocks) -> dict:
+        """The connector and continuation elements of the wires the layout drew as
+        pairs: each net's connector beside its source, wired to it, a continuation
+        beside each target. Returns (target box, port) -> (continuation localId, its
+        stub from the continuation to the pin)."""
+        names = {}         # net -> the pair's name: an identifier, unique in the POU
+        taken = set()
+        out = {}
+        for c in level.connectors:
+            if c.src not in names:
+                base = c.src[1] if c.src[0] == INPUTS else f"{c.src[0]}_{c.src[1]}"
+                name, k = base, 1
+                while name.upper() in taken:
+                    k += 1
+                    name = f"{base}_{k}"
+                taken.add(name.upper())
+                names[c.src] = name
+            name = names[c.src]
+            top = c.y - c.h / 2
+            self.placed.add((c.x, top, c.w, c.h))
+            lid = self.lid()
+            el = sub(self.fbd, c.kind, name=name, localId=lid, height=_n(c.h), width=_n(c.w))
+            sub(el, "position", x=_n(c.x), y=_n(top))
+            if c.kind == "continuation":
+                sub(sub(el, "connectionPointOut"), "relPosition", x=_n(c.w), y=_n(c.h / 2))
+                out[c.dst] = (lid, c.stub)
+                continue
+            cpi = sub(el, "connectionPointIn")
+            sub(cpi, "relPosition", x="0", y=_n(c.h / 2))
+            if c.src[0] == INPUTS:
+                conn = sub(cpi, "connection", refLocalId=ids[("in", c.src[1])])
+            else:
+                conn = sub(cpi, "connection", refLocalId=blocks[c.src[0]].get("localId"),
+                           formalParameter=c.src[1])
+            self._points(conn, list(reversed(c.stub)))
+        return out
+
     def _free_spot(self, x, y, w):
         """The nearest (x, y) at or below the given point where a variable box of width
-        ``w`` overlaps no block or variable already placed."""
+        ``w`` overlaps nothing already drawn."""
         for k in range(2000):
             yy = y + k * (VAR_H + 2)
             rect = (x, yy - VAR_H / 2, w, VAR_H)
-            if not any(_overlap(rect, r) for r in self.rects):
-                self.rects.append(rect)
+            if not self.placed.overlaps(rect):
+                self.placed.add(rect)
                 return x, yy
         return x, y  # pragma: no cover - a column of 2000 variables
 
@@ -171,7 +220,7 @@ class DiagramMixin:
         w = _text_w(expr)
         iv = sub(self.fbd, "inVariable", localId=lid, height=VAR_H, width=_n(w))
         sub(iv, "position", x=_n(x - w), y=_n(y - VAR_H / 2))
-        self.rects.append((x - w, y - VAR_H / 2, w, VAR_H))
+        self.placed.add((x - w, y - VAR_H / 2, w, VAR_H))
         sub(sub(iv, "connectionPointOut"), "relPosition", x=_n(w), y=_n(VAR_H / 2))
         sub(iv, "expression").text = expr
         return lid
@@ -224,6 +273,29 @@ def _into_view(fbd, margin: float = 20) -> None:
         for p in positions:
             p.set("x", _n(float(p.get("x")) + dx))
             p.set("y", _n(float(p.get("y")) + dy))
+
+
+class _Occupied:
+    """Rectangles (x, y, w, h) in buckets of a grid, so a test for overlap looks at
+    the few near it, not at every element of a large body."""
+
+    CELL = 200.0
+
+    def __init__(self):
+        self.cells: dict[tuple[int, int], list] = {}
+
+    def _keys(self, rect):
+        x, y, w, h = rect
+        for i in range(int(x // self.CELL), int((x + w) // self.CELL) + 1):
+            for j in range(int(y // self.CELL), int((y + h) // self.CELL) + 1):
+                yield i, j
+
+    def add(self, rect) -> None:
+        for key in self._keys(rect):
+            self.cells.setdefault(key, []).append(rect)
+
+    def overlaps(self, rect) -> bool:
+        return any(_overlap(rect, r) for key in self._keys(rect) for r in self.cells.get(key, ()))
 
 
 def _overlap(a, b) -> bool:

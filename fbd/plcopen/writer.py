@@ -40,7 +40,8 @@ named ``<instance>_<block>``) until one exists; the behaviour is unchanged.
 
 Positions come from the debugger's layout (:mod:`fbd.debug.layout`): layers by
 data flow, boxes ordered to keep crossings few, wires routed in the channels
-between layers (long wires too: this writer asks for no connector pairs).
+between layers, and a wire over more than a few layers drawn as a connector
+pair, as the editors draw long wires (see :mod:`.diagram`).
 Importing the file again (:func:`fbd.plcopen.load`) gives a network that runs
 identically scan for scan. :func:`validate` checks a file against the TC6
 v2.01 schema, which ships with the package (:func:`schema_path`).
@@ -58,6 +59,7 @@ from pathlib import Path
 from lxml import etree
 
 from ..compiler import flatten
+from ..compiler.front import count_instances, quiet_gc
 from ..library import load_libraries
 from ..network import Network
 from .carry import carried_program, renamespaced, write_carried_globals
@@ -149,9 +151,10 @@ def to_xml(network: Network, *, cycle: str = "T#5ms", company: str = "fbd"):
     if not isinstance(network, Network):
         raise ExportError(f"export needs a Network, not {type(network).__name__}")
     load_libraries()
-    program = flatten(network)   # types, initial values, order; validates too
-    ex = Exporter(program)
-    top = carried_program(network, ex) or ex.pou(network, "", "program")
+    with quiet_gc(count_instances(network)):     # a big export only allocates
+        program = flatten(network)   # types, initial values, order; validates too
+        ex = Exporter(program)
+        top = carried_program(network, ex) or ex.pou(network, "", "program")
     root = etree.Element(P + "project", nsmap={None: NS_URI, "xhtml": XHTML_URI})
     now = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
     sub(root, "fileHeader", companyName=company, productName="fbd-sim", productVersion="1",

@@ -195,6 +195,26 @@ def test_blocks_do_not_overlap_in_the_exported_diagram(tmp_path):
                 assert not (x < x2 + w2 and x2 < x + w and y < y2 + h2 and y2 < y + h)
 
 
+def test_long_wires_are_connector_pairs_and_the_network_runs_the_same(tmp_path):
+    """A wire over more than a few columns is drawn as a connector beside its source and a
+    continuation beside each target, as the editors draw long wires (routed across, a
+    large network's layout would grow with wires x columns)."""
+    from fbd.tools.synthetic import random_network
+    net = random_network(400, 7)
+    imported = _round_trip(net, tmp_path)
+    rng = random.Random(3)
+    steps = [{name: (rng.random() < 0.5) if tp is BOOL else rng.randint(-50, 50)
+              for name, (tp, _d) in net.inputs.items()} for _ in range(60)]
+    assert_same_scans(net, imported, steps)
+    body = next(p for p in etree.parse(str(tmp_path / f"{net.name}.xml")).getroot().iter(NS + "pou")
+                if p.get("name") == net.name).find(f"{NS}body/{NS}FBD")
+    connectors = [c.get("name") for c in body.iter(NS + "connector")]
+    continuations = [c.get("name") for c in body.iter(NS + "continuation")]
+    assert len(continuations) > 50 and len(set(connectors)) == len(connectors)
+    assert set(continuations) == set(connectors)
+    assert all(re.fullmatch(r"[A-Za-z_]\w*", name) for name in connectors)
+
+
 def test_a_literal_with_no_iec_spelling_is_refused(tmp_path):
     net = Network("Bad")
     m = net.add("m", blocks.MOVE(REAL), IN=float("inf"))
