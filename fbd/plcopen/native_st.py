@@ -51,7 +51,7 @@ def native_pou(block, types):
     pou = etree.Element(P + "pou", name="", pouType="functionBlock")
     iface = sub(pou, "interface")
     for tag, ports in (("inputVars", block.input_ports()), ("outputVars", block.output_ports())):
-        group = sub(iface, tag)
+        group = sub(iface, tag) if ports else None
         for port in ports:
             tp = port_type(port)
             v = sub(group, "variable", name=port.name)
@@ -62,7 +62,9 @@ def native_pou(block, types):
         group = sub(iface, "localVars")
         for name, tp in local:
             v = sub(group, "variable", name=name)
-            if isinstance(tp, t.ArrayType):
+            if isinstance(tp, str):        # an instance of a library function block (RTC)
+                sub(sub(v, "type"), "derived", name=tp)
+            elif isinstance(tp, t.ArrayType):
                 arr = sub(sub(v, "type"), "array")
                 for lo, hi in tp.dims:
                     sub(arr, "dimension", lower=str(lo), upper=str(hi))

@@ -478,13 +478,12 @@ def test_the_st_does_what_the_block_does_scan_for_scan(block):
             assert plc.get(p.name) == env[p.name], f"scan {scan + 1}: {p.name}"
 
 
-def test_the_2048_export_places_no_block_the_editors_do_not_know_but_now(tmp_path):
+def test_the_2048_export_places_no_block_the_editors_do_not_know(tmp_path):
     from programs.game2048 import build
     root = etree.parse(str(_export(build("multi_scan", "article", seed=3), tmp_path))).getroot()
-    # NOW reads the PLC's clock, which IEC has no function for: documented as the one left
-    assert unknown_to_the_editors(root) == {"NOW"}
+    assert unknown_to_the_editors(root) == set()
     pous = {p.get("name") for p in root.iter(NS + "pou")}
-    assert {"FBD_MEMORY_INT", "FBD_MEMORY_DINT"} <= pous
+    assert {"FBD_MEMORY_INT", "FBD_MEMORY_DINT", "FBD_NOW"} <= pous
     assert "MEMORY" not in {b.get("typeName") for b in root.iter(NS + "block")}
     # every element and wire point on the editors' canvas, which starts at 0
     positions = list(root.iter(NS + "position"))
