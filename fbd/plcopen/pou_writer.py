@@ -212,18 +212,27 @@ class PouWriter(DiagramMixin):
     def _interface(self, pou):
         net, ex = self.net, self.ex
         iface = sub(pou, "interface")
-        if net.inputs:
-            group = sub(iface, "inputVars")
-            for name, (tp, default) in net.inputs.items():
-                v = sub(group, "variable", name=name, address=_addr(net, name))
+        # IEC locates the variables of a program's VAR sections, never its inputs and
+        # outputs (matiec refuses AT there) nor a function block's: a located port of
+        # the program is a VAR of its own, which our import reads back as the port
+        # (%I, and %M read only, an input; %Q and written %M an output). A macro's
+        # location means nothing to the program and is not written.
+        located = {n: str(a) for n, a in net.addresses.items()} if self.kind == "program" \
+            else {}
+        # in runs, so the import reads the ports back in their order
+        for is_located, run in _runs(net.inputs, located):
+            group = sub(iface, "localVars" if is_located else "inputVars")
+            for name in run:
+                tp, default = net.inputs[name]
+                v = sub(group, "variable", name=name, address=located.get(name))
                 type_el(v, tp)
                 if default is not REQUIRED:
                     value_el(v, tp.to_python(default) if tp.kind is Kind.TIME else default, tp)
-        if net.outputs:
-            group = sub(iface, "outputVars")
-            for name in net.outputs:
-                v = sub(group, "variable", name=name, address=_addr(net, name))
-                type_el(v, self._output_type(name))
+        for is_located, run in _runs(net.outputs, located):
+            group = sub(iface, "localVars" if is_located else "outputVars")
+            for name in run:
+                type_el(sub(group, "variable", name=name, address=located.get(name)),
+                        self._output_type(name))
         local = []
         for src, name in self.fb.items():
             tp = ex.src_type(net, src, self.nodes)
@@ -253,12 +262,17 @@ class PouWriter(DiagramMixin):
                 d = sub(sub(v, "addData"), "data", name=FEEDBACK_NAME, handleUnknown="discard")
                 etree.SubElement(d, "{%s}feedback" % DATA_NS, nsmap={"fbd": DATA_NS})
 
-    # -- body ----------------------------------------------------------------------
 
-def _addr(net: Network, name: str):
-    a = net.addresses.get(name)
-    return str(a) if a is not None else None
 
+def _runs(names, located: dict):
+    """``names`` in runs of consecutive located or unlocated ones: (located, [name...])."""
+    runs = []
+    for name in names:
+        here = name in located
+        if not runs or runs[-1][0] != here:
+            runs.append((here, []))
+        runs[-1][1].append(name)
+    return runs
 
 
 __all__ = ["Exporter", "PouWriter"]

@@ -156,7 +156,7 @@ def test_macros_on_a_loop_are_inlined_and_behave_the_same(tmp_path, schema):
 def test_a_feedback_wire_becomes_a_variable_written_last(tmp_path):
     root = etree.parse(str(_export(mixed(), tmp_path))).getroot()
     pou = next(p for p in root.iter(NS + "pou") if p.get("name") == "Mixed")
-    local = [v.get("name") for v in pou.find(f"{NS}interface/{NS}localVars")]
+    local = [v.get("name") for g in pou.iterfind(f"{NS}interface/{NS}localVars") for v in g]
     assert "fb_1" in local
     orders = {}
     for el in pou.find(f"{NS}body/{NS}FBD"):
