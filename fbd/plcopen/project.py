@@ -42,6 +42,7 @@ from .builder import PouBuilder, body_of
 from .carry import CarriedPou
 from .datatypes import DataTypes, read_data_types
 from .interface import read_interface, read_var
+from .names import restore as restore_names
 from .native import marker, native_block
 from .source import NS_100, PlcOpenError, child, children, documentation, in_file, parse, quote, tag
 from .values import interval_us
@@ -173,6 +174,7 @@ def load_project(path) -> Project:
     """Read a PLCopen TC6 file (2.01, 2.0 or 1.0) and import every FBD and LD POU."""
     load_libraries()
     root, ns = parse(path)
+    restore_names(root)          # what our export renamed for matiec (fbd.plcopen.names)
     project = Project(str(path))
     project.data_types = read_data_types(root, path)
     pou_els = {}

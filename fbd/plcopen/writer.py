@@ -64,6 +64,7 @@ from ..library import load_libraries
 from ..network import Network
 from .carry import carried_program, renamespaced, write_carried_globals
 from .emit import NS_URI, XHTML_URI, ExportError, P, sub
+from .names import make_buildable
 from .native_st import native_st
 from .pou_writer import Exporter
 
@@ -176,6 +177,7 @@ def to_xml(network: Network, *, cycle: str = "T#5ms", company: str = "fbd"):
     task = sub(res, "task", name="task0", priority="0", interval=cycle)
     sub(task, "pouInstance", name="instance0", typeName=top)
     write_carried_globals(conf, ex)
+    make_buildable(root, fixed=ex.carried_elements)
     return etree.ElementTree(root)
 
 
