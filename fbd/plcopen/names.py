@@ -79,8 +79,8 @@ class _Project:
                      for p in children(ps, "pou")]
         self.types = {(d.get("name") or "").upper() for t in children(root, "types")
                       for ds in children(t, "dataTypes") for d in children(ds, "dataType")}
-        self.globals = {(v.get("name") or "").upper() for v in root.iter()
-                        if tag(v) == "variable" and tag(v.getparent()) == "globalVars"}
+        self.globals = {(v.get("name") or "").upper() for g in root.iter("{*}globalVars")
+                        for v in children(g, "variable")}
 
     def variables(self, pou):
         return [v for g in child(pou, "interface") if isinstance(g.tag, str)
@@ -191,7 +191,7 @@ def _rename_pous(root, renamed: dict) -> None:
     """POUs ``old -> new``, with every block, instance and derived type naming them."""
     if not renamed:
         return
-    for el in root.iter():
+    for el in root.iter("{*}pou", "{*}derived", "{*}block", "{*}pouInstance"):
         local = tag(el)
         if local == "pou" or local == "derived":
             key = "name"
@@ -215,7 +215,7 @@ def _rename_variables(proj: _Project, renames: list) -> None:
             if tag(var.getparent()) in PIN_GROUPS:
                 pins.setdefault(pou.get("name"), {})[old] = new
         body = child(pou, "body")
-        for el in body.iter() if body is not None else ():
+        for el in body.iter("{*}expression", "{*}block") if body is not None else ():
             local = tag(el)
             if local == "expression" and el.text in names:
                 el.text = names[el.text][1]
@@ -225,19 +225,18 @@ def _rename_variables(proj: _Project, renames: list) -> None:
         return
     for pou in proj.pous:
         placed = {}     # localId -> the pin names of a block placing a renamed POU
-        for blk in pou.iter():
-            if tag(blk) == "block" and blk.get("typeName") in pins:
+        for blk in pou.iter("{*}block"):
+            if blk.get("typeName") in pins:
                 placed[blk.get("localId")] = pins[blk.get("typeName")]
         if not placed:
             continue
-        for el in pou.iter():
-            local = tag(el)
-            if local == "block" and el.get("localId") in placed:
-                mapping = placed[el.get("localId")]
-                for pin in el.iter():
-                    if tag(pin) == "variable" and pin.get("formalParameter") in mapping:
+        for el in pou.iter("{*}block", "{*}connection"):
+            if tag(el) == "block":
+                mapping = placed.get(el.get("localId"))
+                for pin in el.iter("{*}variable") if mapping else ():
+                    if pin.get("formalParameter") in mapping:
                         pin.set("formalParameter", mapping[pin.get("formalParameter")])
-            elif local == "connection" and el.get("refLocalId") in placed:
+            elif el.get("refLocalId") in placed:
                 # a wire from one of its outputs names the output
                 mapping = placed[el.get("refLocalId")]
                 if el.get("formalParameter") in mapping:
