@@ -80,30 +80,45 @@ def _cost(a: GapNet, b: GapNet) -> int:
     return c
 
 
+def _costs(nets: list[GapNet]) -> dict:
+    """(a, b) -> :func:`_cost` for the pairs whose vertical runs overlap, found by a
+    sweep in the order of their tops; any other pair costs nothing either way (a busy
+    gap of a large level has hundreds of nets, few of them overlapping)."""
+    cost = {}
+    active: list[GapNet] = []
+    for g in sorted(nets, key=lambda g: g.lo):
+        active = [a for a in active if not a.hi < g.lo - EPS]
+        for a in active:
+            cost[a, g] = _cost(a, g)
+            cost[g, a] = _cost(g, a)
+        active.append(g)
+    return cost
+
+
 def _assign_tracks(plan: GapPlan) -> None:
     nets = [g for g in plan.nets.values() if g.bends]
     if not nets:
         return
     # a start that is often right: nets going down first, the lower source leftmost
     nets.sort(key=lambda g: (max(g.ts) <= g.s, -g.s if max(g.ts) > g.s else g.s))
-    cost = {(id(a), id(b)): _cost(a, b) for a in nets for b in nets if a is not b}
+    cost = _costs(nets)
     order: list[GapNet] = []
     for g in nets:
         best_i, best_c = 0, None
         # the cost of g at i: right of order[:i], left of order[i:]
-        here = sum(cost[(id(g), id(o))] for o in order)
+        here = sum(cost.get((g, o), 0) for o in order)
         for i in range(len(order) + 1):
             if best_c is None or here < best_c:
                 best_i, best_c = i, here
             if i < len(order):
                 o = order[i]
-                here += cost[(id(o), id(g))] - cost[(id(g), id(o))]
+                here += cost.get((o, g), 0) - cost.get((g, o), 0)
         order.insert(best_i, g)
     for _ in range(3):
         swapped = False
         for i in range(len(order) - 1):
             a, b = order[i], order[i + 1]
-            if cost[(id(b), id(a))] < cost[(id(a), id(b))]:
+            if cost.get((b, a), 0) < cost.get((a, b), 0):
                 order[i], order[i + 1] = b, a
                 swapped = True
         if not swapped:

@@ -24,13 +24,19 @@ from .emit import DATA_NAME, DATA_NS, P, literal_text, sub
 EDITION2_NAMES = {"MUL_TIME": "MULTIME", "DIV_TIME": "DIVTIME"}
 
 VAR_H = PORT_H                     # the height of an in/out variable box
+#: the layers a wire may cross before it is drawn as a connector pair. More than the
+#: debugger's 3: Beremiz's generator looks each continuation's connector up through
+#: every element of the POU, so pairs cost it more than wires (Sudoku has 670 pairs
+#: at 3, 90 at 8), while a longer wire costs the layout a node per layer it crosses
+MAX_SPAN = 8
 
 
 class DiagramMixin:
     def draw_body(self) -> None:
         """The elements of the POU's FBD body (``self.fbd``), placed and wired."""
+        self.positions = []
         self._body()
-        _into_view(self.fbd)
+        _into_view(self.positions)
 
     def _body(self):
         net = self.net
@@ -54,10 +60,11 @@ class DiagramMixin:
                     lay_net.connect(ref(src), insts[name].port(port))
         for name, (src, fb) in self.outputs.items():
             lay_net.output(name, ref(src) if not fb or src[0] == "lit" else 0)
-        # A wire over more than a few columns is a connector pair, as the editors draw
-        # long wires: routed across, it would cross every column between and take a
-        # track in each (the layout grows with wires x columns, quadratic in size).
-        level = layout_level(lay_net, "", list(self.order), {}, connectors=True)
+        # A wire over more than MAX_SPAN columns is a connector pair, as the editors draw
+        # long wires: routed across, it would take a track in every column between (the
+        # layout grew with wires x columns, quadratic in size).
+        level = layout_level(lay_net, "", list(self.order), {}, connectors=True,
+                             max_span=MAX_SPAN)
         routes = {w.dst: w.points for w in level.wires if w.points}
         self.level = level
 
@@ -80,7 +87,7 @@ class DiagramMixin:
                        instanceName=self.iname[name], executionOrderId=order_id,
                        width=_n(box.w), height=_n(box.h))
             blocks[name] = blk
-            sub(blk, "position", x=_n(box.x), y=_n(box.y))
+            self._at(blk, box.x, box.y)
             self.placed.add((box.x, box.y - 14, box.w, box.h + 14))   # with its name
             sub(blk, "inputVariables")
             sub(blk, "inOutVariables")
@@ -127,7 +134,7 @@ class DiagramMixin:
                 order_id += 1
                 ov = sub(self.fbd, "outVariable", localId=self.lid(), executionOrderId=order_id,
                           height=VAR_H, width=_n(_text_w(name)))
-                sub(ov, "position", x=_n(x), y=_n(y - VAR_H / 2))
+                self._at(ov, x, y - VAR_H / 2)
                 self.placed.add((x, y - VAR_H / 2, _text_w(name), VAR_H))
                 cpi = sub(ov, "connectionPointIn")
                 sub(cpi, "relPosition", x="0", y=_n(VAR_H / 2))
@@ -149,7 +156,7 @@ class DiagramMixin:
             order_id += 1
             ov = sub(self.fbd, "outVariable", localId=self.lid(), executionOrderId=order_id,
                       height=VAR_H, width=_n(w))
-            sub(ov, "position", x=_n(x), y=_n(y - VAR_H / 2))
+            self._at(ov, x, y - VAR_H / 2)
             cpi = sub(ov, "connectionPointIn")
             sub(cpi, "relPosition", x="0", y=_n(VAR_H / 2))
             c = sub(cpi, "connection", refLocalId=ids[src] if src[0] == "in"
@@ -181,7 +188,7 @@ class DiagramMixin:
             self.placed.add((c.x, top, c.w, c.h))
             lid = self.lid()
             el = sub(self.fbd, c.kind, name=name, localId=lid, height=_n(c.h), width=_n(c.w))
-            sub(el, "position", x=_n(c.x), y=_n(top))
+            self._at(el, c.x, top)
             if c.kind == "continuation":
                 sub(sub(el, "connectionPointOut"), "relPosition", x=_n(c.w), y=_n(c.h / 2))
                 out[c.dst] = (lid, c.stub)
@@ -219,7 +226,7 @@ class DiagramMixin:
         lid = self.lid()
         w = _text_w(expr)
         iv = sub(self.fbd, "inVariable", localId=lid, height=VAR_H, width=_n(w))
-        sub(iv, "position", x=_n(x - w), y=_n(y - VAR_H / 2))
+        self._at(iv, x - w, y - VAR_H / 2)
         self.placed.add((x - w, y - VAR_H / 2, w, VAR_H))
         sub(sub(iv, "connectionPointOut"), "relPosition", x=_n(w), y=_n(VAR_H / 2))
         sub(iv, "expression").text = expr
@@ -253,26 +260,27 @@ class DiagramMixin:
             pts = [(x, y), (mx, y), (mx, start[1]), start]
         self._points(c, pts)
 
-    @staticmethod
-    def _points(c, pts) -> None:
+    def _points(self, c, pts) -> None:
         for px, py in pts:
-            sub(c, "position", x=_n(px), y=_n(py))
+            self._at(c, px, py)
+
+    def _at(self, parent, x, y) -> None:
+        """A ``position`` at (x, y), written with the others once the body is drawn."""
+        self.positions.append((sub(parent, "position"), x, y))
 
 
 
-def _into_view(fbd, margin: float = 20) -> None:
-    """Shift a body's absolute positions so none is above or left of ``margin``:
-    wires routed around the top row can go negative, and an editor's canvas
-    starts at 0 (relative pin positions stay as they are)."""
-    positions = list(fbd.iter(P + "position"))
+def _into_view(positions, margin: float = 20) -> None:
+    """Write the body's absolute positions, shifted so none is above or left of
+    ``margin``: wires routed around the top row can go negative, and an editor's
+    canvas starts at 0 (relative pin positions stay as they are)."""
     if not positions:
         return
-    dx = max(0.0, margin - min(float(p.get("x")) for p in positions))
-    dy = max(0.0, margin - min(float(p.get("y")) for p in positions))
-    if dx or dy:
-        for p in positions:
-            p.set("x", _n(float(p.get("x")) + dx))
-            p.set("y", _n(float(p.get("y")) + dy))
+    dx = max(0.0, margin - min(x for _el, x, _y in positions))
+    dy = max(0.0, margin - min(y for _el, _x, y in positions))
+    for el, x, y in positions:
+        el.set("x", _n(x + dx))
+        el.set("y", _n(y + dy))
 
 
 class _Occupied:
