@@ -104,8 +104,10 @@ class Exporter:
             if tp is None:
                 raise ExportError(f"{node.path}: the type {var} of {block.name} is unknown")
             types[var] = tp
-        if block.st(types) is None:     # an IEC block in this configuration (F_TRIG)
-            return None
+        literals = {port: src[1] for port, (src, _fb) in node.bindings.items()
+                    if src[0] == "lit"}
+        if block.st(types) is None or not block.st_needed(types, literals):
+            return None     # IEC's own block in this configuration (F_TRIG, SHL by 1)
         key = (block.name, tuple(sorted((k, v.name) for k, v in types.items())),
                json.dumps(block.p, sort_keys=True))
         if key not in self.natives:

@@ -12,7 +12,7 @@ import pytest
 from lxml import etree
 
 import blocks
-from fbd import BOOL, DINT, INT, LREAL, REAL, STRING, TIME, UINT, FbdError, Network
+from fbd import BOOL, BYTE, DINT, INT, LREAL, LWORD, REAL, STRING, TIME, UINT, WORD, FbdError, Network
 from fbd.plcopen import PlcOpenError, load_project, save
 from fbd.plcopen.writer import ExportError, native_st, schema_path, validate
 from fbd.runtime.plc import Plc
@@ -548,6 +548,47 @@ def test_the_st_the_export_writes_for_our_blocks_runs_as_the_blocks_do(tmp_path)
     project = load_project(path)
     assert not project.blocks and not project.errors, project.errors
     assert_same_scans(stores(), project.network("Stores"), store_steps())
+
+
+def shifts() -> Network:
+    """Shifts and rotations by a count from an input, by literals, of each width."""
+    net = Network("Shifts")
+    n = net.input("N", INT)
+    for name, block, value in (("wide", blocks.SHL(LWORD), 0x8000_0000_0000_0001),
+                               ("half", blocks.SHR(WORD), 0x8001),
+                               ("turn", blocks.ROL(LWORD), 0x8000_0000_0000_0003),
+                               ("octet", blocks.ROR(BYTE), 0x81), ("bit", blocks.SHL(BOOL), True)):
+        net.output(f"R_{name}", net.add(name, block, IN=value, N=n).OUT)
+    net.output("BY_ONE", net.add("one", blocks.SHL(LWORD), IN=3, N=1).OUT)
+    net.output("BY_64", net.add("far", blocks.SHL(LWORD), IN=3, N=64).OUT)
+    return net
+
+
+def test_shifts_by_counts_matiec_leaves_undefined_are_st_that_runs_as_the_blocks(tmp_path):
+    """matiec shifts by C's <<, undefined for a negative count or one past the width (x86
+    takes it modulo the width): such shifts are written as ST that guards the count."""
+    path = _export(shifts(), tmp_path)
+    root = etree.parse(str(path)).getroot()
+    types = {b.get("instanceName"): b.get("typeName") for b in root.iter(NS + "block")}
+    assert types["one"] == types["bit"] == "SHL"        # defined in matiec
+    assert types["far"] == types["wide"] == "FBD_SHL_LWORD_INT"
+    assert types["octet"] == "FBD_ROR_BYTE_INT"
+    assert st_of(root, "FBD_SHL_LWORD_INT") == """\
+IF N >= 0 AND N < 64 THEN
+  OUT := SHL(IN, N);
+ELSE
+  OUT := 0;
+END_IF;"""
+    # without their markers, the POUs are compiled from their ST, as the editors compile them
+    tree = etree.parse(str(path))
+    for pou in tree.iter(NS + "pou"):
+        if pou.get("name").startswith("FBD_"):
+            pou.remove(pou.find(NS + "addData"))
+    tree.write(str(path))
+    project = load_project(path)
+    assert not project.blocks and not project.errors, project.errors
+    counts = [*range(-70, 71), -32768, 32767, 1000]
+    assert_same_scans(shifts(), project.network("Shifts"), [{"N": k} for k in counts])
 
 
 def test_a_user_macro_named_like_a_generated_pou_keeps_its_own(tmp_path):
