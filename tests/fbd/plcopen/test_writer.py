@@ -550,6 +550,28 @@ def test_the_st_the_export_writes_for_our_blocks_runs_as_the_blocks_do(tmp_path)
     assert_same_scans(stores(), project.network("Stores"), store_steps())
 
 
+#: matiec's values of the ST the export writes for NOW (FBD_NOW, called by a PROGRAM),
+#: scan by scan at a 1001.5 ms cycle: (OUT in ms, SEC), matiec-oracle over iec2c 6bb2c339df6f
+NOW_IN_MATIEC = [(0, 0.0), (1001.5, 1.0015), (2003, 2.003), (3004.5, 3.0045), (4006, 4.006),
+                 (5007.5, 5.0075), (6009, 6.009), (7010.5, 7.0105)]
+
+
+def test_now_is_st_reading_the_clock_matiecs_timers_read_and_gives_what_now_gives(tmp_path):
+    net = Network("Clock")
+    clock = net.add("clock", blocks.NOW())
+    net.output("T", clock.OUT)
+    net.output("S", clock.SEC)
+    root = etree.parse(str(_export(net, tmp_path))).getroot()
+    assert unknown_to_the_editors(root) == set()
+    assert st_of(root, "FBD_NOW").startswith("CLOCK(IN := FALSE);\nIF NOT STARTED THEN")
+    pou = next(p for p in root.iter(NS + "pou") if p.get("name") == "FBD_NOW")
+    assert pou.find(f".//{NS}variable[@name='CLOCK']/{NS}type/{NS}derived").get("name") == "RTC"
+    plc = Plc(net, cycle=1.0015)
+    for t_ms, sec in NOW_IN_MATIEC:
+        plc.scan()
+        assert (plc.get_raw("T"), plc.get("S")) == (round(t_ms * 1000), sec)
+
+
 def shifts() -> Network:
     """Shifts and rotations by a count from an input, by literals, of each width."""
     net = Network("Shifts")
