@@ -1,13 +1,15 @@
 """This library's own blocks as ST function blocks, for the editors.
 
-MEMORY, LIFO, FIFO, NEG (on unsigned types too) and F_TRIG without its
-first-scan pulse are not IEC's; each block says how it reads in ST
-(``Block.st``, in its own module), and the export writes it, once per concrete
-configuration (``FBD_MEMORY_DINT``, ``FBD_LIFO_INT_16``), as an ST function
-block that does exactly what the block does, so Beremiz and OpenPLC Editor
-compile the project. The POU's ``addData`` (``urn:fbd-sim:native``) names the
-block, its types and parameters: the importer (:mod:`.native`) places the
-block again without reading the ST.
+MEMORY, LIFO, FIFO, NEG (on unsigned types too), NOW and F_TRIG without its
+first-scan pulse are not IEC's, and a shift by a count matiec leaves undefined
+is not IEC's either; each block says how it reads in ST (``Block.st``, in its
+own module, and ``Block.st_needed`` for which literals IEC's own block will
+do), and the export writes it, once per concrete configuration
+(``FBD_MEMORY_DINT``, ``FBD_LIFO_INT_16``, ``FBD_SHL_LWORD_INT``), as an ST
+function block that does exactly what the block does, so Beremiz and OpenPLC
+Editor build the project and run it as this simulator does. The POU's
+``addData`` (``urn:fbd-sim:native``) names the block, its types and parameters:
+the importer (:mod:`.native`) places the block again without reading the ST.
 """
 
 from __future__ import annotations

@@ -1,50 +1,35 @@
 """Export a :class:`~fbd.network.Network` to PLCopen TC6 XML (v2.01).
 
 ``fbd.plcopen.save(network, path)`` (or ``fbd export MODULE:FUNCTION -o out.xml``)
-writes a whole project that Beremiz and OpenPLC Editor open:
+writes a whole project that Beremiz and OpenPLC Editor open and build:
 
-* every macro the network places becomes a ``functionBlock`` POU (one per
-  distinct body: two macros of the same name whose bodies differ become
-  ``Name`` and ``Name_2``), the network itself a ``program`` POU, and a
-  configuration runs it in a 5 ms cyclic task;
-* inputs and outputs become ``inputVars``/``outputVars`` with their types,
-  defaults (``initialValue``) and locations (``address="%IX0.0"``); stateful
-  blocks and macro instances are declared as ``localVars`` of their type, as
-  the editors want;
-* a literal wired to an input becomes an ``inVariable`` holding it (typed,
-  ``DINT#5``, where the port's type is known);
+* every macro the network places becomes a ``functionBlock`` POU, the network
+  itself a ``program`` POU, and a configuration runs it in a 5 ms cyclic task
+  (:mod:`.pou_writer`; the order of whole calls, macros on a loop inlined:
+  :mod:`.levels`);
+* inputs and outputs become ``inputVars``/``outputVars`` with their types and
+  defaults; a located port of the program becomes a local with its address,
+  where IEC and matiec allow ``AT``; stateful blocks and macro instances are
+  declared as ``localVars`` of their type, as the editors want;
 * every element carries ``executionOrderId`` (the network's data-flow order),
-  so the file runs in the order this simulator runs it;
-* a feedback wire (the previous scan's value) becomes a local variable
-  ``fb_N``: an ``outVariable`` writes the source's value into it after
-  everything else has run, an ``inVariable`` reads it where the wire went, so
-  the reader sees the value of the previous scan, as the wire did;
-* block parameters this library adds to IEC (``first_scan_pulse``,
-  ``depth``) and explicitly bound types travel in the block's ``addData``
-  (``urn:fbd-sim:block``), which other tools preserve or ignore;
-* a block this library adds to IEC's (MEMORY, LIFO, FIFO, NEG, F_TRIG without
-  its first-scan pulse) becomes a function block POU written in ST, one per
-  concrete configuration (``FBD_MEMORY_DINT``, ``FBD_LIFO_INT_16``), that the
-  editors compile and that does exactly what the block does; the POU's
-  ``addData`` (``urn:fbd-sim:native``) names the block, its types and
-  parameters, so :func:`fbd.plcopen.load` maps it back to the block without
-  reading the ST. MUL_TIME and DIV_TIME are written as MULTIME and DIVTIME,
-  their edition-2 names that Beremiz and matiec know. NOW (the PLC's clock)
-  has no IEC equivalent and stays as it is: the editors do not know it.
+  placed by the debugger's layout, long wires as connector pairs
+  (:mod:`.diagram`); a feedback wire becomes a local ``fb_N`` written after
+  everything else;
+* block parameters this library adds to IEC (``first_scan_pulse``, ``depth``)
+  and explicitly bound types travel in the block's ``addData``
+  (``urn:fbd-sim:block``);
+* a block this library adds to IEC's (MEMORY, LIFO, FIFO, NEG, NOW, F_TRIG
+  without its first-scan pulse), or a shift whose count matiec leaves
+  undefined, becomes a function block POU written in ST that does exactly what
+  the block does, marked ``urn:fbd-sim:native`` so :func:`fbd.plcopen.load`
+  maps it back to the block (:mod:`.native_st`);
+* names matiec refuses are renamed, marked, and restored by the import
+  (:mod:`.names`).
 
-IEC runs a function block call as a whole, where this simulator may
-interleave the blocks of two macros that feed each other (control ->
-processing -> control in 2048). Such a level has no order of whole calls, so
-the macros on such a loop are inlined into the exported POU (their blocks
-named ``<instance>_<block>``) until one exists; the behaviour is unchanged.
-
-Positions come from the debugger's layout (:mod:`fbd.debug.layout`): layers by
-data flow, boxes ordered to keep crossings few, wires routed in the channels
-between layers, and a wire over more than a few layers drawn as a connector
-pair, as the editors draw long wires (see :mod:`.diagram`).
 Importing the file again (:func:`fbd.plcopen.load`) gives a network that runs
-identically scan for scan. :func:`validate` checks a file against the TC6
-v2.01 schema, which ships with the package (:func:`schema_path`).
+identically scan for scan; what each decision is for: docs/plcopen.md.
+:func:`validate` checks a file against the TC6 v2.01 schema, which ships with
+the package (:func:`schema_path`).
 """
 
 from __future__ import annotations
