@@ -111,11 +111,14 @@ def _break(nodes, outputs, loop) -> None:
     if not macros:
         raise ExportError(f"a loop without a feedback mark through "
                           f"{' -> '.join(sorted(loop))}")
+    # A trial looks at the loop's instances only: inlining a macro only removes
+    # dependencies, so no instance outside the loop can join a loop with them.
+    members = set(loop)
     best = None
     for m in macros:
         trial = {n: Node(x.name, x.element, x.path, dict(x.bindings))
-                 for n, x in nodes.items()}
-        inline(trial, dict(outputs), m)
+                 for n, x in nodes.items() if n in members}
+        inline(trial, {}, m)
         still = set().union(*_loops(_graph(trial)))
         left = len((set(loop) - {m}) & still)
         if best is None or left < best[0]:
@@ -159,10 +162,11 @@ def _loops(graph: dict) -> list[list]:
 
 
 def _graph(nodes) -> dict:
+    """Instance -> the instances it reads this scan, among ``nodes``."""
     graph = {name: set() for name in nodes}
     for name, node in nodes.items():
         for src, fb in node.bindings.values():
-            if src[0] == "out" and not fb:
+            if src[0] == "out" and not fb and src[1] in graph:
                 graph[name].add(src[1])
     return graph
 
