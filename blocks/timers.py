@@ -25,7 +25,7 @@ timing diagrams):
 """
 
 from fbd.block import Block, Port, State, register
-from fbd.types import BOOL, LREAL, TIME
+from fbd.types import BOOL, DT, LINT, LREAL, TIME
 
 
 def _timing(io, done: bool, indent: str) -> str:
@@ -150,3 +150,20 @@ class NOW(Block):
     def code(self, io):
         return [f"{io.OUT} = {io.now}",
                 f"{io.SEC} = {io.now} / 1e6"]
+
+    def st(self, types):
+        # IEC's ST cannot name the PLC clock; matiec's RTC reads it (its CDT, while IN is
+        # FALSE, is the __CURRENT_TIME its timers read). Counting from the first call makes
+        # the first scan T#0s on any runtime, as here. SEC is the whole microseconds over
+        # 1e6, as the block computes it: TIME_TO_LREAL (seconds + nanoseconds / 1e9) can
+        # differ in the last bit.
+        return [("CLOCK", "RTC"), ("START", DT), ("STARTED", BOOL), ("WHOLE", LINT)], """\
+CLOCK(IN := FALSE);
+IF NOT STARTED THEN
+  START := CLOCK.CDT;
+  STARTED := TRUE;
+END_IF;
+OUT := CLOCK.CDT - START;
+WHOLE := TIME_TO_LINT(OUT);
+SEC := LINT_TO_LREAL(WHOLE * 1000000
+       + LREAL_TO_LINT(TIME_TO_LREAL(OUT - LINT_TO_TIME(WHOLE)) * 1.0E6)) / 1.0E6;"""

@@ -220,8 +220,16 @@ class Block:
         statements, over the ports and state named as declared, with the type
         variables bound to ``types``. None (the default) for IEC's own blocks,
         which every editor has; a block of this library's own that has an ST
-        form overrides it, so everything about the block stays in its module."""
+        form overrides it, so everything about the block stays in its module.
+        A local's type may name a function block of matiec's library (``"RTC"``)."""
         return None
+
+    def st_needed(self, types: dict, literals: dict) -> bool:
+        """Whether the export needs :meth:`st` for this instance, at ``types``, whose
+        inputs ``literals`` (port -> value) are wired to literals: a block whose ST
+        form only makes defined what matiec leaves undefined for some inputs (a
+        shift by a negative count) is IEC's own block for literals that avoid them."""
+        return True
 
     def __repr__(self) -> str:
         extra = [str(v) for v in self.bound_types.values()]

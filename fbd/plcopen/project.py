@@ -31,6 +31,7 @@ from .carry import CarriedPou
 from .configuration import read_configuration
 from .datatypes import read_data_types
 from .interface import read_interface
+from .names import restore as restore_names
 from .native import marker, native_block
 from .source import PlcOpenError, child, children, documentation, in_file, parse, quote, tag
 from .textpous import TEXT_LANGUAGES, TextPous, program_network
@@ -49,6 +50,7 @@ def load_project(path) -> Project:
     """Read a PLCopen TC6 file (2.01, 2.0 or 1.0) and import every FBD and LD POU."""
     load_libraries()
     root, ns = parse(path)
+    restore_names(root)          # what our export renamed for matiec (fbd.plcopen.names)
     project = PlcOpenProject(str(path))
     project.data_types = read_data_types(root, path)
     pou_els = {}
