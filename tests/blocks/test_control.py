@@ -87,6 +87,93 @@ def test_pid_called_from_st_runs_the_block_as_matiec():
     assert_st_rows("PID", "ctrl", PID_PORTS, PID_SETS, PID_ROWS)
 
 
+INTERNALS = """
+PROGRAM main
+  VAR
+    ctrl : PID;
+    e : REAL;
+    i : REAL;
+    r : RAMP;
+    t : TIME;
+  END_VAR
+  ctrl(AUTO := TRUE, PV := 1.0, SP := 2.0, KP := 1.0, TR := 1.0, CYCLE := T#100ms);
+  e := ctrl.ERROR;
+  i := ctrl.ITERM.XOUT;
+  r(RUN := TRUE, X1 := 3.0, TR := T#1s, CYCLE := T#100ms);
+  t := r.T;
+END_PROGRAM
+"""
+# oracle.py internals.st --cycle 5ms --scans 3 --watch e --watch i --watch t
+INTERNALS_ROWS = """
+scan,t_ms,e,i,t
+1,0,-1.0,-0.1,T#100ms
+2,5,-1.0,-0.2,T#200ms
+3,10,-1.0,-0.3,T#300ms
+"""
+
+
+def test_st_reads_the_internals_of_a_pid_and_its_inner_integral_as_matiec_allows():
+    assert scans.rows(INTERNALS, ["e", "i", "t"], 3) == scans.expected(INTERNALS_ROWS)
+
+
+CALLED_FROM_IL = """
+PROGRAM main
+  VAR
+    ctrl : PID;
+    rmp : RAMP;
+    run_it : BOOL := TRUE;
+    meas : REAL := 1.0;
+    sp : REAL := 2.5;
+    kp : REAL := 2.0;
+    tr : REAL := 1.0;
+    td : REAL := 0.5;
+    x1 : REAL := 3.0;
+    cyc : TIME := T#100ms;
+    dur : TIME := T#1s;
+    xo : REAL;
+    yo : REAL;
+    bz : BOOL;
+  END_VAR
+  CAL ctrl(
+    AUTO := run_it,
+    PV := meas,
+    SP := sp,
+    KP := kp,
+    TR := tr,
+    TD := td,
+    CYCLE := cyc
+  )
+  LD ctrl.XOUT
+  ADD 1.5
+  ST xo
+  CAL rmp(
+    RUN := run_it,
+    X1 := x1,
+    TR := dur,
+    CYCLE := cyc
+  )
+  LD rmp.XOUT
+  ST yo
+  LD rmp.BUSY
+  ST bz
+END_PROGRAM
+"""
+# oracle.py il.st --cycle 5ms --scans 4 --set meas=1.7@3 --watch xo --watch yo --watch bz
+# (matiec's IL takes no literal in a CAL's parameters: its C does not compile)
+CALLED_FROM_IL_ROWS = """
+scan,t_ms,xo,yo,bz
+1,0,-6.3,0.0,TRUE
+2,5,-8.1,0.3,TRUE
+3,10,-3.2599998,0.6,TRUE
+4,15,1.7800002,0.90000004,TRUE
+"""
+
+
+def test_pid_and_ramp_called_from_il_run_the_blocks_as_matiec():
+    got = scans.rows(CALLED_FROM_IL, ["xo", "yo", "bz"], 4, {3: {"meas": 1.7}})
+    assert got == scans.expected(CALLED_FROM_IL_ROWS)
+
+
 # ------------------------------------------------------------------------- INTEGRAL
 INTEGRAL_PORTS = {"RUN": "BOOL", "R1": "BOOL", "XIN": "REAL", "X0": "REAL", "CYCLE": "TIME"}
 INTEGRAL_SETS = {1: {"XIN": 0.1, "CYCLE": "T#100ms", "X0": 5.0}, 2: {"RUN": True},
@@ -355,7 +442,7 @@ scan,t_ms,auto,pv,ctrl.XOUT,ctrl.ITERM.XOUT
 """
 
 
-def _checkpoints(rows: str) -> str:
+def checkpoints(rows: str) -> str:
     wanted = {line.split(",")[0] for line in scans.expected(LOOP_ROWS).splitlines()}
     return "\n".join(line for line in rows.splitlines() if line.split(",")[0] in wanted)
 
@@ -364,10 +451,10 @@ def _checkpoints(rows: str) -> str:
 def test_a_pid_closing_a_loop_in_a_network_follows_matiec_over_3000_scans(engine):
     got = block_rows(control_loop(), ["AUTO", "PV", "ctrl.XOUT", "ctrl.ITERM.XOUT"], 3000,
                      LOOP_SETS, engine, cycle_ms=20)
-    assert _checkpoints(got) == scans.expected(LOOP_ROWS)
+    assert checkpoints(got) == scans.expected(LOOP_ROWS)
 
 
 def test_a_pid_closing_a_loop_in_st_follows_matiec_over_3000_scans():
     got = scans.rows(LOOP_ST, ["auto", "pv", "ctrl.XOUT", "ctrl.ITERM.XOUT"], 3000,
                      st_sets(LOOP_SETS), cycle_ms=20)
-    assert _checkpoints(got) == scans.expected(LOOP_ROWS)
+    assert checkpoints(got) == scans.expected(LOOP_ROWS)
