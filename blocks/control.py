@@ -1,10 +1,11 @@
 """Control: PID, RAMP, HYSTERESIS, INTEGRAL, DERIVATIVE, the closed-loop blocks of
-matiec's library (IEC 61131-3 ed. 1's "additional function blocks", which Beremiz
-and OpenPLC offer beside the standard ones).
+matiec's library, which Beremiz and OpenPLC Editor offer beside IEC's standard ones
+("additional function blocks").
 
-IEC gave them as examples; matiec writes them in ST (its ``lib/*_st.txt``) and
-compiles them to C, so their values are what that C computes, and these blocks
-reproduce it bit for bit (checked with iec2c 6bb2c339df6f over scripted runs):
+They are the examples of IEC 61131-3's second edition (its final draft), which
+matiec keeps in ST (its ``lib/*_st.txt``) and compiles to C: their values are
+what that C computes, and these blocks reproduce it bit for bit (checked with
+iec2c 6bb2c339df6f over scripted runs):
 
 * every operation on two REALs rounds to single precision, as C's ``float``
   arithmetic does (``PV - SP``, ``XIN * CYCLE``, ``KP * (...)``);
@@ -146,7 +147,8 @@ class PID(Block):
     bump. Each operation rounds to single precision as matiec's C float
     arithmetic does. TR is the reset (integral) time in seconds and divides:
     TR = 0.0 gives +-inf or NaN, as on matiec; TD = 0.0 leaves out the
-    derivative term; CYCLE = T#0s makes DTERM +-inf or NaN (see DERIVATIVE).
+    derivative term, unless CYCLE = T#0s made it +-inf or NaN (see
+    DERIVATIVE), when 0.0 times it is NaN.
     The state shows ITERM.XOUT, DTERM.XOUT and DTERM's samples under matiec's
     names.
     """
