@@ -173,11 +173,11 @@ class PID(Block):
     def code(self, io):
         error, iterm, dterm = io.ERROR, getattr(io, _ITERM), getattr(io, _DTERM)
         x1, x2, x3 = (getattr(io, name) for name in _DTERM_X)
-        auto, reset, x0 = io.AUTO, io.tmp(), io.tmp()
-        manual = REAL.wrap(f"{io.X0} - {error}")
+        auto, reset = io.AUTO, io.tmp()
+        # ITERM's X0, computed where INTEGRAL reads it: only in manual
+        x0 = REAL.wrap(f"{io.TR} * {REAL.wrap(f'{io.X0} - {error}')}")
         lines = [f"{io.ERROR} = {REAL.wrap(f'{io.PV} - {io.SP}')}",
-                 f"{reset} = not {auto}",
-                 f"{x0} = {REAL.wrap(f'{io.TR} * {manual}')}"]
+                 f"{reset} = not {auto}"]
         lines += _integral(io.tmp(), iterm, auto, reset, error, x0, io.CYCLE)
         lines += _derivative(io, dterm, auto, error, io.CYCLE, x1, x2, x3)
         proportional = REAL.wrap(f"{error} + {_quotient(iterm, io.TR)}")
