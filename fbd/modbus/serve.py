@@ -9,6 +9,7 @@ server nor any program.
 
 from __future__ import annotations
 
+import argparse
 import difflib
 import logging
 import math
@@ -32,16 +33,17 @@ def program_names() -> dict[str, str]:
 def register(subparsers) -> None:
     names = ", ".join(program_names()) or "none installed"
     p = subparsers.add_parser(
-        "serve", help="run a program in real time and serve it over Modbus TCP",
-        description="Run MODULE:FUNCTION (or a named program: " + names + ") on a PLC in real "
-                    "time and serve its located inputs and outputs over Modbus TCP, laid out as "
-                    "OpenPLC lays them out (--map prints the table). Ctrl-C stops it.")
-    p.add_argument("target", metavar="MODULE:FUNCTION|NAME")
+        "serve", help="run a program in real time and serve it over Modbus TCP and OPC UA",
+        description="Run MODULE:FUNCTION (or a named program: " + names + ", or a PLCopen or "
+                    "ST file) on a PLC in real time and serve its located inputs and outputs "
+                    "over Modbus TCP, laid out as OpenPLC lays them out (--map prints the "
+                    "table), and with --opcua every variable over OPC UA. Ctrl-C stops it.")
+    p.add_argument("target", metavar="MODULE:FUNCTION|NAME|FILE")
     p.add_argument("--bind", default="127.0.0.1", metavar="ADDRESS",
                    help="the address to listen on (default 127.0.0.1, this machine only; "
                         "0.0.0.0 for every interface)")
     p.add_argument("--port", default=None,
-                   help="the TCP port (default 5020; Modbus's own 502 needs root)")
+                   help="the Modbus TCP port (default 5020; Modbus's own 502 needs root)")
     p.add_argument("--cycle", default=None,
                    help="scan cycle, e.g. 5ms, 10ms (default 5ms; for a PLCopen project, its "
                         "task's interval)")
@@ -59,6 +61,10 @@ def register(subparsers) -> None:
                    help="print a line of statistics every SECONDS (default 10) while serving")
     p.add_argument("--map", action="store_true",
                    help="print the Modbus address of every located port and exit")
+    p.add_argument("--modbus", action=argparse.BooleanOptionalAction, default=None,
+                   help="serve Modbus TCP (default: yes, unless --opcua is given)")
+    from ..opcua.cli import add_options
+    add_options(p)
     p.set_defaults(func=cmd_serve)
 
 
@@ -136,21 +142,28 @@ def cmd_serve(args) -> int:
     from ..runtime.plc import Plc
 
     port = _whole("--port", args.port, None, 0, 65535, "a TCP port")
+    opcua_port = _whole("--opcua-port", args.opcua_port, None, 0, 65535, "a TCP port")
     idle_timeout = _seconds("--idle-timeout", args.idle_timeout, None, 0.0, "0: never")
     max_clients = _whole("--max-clients", args.max_clients, None, 1, 100_000,
                          "the number of clients")
     every = _seconds("--stats", args.stats, None, 0.1)
+    modbus = args.modbus if args.modbus is not None else not args.opcua
+    if not (modbus or args.opcua):
+        raise CliError("--no-modbus leaves nothing to serve; add --opcua")
     target = resolve(args.target)
-    if is_project_file(target):
-        net, interval_us = _project_program(target)
-        if args.cycle:
-            cycle_us = _cycle(args.cycle)
-        else:
-            cycle_us = _bounded_cycle(interval_us or 5000, f"{target}: its task's interval")
+    if is_project_file(target) and args.opcua and not args.map:
+        plc, cycle_us = _project_plc(target, args.cycle, modbus)
     else:
-        net = load_network(target)
-        cycle_us = _cycle(args.cycle or "5ms")
-    plc = Plc(net, cycle=f"T#{cycle_us}us")
+        if is_project_file(target):
+            net, interval_us = _project_program(target)
+            if args.cycle:
+                cycle_us = _cycle(args.cycle)
+            else:
+                cycle_us = _bounded_cycle(interval_us or 5000, f"{target}: its task's interval")
+        else:
+            net = load_network(target)
+            cycle_us = _cycle(args.cycle or "5ms")
+        plc = Plc(net, cycle=f"T#{cycle_us}us")
     from .image import ProcessImage
     if args.map:
         image = ProcessImage(plc)
@@ -160,33 +173,58 @@ def cmd_serve(args) -> int:
     from ..runtime.realtime import RealtimeRunner
     from .server import DEFAULT_PORT, IDLE_TIMEOUT, MAX_CLIENTS, ModbusServer
 
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("fbd: modbus: %(message)s"))
-    modbus_log = logging.getLogger("fbd.modbus")
-    modbus_log.addHandler(handler)
-    level = modbus_log.level
-    modbus_log.setLevel(logging.INFO)
+    opcua = None
+    if args.opcua:
+        from ..opcua.cli import make_server
+        opcua = make_server(plc, args, opcua_port)
+    handlers = []
+    for name, logger in (("modbus", "fbd.modbus"), ("opcua", "fbd.opcua")):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter(f"fbd: {name}: %(message)s"))
+        log = logging.getLogger(logger)
+        log.addHandler(handler)
+        handlers.append((log, handler, log.level))
+        log.setLevel(logging.INFO)
+    server = None
     try:
-        server = ModbusServer(plc, host=args.bind, port=DEFAULT_PORT if port is None else port,
-                              idle_timeout=IDLE_TIMEOUT if idle_timeout is None else idle_timeout,
-                              max_clients=MAX_CLIENTS if max_clients is None else max_clients)
-        server.start()
+        if modbus:
+            server = ModbusServer(plc, host=args.bind,
+                                  port=DEFAULT_PORT if port is None else port,
+                                  idle_timeout=IDLE_TIMEOUT if idle_timeout is None
+                                  else idle_timeout,
+                                  max_clients=MAX_CLIENTS if max_clients is None else max_clients)
+            server.start()
+        if opcua is not None:
+            try:
+                opcua.start()
+            except BaseException:
+                if server is not None:
+                    server.stop()
+                raise
         runner = RealtimeRunner(plc, args.missed_cycles)
-        _serve(plc, server, runner, cycle_us, args, every)
+        _serve(plc, server, runner, cycle_us, args, every, opcua)
     finally:
-        modbus_log.removeHandler(handler)
-        modbus_log.setLevel(level)
+        for log, handler, level in handlers:
+            log.removeHandler(handler)
+            log.setLevel(level)
     return 0
 
 
-def _serve(plc, server, runner, cycle_us: int, args, every: float | None) -> None:
-    n = len(server.image.locations)
-    timeout = f"idle timeout {server.idle_timeout:g} s" if server.idle_timeout else \
-        "no idle timeout"
-    print(f"fbd: serving {plc.program.name} ({n} located port{'s' if n != 1 else ''}) over "
-          f"Modbus TCP on {args.bind}:{server.port}, a scan every {cycle_us / 1000:g} ms "
-          f"(missed cycles: {runner.policy}); at most {server.max_clients} clients, {timeout}; "
-          f"Ctrl-C stops", file=sys.stderr, flush=True)
+def _serve(plc, server, runner, cycle_us: int, args, every: float | None, opcua=None) -> None:
+    if server is not None:
+        n = len(server.image.locations)
+        timeout = f"idle timeout {server.idle_timeout:g} s" if server.idle_timeout else \
+            "no idle timeout"
+        print(f"fbd: serving {plc.program.name} ({n} located port{'s' if n != 1 else ''}) over "
+              f"Modbus TCP on {args.bind}:{server.port}, a scan every {cycle_us / 1000:g} ms "
+              f"(missed cycles: {runner.policy}); at most {server.max_clients} clients, "
+              f"{timeout}; Ctrl-C stops", file=sys.stderr, flush=True)
+    if opcua is not None:
+        n = len(opcua.space.variables)
+        print(f"fbd: serving {opcua.space.root.name} ({_plural(n, 'variable')}) over OPC UA "
+              f"at {opcua.endpoint} ({opcua.security_summary}), a scan every "
+              f"{cycle_us / 1000:g} ms (missed cycles: {runner.policy}); Ctrl-C stops",
+              file=sys.stderr, flush=True)
     stop = threading.Event()
     previous = None
     if threading.current_thread() is threading.main_thread():
@@ -194,7 +232,7 @@ def _serve(plc, server, runner, cycle_us: int, args, every: float | None) -> Non
         previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     printer = None
     if every:
-        printer = threading.Thread(target=_print_stats, args=(runner, server, stop, every),
+        printer = threading.Thread(target=_print_stats, args=(runner, server, stop, every, opcua),
                                    name="fbd-serve-stats", daemon=True)
         printer.start()
     t0 = time.monotonic()
@@ -206,11 +244,17 @@ def _serve(plc, server, runner, cycle_us: int, args, every: float | None) -> Non
         stop.set()
         if printer is not None:
             printer.join()
-        server.stop()
+        if server is not None:
+            server.stop()
+        if opcua is not None:
+            opcua.stop()
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+    figures = [_client_figures(server)] if server is not None else []
+    if opcua is not None:
+        figures.append(_opcua_figures(opcua))
     print(f"fbd: stopped after {time.monotonic() - t0:.1f} s: {_scan_figures(plc.stats)}; "
-          f"{_client_figures(server)}", file=sys.stderr)
+          f"{'; '.join(figures)}", file=sys.stderr)
 
 
 def _plural(n: int, word: str) -> str:
@@ -246,25 +290,60 @@ def _client_figures(server) -> str:
             f"timed out)")
 
 
-def _print_stats(runner, server, stop: threading.Event, every: float) -> None:
+def _opcua_figures(opcua) -> str:
+    st = opcua.stats
+    return (f"OPC UA: {st.writes:,} writes, {st.refused:,} refused, {st.values:,} values "
+            f"published")
+
+
+def _print_stats(runner, server, stop: threading.Event, every: float, opcua=None) -> None:
     """A line every ``every`` seconds: this period's scans and requests, the clients now."""
     plc = runner.plc
 
     def snapshot():
         st = plc.stats
         return ({"count": st.count, "total_ns": st.total_ns, "overruns": st.overruns,
-                 "late": st.late, "skipped": st.skipped}, server.stats.requests,
-                time.monotonic())
+                 "late": st.late, "skipped": st.skipped},
+                server.stats.requests if server is not None else 0, time.monotonic())
     last = snapshot()
     while not stop.wait(every):
         now = snapshot()
         requests = now[1] - last[1]
         seconds = now[2] - last[2]
         behind = f", {runner.lag_us / 1000:.1f} ms behind" if runner.policy == "catch-up" else ""
+        parts = []
+        if server is not None:
+            parts.append(f"{_plural(server.clients, 'client')}, {requests / seconds:,.0f} "
+                         f"requests/s, {server.stats.refused:,} refused in all")
+        if opcua is not None:
+            parts.append(f"OPC UA: {_plural(opcua.clients, 'client')}, "
+                         f"{opcua.stats.values:,} values published in all")
         print(f"fbd: stats, last {seconds:.1f} s: {_scan_figures(plc.stats, last[0])}{behind}; "
-              f"{_plural(server.clients, 'client')}, {requests / seconds:,.0f} requests/s, "
-              f"{server.stats.refused:,} refused in all", file=sys.stderr, flush=True)
+              f"{'; '.join(parts)}", file=sys.stderr, flush=True)
         last = now
+
+
+def _project_plc(path: str, cycle: str | None, modbus: bool):
+    """``fbd serve plc.st --opcua``: the whole configuration, every task, as
+    :meth:`fbd.project.Project.plc` runs it; (plc, the main task's cycle in µs).
+    Modbus beside it serves the main task's located ports, so it takes one task."""
+    from .. import load
+    from ..errors import FbdError
+    project = load(path)
+    config = project.configuration
+    if config is None or not config.tasks:
+        raise CliError(f"{path} has no configuration to run; name the POU to serve, as in "
+                       f"{path}:POU (its POUs: {', '.join(project.pous) or 'none'})")
+    if modbus and len(config.tasks) > 1:
+        raise CliError(f"{path}: its configuration runs {len(config.tasks)} programs and "
+                       f"Modbus serves one; serve it over OPC UA alone (--no-modbus)")
+    if cycle and any(tk.interval_us for tk in config.tasks):
+        raise CliError(f"--cycle {cycle}: {path}'s tasks give their own intervals")
+    try:
+        plc = project.plc(cycle=f"T#{_cycle(cycle)}us" if cycle else 0.005)
+    except FbdError as e:
+        raise CliError(str(e)) from None
+    return plc, _bounded_cycle(plc.main.cycle_us, f"{path}: its task's interval")
 
 
 def _project_program(path: str):
