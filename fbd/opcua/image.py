@@ -7,9 +7,10 @@ The PLC never waits for a client and a client never sees half a scan:
   run: :meth:`fbd.Plc.record_ticks`), if the server has asked for one since
   the last, :meth:`ScanImage.record` copies the tables holding served
   variables, whole (a list copy in C; structures and arrays copied deep). The
-  server takes it (:meth:`ScanImage.take`) once per publishing period and
-  compares it with the previous one off the PLC's thread, so sampling costs the
-  PLC one copy per period, whatever the number of monitored items.
+  server asks for one (:meth:`ScanImage.request`) once per publishing period,
+  takes it when the next scan has ended (:meth:`ScanImage.take`) and compares it
+  with the previous one off the PLC's thread, so sampling costs the PLC one
+  copy per period, whatever the number of monitored items.
 * **Writes.** A client's write, checked and converted by the server, is queued
   (:meth:`ScanImage.queue`) and applied at the start of the main task's next
   scan, in arrival order (a later write to the same variable wins, as on a
@@ -53,8 +54,9 @@ class ScanImage:
         self._deep = [sorted(m) for m in mutable]
         self.lock = threading.Lock()
         self._pending: list = []
-        self.wanted = True
+        self.wanted = False
         self.latest: Snapshot | None = None
+        self.on_snapshot = None     # called (in the PLC's thread) when a requested copy is made
         self.applied = self.dropped = 0
         self._task = plc.main
         self._task.before_scan.insert(0, self._before_scan)   # before a globals link loads
@@ -81,6 +83,8 @@ class ScanImage:
         with self.lock:
             self.latest = snap
             self.wanted = False
+        if self.on_snapshot is not None and not force:
+            self.on_snapshot()
 
     def _before_scan(self, _task) -> None:
         if self._pending:
@@ -106,12 +110,14 @@ class ScanImage:
             owner.s[slot] = raw
 
     # -- the server's thread -----------------------------------------------------------
+    def request(self) -> None:
+        """Ask for a copy of the next scan to end."""
+        self.wanted = True
+
     def take(self) -> Snapshot | None:
-        """The snapshot copied since the last call (None if no scan ended since),
-        and ask for the next one."""
+        """The snapshot copied since the last call, None if there is none."""
         with self.lock:
             snap, self.latest = self.latest, None
-            self.wanted = True
         return snap
 
     def queue(self, var, raw) -> None:

@@ -87,6 +87,8 @@ class OpcuaServer:
         self._error: BaseException | None = None
         self._stopping: asyncio.Event | None = None
         self._by_id: dict = {}
+        self._entries: list = []    # _Served, in the space's order of variables
+        self._all_ids: list = []    # every node served, the configuration's first
         self._watch: list = []      # per owner: {slot: [_Served, ...]}
         self._last = None           # the snapshot published last
         self.extra_nodes: list = []   # callables(server, ns) adding nodes beside the space
@@ -141,6 +143,13 @@ class OpcuaServer:
         future = asyncio.run_coroutine_threadsafe(self._rebuild(plc), self._loop)
         future.result()
 
+    def publish_now(self) -> None:
+        """Publish the PLC's values now, not at the next period: for a caller that
+        scans the PLC itself (a test), from the PLC's thread, between scans."""
+        plc = self.plc
+        self.image.record(None, plc.scans, plc.now_us, force=True)
+        asyncio.run_coroutine_threadsafe(self.publish(), self._loop).result()
+
     def _run(self) -> None:
         loop = self._loop = asyncio.new_event_loop()
         try:
@@ -175,43 +184,96 @@ class OpcuaServer:
             self.port = server.bserver.port
         self._ready.set()
         try:
-            while not self._stopping.is_set():
-                try:
-                    await asyncio.wait_for(self._stopping.wait(), self.publish_s)
-                except asyncio.TimeoutError:
-                    pass
-                await self.publish()
+            await self._publish_loop()
         finally:
             await server.stop()
 
+    async def _publish_loop(self) -> None:
+        """Every period: ask for the next scan's copy, publish it once made (a PLC
+        that does not scan, stopped or paused, has nothing new to publish)."""
+        loop = asyncio.get_running_loop()
+        copied = asyncio.Event()
+        stopping = self._stopping
+
+        def made() -> None:
+            try:
+                loop.call_soon_threadsafe(copied.set)
+            except RuntimeError:
+                pass        # the loop has closed: the server is stopping
+        while not stopping.is_set():
+            try:
+                await asyncio.wait_for(stopping.wait(), self.publish_s)
+                break
+            except asyncio.TimeoutError:
+                pass
+            image = self.image
+            copied.clear()
+            image.on_snapshot = made
+            image.request()
+            try:
+                await asyncio.wait_for(copied.wait(), max(self.publish_s, 0.5))
+            except asyncio.TimeoutError:
+                continue
+            if image is self.image:
+                await self.publish()
+
     # -- the address space ----------------------------------------------------------------
-    def _attach(self, plc) -> None:
-        self.plc = plc
-        self.space = build_space(plc, **self.rules)
+    def _attach(self, plc, space=None) -> None:
+        space = space or build_space(plc, **self.rules)
         items, served = [], []
-        self._add_folder(self.space.root, ua.NodeId(ua.ObjectIds.ObjectsFolder),
+        self._add_folder(space.root, ua.NodeId(ua.ObjectIds.ObjectsFolder),
                          ua.ObjectIds.Organizes, items, served)
-        iserver = self.server.iserver
-        for result in iserver.node_mgt_service.add_nodes(items):
+        for result in self.server.iserver.node_mgt_service.add_nodes(items):
             result.StatusCode.check()
-        self.image = ScanImage(plc, self.space.variables)
+        self._bind(plc, space, served)
+
+    def _bind(self, plc, space, served) -> None:
+        """Serve ``plc``'s values through the nodes ``served`` lists: (variable,
+        codec, node id) for each variable of ``space``."""
+        self.plc, self.space = plc, space
+        self.image = ScanImage(plc, space.variables)
+        aspace = self.server.iserver.aspace
         self._by_id = {}
+        self._entries = []
         self._watch = [{} for _ in self.image.owners]
-        for var, cd, nodeid in served:
-            entry = _Served(var, cd, iserver.aspace[nodeid].attributes[_VALUE])
+        for var, cd, path in served:
+            nodeid = ua.NodeId(path, self.ns)
+            entry = _Served(var, cd, aspace[nodeid].attributes[_VALUE])
             self._by_id[nodeid] = entry
+            self._entries.append(entry)
             k = self.image.owner_index[id(var.owner)]
             self._watch[k].setdefault(var.slot, []).append(entry)
         self._last = None
 
     async def _rebuild(self, plc) -> None:
-        old = [ua.DeleteNodesItem(NodeId=nodeid, DeleteTargetReferences=True)
-               for nodeid in self._all_ids]
+        old = self.space
         self.image.detach()
-        self.server.iserver.node_mgt_service.delete_nodes(
-            ua.DeleteNodesParameters(NodesToDelete=old))
-        self._attach(plc)
+        new = build_space(plc, **self.rules)
+        if _shape(new) == _shape(old):
+            # the same variables (a new game of the same program): the nodes stay, and
+            # with them the clients' monitored items; only where values come from changes
+            self._bind(plc, new, [(var, entry.codec, entry.var.path) for var, entry
+                                  in zip(new.variables, self._entries)])
+        else:
+            self._remove_nodes()
+            self._attach(plc, new)
         await self.publish()
+
+    def _remove_nodes(self) -> None:
+        """Take the served nodes out of asyncua's address space, in one pass (its
+        DeleteNodes service looks through every node of the server for each one
+        deleted). Monitored items on them stop receiving values."""
+        aspace = self.server.iserver.aspace
+        for nodeid in self._all_ids:
+            attribute = aspace[nodeid].attributes.get(_VALUE)
+            if attribute is not None:
+                for handle in list(attribute.datachange_callbacks):
+                    aspace.delete_datachange_callback(handle)
+        root = self._all_ids[0]
+        objects = aspace[ua.NodeId(ua.ObjectIds.ObjectsFolder)]
+        objects.references = [r for r in objects.references if r.NodeId != root]
+        for nodeid in self._all_ids:
+            del aspace[nodeid]
 
     def _add_folder(self, folder: Folder, parent: ua.NodeId, reference: int, items,
                     served) -> None:
@@ -258,7 +320,7 @@ class OpcuaServer:
             NodeClass=ua.NodeClass.Variable,
             TypeDefinition=ua.NodeId(ua.ObjectIds.BaseDataVariableType), NodeAttributes=attrs))
         self._all_ids.append(nodeid)
-        served.append((var, cd, nodeid))
+        served.append((var, cd, var.path))
 
     # -- publishing -------------------------------------------------------------------------
     async def publish(self) -> None:
@@ -339,6 +401,12 @@ class OpcuaServer:
         else:
             self.stats.refused += 1
         return status
+
+
+def _shape(space) -> list:
+    """What a client sees of a space, values aside: two spaces of one shape are
+    served by the same nodes."""
+    return [(v.path, v.type.name, v.writable, v.description) for v in space.variables]
 
 
 def _at(value, steps: tuple):

@@ -126,6 +126,8 @@ def _instance(parent: Folder, name: str, task, body: str | None, rules, variable
     folder = parent.folder(name, f"PROGRAM {name} : {program.name}", "PROGRAM")
     seen = set()
     signals = program.signals
+    blocks = {leaf.path: leaf.block.name for leaf in program.leaves}
+    cut = len(folder.path) + 1
     for path in signals:
         if body is not None:
             if path.startswith(body + "."):
@@ -156,8 +158,10 @@ def _instance(parent: Folder, name: str, task, body: str | None, rules, variable
             section, own = "VAR_EXTERNAL", False
         parts = rest.split(".")
         holder = folder
-        for k, part in enumerate(parts[:-1]):
-            holder = holder.folder(part, _holder_description(program, body, parts[:k + 1]))
+        for part in parts[:-1]:
+            known = holder.children.get(part)
+            holder = known if isinstance(known, Folder) else holder.folder(
+                part, _holder_description(blocks, body, f"{holder.path}.{part}"[cut:]))
         where = f" AT {location}" if location else ""
         described = (f"{section}{' CONSTANT' if constant else ''} {parts[-1]}{where} : "
                      f"{sig.type.name}" + (f" ({comment})" if comment else ""))
@@ -175,12 +179,11 @@ def _resolve(program, body, rest: str) -> str:
     return port or f"{body}.{rest}"
 
 
-def _holder_description(program, body, parts) -> str:
+def _holder_description(blocks: dict, body, path: str) -> str:
     if body is not None:
         return "FB instance"
-    path = ".".join(parts)
-    leaf = next((lf for lf in program.leaves if lf.path == path), None)
-    return f"{leaf.block.name} block" if leaf is not None else "macro"
+    block = blocks.get(path)
+    return f"{block} block" if block is not None else "macro"
 
 
 def _add(holder: Folder, name: str, tp: DataType, description: str, owner, slot: int,
@@ -269,7 +272,7 @@ def _declaration(info, rest: str, lines: list[str]):
     if var is None:
         return None
     node = var.node
-    location = getattr(node, "location", None) or ""
+    location = getattr(getattr(node, "location", None), "text", "")
     comment = ""
     line = getattr(node, "line", 0)
     if len(parts) == 1 and 0 < line <= len(lines):
