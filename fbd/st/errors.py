@@ -82,7 +82,14 @@ def excerpt_of(source: str | None, line: int, col: int) -> str:
             return ""
         start += 1
     end = source.find("\n", start)
-    text = source[start:end if end >= 0 else len(source)]
+    end = end if end >= 0 else len(source)
+    if end - start > 4 * EXCERPT_MAX:   # a line megabytes long: copy only the column's part
+        lo = max(start, start + col - 1 - 2 * EXCERPT_MAX)
+        hi = min(end, lo + 4 * EXCERPT_MAX)
+        cut = excerpt_of(source[lo:hi], 1, col - (lo - start))
+        return ("..." if lo > start and not cut.startswith("...") else "") + cut + \
+            ("..." if hi < end and not cut.endswith("...") else "")
+    text = source[start:end]
     text = "".join(c if c >= " " else " " for c in text)
     stripped = text.lstrip()
     col -= len(text) - len(stripped)

@@ -172,6 +172,10 @@ class TypeMap:
             if isinstance(init, A.ArrayInit):
                 if not isinstance(canon, t.ArrayType):
                     self.fail(init, f"an array initialiser for {tp.name}")
+                # counted before any is made: 1000000(0) must not build a million values
+                given = sum(1 if item.count is None else item.count for item in init.items)
+                if given > canon.size:
+                    self.fail(init, f"{given} values for {tp.name}, which has {canon.size}")
                 values = []
                 for item in init.items:
                     count = 1 if item.count is None else item.count
@@ -180,8 +184,6 @@ class TypeMap:
                     else:
                         one = self.initial(item.value, canon.element)
                         values += [canon.element.copy(one) for _ in range(count)]
-                if len(values) > canon.size:
-                    self.fail(init, f"{len(values)} values for {tp.name}, which has {canon.size}")
                 # IEC: the elements not given keep the element type's initial value
                 return values + [canon.element.copy(canon.element.default)
                                  for _ in range(canon.size - len(values))]
