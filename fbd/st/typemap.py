@@ -89,6 +89,9 @@ class TypeMap:
             self.fail(node, f"{name} is not a data type")
         if key in self._making:
             self.fail(decl, f"type {decl.name} is defined through itself")
+        if len(self._making) >= t.MAX_TYPE_DEPTH:    # each makes a level: fbd.types would refuse it
+            self.fail(decl, f"type {decl.name}: types defined through one another more than "
+                            f"{t.MAX_TYPE_DEPTH} deep (the most a type may be built on)")
         self._making.add(key)
         try:
             tp = self._declared(decl)

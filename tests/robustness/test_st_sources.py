@@ -34,6 +34,12 @@ def _configuration(task: str) -> str:
             f"END_RESOURCE END_CONFIGURATION\n")
 
 
+def _chain(declaration: str, n: int = 600) -> str:
+    """TYPE t1 ... t<n-1>, each declared from the one before; t0 is INT."""
+    types = "".join(" " + declaration.format(k=k, j=k - 1) + "\n" for k in range(1, n))
+    return f"TYPE\n t0 : INT;\n{types}END_TYPE\n" + _program(f"v : t{n - 1};")
+
+
 TOO_LONG = "a literal of 5,000 characters is longer than the 200 characters a token may have"
 
 CASES = [
@@ -77,6 +83,24 @@ CASES = [
          "T#1000000000d is out of range for TIME (about ±106,751,991 days", "6:20: in CONFIGURATION c"),
     Case("time-beyond-time", _program("t : TIME;", "t := T#200000000d;"),
          "T#200000000d is out of range for TIME", "3:6: in PROGRAM prg"),
+    Case("type-aliases-600-deep", _chain("t{k} : t{j};"), "built on 33 types", "33:2"),
+    Case("structures-600-deep", _chain("t{k} : STRUCT a : t{j}; END_STRUCT;"), "built on 33 types",
+         "33:2"),
+    Case("arrays-600-deep", _chain("t{k} : ARRAY[0..0] OF t{j};"), "built on 33 types", "33:14"),
+    Case("function-blocks-1000-deep", "FUNCTION_BLOCK fb0 VAR q : INT; END_VAR q := 1; END_FUNCTION_BLOCK\n"
+         + "".join(f"FUNCTION_BLOCK fb{k}\nVAR q : INT; f : fb{k - 1}; END_VAR\nf(); q := f.q;\n"
+                   f"END_FUNCTION_BLOCK\n" for k in range(1, 1000)) + _program("f : fb999;", "f();"),
+         "POUs hold or call one another 65 deep from here (fb64 -> fb63 -> fb62 -> fb61 -> ...), "
+         "more than the 64 a chain may be", "255:14: in FUNCTION_BLOCK fb64"),
+    Case("calls-3000-deep", "".join(
+        f"FUNCTION f{k} : INT\nVAR_INPUT x : INT; END_VAR\nf{k} := f{k - 1}(x);\nEND_FUNCTION\n"
+        for k in range(1, 3000)).replace("f1 := f0(x);", "f1 := x;") + _program("", "x := f2999(1);"),
+         "65 deep from here (f65 -> f64 -> f63 -> f62 -> ...)", "259:8: in FUNCTION f65"),
+    Case("structure-of-a-thousand-largest-arrays", "TYPE big : STRUCT\n" + "".join(
+        f"  a{k} : ARRAY[0..1048575] OF INT;\n" for k in range(1000)) + "END_STRUCT; END_TYPE\n"
+        + _program("b : big;"), "hold 1,048,576,001 elementary values in all (arrays, structures "
+         "and FB instances counted whole), more than the 4,194,304 a POU may hold",
+         "1004:15: in PROGRAM prg"),
     Case("name-of-ten-megabytes", _program("", "n" * 10_000_000 + " := 1;"),
          "a name of 10,000,000 characters is longer than the 1,024 characters a token may have",
          "3:1: in PROGRAM prg"),
