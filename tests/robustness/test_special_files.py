@@ -4,9 +4,7 @@ one line (regular files only; standard input where a command documents ``-``).
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 
 import pytest
 
@@ -14,23 +12,9 @@ import fbd
 from fbd.errors import FbdError
 from fbd.files import open_regular
 from fbd.tools.cli import main
+from tests.robustness.guards import never_hangs
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX's")
-
-
-@contextlib.contextmanager
-def never_hangs():
-    """A read that would wait forever for a writer fails the test instead of the
-    run (the alarm only stops a hang: the test asserts nothing about time)."""
-    def stop(_signum, _frame):
-        raise AssertionError("blocked on the FIFO")
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(120)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 @pytest.fixture
