@@ -205,6 +205,9 @@ class TypeMap:
                 value = init.value if isinstance(init, A.EnumLiteral) else init.name
                 if canon.kind is not t.Kind.ENUM:
                     self.fail(init, f"{value} is an enumerated value, not a {tp.name}")
+                if value.upper() not in (v.upper() for v in canon.values):
+                    self.fail(init, f"{tp.name} has no value {value} (its values: "
+                                    f"{', '.join(canon.values)})")
                 return canon.code_of(value)
             if isinstance(init, A.Literal):
                 return self.literal(init, tp)
