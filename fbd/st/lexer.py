@@ -323,8 +323,8 @@ def _check_length(kind: str, length: int, line: int, column: int) -> None:
     longest = _LONGEST.get(kind, MAX_LITERAL)
     if longest is not None and length > longest:
         what = _WHAT.get(kind, "a literal")
-        raise LexError(f"{what} of {length:,} characters is longer than the {longest:,} "
-                       f"characters a token may have", line, column)
+        raise LexError(f"{what} of {length:,} characters is too long (at most {longest:,})",
+                       line, column)
 
 
 class LexFailure(Exception):

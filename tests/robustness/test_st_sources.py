@@ -40,7 +40,7 @@ def _chain(declaration: str, n: int = 600) -> str:
     return f"TYPE\n t0 : INT;\n{types}END_TYPE\n" + _program(f"v : t{n - 1};")
 
 
-TOO_LONG = "a literal of 5,000 characters is longer than the 200 characters a token may have"
+TOO_LONG = "a literal of 5,000 characters is too long (at most 200)"
 
 CASES = [
     Case("integer-in-a-statement", _program("", f"x := {DIGITS};"), TOO_LONG, "3:6: in PROGRAM prg"),
@@ -67,13 +67,13 @@ CASES = [
     Case("subrange-bound", f"TYPE small : LINT (0..{DIGITS}); END_TYPE\n" + _program(""),
          TOO_LONG, "1:23"),
     Case("hexadecimal", _program("w : LWORD;", f"w := 16#{'F' * 5000};"),
-         "a literal of 5,003 characters is longer than the 200", "3:6: in PROGRAM prg"),
+         "a literal of 5,003 characters is too long (at most 200)", "3:6: in PROGRAM prg"),
     Case("typed-integer", _program("", f"x := LINT#{DIGITS};"),
-         "a literal of 5,005 characters is longer than the 200", "3:6: in PROGRAM prg"),
+         "a literal of 5,005 characters is too long (at most 200)", "3:6: in PROGRAM prg"),
     Case("duration", _program("t : TIME;", f"t := T#{DIGITS}ms;"),
-         "a literal of 5,004 characters is longer than the 200", "3:6: in PROGRAM prg"),
+         "a literal of 5,004 characters is too long (at most 200)", "3:6: in PROGRAM prg"),
     Case("located-address", _program(f"q AT %QW{DIGITS} : INT;"),
-         "a direct address of 5,003 characters is longer than the 200", "2:20: in PROGRAM prg"),
+         "a direct address of 5,003 characters is too long (at most 200)", "2:20: in PROGRAM prg"),
     Case("date", _program("d : DATE;", f"d := D#{'9' * 190}-01-01;"),
          "invalid date", "3:8: in PROGRAM prg"),
     Case("repetitions-beyond-the-array", _program(f"a : ARRAY[0..1] OF INT := [{'9' * 190}(1)];"),
@@ -102,10 +102,10 @@ CASES = [
          "and FB instances counted whole), more than the 4,194,304 a POU may hold",
          "1004:15: in PROGRAM prg"),
     Case("name-of-ten-megabytes", _program("", "n" * 10_000_000 + " := 1;"),
-         "a name of 10,000,000 characters is longer than the 1,024 characters a token may have",
+         "a name of 10,000,000 characters is too long (at most 1,024)",
          "3:1: in PROGRAM prg"),
     Case("string-of-ten-megabytes", _program("s : STRING;", "s := '" + "s" * 10_000_000 + "';"),
-         "a string literal of 10,000,002 characters is longer than the 1,024", "3:6: in PROGRAM prg"),
+         "a string literal of 10,000,002 characters is too long (at most 1,024)", "3:6: in PROGRAM prg"),
 ]
 
 
