@@ -184,15 +184,20 @@ def plcopen_mutant(seed: int) -> bytes:
             name = rng.choice(sorted(e.attrib))
             e.set(name, rng.choice((*HUGE_NUMBERS, "", "x" * 2000, "T#" + "9" * 300 + "d",
                                     "%QW" + "9" * 300, "1e999", "-5", "a b", "Main", "INT"))
-                  if rng.random() < 0.7 else mutate_text(e.get(name), rng, 1))
+                  if rng.random() < 0.7 else _xml_text(mutate_text(e.get(name), rng, 1)))
         elif what < 0.6 and e.text and e.text.strip():
-            e.text = mutate_text(e.text, rng)
+            e.text = _xml_text(mutate_text(e.text, rng))
         elif what < 0.8 and e.getparent() is not None:
             e.getparent().remove(e)
             elements = [x for x in root.iter() if isinstance(x.tag, str)]
         elif e.getparent() is not None:
             e.addnext(etree.fromstring(etree.tostring(e)))
     return etree.tostring(root, xml_declaration=True, encoding="utf-8")
+
+
+def _xml_text(text: str) -> str:
+    # what XML cannot hold at all (a NUL, most control characters) no file can carry
+    return re.sub(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", "", text)
 
 
 def attempt(path: Path) -> FbdError | None:
