@@ -98,7 +98,7 @@ def main(argv=None) -> None:
         print(f"\none token of {mb:g} MB")
         print(f"{'token':<16}{'CPU s':>8}{'peak MB':>10}  outcome")
         for what, seconds, peak, said in token_table(mb):
-            print(f"{what:<16}{seconds:8.3f}{peak / _MB:10.1f}  {said}")
+            print(f"{what:<16}{seconds:8.3f}{peak / _MB:10.3f}  {said}")
     print("\nparse and analysis")
     print(f"{'MB':>6}{'lines':>10}{'CPU s':>8}{'s / MB':>8}{'peak MB':>10}{'peak / MB':>11}")
     for mb, lines, seconds, peak in parse_table(args.mb):
