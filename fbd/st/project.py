@@ -52,6 +52,8 @@ class StProject(Project):
     """A ``.st`` file's project."""
 
     def network(self, name: str) -> Network:
+        if name in self.errors:       # a PROGRAM whose network could not be made says why
+            raise self.errors[name]
         if name not in self.pous and name in self.blocks:
             kind = self.blocks[name].st_info.kind
             raise FbdError(f"{self.path}: {kind} {name} is a block type, not a program; place "

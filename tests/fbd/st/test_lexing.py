@@ -61,9 +61,8 @@ _LIMITS = [     # (what, the declaration before the token and the token itself, 
     ("a string literal", lambda n: ("VAR s : STRING := ", f"'{'a' * (n - 2)}'"), MAX_STRING),
     ("a literal", lambda n: ("VAR x : LINT := ", "0" * (n - 1) + "7"), MAX_LITERAL),
     ("a literal", lambda n: ("VAR t : TIME := ", f"T#{'0' * (n - 5)}1ms"), MAX_LITERAL),
-    ("a direct address", lambda n: ("VAR x AT ", f"%QW{'0' * (n - 3)}"), MAX_LITERAL),
 ]
-_ENDS = {"a name": " : INT; END_VAR", "a direct address": " : INT; END_VAR"}
+_ENDS = {"a name": " : INT; END_VAR"}
 
 
 @pytest.mark.parametrize("what, declaration, limit", _LIMITS, ids=[f"{w} {lim}" for w, _, lim in _LIMITS])
@@ -105,3 +104,11 @@ def test_a_pragma_of_a_megabyte_is_read_in_memory_proportional_to_it():
     finally:
         tracemalloc.stop()
     assert len(kept.text) == 1_000_000 and peak < 8 * len(pragma)   # a few copies, no more
+
+
+def test_a_direct_address_has_at_most_8_fields_of_10_digits_said_at_its_place():
+    parse("PROGRAM p VAR x AT %IW1234567890.1.2.3.4.5.6.7 : INT; END_VAR x := 1; END_PROGRAM")
+    for address in ("%IW1.2.3.4.5.6.7.8.9", "%IW12345678901", "%QX0.8"):
+        with pytest.raises(StSyntaxError, match="the address: ") as e:
+            parse(f"PROGRAM p VAR x AT {address} : INT; END_VAR x := 1; END_PROGRAM")
+        assert (e.value.line, e.value.col) == (1, 20)
