@@ -38,6 +38,13 @@ Running
     own loop), and during a scan stepped into the PLC refuses to run.
     :meth:`~Debugger.close` detaches it.
 
+A fault
+    A scan that raises (an index out of bounds, the watchdog, ...) puts the
+    PLC in FAULT (:mod:`fbd.runtime.faults`): the debugger pauses, abandons a
+    scan stepped into and tells the views (``"fault"``); :attr:`~Debugger.fault`
+    says what and where. Nothing runs until :meth:`~Debugger.restart` (a run
+    or a step raises :class:`~fbd.runtime.faults.PlcFault` saying so).
+
 Stepping into a scan
     :meth:`~Debugger.step_into` first begins the next scan (inputs latched,
     nothing run yet), then runs one block per call in execution order; the
@@ -96,7 +103,7 @@ Events
     ``listeners``: callables called with one word after a change the views
     show: ``"state"`` (run/pause/speed), ``"scan"`` (scans ran), ``"block"``
     (a block was stepped), ``"hit"``, ``"breakpoints"``, ``"watch"``,
-    ``"forces"``, ``"trend"``, ``"restart"``, and ``"touched"`` just before
+    ``"forces"``, ``"trend"``, ``"restart"``, ``"fault"``, and ``"touched"`` just before
     ``"forces"`` when a value was written or forced (a game's host marks the
     game: it sets no record). Called synchronously, on the caller's thread; a
     Qt view forwards them to a signal.
@@ -111,6 +118,7 @@ from collections.abc import Callable, Iterable
 
 from ..compiler.pycode import ScanProgram, SignalInfo
 from ..errors import FbdError
+from ..runtime.faults import Fault, PlcFault
 from ..runtime.plc import Plc, ScanStats
 from .breakpoints import Breakpoint, Breakpoints, Hit
 from .condition import FUNCTIONS, Condition, ConditionError, compile_condition
@@ -155,6 +163,7 @@ class Debugger(SourceDebugging, Trending):
         self._watches: list[str] = []
         self._trend = Trend(plc)
         self._completer: PathCompleter | None = None
+        plc.state_listeners.append(self._plc_changed)
 
     # -- plumbing ------------------------------------------------------------------
     def _emit(self, event: str) -> None:
@@ -201,6 +210,11 @@ class Debugger(SourceDebugging, Trending):
         return self._pacer.dropped_scans
 
     @property
+    def fault(self) -> Fault | None:
+        """What put the PLC in FAULT (None while it is not)."""
+        return self.plc.fault
+
+    @property
     def in_scan(self) -> bool:
         """A scan is being stepped into."""
         return self._stepping.active
@@ -239,6 +253,7 @@ class Debugger(SourceDebugging, Trending):
     def run(self) -> Hit | None:
         """Run freely from now (:meth:`advance` does the scans). A scan stepped into
         is finished first; if a breakpoint holds in it, the debugger stays paused."""
+        self.plc.require_running("run")
         hit = self._finish_stepped() if self.in_scan else None
         if hit is None:
             self.state = "running"
@@ -261,7 +276,10 @@ class Debugger(SourceDebugging, Trending):
         due = self._pacer.due(wall_seconds, self.plc.main.cycle_us)
         if due == 0:
             return None
-        hit = self._pacer.run(due, self._counted_scans)
+        try:
+            hit = self._pacer.run(due, self._counted_scans)
+        except PlcFault:
+            return None      # paused, and the views told, by _plc_changed
         self._emit("scan")
         if hit is not None:
             self._pause_at(hit)
@@ -328,8 +346,6 @@ class Debugger(SourceDebugging, Trending):
         self.pause()
         if cold and self.plc.forces:
             self.plc.unforce()
-        self.plc.restart()
-        self._stepping.abandon()
         if cold:
             for task in self.plc.tasks:
                 task.stats = ScanStats(task.cycle_us)
@@ -337,8 +353,20 @@ class Debugger(SourceDebugging, Trending):
             self.last_hit = None
             self._breakpoints.clear_hits()
             self._lines.clear_hits()
-        self._breakpoints.restarted(self.table, self.plc.scans)
-        self._emit("restart")
+        self.plc.restart(cold=cold)      # _plc_changed does the rest
+
+    def _plc_changed(self, _plc, change: str) -> None:
+        """The PLC changed state, from here or elsewhere (a Modbus client's restart)."""
+        if change == "fault":
+            self._stepping.abandon()
+            self.pause()
+            self._emit("fault")
+        elif change.endswith("restart"):
+            self._stepping.abandon()
+            self._breakpoints.restarted(self.table, self.plc.scans)
+            self._emit("restart")
+        else:
+            self._emit("state")
 
     # -- running: internals ------------------------------------------------------------
     def _sync_prev(self) -> None:
@@ -516,6 +544,8 @@ class Debugger(SourceDebugging, Trending):
     def close(self) -> None:
         """Detach from the PLC (the trend recorder); the PLC runs on unchanged."""
         self._trend.close()
+        if self._plc_changed in self.plc.state_listeners:
+            self.plc.state_listeners.remove(self._plc_changed)
         self.listeners.clear()
 
     def __repr__(self) -> str:

@@ -25,6 +25,16 @@ A run (:meth:`Plc.scan`, :meth:`Plc.run_for`, :meth:`Plc.run_until`) can be
 ended early from inside a scan with :meth:`Plc.halt` (a debugger's
 breakpoint): the scan completes and the clock advances to the end of its
 cycle, exactly as if the run had been asked for that many scans.
+
+The PLC is in one of three states (:mod:`.faults`): RUN; STOP (:meth:`Plc.stop`,
+:meth:`Plc.start`); FAULT, where a scan that raised put it. The run in
+progress ends at the failed scan's time, that one call raises
+:class:`~.faults.PlcFault` (the error's own message first, then where), and
+every later call that would run a scan raises it too, saying to restart
+(:meth:`Plc.restart`), until one does. Nothing runs while the PLC is not in
+RUN, so its clock stands still. Another thread (a Modbus client) asks for a
+change with :meth:`Plc.request`, carried out between scans by the thread that
+runs the PLC (:meth:`Plc.serve_requests`; :meth:`Plc.scan` calls it first).
 """
 
 from __future__ import annotations
@@ -33,6 +43,7 @@ import datetime
 import logging
 import time as _time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import simpy
@@ -44,6 +55,7 @@ from .. import types as t
 from ..compiler.pycode import ScanProgram, compile_network
 from ..errors import FbdError, UnknownSignal
 from ..network import Network
+from .faults import Fault, Operation, PlcFault
 from .trace import Trace
 
 log = logging.getLogger("fbd")
@@ -142,7 +154,8 @@ class Task:
     scan when the list is empty.
     """
 
-    def __init__(self, name: str, program: ScanProgram, cycle_us: int, priority: int):
+    def __init__(self, name: str, program: ScanProgram, cycle_us: int, priority: int,
+                 clock: Callable[[], int] = _time.perf_counter_ns):
         self.name = name
         self.program = program
         self.cycle_us = cycle_us
@@ -161,6 +174,10 @@ class Task:
         # input writes it has collected, so they make this very scan.
         self.before_scan: list = []
         self.on_overrun: list = []
+        #: the wall clock scans are timed with (integer ns); a test makes it a fake one
+        self.clock = clock
+        #: the slots a warm restart keeps: the RETAIN variables', once there are any
+        self.retained: tuple[int, ...] = ()
 
     def run_scan(self, now_us: int) -> None:
         """One whole scan at simulated time ``now_us``: the ``before_scan`` hooks,
@@ -177,9 +194,12 @@ class Task:
         if self.forces:
             for slot, value in self.forces.items():
                 s[slot] = value
-        t0 = _time.perf_counter_ns()
-        self.program.scan(s, now_us)
-        ns = _time.perf_counter_ns() - t0
+        t0 = self.clock()
+        try:
+            self.program.scan(s, now_us)
+        except Exception as e:
+            raise self.failed(e, now_us) from e
+        ns = self.clock() - t0
         self.scans += 1
         if self.stats.add(self.scans, ns):
             for callback in self.on_overrun:
@@ -210,15 +230,32 @@ class Task:
         for trace in self.traces:
             trace.record(self.s, self.scans, now_us)
 
-    def restart(self) -> None:
-        """Cold restart: every variable back to its initial value; forces stay."""
-        self.s = self.program.new_table()
+    def failed(self, error: BaseException, now_us: int, block: str | None = None) -> PlcFault:
+        """The :class:`PlcFault` for ``error`` raised by this task's next scan, at
+        ``now_us``, naming the block that raised when it can tell."""
+        if isinstance(error, PlcFault):
+            return error
+        if block is None and hasattr(self.program, "block_at"):
+            block = self.program.block_at(error.__traceback__)
+        fault = Fault.of(error, scan=self.scans + 1, task=self.name, time_us=now_us,
+                         block=block)
+        where = f", block {fault.block}" if fault.block and fault.file is None else ""
+        return PlcFault(fault, f"{fault.message} (scan {fault.scan:,} of task {self.name}"
+                               f"{where}: the PLC is in FAULT; restart() runs it again)")
+
+    def restart(self, cold: bool = True) -> None:
+        """Every variable back to its initial value; forces stay. A warm restart
+        keeps the :attr:`retained` slots (none yet: RETAIN is to come)."""
+        old, self.s = self.s, self.program.new_table()
+        if not cold:
+            for slot in self.retained:
+                self.s[slot] = old[slot]
         self.pending = dict(self.image)
         for slot, value in self.forces.items():
             self.s[slot] = value
 
 
-class Plc:
+class Plc(Operation):
     """A simulated controller running one program (and optionally more tasks).
 
     >>> plc = Plc(net, cycle=0.005)           # doctest: +SKIP
@@ -227,7 +264,8 @@ class Plc:
 
     def __init__(self, program: Network | ScanProgram, cycle=0.005, *, realtime: bool = False,
                  speed: float = 1.0, clock_start=0.0, dump: str | None = None,
-                 task_name: str = "main", engine: str = "auto"):
+                 task_name: str = "main", engine: str = "auto", on_fault: str = "hold",
+                 clock: Callable[[], int] = _time.perf_counter_ns):
         self.engine_reason = "compiled before"
         if isinstance(program, Network):
             program, self.engine_reason = _build(program, engine, dump,
@@ -240,6 +278,8 @@ class Plc:
         cycle_us = to_us(cycle, "cycle")
         if cycle_us <= 0:
             raise FbdError(f"cycle must be positive, not {cycle!r}")
+        self._init_operation(on_fault)
+        self.clock = clock
         self.realtime = realtime
         if realtime:
             self.env = simpy.rt.RealtimeEnvironment(factor=1e-6 / speed, strict=False)
@@ -266,7 +306,7 @@ class Plc:
         cycle_us = to_us(cycle, "cycle")
         if cycle_us <= 0:
             raise FbdError(f"task {name}: the cycle must be positive, not {cycle!r}")
-        task = Task(name, program, cycle_us, priority)
+        task = Task(name, program, cycle_us, priority, self.clock)
         task.next_due = self.env.now if self.tasks else 0
         task.on_overrun.append(self._report_overrun)
         self.tasks.append(task)
@@ -280,6 +320,22 @@ class Plc:
         raise UnknownSignal(name, [tk.name for tk in self.tasks], "task")
 
     def _scheduler(self):
+        while True:
+            try:
+                yield from self._cycles()
+            except PlcFault as failed:
+                # The run ends at the failed scan's time (the fast path below may have
+                # run ahead of simpy's clock), before anything else due then; that
+                # scan is due again after a restart.
+                due = failed.fault.time_us - self.clock_start_us
+                self.task(failed.fault.task).next_due = due
+                self._stop_at(due)
+                self._enter_fault(failed)
+                self._failed = failed
+                self._resumed = self.env.event()
+                yield self._resumed
+
+    def _cycles(self):
         env = self.env
         tasks = self.tasks
         offset = self.clock_start_us
@@ -336,9 +392,11 @@ class Plc:
 
     def scan(self, n: int = 1) -> None:
         """Run exactly ``n`` scans of the main task (other tasks run as they fall due);
-        fewer if :meth:`halt` ends the run."""
+        fewer if :meth:`halt` ends the run, or a scan raises: then the PLC is in
+        FAULT and this raises :class:`~.faults.PlcFault` (see the module's text)."""
         if n < 0:
             raise FbdError(f"cannot run {n} scans")
+        self.require_running("run a scan")
         if n == 0:
             return
         until = self.main.next_due + n * self.main.cycle_us
@@ -353,6 +411,7 @@ class Plc:
         real-time runner does when the host falls whole cycles behind."""
         if n < 0:
             raise FbdError(f"cannot skip {n} cycles")
+        self.require_running("skip cycles")
         if n == 0:
             return
         if self._stepping is not None:
@@ -365,6 +424,7 @@ class Plc:
 
     def run_for(self, duration) -> None:
         """Advance simulated time by ``duration`` (seconds, timedelta or 'T#1s')."""
+        self.require_running("run")
         self._run(self.env.now + to_us(duration, "duration"))
 
     def _run(self, until: int) -> None:
@@ -388,6 +448,10 @@ class Plc:
             env.run()
         finally:
             self._runs += 1  # this run's stop events are stale from now on
+        failed, self._failed = self._failed, None
+        if failed is not None:
+            self._notify("fault")
+            raise failed
 
     def _stop_at(self, at: int) -> None:
         event = _StopAt(self.env, at - self.env.now, self._runs)
@@ -412,6 +476,7 @@ class Plc:
         (a debugger's *step into*); see :class:`SteppedScan`."""
         if self._stepping is not None:
             raise FbdError(f"scan {self.main.scans + 1} is already being stepped into")
+        self.require_running("step into a scan")
         task = self.main
         if self.env.now < task.next_due:  # run what comes before the scan (other tasks, processes)
             self._run(task.next_due)
@@ -426,13 +491,6 @@ class Plc:
             if condition(self):
                 return i
         raise FbdError(f"condition still false after {max_scans} scans")
-
-    def restart(self) -> None:
-        """Cold restart of every task: variables to their initial values, forces kept.
-        A scan being stepped into is abandoned."""
-        self._stepping = None
-        for task in self.tasks:
-            task.restart()
 
     # -- signals -----------------------------------------------------------------
     def _locate(self, path: str):
@@ -634,11 +692,27 @@ class SteppedScan:
             raise FbdError("every block of this scan has run; finish() ends it")
         index = self.order[self.position]
         run = self.program.leaf_function(index)
-        t0 = _time.perf_counter_ns()
-        run(self.task.s, self.now_us)
-        self.ns += _time.perf_counter_ns() - t0
+        clock = self.task.clock
+        t0 = clock()
+        try:
+            run(self.task.s, self.now_us)
+        except Exception as e:
+            raise self.fail(e) from e
+        self.ns += clock() - t0
         self.position += 1
         return index
+
+    def fail(self, error: BaseException) -> PlcFault:
+        """The next block raised ``error`` (run here, or by the caller, as the debugger
+        runs an ST block): the scan is abandoned and the PLC is in FAULT, as when a
+        scan raises; returns the :class:`PlcFault` to raise. After a restart the
+        scan is due again."""
+        failed = self.task.failed(error, self.now_us,
+                                  None if self.done else self.program.leaves[self.next_leaf].path)
+        self.plc._stepping = None
+        self.plc._enter_fault(failed)
+        self.plc._notify("fault")
+        return failed
 
     def ran(self, ns: int) -> int:
         """Count the next block as run by the caller, in ``ns`` of wall time (the

@@ -359,14 +359,19 @@ END_PROGRAM
 """
 
 
-def test_a_pou_that_stops_the_scan_mid_call_is_run_again_from_its_start():
+def test_a_pou_that_stops_the_scan_mid_call_puts_the_plc_in_fault_until_a_restart():
     dbg = debugger(BOUNDS, "bounds.st")
+    events = []
+    dbg.listeners.append(events.append)
     dbg.add_line_breakpoint("Main", 6)                # never reached: line-stepped scans
     with pytest.raises(FbdError, match=r"bounds.st:4: in PROGRAM Main: array index 4 is "
                                        r"outside 1..3"):
         dbg.run_until_break(10)
-    assert dbg.scans == 3 and dbg.in_scan and dbg.frames == []
-    assert dbg.get("Main.k") == 3                     # the failed call returned nothing
-    dbg.write("Main.k", 0)
-    dbg.finish_scan()
-    assert (dbg.scans, dbg.get("Main.k"), dbg.get("Main.a")) == (4, 1, [1, 2, 3])
+    assert dbg.scans == 3 and not dbg.in_scan and dbg.frames == [] and "fault" in events
+    assert (dbg.plc.state, dbg.fault.line, dbg.fault.block) == ("FAULT", 4, "Main")
+    with pytest.raises(FbdError, match="the PLC is in FAULT since scan 4 of task Main"):
+        dbg.step()
+    dbg.restart()
+    dbg.step()
+    assert (dbg.plc.state, dbg.scans, dbg.get("Main.k"), dbg.get("Main.a")) == \
+        ("RUN", 4, 1, [1, 0, 0])
