@@ -8,6 +8,10 @@ loop is idle) calls ``debugger.advance(wall seconds)`` while running, then
 refreshes the views at most :data:`REFRESH_HZ` times a second, only those on
 screen (``python -m hmi.debugger.bench`` measures what that costs the PLC). Tests pass ``autostart=False`` and
 call :meth:`DebuggerWindow.tick` with the wall time themselves.
+
+When the PLC is in FAULT (a scan raised), the counter says FAULT in red, the
+status bar says what and where until a restart (Warm or Cold), and the views
+open at the fault: the ST source at the line, or the diagram at the block.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from PyQt6.QtWidgets import (
 
 from fbd.debug.debugger import MAX, Debugger
 from fbd.errors import FbdError
+from fbd.runtime.faults import PlcFault
 
 from ..widgets import MessageField
 from .diagram import DiagramPanel
@@ -112,12 +117,14 @@ class DebuggerWindow(QMainWindow):
         self._hit_shown = False        # the message shown is a breakpoint's hit
         self._was_in_scan = False
         self.tree.itemDoubleClicked.connect(self._tree_open)
+        self._fault_shown = None       # the fault the status bar and the views show
 
         self.timer = QTimer(self)
         self.timer.setInterval(1000 // REFRESH_HZ)
         self.timer.timeout.connect(self.tick)
         self.resize(1280, 860)
         self.refresh()
+        self._show_fault()              # opened on a PLC in FAULT: at the fault
         if autostart:
             self.timer.start()
 
@@ -208,6 +215,11 @@ class DebuggerWindow(QMainWindow):
     def _guard(self, fn) -> None:
         try:
             hit = fn()
+        except PlcFault:              # what the status bar says until a restart, again
+            self._fault_shown = None
+            self._show_fault()
+            self.refresh()
+            return
         except FbdError as e:
             self.show_message(str(e), 8000)
             return
@@ -237,14 +249,35 @@ class DebuggerWindow(QMainWindow):
     # -- events and refresh -----------------------------------------------------------
     def _event(self, event: str) -> None:
         self._dirty = True
-        if event in ("state", "hit", "restart"):
+        if event in ("state", "hit", "restart", "fault"):
             self._urgent = True
-        if event == "hit" and self.debugger.last_hit is not None:
+        if event == "fault":
+            self._show_fault()
+        elif event == "restart" and self._fault_shown is not None:
+            self._fault_shown = None
+            self.show_message("restarted: the PLC runs again", 4000)
+        elif event == "hit" and self.debugger.last_hit is not None:
             self._show_hit(self.debugger.last_hit)
         elif self._hit_shown and (event in ("scan", "block", "restart") or (
                 event == "state" and self.debugger.state == "running")):
             self.message_field.show_message("")        # the pause it told of is over
             self._hit_shown = False
+
+    def _show_fault(self) -> None:
+        """The PLC is in FAULT: say so until a restart, and open the views at it."""
+        fault = self.debugger.fault
+        if fault is None or fault is self._fault_shown:
+            return
+        self._fault_shown = fault
+        self.message_field.show_message(f"FAULT at {fault.describe()} — Warm or Cold restarts "
+                                        f"the PLC")
+        self._hit_shown = False
+        if self.source.instances.count() and self.source.show_fault():
+            pass                        # the source shows the POU at the line
+        elif fault.block and self._instance(fault.block) is not None:
+            parent, _, name = fault.block.rpartition(".")
+            self.diagram.view.show_level(parent + "." if parent else "")
+            self.diagram.view.select_box(name)
 
     def _show_hit(self, hit) -> None:
         self.message_field.show_message(f"paused by a breakpoint: {hit.describe()}")
@@ -290,7 +323,13 @@ class DebuggerWindow(QMainWindow):
         elif dbg.in_scan:
             done, total = dbg.block_position
             where = f"in scan: block {done}/{total}, next {dbg.current_block}"
-        self.counter.setText(f"{dbg.state.upper()} · scan {dbg.scans:,} · {dbg.time:,.3f} s")
+        faulted = dbg.fault is not None
+        state = "FAULT" if faulted else dbg.state.upper()
+        self.counter.setText(f"{state} · scan {dbg.scans:,} · {dbg.time:,.3f} s")
+        if self.counter.property("faulted") != faulted:
+            self.counter.setProperty("faulted", faulted)
+            self.counter.setStyleSheet("font-weight: bold; padding: 0 6px"
+                                       + ("; color: white; background: #c62828" if faulted else ""))
         self.position.setText(where)
         self.position.setToolTip(where)
         self.position.setVisible(bool(where))
@@ -300,7 +339,7 @@ class DebuggerWindow(QMainWindow):
             f"max {st['max_us']:.0f} · overruns {st['overruns']}"
             + (f"  ·  dropped {dbg.dropped_scans}" if dbg.dropped_scans else ""))
         running = dbg.state == "running"
-        self.actions_by_name["run"].setEnabled(not running)
+        self.actions_by_name["run"].setEnabled(not running and not faulted)
         self.actions_by_name["pause"].setEnabled(running)
         # a scan stepped into: the diagram follows it into the macro that holds the
         # block and comes back out when the scan ends
