@@ -248,7 +248,7 @@ def fbd_serve(target: str, *options):
         assert "over Modbus TCP on 127.0.0.1:" in first, first
         yield int(first.split("127.0.0.1:")[1].split(",")[0]), proc, lines
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=30) == 0
+        assert proc.wait(timeout=60) == 0
         lines += proc.stderr.read().splitlines(keepends=True)
     finally:
         if proc.poll() is None:

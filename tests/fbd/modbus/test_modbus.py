@@ -539,7 +539,7 @@ def fbd_serve(*options):
         assert "over Modbus TCP on 127.0.0.1:" in first, first
         yield first, int(first.split("127.0.0.1:")[1].split(",")[0]), proc
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=10) == 0
+        assert proc.wait(timeout=60) == 0
         proc.rest = proc.stderr.read()
     finally:
         if proc.poll() is None:
