@@ -4,16 +4,16 @@ A scan that raises (an array index out of bounds, the loop watchdog, a trap
 of the native engine, any error of a block) stops the *program*, never the
 process: the PLC goes to FAULT with a :class:`Fault` saying what stopped it
 and where, runs no scan until it is restarted, and everything around it (a
-Modbus server, the HMI, the debugger) goes on. This is what a controller
-does when its application raises an exception (CODESYS stops the
-application and shows the exception; OpenPLC's runtime keeps its protocols
-up): a fault in one task's program stops every task, as matiec's single
-runtime and CODESYS's application do.
+Modbus server, the HMI, the debugger) goes on, as CODESYS stops an
+application that raises an exception, shows it and keeps communicating. A
+fault in one task's program stops every task, as matiec's single runtime
+and CODESYS's application do.
 
 The outputs hold the values the last complete scan published (the faulting
 scan never published), unless the PLC was made with ``on_fault="zero"``:
-then every output not forced goes to its type's zero (FALSE, 0, 0.0, T#0s,
-''), the de-energised state of a real output card.
+then every output not forced goes to its type's initial value (FALSE, 0,
+0.0, T#0s, ''), the de-energised state of a real output card. The choices
+and their reasons: docs/faults.md.
 
 The transitions (:class:`fbd.Plc`)::
 
