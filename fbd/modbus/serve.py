@@ -186,26 +186,30 @@ def cmd_serve(args) -> int:
 
 
 def _serve(plc, server, runner, cycle_us: int, args, every: float | None) -> None:
-    n = len(server.image.locations)
-    timeout = f"idle timeout {server.idle_timeout:g} s" if server.idle_timeout else \
-        "no idle timeout"
-    print(f"fbd: serving {plc.program.name} ({n} located port{'s' if n != 1 else ''}) over "
-          f"Modbus TCP on {args.bind}:{server.port}, a scan every {cycle_us / 1000:g} ms "
-          f"(missed cycles: {runner.policy}); at most {server.max_clients} clients, {timeout}; "
-          f"Ctrl-C stops", file=sys.stderr, flush=True)
-    plc.state_listeners.append(_report)
     stop = threading.Event()
     previous = None
     if threading.current_thread() is threading.main_thread():
         # SIGTERM (kill, a service manager) stops it as cleanly as Ctrl-C does.
         previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     printer = None
-    if every:
-        printer = threading.Thread(target=_print_stats, args=(runner, server, stop, every),
-                                   name="fbd-serve-stats", daemon=True)
-        printer.start()
     t0 = time.monotonic()
     try:
+        # The line a client waits for comes after the handlers, and inside the try that
+        # ends the run: a Ctrl-C or a SIGTERM sent once it is out always stops cleanly
+        # (on a loaded machine clients were served before this thread got that far).
+        n = len(server.image.locations)
+        timeout = f"idle timeout {server.idle_timeout:g} s" if server.idle_timeout else \
+            "no idle timeout"
+        print(f"fbd: serving {plc.program.name} ({n} located port{'s' if n != 1 else ''}) "
+              f"over Modbus TCP on {args.bind}:{server.port}, a scan every "
+              f"{cycle_us / 1000:g} ms (missed cycles: {runner.policy}); at most "
+              f"{server.max_clients} clients, {timeout}; Ctrl-C stops", file=sys.stderr,
+              flush=True)
+        plc.state_listeners.append(_report)
+        if every:
+            printer = threading.Thread(target=_print_stats, args=(runner, server, stop, every),
+                                       name="fbd-serve-stats", daemon=True)
+            printer.start()
         runner.run(stop)
     except KeyboardInterrupt:
         pass

@@ -561,6 +561,26 @@ def test_fbd_serve_runs_until_ctrl_c():
     assert "Traceback" not in proc.rest
 
 
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_stop_sent_the_moment_the_serving_line_is_out_ends_cleanly(stop):
+    # clients may be served before the main thread gets past that line (the server has
+    # its own thread): the handlers and the try that ends the run come before it
+    proc = subprocess.Popen([sys.executable, "-c", AS_FROM_A_TERMINAL, "serve",
+                             f"{HERE}:counter_program", "--port", "0"],
+                            cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    try:
+        assert "over Modbus TCP on 127.0.0.1:" in proc.stderr.readline()
+        proc.send_signal(stop)
+        assert proc.wait(timeout=60) == 0
+        rest = proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stderr.close()
+    assert rest.startswith("fbd: stopped after") and "Traceback" not in rest
+
+
 def test_fbd_serve_stats_prints_a_line_every_period_and_at_stop():
     with fbd_serve("--cycle", "2ms", "--stats", "0.2", "--missed-cycles", "catch-up",
                    "--max-clients", "7", "--idle-timeout", "30") as (first, port, proc):
