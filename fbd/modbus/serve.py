@@ -57,6 +57,11 @@ def register(subparsers) -> None:
     p.add_argument("--max-clients", default=None, metavar="N",
                    help="connections at most (default 100); a new client beyond them closes "
                         "the connection idle longest")
+    p.add_argument("--on-fault", default="hold", choices=("hold", "zero"),
+                   help="what the outputs do when a scan raises and the PLC goes to FAULT: "
+                        "hold their last values (default) or go to zero; either way the "
+                        "server goes on serving and a client restarts the PLC through "
+                        "holding register 9216 (--map)")
     p.add_argument("--stats", nargs="?", const="10", default=None, metavar="SECONDS",
                    help="print a line of statistics every SECONDS (default 10) while serving")
     p.add_argument("--map", action="store_true",
@@ -151,11 +156,12 @@ def cmd_serve(args) -> int:
     if not (modbus or args.opcua):
         raise CliError("--no-modbus leaves nothing to serve; add --opcua")
     target = resolve(args.target)
+    task = "main"
     if is_project_file(target) and args.opcua and not args.map:
-        plc, cycle_us = _project_plc(target, args.cycle, modbus)
+        plc, cycle_us = _project_plc(target, args.cycle, modbus, args.on_fault)
     else:
         if is_project_file(target):
-            net, interval_us = _project_program(target)
+            net, interval_us, task = _project_program(target)
             if args.cycle:
                 cycle_us = _cycle(args.cycle)
             else:
@@ -163,7 +169,7 @@ def cmd_serve(args) -> int:
         else:
             net = load_network(target)
             cycle_us = _cycle(args.cycle or "5ms")
-        plc = Plc(net, cycle=f"T#{cycle_us}us")
+        plc = Plc(net, cycle=f"T#{cycle_us}us", on_fault=args.on_fault, task_name=task)
     from .image import ProcessImage
     if args.map:
         image = ProcessImage(plc)
@@ -211,32 +217,38 @@ def cmd_serve(args) -> int:
 
 
 def _serve(plc, server, runner, cycle_us: int, args, every: float | None, opcua=None) -> None:
-    if server is not None:
-        n = len(server.image.locations)
-        timeout = f"idle timeout {server.idle_timeout:g} s" if server.idle_timeout else \
-            "no idle timeout"
-        print(f"fbd: serving {plc.program.name} ({n} located port{'s' if n != 1 else ''}) over "
-              f"Modbus TCP on {args.bind}:{server.port}, a scan every {cycle_us / 1000:g} ms "
-              f"(missed cycles: {runner.policy}); at most {server.max_clients} clients, "
-              f"{timeout}; Ctrl-C stops", file=sys.stderr, flush=True)
-    if opcua is not None:
-        n = len(opcua.space.variables)
-        print(f"fbd: serving {opcua.space.root.name} ({_plural(n, 'variable')}) over OPC UA "
-              f"at {opcua.endpoint} ({opcua.security_summary}), a scan every "
-              f"{cycle_us / 1000:g} ms (missed cycles: {runner.policy}); Ctrl-C stops",
-              file=sys.stderr, flush=True)
     stop = threading.Event()
     previous = None
     if threading.current_thread() is threading.main_thread():
         # SIGTERM (kill, a service manager) stops it as cleanly as Ctrl-C does.
         previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     printer = None
-    if every:
-        printer = threading.Thread(target=_print_stats, args=(runner, server, stop, every, opcua),
-                                   name="fbd-serve-stats", daemon=True)
-        printer.start()
     t0 = time.monotonic()
     try:
+        # The line a client waits for comes after the handlers, and inside the try that
+        # ends the run: a Ctrl-C or a SIGTERM sent once it is out always stops cleanly
+        # (on a loaded machine clients were served before this thread got that far).
+        if server is not None:
+            n = len(server.image.locations)
+            timeout = f"idle timeout {server.idle_timeout:g} s" if server.idle_timeout else \
+                "no idle timeout"
+            print(f"fbd: serving {plc.program.name} ({n} located port{'s' if n != 1 else ''}) "
+                  f"over Modbus TCP on {args.bind}:{server.port}, a scan every "
+                  f"{cycle_us / 1000:g} ms (missed cycles: {runner.policy}); at most "
+                  f"{server.max_clients} clients, {timeout}; Ctrl-C stops", file=sys.stderr,
+                  flush=True)
+        if opcua is not None:
+            n = len(opcua.space.variables)
+            print(f"fbd: serving {opcua.space.root.name} ({_plural(n, 'variable')}) over OPC "
+                  f"UA at {opcua.endpoint} ({opcua.security_summary}), a scan every "
+                  f"{cycle_us / 1000:g} ms (missed cycles: {runner.policy}); Ctrl-C stops",
+                  file=sys.stderr, flush=True)
+        plc.state_listeners.append(lambda p, change: _report(p, change, server is not None))
+        if every:
+            printer = threading.Thread(target=_print_stats,
+                                       args=(runner, server, stop, every, opcua),
+                                       name="fbd-serve-stats", daemon=True)
+            printer.start()
         runner.run(stop)
     except KeyboardInterrupt:
         pass
@@ -250,11 +262,36 @@ def _serve(plc, server, runner, cycle_us: int, args, every: float | None, opcua=
             opcua.stop()
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+    state = "" if plc.state == "RUN" else f" (in {_state_words(plc)})"
     figures = [_client_figures(server)] if server is not None else []
     if opcua is not None:
         figures.append(_opcua_figures(opcua))
-    print(f"fbd: stopped after {time.monotonic() - t0:.1f} s: {_scan_figures(plc.stats)}; "
-          f"{'; '.join(figures)}", file=sys.stderr)
+    print(f"fbd: stopped after {time.monotonic() - t0:.1f} s{state}: "
+          f"{_scan_figures(plc.stats)}; {'; '.join(figures)}", file=sys.stderr)
+
+
+def _report(plc, change: str, modbus: bool) -> None:
+    """A line for each change of the PLC's state: a fault once, with what to do."""
+    from .control import CONTROL
+    if change == "fault":
+        outputs = "went to zero" if plc.on_fault == "zero" else "hold their last values"
+        how = (f"write 3 (warm) or 4 (cold) to holding register {CONTROL}" if modbus else
+               "call the PLC object's WarmRestart or ColdRestart over OPC UA")
+        text = (f"FAULT at {plc.fault.describe()}; no scan runs, the outputs {outputs}, the "
+                f"server goes on; to restart, {how}")
+    elif change.endswith("restart"):
+        text = f"{change}: RUN again, scan {plc.scans + 1:,} next"
+    else:
+        text = f"{plc.state} (asked for by a client)"
+    print(f"fbd: {text}", file=sys.stderr, flush=True)
+
+
+def _state_words(plc) -> str:
+    """RUN, STOP, or FAULT and where it struck."""
+    fault = plc.fault
+    if fault is None:
+        return str(plc.state)
+    return f"FAULT since scan {fault.scan:,}" + (f" ({fault.place})" if fault.place else "")
 
 
 def _plural(n: int, word: str) -> str:
@@ -318,12 +355,13 @@ def _print_stats(runner, server, stop: threading.Event, every: float, opcua=None
         if opcua is not None:
             parts.append(f"OPC UA: {_plural(opcua.clients, 'client')}, "
                          f"{opcua.stats.values:,} values published in all")
-        print(f"fbd: stats, last {seconds:.1f} s: {_scan_figures(plc.stats, last[0])}{behind}; "
-              f"{'; '.join(parts)}", file=sys.stderr, flush=True)
+        print(f"fbd: stats, last {seconds:.1f} s: {_state_words(plc)}, "
+              f"{_scan_figures(plc.stats, last[0])}{behind}; {'; '.join(parts)}",
+              file=sys.stderr, flush=True)
         last = now
 
 
-def _project_plc(path: str, cycle: str | None, modbus: bool):
+def _project_plc(path: str, cycle: str | None, modbus: bool, on_fault: str):
     """``fbd serve plc.st --opcua``: the whole configuration, every task, as
     :meth:`fbd.project.Project.plc` runs it; (plc, the main task's cycle in µs).
     Modbus beside it serves the main task's located ports, so it takes one task."""
@@ -340,7 +378,7 @@ def _project_plc(path: str, cycle: str | None, modbus: bool):
     if cycle and any(tk.interval_us for tk in config.tasks):
         raise CliError(f"--cycle {cycle}: {path}'s tasks give their own intervals")
     try:
-        plc = project.plc(cycle=f"T#{_cycle(cycle)}us" if cycle else 0.005)
+        plc = project.plc(cycle=f"T#{_cycle(cycle)}us" if cycle else 0.005, on_fault=on_fault)
     except FbdError as e:
         raise CliError(str(e)) from None
     return plc, _bounded_cycle(plc.main.cycle_us, f"{path}: its task's interval")
@@ -348,7 +386,8 @@ def _project_plc(path: str, cycle: str | None, modbus: bool):
 
 def _project_program(path: str):
     """``fbd serve plc.xml`` (or ``program.st``): the program its configuration runs,
-    as OpenPLC's runtime runs the project it is given, with that task's interval; the
+    as OpenPLC's runtime runs the project it is given, with that task's interval and
+    the instance's name (what a fault names); the
     server serves one program, so a configuration of several instances is told to name one."""
     from .. import load
     project = load(path)
@@ -361,7 +400,7 @@ def _project_program(path: str):
         raise CliError(f"{path}: its configuration runs {len(config.tasks)} programs ({names}) "
                        f"and fbd serve serves one; name it, as in {path}:{config.tasks[0].program}")
     spec = config.tasks[0]
-    return project.network(spec.program), spec.interval_us
+    return project.network(spec.program), spec.interval_us, spec.name
 
 
 def _print_map(name: str, rows) -> None:
@@ -377,3 +416,9 @@ def _print_map(name: str, rows) -> None:
           f"{IW_WINDOW}-{IW_WINDOW + 1023} (%IWn at {IW_WINDOW} + n).")
     print("Writes are applied at the start of the next scan; reads show the last complete scan.\n"
           "32- and 64-bit values are sent high word first (mbpoll -B).")
+    from .control import ROWS
+    print("The PLC's own holding registers (its state and fault; a write to CONTROL restarts it):")
+    width = max(len(r[0]) for r in ROWS)
+    names = max(len(r[1]) for r in ROWS)
+    for address, what, text in ROWS:
+        print(f"  {address.ljust(width)}  {what.ljust(names)}  {text}")

@@ -31,6 +31,7 @@ from asyncua.server.address_space import AttributeService
 from ..errors import FbdError
 from .codec import Refused, codec
 from .image import ScanImage
+from .runstate import RunState
 from .space import Folder, build_space
 
 log = logging.getLogger("fbd.opcua")
@@ -91,7 +92,7 @@ class OpcuaServer:
         self._all_ids: list = []    # every node served, the configuration's first
         self._watch: list = []      # per owner: {slot: [_Served, ...]}
         self._last = None           # the snapshot published last
-        self.extra_nodes: list = []   # callables(server, ns) adding nodes beside the space
+        self.runstate = None        # the PLC object (.runstate)
 
     @property
     def endpoint(self) -> str:
@@ -148,7 +149,11 @@ class OpcuaServer:
         scans the PLC itself (a test), from the PLC's thread, between scans."""
         plc = self.plc
         self.image.record(None, plc.scans, plc.now_us, force=True)
-        asyncio.run_coroutine_threadsafe(self.publish(), self._loop).result()
+
+        async def both():
+            await self.publish()
+            await self.runstate.publish()
+        asyncio.run_coroutine_threadsafe(both(), self._loop).result()
 
     def _run(self) -> None:
         loop = self._loop = asyncio.new_event_loop()
@@ -177,8 +182,8 @@ class OpcuaServer:
         server.iserver.attribute_service.write = self._client_write(
             server.iserver.attribute_service)
         self._attach(self.plc)
-        for add in self.extra_nodes:
-            await add(server, self.ns)
+        self.runstate = RunState(self)
+        await self.runstate.add(server, self.ns)
         await server.start()
         if self.port == 0:
             self.port = server.bserver.port
@@ -211,11 +216,11 @@ class OpcuaServer:
             image.on_snapshot = made
             image.request()
             try:
-                await asyncio.wait_for(copied.wait(), max(self.publish_s, 0.5))
+                await asyncio.wait_for(copied.wait(), self.publish_s)
             except asyncio.TimeoutError:
-                continue
-            if image is self.image:
-                await self.publish()
+                pass        # no scan ended in a period: a slow task, or the PLC stopped
+            await self.publish()
+            await self.runstate.publish()
 
     # -- the address space ----------------------------------------------------------------
     def _attach(self, plc, space=None) -> None:

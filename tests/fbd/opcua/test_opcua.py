@@ -358,3 +358,55 @@ END_CONFIGURATION
         return (await get("plant.cpu.a.n"), await get("plant.cpu.b.n"), await get("plant.total"),
                 (await external.read_description()).Text)
     assert run(server, body) == (4, 2, 6, "VAR_EXTERNAL TOTAL : DINT")
+
+
+# ---------------------------------------------------------------------- the PLC object
+FAULTY_ST = """
+PROGRAM prg
+  VAR_INPUT upto : INT := 3; END_VAR
+  VAR a : ARRAY[0..3] OF INT; i : INT; END_VAR
+  a[i] := i;
+  IF i < upto THEN i := i + 1; ELSE i := i + 2; END_IF;
+END_PROGRAM
+CONFIGURATION conf
+  RESOURCE res ON PLC
+    TASK t(INTERVAL := T#10ms, PRIORITY := 0);
+    PROGRAM inst WITH t : prg;
+  END_RESOURCE
+END_CONFIGURATION
+"""
+
+
+def test_the_plc_object_shows_the_state_and_its_methods_stop_start_and_restart(server,
+                                                                             tmp_path):
+    path = tmp_path / "faulty.st"
+    path.write_text(FAULTY_ST)
+    plc = fbd.load(str(path)).plc()
+    server.follow(plc)
+    with pytest.raises(fbd.errors.FbdError):
+        plc.scan(6)               # i: 0 1 2 3 5 -> a[5] in scan 5
+    server.publish_now()
+
+    async def body(client, ns):
+        obj = client.get_node(ua.NodeId("PLC", ns))
+
+        async def state():
+            return [await client.get_node(ua.NodeId(f"PLC.{n}", ns)).read_value()
+                    for n in ("State", "FaultCode", "Scans", "Engine")]
+        faulted = await state()
+        fault_text = await client.get_node(ua.NodeId("PLC.Fault", ns)).read_value()
+        with pytest.raises(ua.uaerrors.BadInvalidState):
+            await obj.call_method(f"{ns}:Start")
+        await obj.call_method(f"{ns}:ColdRestart")
+        await asyncio.to_thread(lambda: (plc.serve_requests(), plc.scan(2), server.publish_now()))
+        running = await state()
+        await obj.call_method(f"{ns}:Stop")
+        await asyncio.to_thread(lambda: (plc.serve_requests(), server.publish_now()))
+        stopped = (await state())[0]
+        await obj.call_method(f"{ns}:Start")
+        await asyncio.to_thread(lambda: (plc.serve_requests(), server.publish_now()))
+        return faulted, fault_text, running, stopped, (await state())[0]
+    faulted, fault_text, running, stopped, started = run(server, body)
+    assert faulted[:3] == ["FAULT", 1, 4] and faulted[3] in ("python", "native")
+    assert fault_text.startswith("scan 5 of task inst")
+    assert running[:3] == ["RUN", 0, 6] and (stopped, started) == ("STOP", "RUN")
