@@ -79,7 +79,7 @@ class Security:
             {"commonName": "fbd-sim OPC UA server", "organizationName": "fbd-sim"})
         await server.load_certificate(str(cert))
         await server.load_private_key(str(key))
-        server.set_application_uri("urn:fbd-sim:server")
+        await server.set_application_uri("urn:fbd-sim:server")
         policies = [ua.SecurityPolicyType.Basic256Sha256_SignAndEncrypt,
                     ua.SecurityPolicyType.Basic256Sha256_Sign]
         tokens = [ua.UserNameIdentityToken]

@@ -219,3 +219,57 @@ def test_a_written_date_reads_back_as_the_same_instant_in_utc():
     assert cd.encode(cd.decode(when)) == when
     naive = when.replace(tzinfo=None)       # asyncua decodes DateTime naive, meaning UTC
     assert cd.decode(naive) == cd.decode(when)
+
+
+@pytest.mark.slow
+def test_bound_elsewhere_only_users_over_basic256sha256_get_in_and_a_bad_login_is_logged(
+        tmp_path, caplog):
+    from asyncua.crypto.cert_gen import setup_self_signed_certificate
+    from cryptography.x509.oid import ExtendedKeyUsageOID
+
+    import fbd
+    from fbd.opcua.security import security_for
+    from fbd.opcua.server import OpcuaServer
+    path = tmp_path / "prog.st"
+    path.write_text(TYPES_ST)
+    security = security_for("0.0.0.0", ["op:s3cret"], str(tmp_path / "server"))
+    server = OpcuaServer(fbd.load(str(path)).plc(), host="0.0.0.0", port=0,
+                         security=security).start()
+    url = f"opc.tcp://127.0.0.1:{server.port}/"
+    key, cert = tmp_path / "client-key.pem", tmp_path / "client-cert.der"
+
+    async def attempt(policy, user, password):
+        client = Client(url, timeout=30)
+        if policy:
+            await client.set_security_string(f"Basic256Sha256,{policy},{cert},{key}")
+        if user:
+            client.set_user(user)
+            client.set_password(password)
+        try:
+            async with client:
+                node = client.get_node("ns=2;s=conf.res.inst.i_int")
+                answer = await client.uaclient.write(ua.WriteParameters(NodesToWrite=[
+                    ua.WriteValue(NodeId=node.nodeid, AttributeId=ua.AttributeIds.Value,
+                                  Value=ua.DataValue(ua.Variant(7, ua.VariantType.Int16)))]))
+                return answer[0].name
+        except Exception as e:   # noqa: BLE001 - the refusal is what is looked at
+            return type(e).__name__
+
+    async def main():
+        await setup_self_signed_certificate(key, cert, "urn:fbd-sim:test-client", "localhost",
+                                            [ExtendedKeyUsageOID.CLIENT_AUTH],
+                                            {"commonName": "test client"})
+        return [await attempt("SignAndEncrypt", "op", "s3cret"),
+                await attempt("Sign", "op", "s3cret"),
+                await attempt("SignAndEncrypt", "op", "wrong"),
+                await attempt("Sign", None, None),
+                await attempt(None, None, None)]
+    try:
+        results = asyncio.run(main())
+        assert results[:2] == ["Good", "Good"]
+        assert results[2] == "BadUserAccessDenied" and results[3] == "BadIdentityTokenRejected"
+        assert results[4] == "UaError"                     # no endpoint without security
+        assert "refused a login as 'op': wrong user name or password" in caplog.text
+        assert server.image.plc.scans == 0 and server._thread.is_alive()
+    finally:
+        server.stop()
