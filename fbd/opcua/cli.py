@@ -23,6 +23,9 @@ def add_options(p) -> None:
                         "keeps their value); repeat for more")
     p.add_argument("--opcua-readonly", action="append", default=None, metavar="PATTERN",
                    help="make the variables matching PATTERN read-only; repeat for more")
+    p.add_argument("--opcua-publish", default=None, metavar="MS",
+                   help="sample the PLC and publish changed values every MS milliseconds "
+                        "(default 100; 10 at least)")
     p.add_argument("--opcua-user", action="append", default=None, metavar="NAME:PASSWORD",
                    help="a user allowed to log in (required, with a certificate, when bound "
                         "to an address other than this machine's); repeat for more")
@@ -39,7 +42,15 @@ def make_server(plc, args, port: int | None):
         raise CliError("--opcua needs the opcua extra (asyncua is not installed): "
                        "pip install 'fbd-sim[opcua]'") from None
     from .security import security_for
+    from .server import PUBLISH_MS
+    publish = PUBLISH_MS
+    if args.opcua_publish is not None:
+        text = args.opcua_publish.strip()
+        if not (text.isdigit() and len(text) <= 7 and 10 <= int(text) <= 3_600_000):
+            raise CliError(f"--opcua-publish {args.opcua_publish[:40]}: milliseconds, a whole "
+                           f"number 10..3600000")
+        publish = int(text)
     security = security_for(args.bind, args.opcua_user, args.opcua_cert_dir)
     return OpcuaServer(plc, host=args.bind, port=DEFAULT_PORT if port is None else port,
                        expose=args.opcua_expose, writable=args.opcua_writable,
-                       readonly=args.opcua_readonly, security=security)
+                       readonly=args.opcua_readonly, publish_ms=publish, security=security)

@@ -35,6 +35,7 @@ import datetime
 from asyncua import ua
 
 from ..runtime.faults import FAULT_CODES, PlcState
+from .codec import SharedValue
 
 _VALUE = ua.AttributeIds.Value
 _FIGURES = (
@@ -114,7 +115,7 @@ class RunState:
             self._last[name] = value
             stamp = stamp or datetime.datetime.now(datetime.timezone.utc)
             attribute, vt = self.attributes[name]
-            dv = ua.DataValue(ua.Variant(value, vt), SourceTimestamp=stamp, ServerTimestamp=stamp)
+            dv = SharedValue(ua.Variant(value, vt), SourceTimestamp=stamp, ServerTimestamp=stamp)
             attribute.value = dv
             for handle, callback in attribute.datachange_callbacks.items():
                 await callback(handle, dv)

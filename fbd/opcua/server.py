@@ -29,7 +29,7 @@ from asyncua import Server, ua
 from asyncua.server.address_space import AttributeService
 
 from ..errors import FbdError
-from .codec import Refused, codec
+from .codec import Refused, SharedValue, codec
 from .image import ScanImage
 from .runstate import RunState
 from .space import Folder, build_space
@@ -38,7 +38,8 @@ log = logging.getLogger("fbd.opcua")
 
 DEFAULT_PORT = 4840
 NAMESPACE = "urn:fbd-sim:plc"
-PUBLISH_MS = 50
+#: how often values are sampled from the PLC and published (docs/opcua.md, *Limits*)
+PUBLISH_MS = 100
 _VALUE = ua.AttributeIds.Value
 _READ = ua.AccessLevel.CurrentRead.mask
 _READ_WRITE = _READ | ua.AccessLevel.CurrentWrite.mask
@@ -85,6 +86,7 @@ class OpcuaServer:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
+        self._halt = threading.Event()          # stop() was called
         self._error: BaseException | None = None
         self._stopping: asyncio.Event | None = None
         self._by_id: dict = {}
@@ -111,22 +113,41 @@ class OpcuaServer:
         return len(bserver.clients) if bserver is not None else 0
 
     # -- life ---------------------------------------------------------------------------
-    def start(self, timeout: float = 60.0) -> "OpcuaServer":
+    def start(self, timeout: float = 60.0, wait: bool = True) -> "OpcuaServer":
+        """Start serving; with ``wait``, return once clients can connect (an error
+        raised as an FbdError), else at once (the HMI polls :attr:`ready`). Call it
+        from the thread that runs the PLC, between scans: the address space and
+        the hooks on the PLC are made here."""
+        self.space = build_space(self.plc, **self.rules)
+        self.image = ScanImage(self.plc, self.space.variables)
         self._thread = threading.Thread(target=self._run, name="fbd-opcua", daemon=True)
         self._thread.start()
-        if not self._ready.wait(timeout):
-            raise FbdError(f"OPC UA server on {self.host}:{self.port} did not start in "
-                           f"{timeout:g} s")
+        if wait:
+            if not self._ready.wait(timeout):
+                raise FbdError(f"OPC UA server on {self.host}:{self.port} did not start in "
+                               f"{timeout:g} s")
+            self.check()
+        return self
+
+    @property
+    def ready(self) -> bool:
+        """Serving, or failed to (:meth:`check` says why)."""
+        return self._ready.is_set()
+
+    def check(self) -> None:
+        """Raise why the server could not start, if it could not."""
         if self._error is not None:
             self._thread.join()
+            self.image.detach()
             error = self._error
             if isinstance(error, FbdError):
                 raise error
             raise FbdError(f"cannot serve OPC UA on {self.host}:{self.port}: "
                            f"{_reason(error)}") from None
-        return self
 
     def stop(self) -> None:
+        """Stop serving (from any state: a server still starting stops once started)."""
+        self._halt.set()
         loop, stopping = self._loop, self._stopping
         if loop is not None and stopping is not None and not loop.is_closed():
             try:
@@ -140,8 +161,11 @@ class OpcuaServer:
 
     def follow(self, plc) -> None:
         """Serve ``plc`` from now on (a new game, a new program): its address space
-        replaces the old one; clients stay connected."""
-        future = asyncio.run_coroutine_threadsafe(self._rebuild(plc), self._loop)
+        replaces the old one; clients stay connected. From the PLC's thread."""
+        space = build_space(plc, **self.rules)
+        self.image.detach()
+        image = ScanImage(plc, space.variables)
+        future = asyncio.run_coroutine_threadsafe(self._rebuild(plc, space, image), self._loop)
         future.result()
 
     def publish_now(self) -> None:
@@ -181,7 +205,7 @@ class OpcuaServer:
         self.ns = await server.register_namespace(NAMESPACE)
         server.iserver.attribute_service.write = self._client_write(
             server.iserver.attribute_service)
-        self._attach(self.plc)
+        self._attach(self.plc, self.space, self.image)
         self.runstate = RunState(self)
         await self.runstate.add(server, self.ns)
         await server.start()
@@ -205,7 +229,7 @@ class OpcuaServer:
                 loop.call_soon_threadsafe(copied.set)
             except RuntimeError:
                 pass        # the loop has closed: the server is stopping
-        while not stopping.is_set():
+        while not (stopping.is_set() or self._halt.is_set()):
             try:
                 await asyncio.wait_for(stopping.wait(), self.publish_s)
                 break
@@ -223,45 +247,40 @@ class OpcuaServer:
             await self.runstate.publish()
 
     # -- the address space ----------------------------------------------------------------
-    def _attach(self, plc, space=None) -> None:
-        space = space or build_space(plc, **self.rules)
+    def _attach(self, plc, space, image) -> None:
         items, served = [], []
         self._add_folder(space.root, ua.NodeId(ua.ObjectIds.ObjectsFolder),
                          ua.ObjectIds.Organizes, items, served)
         for result in self.server.iserver.node_mgt_service.add_nodes(items):
             result.StatusCode.check()
-        self._bind(plc, space, served)
+        self._bind(plc, space, image, served)
 
-    def _bind(self, plc, space, served) -> None:
-        """Serve ``plc``'s values through the nodes ``served`` lists: (variable,
-        codec, node id) for each variable of ``space``."""
-        self.plc, self.space = plc, space
-        self.image = ScanImage(plc, space.variables)
+    def _bind(self, plc, space, image, served) -> None:
+        """Serve ``plc``'s values, copied by ``image``, through the nodes ``served``
+        lists: (variable, codec, node id) for each variable of ``space``."""
+        self.plc, self.space, self.image = plc, space, image
         aspace = self.server.iserver.aspace
         self._by_id = {}
         self._entries = []
-        self._watch = [{} for _ in self.image.owners]
+        self._watch = [{} for _ in image.owners]
         for var, cd, path in served:
             nodeid = ua.NodeId(path, self.ns)
             entry = _Served(var, cd, aspace[nodeid].attributes[_VALUE])
             self._by_id[nodeid] = entry
             self._entries.append(entry)
-            k = self.image.owner_index[id(var.owner)]
+            k = image.owner_index[id(var.owner)]
             self._watch[k].setdefault(var.slot, []).append(entry)
         self._last = None
 
-    async def _rebuild(self, plc) -> None:
-        old = self.space
-        self.image.detach()
-        new = build_space(plc, **self.rules)
-        if _shape(new) == _shape(old):
+    async def _rebuild(self, plc, space, image) -> None:
+        if _shape(space) == _shape(self.space):
             # the same variables (a new game of the same program): the nodes stay, and
             # with them the clients' monitored items; only where values come from changes
-            self._bind(plc, new, [(var, entry.codec, entry.var.path) for var, entry
-                                  in zip(new.variables, self._entries)])
+            self._bind(plc, space, image, [(var, entry.codec, entry.var.path) for var, entry
+                                           in zip(space.variables, self._entries)])
         else:
             self._remove_nodes()
-            self._attach(plc, new)
+            self._attach(plc, space, image)
         await self.publish()
 
     def _remove_nodes(self) -> None:
@@ -358,8 +377,8 @@ class OpcuaServer:
         self.stats.values += len(changed)
         for entry, raw in changed:
             cd = entry.codec
-            dv = ua.DataValue(Value=ua.Variant(cd.encode(raw), cd.variant),
-                              SourceTimestamp=stamp, ServerTimestamp=stamp)
+            dv = SharedValue(Value=ua.Variant(cd.encode(raw), cd.variant),
+                             SourceTimestamp=stamp, ServerTimestamp=stamp)
             attribute = entry.attribute
             attribute.value = dv
             for handle, callback in attribute.datachange_callbacks.items():

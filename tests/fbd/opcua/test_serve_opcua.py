@@ -33,6 +33,7 @@ AS_FROM_A_TERMINAL = ("import signal, sys; signal.signal(signal.SIGINT, signal.d
     (["--opcua", "--opcua-port", "70000"], "--opcua-port 70000: a TCP port is a whole"),
     (["--opcua", "--bind", "0.0.0.0"], "takes only users with passwords; add --opcua-user"),
     (["--opcua", "--opcua-user", "op"], "--opcua-user op:...: give NAME:PASSWORD"),
+    (["--opcua", "--opcua-publish", "5"], "--opcua-publish 5: milliseconds"),
 ])
 def test_serve_opcua_user_errors_are_one_line_and_status_2(capsys, tmp_path, argv, message):
     path = tmp_path / "types.st"
