@@ -2,9 +2,10 @@
 (docs/opcua.md), on asyncua (the ``opcua`` extra).
 
 :mod:`.space` lays the address space out from a PLC (no OPC UA library),
-:mod:`.codec` converts IEC values to OPC UA's and back, :mod:`.image` passes
-scans and writes between the PLC's thread and the server's, :mod:`.server`
-serves them, :mod:`.runstate` adds the PLC's state and its commands,
+:mod:`.codec` converts IEC values to OPC UA's and back, :mod:`.image` copies
+scans and queues writes in the PLC's process, :mod:`.server` runs the server's
+process (:mod:`.child`, :mod:`.nodes`: asyncua and the nodes) and talks to it
+(:mod:`.wire`), :mod:`.runstate` adds the PLC's state and its commands,
 :mod:`.security` says who may connect, :mod:`.cli` is ``fbd serve --opcua``
 and :mod:`.bench` its benchmark.
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -108,6 +109,16 @@ def _client_process(url, paths, n, items, sampling_ms, seconds, play) -> subproc
     return proc
 
 
+def _cpu_seconds(pid: int | None) -> float:
+    """CPU seconds a process has used (Linux's /proc; 0 elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, TypeError):
+        return 0.0
+
+
 def _row(label: str, schedule: dict, clients: bool = True) -> str:
     c = schedule["result"]
     if c:
@@ -116,7 +127,7 @@ def _row(label: str, schedule: dict, clients: bool = True) -> str:
         load = f"{'-':>6}  {'lost' if clients else '-':>8}"
     return (f"{label:<32} {load}  {schedule['period_ms']:>6.2f}  {schedule['period_p99_ms']:>6.2f}"
             f"  {schedule['late']:>5,}  {schedule['skipped']:>6,}  {schedule['scan_us']:>6.0f}"
-            f"  {schedule['cpu'] * 100:>4.0f}%")
+            f"  {schedule['cpu'] * 100:>4.0f}%  {schedule.get('server_cpu', 0) * 100:>4.0f}%")
 
 
 def main(argv=None) -> int:
@@ -158,14 +169,17 @@ def main(argv=None) -> int:
         play = [inputs["CMD"], inputs["CMD_SEQ"]] if {"CMD", "CMD_SEQ"} <= set(inputs) else None
         _say(f"serving {len(paths):,} variables at {server.endpoint} (started in "
              f"{started:.1f} s); idle ...")
-        rows.append(_row("idle server", measure(plc, SKIP, seconds), False))
+        cpu0 = _cpu_seconds(server._child.pid)
+        idle = measure(plc, SKIP, seconds)
+        idle["server_cpu"] = (_cpu_seconds(server._child.pid) - cpu0) / seconds
+        rows.append(_row("idle server", idle, False))
         for sampling in samplings:
             for total in totals:
                 label = f"{total:,} items @ {sampling:g} ms"
                 _say(f"{label} ({args.clients} clients) ...")
                 proc = _client_process(server.endpoint, paths, args.clients, total, sampling,
                                        seconds, play)
-                rows.append(_row(label, _measured(plc, proc)))
+                rows.append(_row(label, _measured(plc, proc, server._child.pid)))
     finally:
         server.stop()
     print(f"fbd serve {args.target} --opcua: {CYCLE_MS} ms scans in real time (--missed-cycles "
@@ -173,15 +187,16 @@ def main(argv=None) -> int:
           f"more playing a move every 100 ms, {seconds:g} s each")
     print()
     print(f"{'':<32} {'subscr':>6}  {'notif':>8}  {'scan period ms':^14}  {'':>5}  {'cycles':>6}"
-          f"  {'scan':>6}  {'CPU':>5}")
+          f"  {'scan':>6}  {'CPU':^11}")
     print(f"{'':<32} {'s':>6}  {'per s':>8}  {'mean':>6}  {'p99':>6}  {'late':>5}  {'skipped':>6}"
-          f"  {'µs':>6}  {'':>5}")
+          f"  {'µs':>6}  {'PLC':>5}  {'server':>5}")
     for row in rows:
         print(row)
     print()
     print("subscr: time to connect and subscribe every client; notif: notifications the "
           "clients received a second; lost: the clients lost their connections (the "
-          "server did not answer in time); CPU: the server process's, PLC included.")
+          "server did not answer in time); CPU: of one core, the PLC's process (with the "
+          "publishing thread) and the OPC UA server's.")
     return 0
 
 
@@ -194,7 +209,7 @@ def _results(proc) -> dict:
     return json.loads(out)
 
 
-def _measured(plc, proc) -> dict:
+def _measured(plc, proc, server_pid: int) -> dict:
     """The schedule from the clients' 'ready' (every subscription made) to their end;
     the PLC runs in real time before, while they connect and subscribe, too."""
     stop = threading.Event()
@@ -208,7 +223,10 @@ def _measured(plc, proc) -> dict:
     if line.strip() != "ready":
         proc.wait()
         return {**measure(plc, SKIP, 0, lambda: None), "result": None}
-    return measure(plc, SKIP, 0, lambda: _results(proc))
+    cpu0, t0 = _cpu_seconds(server_pid), time.perf_counter()
+    schedule = measure(plc, SKIP, 0, lambda: _results(proc))
+    schedule["server_cpu"] = (_cpu_seconds(server_pid) - cpu0) / (time.perf_counter() - t0)
+    return schedule
 
 
 if __name__ == "__main__":

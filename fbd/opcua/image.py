@@ -1,5 +1,6 @@
-"""What passes between the PLC's thread and the OPC UA server's: snapshots of
-whole scans one way, clients' writes the other.
+"""What passes between the PLC's thread and the OPC UA server (its publishing
+thread, and through it the server's process): snapshots of whole scans one
+way, clients' writes the other.
 
 The PLC never waits for a client and a client never sees half a scan:
 
@@ -42,15 +43,23 @@ class ScanImage:
         self.owners: list = []
         index: dict[int, int] = {}
         mutable: list[set] = []
+        watched: list[set] = []
+        self.reals: list[set] = []      # per table: the slots holding a REAL or LREAL
         for var in variables:
             k = index.get(id(var.owner))
             if k is None:
                 k = index[id(var.owner)] = len(self.owners)
                 self.owners.append(var.owner)
                 mutable.append(set())
+                watched.append(set())
+                self.reals.append(set())
             if var.steps or var.type.mutable:
                 mutable[k].add(var.slot)
+            watched[k].add(var.slot)
+            if var.type.kind == "real" and not var.steps:
+                self.reals[k].add(var.slot)
         self.owner_index = index
+        self.watched = [sorted(w) for w in watched]     # per table: the slots served
         self._deep = [sorted(m) for m in mutable]
         self.lock = threading.Lock()
         self._pending: list = []

@@ -58,11 +58,11 @@ COMMANDS = {"Start": "start", "Stop": "stop", "WarmRestart": "warm restart",
 
 
 class RunState:
-    """The ``PLC`` object of an :class:`~.server.OpcuaServer` (``served.plc`` is
-    whichever PLC it serves now)."""
+    """The ``PLC`` object of a :class:`~.nodes.NodeServer`: its figures are what the
+    PLC's process sends (:func:`fbd.opcua.server.run_values`), its methods ask it."""
 
-    def __init__(self, served):
-        self.served = served
+    def __init__(self, node):
+        self.node = node
         self.attributes: dict = {}
         self._last: dict = {}
 
@@ -87,27 +87,14 @@ class RunState:
 
     def _command(self, action: str):
         async def call(_parent):
-            plc = self.served.plc
-            if action == "start" and plc.state is PlcState.FAULT:
+            if action == "start" and self._last.get("State") == str(PlcState.FAULT):
                 return ua.StatusCode(ua.StatusCodes.BadInvalidState)
-            plc.request(action)
+            await self.node.ask("request", action)
             return ua.StatusCode()
         return call
 
-    async def publish(self) -> None:
-        """Write the figures that changed (read from the PLC's thread's counters: each
-        a number it writes whole)."""
-        plc = self.served.plc
-        st = plc.stats
-        fault = plc.fault
-        values = {
-            "State": str(plc.state), "Fault": fault.describe() if fault else "",
-            "FaultCode": fault.code if fault else 0, "Scans": plc.scans,
-            "ScanTimeLast": st.last_ns / 1000, "ScanTimeMean": st.mean_us,
-            "ScanTimeMax": st.max_ns / 1000, "Overruns": st.overruns, "Late": st.late,
-            "Skipped": st.skipped, "Cycle": plc.main.cycle_us / 1000,
-            "Engine": str(plc.engine),
-        }
+    async def publish(self, values: dict) -> None:
+        """Write the figures that changed."""
         stamp = None
         for name, value in values.items():
             if self._last.get(name, _NOTHING) == value:
@@ -121,6 +108,20 @@ class RunState:
                 await callback(handle, dv)
 
 
+def run_values(plc) -> dict:
+    """The PLC object's figures, read in the PLC's process (each a number its
+    thread writes whole)."""
+    st = plc.stats
+    fault = plc.fault
+    return {
+        "State": str(plc.state), "Fault": fault.describe() if fault else "",
+        "FaultCode": fault.code if fault else 0, "Scans": plc.scans,
+        "ScanTimeLast": st.last_ns / 1000, "ScanTimeMean": st.mean_us,
+        "ScanTimeMax": st.max_ns / 1000, "Overruns": st.overruns, "Late": st.late,
+        "Skipped": st.skipped, "Cycle": plc.main.cycle_us / 1000, "Engine": str(plc.engine),
+    }
+
+
 _NOTHING = object()
 
 
@@ -128,4 +129,4 @@ def _zero(vt: ua.VariantType):
     return "" if vt is ua.VariantType.String else 0.0 if vt is ua.VariantType.Double else 0
 
 
-__all__ = ["RunState", "COMMANDS"]
+__all__ = ["RunState", "COMMANDS", "run_values"]

@@ -1,0 +1,290 @@
+"""The OPC UA server's process: asyncua serving an address space whose values
+come from the PLC's process (:mod:`.server`), and whose clients' writes and
+commands go back there (docs/opcua.md).
+
+:class:`NodeServer` makes the nodes of a :class:`~.space.Space` (its variables'
+``owner`` is the index of the table holding them), then applies what the PLC's
+process sends: the slots that changed in a scan, straight into asyncua's
+attribute store (what ``Server.write_attribute_value`` does, without its
+per-call checks) with the data-change callbacks of their monitored items run
+at once. Nothing yields between two variables, so a subscription's
+notifications come from one scan. A client's write is checked here (access,
+type, range: ``BadNotWritable``, ``BadTypeMismatch``, ``BadOutOfRange``),
+converted to the run-time value and answered once the PLC's process has
+queued it for the next scan.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import math
+
+from asyncua import Server, ua
+
+from .codec import Refused, SharedValue, codec
+from .runstate import RunState
+from .space import Folder
+
+log = logging.getLogger("fbd.opcua")
+
+NAMESPACE = "urn:fbd-sim:plc"
+_VALUE = ua.AttributeIds.Value
+_READ = ua.AccessLevel.CurrentRead.mask
+_READ_WRITE = _READ | ua.AccessLevel.CurrentWrite.mask
+
+
+class _Served:
+    """One variable node: its variable, codec, asyncua attribute and index."""
+    __slots__ = ("var", "codec", "attribute", "real", "index")
+
+    def __init__(self, var, cd, attribute, index: int):
+        self.var = var
+        self.codec = cd
+        self.attribute = attribute
+        self.real = var.type.kind == "real"
+        self.index = index
+
+
+class NodeServer:
+    """asyncua's server over a space; ``ask(message)`` sends a message to the PLC's
+    process and waits for its answer (a write queued, a command taken)."""
+
+    def __init__(self, host: str, port: int, security, ask):
+        self.host, self.port = host, port
+        self.security = security
+        self.ask = ask
+        self.server: Server | None = None
+        self.ns = 2
+        self.space = None
+        self.writes = self.refused = self.values = 0
+        self._by_id: dict = {}
+        self._entries: list = []
+        self._all_ids: list = []
+        self._watch: list = []      # per table: {slot: [_Served, ...]}
+        self._last: list = []       # per table: {slot: the value published last}
+        self.runstate = RunState(self)
+
+    @property
+    def clients(self) -> int:
+        bserver = self.server.bserver if self.server is not None else None
+        return len(bserver.clients) if bserver is not None else 0
+
+    async def start(self, space, tables) -> int:
+        """Serve ``space`` with the values of ``tables``; the port clients connect to."""
+        server = self.server = Server()
+        await server.init()
+        server.set_endpoint(f"opc.tcp://{self.host}:{self.port}/")
+        server.set_server_name("fbd-sim")
+        if self.security is not None:
+            await self.security.apply(server)
+        else:
+            server.set_security_policy([ua.SecurityPolicyType.NoSecurity])
+            server.set_identity_tokens([ua.AnonymousIdentityToken])
+        self.ns = await server.register_namespace(NAMESPACE)
+        server.iserver.attribute_service.write = self._client_write(
+            server.iserver.attribute_service)
+        self._attach(space, tables)
+        await self.runstate.add(server, self.ns)
+        await server.start()
+        return server.bserver.port
+
+    async def stop(self) -> None:
+        if self.server is not None:
+            await self.server.stop()
+
+    # -- the address space ----------------------------------------------------------------
+    def _attach(self, space, tables) -> None:
+        items, served = [], []
+        self._add_folder(space.root, ua.NodeId(ua.ObjectIds.ObjectsFolder),
+                         ua.ObjectIds.Organizes, items, served, tables)
+        for result in self.server.iserver.node_mgt_service.add_nodes(items):
+            result.StatusCode.check()
+        self._bind(space, served, tables)
+
+    def _bind(self, space, served, tables) -> None:
+        self.space = space
+        aspace = self.server.iserver.aspace
+        self._by_id = {}
+        self._entries = []
+        self._watch = [{} for _ in tables]
+        self._last = [{} for _ in tables]
+        for index, (var, cd, path) in enumerate(served):
+            nodeid = ua.NodeId(path, self.ns)
+            entry = _Served(var, cd, aspace[nodeid].attributes[_VALUE], index)
+            self._by_id[nodeid] = entry
+            self._entries.append(entry)
+            self._watch[var.owner].setdefault(var.slot, []).append(entry)
+            self._last[var.owner][var.slot] = tables[var.owner][var.slot]
+
+    async def rebuild(self, space, tables) -> None:
+        """Serve another space: the same nodes if it has the same shape (a new game of
+        the program: the clients' monitored items go on), else new ones."""
+        if _shape(space) == _shape(self.space):
+            self._bind(space, [(var, entry.codec, entry.var.path) for var, entry
+                               in zip(space.variables, self._entries)], tables)
+        else:
+            self._remove_nodes()
+            self._attach(space, tables)
+        await self.apply(None, [list(t.items()) for t in self._last], force=True)
+
+    def _remove_nodes(self) -> None:
+        """Take the served nodes out of asyncua's address space, in one pass (its
+        DeleteNodes service looks through every node of the server for each one
+        deleted: minutes for 2048). Monitored items on them stop receiving values."""
+        aspace = self.server.iserver.aspace
+        for nodeid in self._all_ids:
+            attribute = aspace[nodeid].attributes.get(_VALUE)
+            if attribute is not None:
+                for handle in list(attribute.datachange_callbacks):
+                    aspace.delete_datachange_callback(handle)
+        root = self._all_ids[0]
+        objects = aspace[ua.NodeId(ua.ObjectIds.ObjectsFolder)]
+        objects.references = [r for r in objects.references if r.NodeId != root]
+        for nodeid in self._all_ids:
+            del aspace[nodeid]
+
+    def _add_folder(self, folder: Folder, parent: ua.NodeId, reference: int, items,
+                    served, tables) -> None:
+        nodeid = ua.NodeId(folder.path, self.ns)
+        item = ua.AddNodesItem(
+            RequestedNewNodeId=nodeid, BrowseName=ua.QualifiedName(folder.name, self.ns),
+            ParentNodeId=parent, ReferenceTypeId=ua.NodeId(reference),
+            NodeClass=ua.NodeClass.Object, TypeDefinition=ua.NodeId(ua.ObjectIds.BaseObjectType))
+        attrs = ua.ObjectAttributes()
+        attrs.DisplayName = ua.LocalizedText(folder.name)
+        attrs.Description = ua.LocalizedText(folder.description)
+        attrs.EventNotifier = 0
+        item.NodeAttributes = attrs
+        items.append(item)
+        if reference == ua.ObjectIds.Organizes:
+            self._all_ids = [nodeid]
+        else:
+            self._all_ids.append(nodeid)
+        for child in folder.children.values():
+            if isinstance(child, Folder):
+                self._add_folder(child, nodeid, ua.ObjectIds.HasComponent, items, served,
+                                 tables)
+            else:
+                self._add_variable(child, nodeid, items, served, tables)
+
+    def _add_variable(self, var, parent: ua.NodeId, items, served, tables) -> None:
+        cd = codec(var.type)
+        nodeid = ua.NodeId(var.path, self.ns)
+        attrs = ua.VariableAttributes()
+        attrs.DisplayName = ua.LocalizedText(var.name)
+        attrs.Description = ua.LocalizedText(var.description)
+        attrs.DataType = cd.data_type
+        raw = _at(tables[var.owner][var.slot], var.steps)
+        attrs.Value = ua.Variant(cd.encode(raw), cd.variant)
+        if cd.dims:
+            attrs.ValueRank = len(cd.dims)
+            attrs.ArrayDimensions = list(cd.dims)
+        else:
+            attrs.ValueRank = ua.ValueRank.Scalar
+        attrs.AccessLevel = attrs.UserAccessLevel = _READ_WRITE if var.writable else _READ
+        attrs.Historizing = False
+        items.append(ua.AddNodesItem(
+            RequestedNewNodeId=nodeid, BrowseName=ua.QualifiedName(var.name, self.ns),
+            ParentNodeId=parent, ReferenceTypeId=ua.NodeId(ua.ObjectIds.HasComponent),
+            NodeClass=ua.NodeClass.Variable,
+            TypeDefinition=ua.NodeId(ua.ObjectIds.BaseDataVariableType), NodeAttributes=attrs))
+        self._all_ids.append(nodeid)
+        served.append((var, cd, var.path))
+
+    # -- publishing -------------------------------------------------------------------------
+    async def apply(self, wall: float | None, changes: list, force: bool = False) -> None:
+        """Publish one scan: ``changes`` holds, per table, the (slot, value) pairs that
+        changed since the last scan sent; ``wall`` is when it was copied."""
+        when = datetime.datetime.now(datetime.timezone.utc) if wall is None else \
+            datetime.datetime.fromtimestamp(wall, datetime.timezone.utc)
+        changed = []
+        for k, pairs in enumerate(changes):
+            watch, last = self._watch[k], self._last[k]
+            for slot, value in pairs:
+                entries = watch.get(slot)
+                if entries is None:
+                    continue
+                before = last.get(slot)
+                last[slot] = value
+                for entry in entries:
+                    steps = entry.var.steps
+                    raw = _at(value, steps)
+                    if steps and not force:
+                        was = _at(before, steps)
+                        if raw == was and not (entry.real and _zero_sign(raw, was)):
+                            continue
+                    changed.append((entry, raw))
+        self.values += len(changed)
+        for entry, raw in changed:
+            cd = entry.codec
+            dv = SharedValue(Value=ua.Variant(cd.encode(raw), cd.variant),
+                             SourceTimestamp=when, ServerTimestamp=when)
+            attribute = entry.attribute
+            attribute.value = dv
+            for handle, callback in attribute.datachange_callbacks.items():
+                await callback(handle, dv)
+
+    # -- client writes ------------------------------------------------------------------------
+    def _client_write(self, service):
+        original = service.write
+
+        async def write(params: ua.WriteParameters, user=None, **kw) -> list:
+            results = []
+            for wv in params.NodesToWrite:
+                entry = self._by_id.get(wv.NodeId)
+                if entry is None:
+                    args = (ua.WriteParameters(NodesToWrite=[wv]),)
+                    results += await (original(*args, user=user) if user is not None
+                                      else original(*args))
+                    continue
+                results.append(ua.StatusCode(await self._write(entry, wv, user)))
+            return results
+        return write
+
+    async def _write(self, entry: _Served, wv, user) -> int:
+        var, cd = entry.var, entry.codec
+        status = ua.StatusCodes.Good
+        if wv.AttributeId != _VALUE or not var.writable:
+            status = ua.StatusCodes.BadNotWritable
+        elif self.security is not None and not self.security.may_write(user):
+            status = ua.StatusCodes.BadUserAccessDenied
+        elif wv.IndexRange:
+            status = ua.StatusCodes.BadWriteNotSupported   # a whole value only
+        else:
+            variant = wv.Value.Value if wv.Value is not None else None
+            if variant is None or variant.VariantType != cd.variant \
+                    or isinstance(variant.Value, list) != bool(cd.dims):
+                status = ua.StatusCodes.BadTypeMismatch
+            else:
+                try:
+                    raw = cd.decode(variant.Value)
+                except Refused as refused:
+                    status = refused.status
+                else:
+                    await self.ask("write", entry.index, raw)
+        if status == ua.StatusCodes.Good:
+            self.writes += 1
+        else:
+            self.refused += 1
+        return status
+
+
+def _shape(space) -> list:
+    """What a client sees of a space, values aside: two spaces of one shape are
+    served by the same nodes."""
+    return [(v.path, v.type.name, v.writable, v.description) for v in space.variables]
+
+
+def _at(value, steps: tuple):
+    for k in steps:
+        value = value[k]
+    return value
+
+
+def _zero_sign(a, b) -> bool:
+    """0.0 and -0.0 compare equal, yet are two REALs."""
+    return a == 0 and math.copysign(1.0, a) != math.copysign(1.0, b)
+
+
+__all__ = ["NodeServer", "NAMESPACE"]
