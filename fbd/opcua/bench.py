@@ -93,11 +93,13 @@ async def _clients(url: str, paths: list, n: int, items: int, sampling_ms: float
     print("ready", flush=True)
     playing = asyncio.create_task(player(done)) if play else None
     received[0] = 0
+    cpu0 = time.process_time()
     await asyncio.sleep(seconds)
     count = received[0]
+    cpu = (time.process_time() - cpu0) / seconds
     done.set()
     await asyncio.gather(*tasks, *([playing] if playing else []))
-    return {"subscribed_s": subscribed, "notifications": count / seconds}
+    return {"subscribed_s": subscribed, "notifications": count / seconds, "cpu": cpu}
 
 
 def _client_process(url, paths, n, items, sampling_ms, seconds, play) -> subprocess.Popen:
@@ -119,7 +121,9 @@ def _cpu_seconds(pid: int | None) -> float:
         return 0.0
 
 
-def _row(label: str, schedule: dict, clients: bool = True) -> str:
+def _row(label: str, schedule: dict | None, clients: bool = True) -> str:
+    if schedule is None:
+        return f"{label:<32} {'-':>6}  {'lost':>8}  (the clients could not subscribe in time)"
     c = schedule["result"]
     if c:
         load = f"{c['subscribed_s']:>6.1f}  {c['notifications']:>8,.0f}"
@@ -127,7 +131,8 @@ def _row(label: str, schedule: dict, clients: bool = True) -> str:
         load = f"{'-':>6}  {'lost' if clients else '-':>8}"
     return (f"{label:<32} {load}  {schedule['period_ms']:>6.2f}  {schedule['period_p99_ms']:>6.2f}"
             f"  {schedule['late']:>5,}  {schedule['skipped']:>6,}  {schedule['scan_us']:>6.0f}"
-            f"  {schedule['cpu'] * 100:>4.0f}%  {schedule.get('server_cpu', 0) * 100:>4.0f}%")
+            f"  {schedule['cpu'] * 100:>4.0f}%  {schedule.get('server_cpu', 0) * 100:>5.0f}%"
+            f"  {(c or {}).get('cpu', 0) * 100:>6.0f}%")
 
 
 def main(argv=None) -> int:
@@ -187,16 +192,16 @@ def main(argv=None) -> int:
           f"more playing a move every 100 ms, {seconds:g} s each")
     print()
     print(f"{'':<32} {'subscr':>6}  {'notif':>8}  {'scan period ms':^14}  {'':>5}  {'cycles':>6}"
-          f"  {'scan':>6}  {'CPU':^11}")
+          f"  {'scan':>6}  {'CPU':^22}")
     print(f"{'':<32} {'s':>6}  {'per s':>8}  {'mean':>6}  {'p99':>6}  {'late':>5}  {'skipped':>6}"
-          f"  {'µs':>6}  {'PLC':>5}  {'server':>5}")
+          f"  {'µs':>6}  {'PLC':>5}  {'server':>6}  {'clients':>7}")
     for row in rows:
         print(row)
     print()
     print("subscr: time to connect and subscribe every client; notif: notifications the "
           "clients received a second; lost: the clients lost their connections (the "
           "server did not answer in time); CPU: of one core, the PLC's process (with the "
-          "publishing thread) and the OPC UA server's.")
+          "publishing thread), the OPC UA server's and the clients'.")
     return 0
 
 
@@ -204,6 +209,7 @@ def _results(proc) -> dict:
     """The clients' figures; None when they failed (lost their connections to a
     server too busy to answer in time: the row says so)."""
     out = proc.stdout.read()
+    proc.stdout.close()
     if proc.wait() != 0:
         return None
     return json.loads(out)
@@ -221,10 +227,11 @@ def _measured(plc, proc, server_pid: int) -> dict:
         stop.set()
         runner.join()
     if line.strip() != "ready":
+        proc.stdout.close()
         proc.wait()
-        return {**measure(plc, SKIP, 0, lambda: None), "result": None}
+        return None         # the clients could not subscribe: no window to measure
     cpu0, t0 = _cpu_seconds(server_pid), time.perf_counter()
-    schedule = measure(plc, SKIP, 0, lambda: _results(proc))
+    schedule: dict | None = measure(plc, SKIP, 0, lambda: _results(proc))
     schedule["server_cpu"] = (_cpu_seconds(server_pid) - cpu0) / (time.perf_counter() - t0)
     return schedule
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import os
 import sys
 import threading
 
@@ -105,7 +106,17 @@ def _reason(error: BaseException) -> str:
     return text.splitlines()[0]
 
 
+#: how much lower than the PLC's the server process's priority is (nice): as a PLC
+#: runs its communication below its cyclic tasks, the scan comes first when the
+#: cores are busy
+NICE = 10
+
+
 def main() -> int:
+    try:
+        os.nice(NICE)
+    except (AttributeError, OSError):
+        pass            # no nice (Windows): the same priority as the PLC
     inbox, outbox = Wire(sys.stdin.buffer), Wire(sys.stdout.buffer)
     sys.stdout = sys.stderr             # nothing else may write on the messages' stream
     init = inbox.recv()

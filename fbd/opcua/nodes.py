@@ -82,6 +82,11 @@ class NodeServer:
             server.set_security_policy([ua.SecurityPolicyType.NoSecurity])
             server.set_identity_tokens([ua.AnonymousIdentityToken])
         self.ns = await server.register_namespace(NAMESPACE)
+        # A monitored item keeps the last value of a publishing interval, as OPC UA's
+        # default queue of 1 does (asyncua gives a queue of 0, "the default", 10,000
+        # places): a client subscribing at 1 s gets one value a second per item, not
+        # every change the server published in between.
+        server.iserver.max_monitored_item_queue_size = 1
         server.iserver.attribute_service.write = self._client_write(
             server.iserver.attribute_service)
         self._attach(space, tables)

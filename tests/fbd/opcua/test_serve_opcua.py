@@ -275,3 +275,14 @@ def test_bound_elsewhere_only_users_over_basic256sha256_get_in_and_a_bad_login_i
         server.stop()
     err = capfd.readouterr().err       # the server's process logs on the shared stderr
     assert "fbd: opcua: refused a login as 'op': wrong user name or password" in err
+
+
+@pytest.mark.slow
+def test_the_benchmark_runs_and_prints_its_table(capsys):
+    from fbd.opcua import bench
+    assert bench.main(["2048", "--seconds", "1", "--clients", "2", "--items", "100",
+                       "--sampling", "1000"]) == 0
+    out, err = capsys.readouterr()
+    assert "no server" in out and "idle server" in out and "100 items @ 1000 ms" in out
+    assert "lost" not in out.split("100 items @ 1000 ms")[1].splitlines()[0]
+    assert "opcua_bench: 100 items @ 1000 ms (2 clients) ..." in err
