@@ -13,6 +13,7 @@ import asyncio
 import itertools
 import logging
 import os
+import signal
 import sys
 import threading
 
@@ -113,6 +114,9 @@ NICE = 10
 
 
 def main() -> int:
+    # Ctrl-C in a terminal reaches the whole process group: the PLC's process stops
+    # this one in order (stdin's end, or "stop"), so the signal is not for it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         os.nice(NICE)
     except (AttributeError, OSError):

@@ -286,3 +286,25 @@ def test_the_benchmark_runs_and_prints_its_table(capsys):
     assert "no server" in out and "idle server" in out and "100 items @ 1000 ms" in out
     assert "lost" not in out.split("100 items @ 1000 ms")[1].splitlines()[0]
     assert "opcua_bench: 100 items @ 1000 ms (2 clients) ..." in err
+
+
+@pytest.mark.slow
+def test_ctrl_c_in_a_terminal_stops_the_plc_and_the_servers_process_without_a_traceback(
+        tmp_path):
+    """A terminal's Ctrl-C reaches the whole process group, the server's process too."""
+    path = tmp_path / "prog.st"
+    path.write_text(TYPES_ST)
+    proc = subprocess.Popen([sys.executable, "-c", AS_FROM_A_TERMINAL, "serve", str(path),
+                             "--opcua", "--opcua-port", "0"], cwd=ROOT, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    try:
+        assert "over OPC UA at" in proc.stderr.readline()
+        os.killpg(proc.pid, signal.SIGINT)
+        assert proc.wait(timeout=60) == 0
+        rest = proc.stderr.read()
+        assert "fbd: stopped after" in rest and "Traceback" not in rest, rest
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        proc.stderr.close()
