@@ -23,6 +23,7 @@ import math
 from asyncua import Server, ua
 
 from .codec import Refused, SharedValue, codec
+from .making import NodeMaker
 from .runstate import RunState
 from .space import Folder
 
@@ -30,8 +31,6 @@ log = logging.getLogger("fbd.opcua")
 
 NAMESPACE = "urn:fbd-sim:plc"
 _VALUE = ua.AttributeIds.Value
-_READ = ua.AccessLevel.CurrentRead.mask
-_READ_WRITE = _READ | ua.AccessLevel.CurrentWrite.mask
 
 
 class _Served:
@@ -100,11 +99,11 @@ class NodeServer:
 
     # -- the address space ----------------------------------------------------------------
     def _attach(self, space, tables) -> None:
-        items, served = [], []
-        self._add_folder(space.root, ua.NodeId(ua.ObjectIds.ObjectsFolder),
-                         ua.ObjectIds.Organizes, items, served, tables)
-        for result in self.server.iserver.node_mgt_service.add_nodes(items):
-            result.StatusCode.check()
+        served: list = []
+        maker = NodeMaker(self.server.iserver.aspace, self.ns)
+        self._all_ids = []
+        self._add_folder(maker, space.root, ua.NodeId(ua.ObjectIds.ObjectsFolder),
+                         ua.ObjectIds.Organizes, served, tables)
         self._bind(space, served, tables)
 
     def _bind(self, space, served, tables) -> None:
@@ -149,53 +148,24 @@ class NodeServer:
         for nodeid in self._all_ids:
             del aspace[nodeid]
 
-    def _add_folder(self, folder: Folder, parent: ua.NodeId, reference: int, items,
-                    served, tables) -> None:
+    def _add_folder(self, maker, folder: Folder, parent: ua.NodeId, reference: int, served,
+                    tables) -> None:
         nodeid = ua.NodeId(folder.path, self.ns)
-        item = ua.AddNodesItem(
-            RequestedNewNodeId=nodeid, BrowseName=ua.QualifiedName(folder.name, self.ns),
-            ParentNodeId=parent, ReferenceTypeId=ua.NodeId(reference),
-            NodeClass=ua.NodeClass.Object, TypeDefinition=ua.NodeId(ua.ObjectIds.BaseObjectType))
-        attrs = ua.ObjectAttributes()
-        attrs.DisplayName = ua.LocalizedText(folder.name)
-        attrs.Description = ua.LocalizedText(folder.description)
-        attrs.EventNotifier = 0
-        item.NodeAttributes = attrs
-        items.append(item)
-        if reference == ua.ObjectIds.Organizes:
-            self._all_ids = [nodeid]
-        else:
-            self._all_ids.append(nodeid)
+        maker.add_object(nodeid, folder.name, folder.description, parent, reference)
+        self._all_ids.append(nodeid)
         for child in folder.children.values():
             if isinstance(child, Folder):
-                self._add_folder(child, nodeid, ua.ObjectIds.HasComponent, items, served,
-                                 tables)
+                self._add_folder(maker, child, nodeid, ua.ObjectIds.HasComponent, served, tables)
             else:
-                self._add_variable(child, nodeid, items, served, tables)
-
-    def _add_variable(self, var, parent: ua.NodeId, items, served, tables) -> None:
-        cd = codec(var.type)
-        nodeid = ua.NodeId(var.path, self.ns)
-        attrs = ua.VariableAttributes()
-        attrs.DisplayName = ua.LocalizedText(var.name)
-        attrs.Description = ua.LocalizedText(var.description)
-        attrs.DataType = cd.data_type
-        raw = _at(tables[var.owner][var.slot], var.steps)
-        attrs.Value = ua.Variant(cd.encode(raw), cd.variant)
-        if cd.dims:
-            attrs.ValueRank = len(cd.dims)
-            attrs.ArrayDimensions = list(cd.dims)
-        else:
-            attrs.ValueRank = ua.ValueRank.Scalar
-        attrs.AccessLevel = attrs.UserAccessLevel = _READ_WRITE if var.writable else _READ
-        attrs.Historizing = False
-        items.append(ua.AddNodesItem(
-            RequestedNewNodeId=nodeid, BrowseName=ua.QualifiedName(var.name, self.ns),
-            ParentNodeId=parent, ReferenceTypeId=ua.NodeId(ua.ObjectIds.HasComponent),
-            NodeClass=ua.NodeClass.Variable,
-            TypeDefinition=ua.NodeId(ua.ObjectIds.BaseDataVariableType), NodeAttributes=attrs))
-        self._all_ids.append(nodeid)
-        served.append((var, cd, var.path))
+                cd = codec(child.type)
+                raw = _at(tables[child.owner][child.slot], child.steps)
+                child_id = ua.NodeId(child.path, self.ns)
+                maker.add_variable(child_id, child.name, child.description, nodeid,
+                                   data_type=cd.data_type,
+                                   value=ua.Variant(cd.encode(raw), cd.variant), dims=cd.dims,
+                                   writable=child.writable)
+                self._all_ids.append(child_id)
+                served.append((child, cd, child.path))
 
     # -- publishing -------------------------------------------------------------------------
     async def apply(self, wall: float | None, changes: list, force: bool = False) -> None:
