@@ -39,12 +39,13 @@ def same(a, b) -> bool:
 
 
 class Pair:
-    """A network compiled for both engines, to be driven with per-instance inputs."""
+    """A network compiled for the scalar engine and for a batch ``engine``
+    (``"numpy"`` or ``"native"``), to be driven with per-instance inputs."""
 
-    def __init__(self, net, lanes: int):
+    def __init__(self, net, lanes: int, engine: str):
         self.lanes = lanes
         self.program = compile_network(net)
-        self.batch = BatchHarness(net, n=lanes)
+        self.batch = BatchHarness(net, n=lanes, engine=engine)
         self.paths = [p for p, info in self.program.signals.items()
                       if info.kind in ("out", "state", "in", "output")]
 
