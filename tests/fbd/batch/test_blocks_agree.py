@@ -31,16 +31,17 @@ from fbd import Network
 from fbd import types as t
 from fbd.block import Extensible, registry
 from fbd.compiler import flatten
-from fbd.native import NativeProgram, NotNative
+from fbd.native import NativeProgram, NotNative, available
 from fbd.real32 import FLT_MAX, round_real32
-from tests.fbd.batch.agreement import Pair
+from tests.fbd.batch.agreement import BATCH_ENGINES, Pair
 
 LANES = {"numpy": 16, "native": 20}
 SCANS = 6
 #: families none of whose configurations has a native form
 NOT_NATIVE = {"strings": "STRING values", "access": "ARRAY and STRUCT values"}
-CASES = [(family, "numpy") for family in blocks.FAMILIES] + [
-    (family, "native") for family in blocks.FAMILIES if family not in NOT_NATIVE]
+CASES = [pytest.param(family, engine.values[0], marks=engine.marks) for engine in BATCH_ENGINES
+         for family in blocks.FAMILIES
+         if engine.values[0] == "numpy" or family not in NOT_NATIVE]
 
 
 def configurations(cls) -> list:
@@ -149,6 +150,7 @@ def test_every_block_of_the_family_agrees_with_its_scalar_form(family, engine, d
         assert not wrong, "\n".join(wrong)
 
 
+@pytest.mark.skipif(not available(), reason="llvmlite is not installed")
 def test_the_native_families_leave_out_only_what_has_no_native_form():
     for family, what in NOT_NATIVE.items():
         assert not family_pair(family, "native").program.flat.leaves, what
