@@ -110,6 +110,7 @@ class TileTable:
         self.ctl[TILES] = self.tiles
         self.ctl[INSTANCES] = n
         self.address = self.ctl.ctypes.data
+        self._views: dict[int, np.ndarray] = {}
 
     @property
     def trap(self) -> int:
@@ -128,10 +129,15 @@ class TileTable:
 
     def rows(self, slot: int) -> np.ndarray:
         """Slot ``slot``'s rows: (tiles, W) values, or (tiles, W/8) bytes of bits."""
-        row, width = self.layout.rows[slot], self.layout.width
-        if row.ir == "i1":
-            return self._view(self.layout.offsets[slot], np.uint8, width // 8)
-        return self._view(self.layout.offsets[slot], row.dtype, width)
+        view = self._views.get(slot)
+        if view is None:
+            row, width = self.layout.rows[slot], self.layout.width
+            if row.ir == "i1":
+                view = self._view(self.layout.offsets[slot], np.uint8, width // 8)
+            else:
+                view = self._view(self.layout.offsets[slot], row.dtype, width)
+            self._views[slot] = view
+        return view
 
     def read(self, slot: int) -> np.ndarray:
         """The n values of a slot (a copy)."""
@@ -139,19 +145,27 @@ class TileTable:
             return self._store(slot)
         rows = self.rows(slot)
         if self.layout.rows[slot].ir == "i1":
-            rows = np.unpackbits(rows, axis=1, bitorder="little").view(bool)
-        return rows.reshape(-1)[:self.n].copy()
+            lanes = np.unpackbits(rows, axis=1, bitorder="little").view(bool)
+        else:
+            lanes = np.array(rows)     # one copy, then views of it
+        return lanes.reshape(-1)[:self.n]
 
     def write(self, slot: int, values) -> None:
         """Set a slot in every instance: one value, or n values."""
-        row = self.layout.rows[slot]
-        padded = np.empty(self.tiles * self.layout.width, dtype=row.dtype)
-        padded[:self.n] = values
-        padded[self.n:] = padded[self.n - 1]
-        lanes = padded.reshape(self.tiles, self.layout.width)
-        if row.ir == "i1":
-            lanes = np.packbits(lanes, axis=1, bitorder="little")
-        self.rows(slot)[...] = lanes
+        row, rows = self.layout.rows[slot], self.rows(slot)
+        bits = row.ir == "i1"
+        if np.ndim(values) == 0:
+            rows[...] = (0xFF if values else 0) if bits else values
+            return
+        values = np.asarray(values)
+        lanes = self.tiles * self.layout.width
+        if len(values) != lanes:       # the last tile's padding: the last instance again
+            padded = np.empty(lanes, dtype=row.dtype)
+            padded[:self.n] = values
+            padded[self.n:] = padded[self.n - 1]
+            values = padded
+        values = values.reshape(self.tiles, self.layout.width)
+        rows[...] = np.packbits(values, axis=1, bitorder="little") if bits else values
 
     def _store(self, slot: int) -> np.ndarray:
         """A LIFO's or FIFO's elements per instance, oldest first (as the block's list)."""
