@@ -333,6 +333,13 @@ def code_namespace(blocks) -> dict:
     return ns
 
 
+def identifier(name: str) -> str:
+    """A port or state name as part of a Python identifier: a state variable may be
+    named by a member path, as matiec names the members of an inner instance
+    (PID's ``ITERM.XOUT``), which an engine naming it in code spells ``ITERM__XOUT``."""
+    return name.replace(".", "__")
+
+
 def literal(value) -> str:
     """Python source for a constant inside generated code (inf and nan included)."""
     if isinstance(value, float) and not math.isfinite(value):
@@ -341,4 +348,4 @@ def literal(value) -> str:
 
 
 __all__ = ["Block", "Port", "State", "Extensible", "extensible", "register", "registry",
-           "REQUIRED", "IO", "literal", "code_lines", "code_namespace", "t"]
+           "REQUIRED", "IO", "identifier", "literal", "code_lines", "code_namespace", "t"]
