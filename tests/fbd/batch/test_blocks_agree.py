@@ -33,7 +33,7 @@ from fbd.block import Extensible, registry
 from fbd.compiler import flatten
 from fbd.native import NativeProgram, NotNative, available
 from fbd.real32 import FLT_MAX, round_real32
-from tests.fbd.batch.agreement import BATCH_ENGINES, Pair
+from tests.fbd.batch.agreement import BATCH_ENGINES, SCALAR_ENGINES, Pair
 
 LANES = {"numpy": 16, "native": 20}
 SCANS = 6
@@ -93,7 +93,9 @@ def family_pair(family: str, engine: str) -> Pair:
                 continue
             _wired(net, f"b{k}_{name}", block)
             k += 1
-    return Pair(net, LANES[engine], engine)
+    # the native batch network has native forms only: both scalar engines take it
+    return Pair(net, LANES[engine], engine,
+                scalar=SCALAR_ENGINES if engine == "native" else ("python",))
 
 
 def _edges(tp) -> list:
