@@ -13,7 +13,8 @@ them alike:
   (4,096 by default), inputs set per instance before every scan as a
   :class:`~.harness.BatchHarness` sets them: ns per block per instance;
 * the **build** of each batch program (translation, code, the first table)
-  and the compile of the scalar ones.
+  and the compile of the scalar ones, in wall-clock time and in CPU time of
+  this process and the child it forks to compile half the chunks.
 
 Each figure is the median of several timed rounds, in CPU time of this
 process (``time.process_time``: on a machine shared with other work the
@@ -21,7 +22,10 @@ wall clock also counts the time others had the core). The inputs change
 every scan (random per instance), so the timers, counters and edges work.
 The report judges the native batch engine against its targets: ten times
 fewer ns per block per instance than the scalar native engine and than the
-numpy batch engine, and a build under 2 s.
+numpy batch engine, and a build under 2 s. The build is judged in CPU time:
+on a busy machine the wall clock counts the time others had the cores, and
+on an idle one the build takes no longer than its CPU time, the child and
+this process compiling side by side.
 """
 
 from __future__ import annotations
@@ -85,10 +89,17 @@ def _inputs(flat, n: int, scans: int, seed: int) -> list[dict]:
     return out
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and of the children it waited for."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def _timed(make):
-    t0 = time.perf_counter()
+    """``(thing, wall seconds, CPU seconds)`` of ``make()``."""
+    w0, c0 = time.perf_counter(), _cpu()
     thing = make()
-    return thing, time.perf_counter() - t0
+    return thing, time.perf_counter() - w0, _cpu() - c0
 
 
 def run(n_blocks: int = 2000, n: int = 4096, seed: int = 1, scans: int = 20, rounds: int = 5,
@@ -100,20 +111,21 @@ def run(n_blocks: int = 2000, n: int = 4096, seed: int = 1, scans: int = 20, rou
     say(f"building a {n_blocks}-block network")
     net = mixed_network(n_blocks, seed)
     flat = flatten(net)
-    builds, scan_of = {}, {}
+    builds, build_cpu, scan_of = {}, {}, {}
     say("compiling the scalar scans")
     scalars = {"python": compile_network}
     if native:
         scalars["native"] = compile_native
     for name, compile_ in scalars.items():
-        program, builds[name] = _timed(lambda c=compile_: c(net))
+        program, builds[name], build_cpu[name] = _timed(lambda c=compile_: c(net))
         scan_of[name] = (program, program.new_table())
     batches = {"numpy batch": "numpy"} | ({"native batch": "native"} if native else {})
     harness = {}
     for name, engine in batches.items():
         say(f"building the {name} program for {n} instances")
         gc.collect()
-        harness[name], builds[name] = _timed(lambda e=engine: BatchHarness(flat, n=n, engine=e))
+        harness[name], builds[name], build_cpu[name] = _timed(
+            lambda e=engine: BatchHarness(flat, n=n, engine=e))
     steps = _inputs(flat, n, scans, seed)
     lanes = [{name: v[0].item() for name, v in step.items()} for step in steps]
     times: dict = {name: [] for name in (*scan_of, *harness)}
@@ -149,7 +161,7 @@ def run(n_blocks: int = 2000, n: int = 4096, seed: int = 1, scans: int = 20, rou
         per = n if name in harness else 1
         engines[name] = {"scan_us": ns / 1000, "ns_per_block": ns / per / blocks,
                          "spread_us": (min(runs) / 1000, max(runs) / 1000),
-                         "build_s": builds[name]}
+                         "build_s": builds[name], "build_cpu_s": build_cpu[name]}
         if name in harness:
             h = harness[name]
             engines[name]["per_instance_blocks"] = sum(
@@ -176,7 +188,7 @@ def report(r: dict) -> str:
         f"mix: {r['mix']}; timers with 0-100 ms presets",
         "",
         f"{'engine':14s} {'one scan µs':>12s} {'ns per block':>13s} {'spread µs':>21s} "
-        f"{'build s':>8s}",
+        f"{'build s':>8s} {'(CPU)':>6s}",
     ]
     for name in ENGINES:
         if name not in e:
@@ -185,7 +197,7 @@ def report(r: dict) -> str:
         unit = " per instance" if "batch" in name else ""
         lines.append(f"{name:14s} {x['scan_us']:12,.1f} {x['ns_per_block']:13.3f} "
                      f"{x['spread_us'][0]:10,.1f}-{x['spread_us'][1]:<10,.1f} {x['build_s']:8.2f}"
-                     f"{unit}")
+                     f" {x['build_cpu_s']:6.2f}{unit}")
     lines.append("")
     for name in ("numpy batch", "native batch"):
         if name in e:
@@ -200,7 +212,7 @@ def report(r: dict) -> str:
     if vs_scalar is None:
         lines.append(f"native engines: not available here ({unavailable_reason()})")
     else:
-        build = e["native batch"]["build_s"]
+        build = e["native batch"]["build_cpu_s"]
         lines += [
             "",
             "target (native batch engine)                        measured  status",
@@ -208,12 +220,12 @@ def report(r: dict) -> str:
             f"{vs_scalar:7.1f}x  {'PASS' if vs_scalar >= TARGET_VS_SCALAR else 'MISS'}",
             f">= {TARGET_VS_NUMPY:.0f}x faster than the numpy batch engine          "
             f"{vs_numpy:7.1f}x  {'PASS' if vs_numpy >= TARGET_VS_NUMPY else 'MISS'}",
-            f"build < {TARGET_BUILD_S:.0f} s at {r['blocks']:,} blocks                         "
+            f"build < {TARGET_BUILD_S:.0f} s at {r['blocks']:,} blocks, in CPU time           "
             f"{build:6.2f} s  {'PASS' if build < TARGET_BUILD_S else 'MISS'}",
         ]
     load = f"; load average {r['load']:.1f}" if r["load"] is not None else ""
     lines += ["", f"CPU time, median of {r['rounds']} rounds of {r['scans']} scans each, the engines "
-                  f"taking turns; inputs random per instance, every scan{load}; build: wall clock"]
+                  f"taking turns; inputs random per instance, every scan{load}"]
     return "\n".join(lines)
 
 
