@@ -388,7 +388,8 @@ class NativeBatchProgram:
         raise NativeTrap(f"{leaf.path} ({leaf.block!r}), instance {table.trap_instance}: "
                          f"{TRAP_REASONS.get(reason, 'a trap')} in this scan; the Python engine "
                          f"raises here (or keeps a value the signal's type cannot hold): run a "
-                         f"Harness of that instance's inputs with engine='python' to look")
+                         f"Harness of that instance's inputs with engine='python' to look",
+                         leaf.path)
 
     def set_forced(self, slots: set[int]) -> list[int]:
         """As :meth:`.program.BatchProgram.set_forced`: the blocks writing ``slots``

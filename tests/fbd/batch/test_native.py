@@ -127,8 +127,9 @@ def test_a_trap_names_the_block_and_the_first_instance_where_python_would_raise(
     divisors[[WIDTH + 4, 2 * WIDTH + 1]] = 0
     h.set(A=7, B=divisors)
     with pytest.raises(NativeTrap, match=rf"blk \(BATCH_TEST_DIV\(\)\), instance {WIDTH + 4}: "
-                                         r"division or modulo by zero"):
+                                         r"division or modulo by zero") as trap:
         h.scan()
+    assert trap.value.path == "blk"     # what a PLC's FAULT names
 
 
 def test_the_padding_lanes_of_the_last_tile_never_trap():
