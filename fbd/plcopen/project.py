@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from ..errors import FbdError
 from ..library import load_libraries
-from ..project import Configuration, ProgramSource, Project, TaskSpec
+from ..project import MAX_POU_DEPTH, Configuration, ProgramSource, Project, TaskSpec
 from .builder import PouBuilder, body_of
 from .carry import CarriedPou
 from .configuration import read_configuration
@@ -35,9 +35,6 @@ from .names import restore as restore_names
 from .native import marker, native_block
 from .source import PlcOpenError, child, children, documentation, in_file, parse, quote, tag
 from .textpous import TEXT_LANGUAGES, TextPous, program_network
-
-#: how deep POUs may place one another (a program placing a block placing ...)
-MAX_POU_DEPTH = 64
 
 
 class PlcOpenProject(Project):
