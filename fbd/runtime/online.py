@@ -117,7 +117,8 @@ def _change(plc, program, task, apply: bool) -> Change:
     pending = {program.inputs[n]: task.pending[s] for n, s in old.inputs.items()
                if n in program.inputs and s in task.pending
                and old.input_types[n] is program.input_types[n]}
-    task.program, task.s = program, table
+    task.follow(program)
+    task.s = table
     task.image = {slot: table[slot] for slot in program.inputs.values()}
     task.image.update(image)
     task.pending, task.forces = pending, forces

@@ -23,14 +23,11 @@ from ..errors import InvalidValue
 from ..types import deep_copy
 from ..values import Kind
 
-__all__ = ["Variable", "Carried", "qualifiers", "retained", "type_key", "convert", "carry",
-           "variables", "RETAINED", "KEPT_BY"]
+__all__ = ["Variable", "Carried", "qualifiers", "retained", "kept_slots", "type_key", "convert",
+           "carry", "variables", "RETAINED"]
 
 #: the qualifiers that make a variable survive a warm restart
 RETAINED = ("RETAIN", "PERSISTENT")
-#: what each restart keeps (docs/retain.md): warm the RETAIN and PERSISTENT
-#: variables, cold the PERSISTENT ones, a reset to origin nothing
-KEPT_BY = {"warm": RETAINED, "cold": ("PERSISTENT",), "origin": ()}
 
 
 @dataclass(frozen=True)
@@ -45,10 +42,29 @@ class Variable:
 def qualifiers(program) -> dict[str, str]:
     """Path -> RETAIN, PERSISTENT or NON_RETAIN of every variable of ``program``
     (a compiled program or a FlatProgram) that has a qualifier (see the module's text)."""
+    return {path: qualifier for path, _slot, qualifier in _marked(program)}
+
+
+def kept_slots(program) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The slots a warm restart keeps (RETAIN and PERSISTENT), and those a cold one
+    keeps (PERSISTENT), read from the program's leaves (no signal table is built)."""
+    warm, cold = [], []
+    for _path, slot, qualifier in _marked(program):
+        if qualifier in RETAINED:
+            warm.append(slot)
+            if qualifier == "PERSISTENT":
+                cold.append(slot)
+    return tuple(warm), tuple(cold)
+
+
+def _marked(program):
+    """(path, slot, qualifier) of every variable that has a qualifier."""
     flat = getattr(program, "flat", program)
     top = flat.network
+    for name, qualifier in top.retains.items():
+        if name in flat.inputs:
+            yield name, flat.inputs[name], qualifier
     nets = {prefix.rstrip("."): net for prefix, net in flat.macros}
-    out = {name: q for name, q in top.retains.items() if name in flat.inputs}
     for leaf in flat.leaves:
         held = None
         parts = leaf.path.split(".")
@@ -60,11 +76,13 @@ def qualifiers(program) -> dict[str, str]:
                 if net is None:
                     break
         own = leaf.block.retain
-        for name in list(leaf.outputs) + list(leaf.state):
-            qualifier = own.get(name, held)
-            if qualifier is not None:
-                out[f"{leaf.path}.{name}"] = qualifier
-    return out
+        if held is None and not own:
+            continue
+        for slots in (leaf.outputs, leaf.state):
+            for name, slot in slots.items():
+                qualifier = own.get(name, held)
+                if qualifier is not None:
+                    yield f"{leaf.path}.{name}", slot, qualifier
 
 
 def variables(program, kinds=("input", "out", "state", "output")) -> list[Variable]:

@@ -126,6 +126,59 @@ def test_plcopen_retain_and_persistent_groups_are_read_in_st_and_fbd_pous(tmp_pa
     assert plc.get("n") == 3
 
 
+# ---------------------------------------------------------------- restarts
+def counts(plc: Plc) -> tuple:
+    return tuple(plc.get(p) for p in ("prg.n", "prg.m", "prg.total", "prg.recipe",
+                                      "prg.c1.kept", "prg.c1.lost", "prg.c2.kept",
+                                      "prg.c2.plain", "o"))
+
+
+def test_warm_keeps_retain_and_persistent_cold_persistent_origin_nothing():
+    plc = st_plc()
+    plc.scan(3)
+    plc.write("prg.recipe", 42)
+    #          n  m total recipe c1.kept c1.lost c2.kept c2.plain o
+    assert counts(plc) == (3, 3, 3, 42, 3, 3, 3, 3, 3)
+    plc.restart(cold=False)
+    assert counts(plc) == (3, 0, 3, 42, 3, 0, 3, 0, 3)
+    plc.scan()
+    assert counts(plc) == (4, 1, 4, 42, 4, 1, 4, 1, 4)
+    plc.restart()                                   # cold
+    assert counts(plc) == (0, 0, 4, 42, 0, 0, 0, 0, 0)
+    plc.scan()
+    plc.restart(origin=True)
+    assert counts(plc) == (0, 0, 0, 7, 0, 0, 0, 0, 0)
+
+
+def test_a_warm_restart_out_of_a_fault_keeps_the_retained_count():
+    plc = st_plc("PROGRAM prg VAR RETAIN n : INT; END_VAR VAR a : ARRAY[1..3] OF INT; i : INT;\n"
+                 "END_VAR n := n + 1; i := i + 1; a[i] := n; END_PROGRAM")
+    plc.scan(3)
+    with pytest.raises(FbdError, match="outside 1..3"):
+        plc.scan()                                  # a[4]: the PLC is in FAULT
+    plc.restart(cold=False)
+    assert (plc.get("prg.n"), plc.get("prg.i")) == (3, 0)  # the faulting scan's 4 never counted
+    plc.scan()
+    assert plc.get("prg.n") == 4
+
+
+def test_a_restarted_python_network_keeps_its_retained_block_and_input():
+    net = Network("prg")
+    setpoint = net.input("SETPOINT", INT, 0)
+    net.output("CV", net.add("c", blocks.CTU(), CU=net.input("CU", BOOL), PV=setpoint).CV)
+    net.retain("c")
+    net.retain("SETPOINT")
+    plc = Plc(net)
+    plc.set("SETPOINT", 9)
+    for level in (True, False, True):
+        plc.set("CU", level)
+        plc.scan()
+    plc.restart(cold=False)
+    assert (plc.get("c.CV"), plc.get("CV"), plc.get("SETPOINT")) == (2, 2, 9)
+    plc.scan()          # CU is the process's TRUE again: no edge, the count stays
+    assert (plc.get("c.CV"), plc.get("CU")) == (2, True)
+
+
 # ---------------------------------------------------------------- carrying values
 @pytest.mark.parametrize("old, new, value, carried", [
     (INT, DINT, -5, (-5, "converted")), (INT, INT, 7, (7, "kept")),
