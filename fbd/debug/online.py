@@ -19,7 +19,7 @@ from ..runtime.online import Change, preview
 from .breakpoints import Breakpoints
 from .stepping import BlockStepper
 
-__all__ = ["DebuggerChange", "preview_change", "online_change"]
+__all__ = ["DebuggerChange", "preview_change", "online_change", "load_changed"]
 
 
 @dataclass
@@ -34,6 +34,19 @@ class DebuggerChange:
                 + [f"breakpoint {text}: removed" for text in self.dropped_breakpoints]
                 + [f"watch {path}: removed (no longer in the program)"
                    for path in self.dropped_watches])
+
+
+def load_changed(dbg, path: str):
+    """The changed version of the debugger's program in ``path`` (a .st or PLCopen
+    file): its POU of the same name."""
+    from ..loading import load
+    project = load(path)
+    name = dbg.program.network.name
+    match = next((p for p in project.pous if p.upper() == name.upper()), None)
+    if match is None:
+        raise FbdError(f"{path} has no POU named {name} (its POUs: "
+                       f"{', '.join(project.pous) or 'none'})")
+    return project.network(match)
 
 
 def preview_change(dbg, new) -> Change:
