@@ -47,3 +47,18 @@ def test_online_change_asks_with_its_preview_then_shows_the_new_program(qtbot, t
     win.debugger.step(1)
     assert plc.get("prg.m") == 46                            # the program runs on
     win.close()
+
+
+def test_the_tree_says_which_variables_a_restart_keeps(qtbot):
+    source = ("PROGRAM prg VAR RETAIN n : INT; END_VAR VAR PERSISTENT p : INT; END_VAR\n"
+              "VAR m : INT; END_VAR n := n + 1; p := p + 1; m := m + 1; END_PROGRAM")
+    win = DebuggerWindow(Plc(load("prog.st", text=source).network("prg")), autostart=False)
+    qtbot.addWidget(win)
+    item = win.tree.find("prg")
+    item.setExpanded(True)
+    rows = {item.child(i).text(0): item.child(i).toolTip(0) for i in range(item.childCount())}
+    assert rows == {"n (var, RETAIN)": "RETAIN: kept by a warm restart",
+                    "p (var, PERSISTENT)": "PERSISTENT: kept by a warm restart and a cold one",
+                    "m (var)": ""}
+    assert win.debugger.retention("prg.n") == "RETAIN" and win.debugger.retention("prg.m") is None
+    win.close()
