@@ -165,7 +165,7 @@ class Operation:
         for task in self.tasks:
             task.restart(cold or origin, origin)
         for restart in self.restarts:
-            restart()
+            restart(cold or origin, origin)
         self.fault = None
         self.state = PlcState.RUN
         if self._resumed is not None and not self._resumed.triggered:

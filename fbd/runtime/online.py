@@ -58,10 +58,11 @@ def compile_for(plc, new, engine: str = "auto"):
     raises FbdError, changing nothing, when it does not compile."""
     from .plc import _build, _is_program
     if isinstance(new, Network):
-        return _build(new, engine, None, plc.clock_start_us >= 0)[0]
-    if not _is_program(new):
+        new = _build(new, engine, None, plc.clock_start_us >= 0)[0]
+    elif not _is_program(new):
         raise FbdError(f"an online change needs a Network or a compiled program, not "
                        f"{type(new).__name__}")
+    variables(new)      # made now, not at the scan boundary
     return new
 
 

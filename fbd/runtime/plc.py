@@ -363,9 +363,9 @@ class Plc(Operation):
     def retained(self) -> list:
         """The main task's RETAIN and PERSISTENT variables
         (:class:`~fbd.runtime.retain.Variable`: path, type, slot, qualifier)."""
-        program = self.main.program
-        if self._retained[0] is not program:
-            self._retained = (program, retained(program))
+        main = self.main
+        if self._retained[0] is not main.program:
+            self._retained = (main.program, retained(main.program, held=main.held))
         return self._retained[1]
 
     def replace_program(self, new, task: str | None = None, engine: str = "auto"):

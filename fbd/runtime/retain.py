@@ -16,6 +16,7 @@ initialises the variable and says so (:class:`Carried`).
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 
 from .. import types as t
@@ -39,17 +40,18 @@ class Variable:
     qualifier: str | None = None
 
 
-def qualifiers(program) -> dict[str, str]:
+def qualifiers(program, held: str | None = None) -> dict[str, str]:
     """Path -> RETAIN, PERSISTENT or NON_RETAIN of every variable of ``program``
-    (a compiled program or a FlatProgram) that has a qualifier (see the module's text)."""
-    return {path: qualifier for path, _slot, qualifier in _marked(program)}
+    (a compiled program or a FlatProgram) that has a qualifier (see the module's
+    text); ``held``: the program instance's own (``PROGRAM RETAIN inst``)."""
+    return {path: qualifier for path, _slot, qualifier in _marked(program, held)}
 
 
-def kept_slots(program) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def kept_slots(program, held: str | None = None) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The slots a warm restart keeps (RETAIN and PERSISTENT), and those a cold one
     keeps (PERSISTENT), read from the program's leaves (no signal table is built)."""
     warm, cold = [], []
-    for _path, slot, qualifier in _marked(program):
+    for _path, slot, qualifier in _marked(program, held):
         if qualifier in RETAINED:
             warm.append(slot)
             if qualifier == "PERSISTENT":
@@ -57,16 +59,17 @@ def kept_slots(program) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(warm), tuple(cold)
 
 
-def _marked(program):
+def _marked(program, held_by_instance: str | None = None):
     """(path, slot, qualifier) of every variable that has a qualifier."""
     flat = getattr(program, "flat", program)
     top = flat.network
-    for name, qualifier in top.retains.items():
-        if name in flat.inputs:
-            yield name, flat.inputs[name], qualifier
+    for name, slot in flat.inputs.items():
+        qualifier = top.retains.get(name, held_by_instance)
+        if qualifier is not None:
+            yield name, slot, qualifier
     nets = {prefix.rstrip("."): net for prefix, net in flat.macros}
     for leaf in flat.leaves:
-        held = None
+        held = held_by_instance
         parts = leaf.path.split(".")
         net = top
         for depth, part in enumerate(parts):
@@ -85,10 +88,25 @@ def _marked(program):
                     yield f"{leaf.path}.{name}", slot, qualifier
 
 
-def variables(program, kinds=("input", "out", "state", "output")) -> list[Variable]:
+def variables(program, kinds=("input", "out", "state", "output"),
+              held: str | None = None) -> list[Variable]:
     """Every variable of ``program`` that holds a value of its own (not an alias of
-    another's slot, not a constant, not a block's internal storage), with its qualifier."""
-    marked = qualifiers(program)
+    another's slot, not a constant, not a block's internal storage), with its qualifier.
+    Kept with the program once made (a program never changes): an online change
+    makes the new program's before the scan boundary, so the boundary does not."""
+    key = (kinds, held)
+    made = _MADE.setdefault(program, {})
+    if key not in made:
+        made[key] = _variables(program, kinds, held)
+    return made[key]
+
+
+#: program -> (kinds, held) -> its variables (weakly: a replaced program goes)
+_MADE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _variables(program, kinds, held) -> list[Variable]:
+    marked = qualifiers(program, held)
     out, seen = [], set()
     for path, info in program.signals.items():
         if info.kind not in kinds or info.slot is None or info.type is None or info.slot in seen:
@@ -98,9 +116,10 @@ def variables(program, kinds=("input", "out", "state", "output")) -> list[Variab
     return out
 
 
-def retained(program, kept=RETAINED) -> list[Variable]:
+def retained(program, kept=RETAINED, held: str | None = None) -> list[Variable]:
     """The variables of ``program`` whose qualifier is one of ``kept``."""
-    return [v for v in variables(program, ("input", "out", "state")) if v.qualifier in kept]
+    return [v for v in variables(program, ("input", "out", "state"), held)
+            if v.qualifier in kept]
 
 
 def type_key(tp: t.DataType) -> str:

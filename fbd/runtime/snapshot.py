@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from ..errors import FbdError
 from ..types import deep_copy
-from .retain import Carried, carry, type_key
+from .retain import Carried, Variable, carry, type_key
 
 __all__ = ["Snapshot", "read", "write", "encode", "decode", "RetainFile", "MAGIC", "VERSION"]
 
@@ -55,11 +55,23 @@ class Snapshot:
 
 
 def take(plc) -> Snapshot:
-    """The retained variables of ``plc``'s main task as they stand (between scans)."""
+    """The retained variables of ``plc``'s main task, and a configuration's retained
+    globals (by their names), as they stand (between scans)."""
     task = plc.main
     values = {v.path: (type_key(v.type), v.qualifier, deep_copy(task.s[v.slot]))
               for v in plc.retained}
+    for v in _globals(plc):
+        values[v.path] = (type_key(v.type), v.qualifier, deep_copy(plc.globals.s[v.slot]))
     return Snapshot(task.program.name, task.scans, plc.now_us + plc.clock_start_us, values)
+
+
+def _globals(plc) -> list[Variable]:
+    """A configuration's VAR_GLOBAL RETAIN and PERSISTENT, slots of its globals' table."""
+    table = plc.globals
+    if table is None:
+        return []
+    return [Variable(table.names[i], table.types[i], i, table.qualifiers[i])
+            for i in table.retained]
 
 
 def encode(snap: Snapshot) -> bytes:
@@ -137,10 +149,18 @@ def restore(plc, snap: Snapshot, kept=None) -> Carried:
     :func:`fbd.runtime.retain.carry`. Outputs published from a restored variable
     show it at once."""
     task = plc.main
-    targets = [v for v in plc.retained if kept is None or v.qualifier in kept]
+    def wanted(var) -> bool:
+        return kept is None or var.qualifier in kept
     old = {p: (tp, v) for p, (tp, q, v) in snap.variables.items()
            if kept is None or q in kept}
-    carried = carry(old, targets, task.s, new_why="not in the retain file")
+    carried = carry(old, [v for v in plc.retained if wanted(v)], task.s,
+                    new_why="not in the retain file")
+    in_globals = [v for v in _globals(plc) if wanted(v)]
+    if in_globals:
+        names = {v.path.upper() for v in in_globals}
+        rest = {p: old[p] for p in carried.dropped if p.upper() in names}
+        carried.dropped = [p for p in carried.dropped if p not in rest]
+        carry(rest, in_globals, plc.globals.s, carried, new_why="not in the retain file")
     flat = task.program.flat
     for out_slot, source in flat.publish:
         task.s[out_slot] = task.s[source]

@@ -191,11 +191,13 @@ class Task:
         return PlcFault(fault, f"{fault.message} (scan {fault.scan:,} of task {self.name}"
                                f"{where}: the PLC is in FAULT; restart() runs it again)")
 
-    def follow(self, program) -> None:
+    def follow(self, program, held: str | None = None) -> None:
         """Run ``program`` (at creation, and after an online change): know what its
-        restarts keep."""
+        restarts keep; ``held``: the qualifier of its instance (``PROGRAM RETAIN
+        inst`` in a configuration), every variable's that declares none."""
         self.program = program
-        self.retained, self.persistent = kept_slots(program)
+        self.held = held
+        self.retained, self.persistent = kept_slots(program, held)
 
     def restart(self, cold: bool = True, origin: bool = False) -> None:
         """Every variable back to its initial value (VAR_CONFIG's included); forces

@@ -22,6 +22,7 @@ import threading
 from ..errors import FbdError
 from ..loading import is_project_file, one_line
 from ..runtime.online import compile_for
+from ..runtime.retain import variables
 
 __all__ = ["Reloader", "source_path"]
 
@@ -61,6 +62,7 @@ class Reloader:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._last = _stamp(path)
+        variables(plc.main.program)     # the running program's, made before a change needs them
         plc.main.before_scan.append(self._before_scan)
         self._thread = threading.Thread(target=self._watch, name="fbd-reload", daemon=True)
         self._thread.start()

@@ -300,3 +300,45 @@ def test_the_retain_file_saves_every_period_of_plc_time_and_on_close(tmp_path):
     assert snapshot.read(path).variables["prg.n"][2] == 12
     with pytest.raises(FbdError, match="must be positive"):
         snapshot.RetainFile(plc, path, period=0)
+
+
+CONFIGURATION = """
+PROGRAM counter
+VAR_EXTERNAL g : INT; p : INT; x : INT; END_VAR
+VAR n : INT; END_VAR
+VAR NON_RETAIN k : INT; END_VAR
+n := n + 1; k := k + 1; g := g + 1; p := p + 1; x := x + 1;
+END_PROGRAM
+CONFIGURATION conf
+VAR_GLOBAL RETAIN g : INT; END_VAR
+VAR_GLOBAL PERSISTENT p : INT; END_VAR
+VAR_GLOBAL x : INT; END_VAR
+RESOURCE res ON PLC
+  TASK fast(INTERVAL := T#10ms, PRIORITY := 0);
+  PROGRAM RETAIN a WITH fast : counter;
+  PROGRAM b WITH fast : counter;
+END_RESOURCE
+END_CONFIGURATION
+"""
+
+
+def test_a_configurations_retained_globals_and_program_retain_instance(tmp_path):
+    plc = load("conf.st", text=CONFIGURATION).plc()
+    plc.scan(3)
+    values = ("a.n", "a.k", "b.n", "g", "p", "x")
+    assert tuple(plc.get(v) for v in values) == (3, 3, 3, 6, 6, 6)   # a and b count globals
+    plc.restart(cold=False)        # a's variables (PROGRAM RETAIN) but NON_RETAIN k; g, p
+    assert tuple(plc.get(v) for v in values) == (3, 0, 0, 6, 6, 0)
+    plc.scan()
+    plc.restart()                  # cold: PERSISTENT p only
+    assert tuple(plc.get(v) for v in values) == (0, 0, 0, 0, 8, 0)
+    plc.scan()
+    snap = snapshot.take(plc)
+    # the main task's variables by their paths in its program, the globals by name
+    assert {p: v[1:] for p, v in snap.variables.items()
+            if p in ("g", "p", "x", "counter.n", "counter.k")} == {
+        "g": ("RETAIN", 2), "p": ("PERSISTENT", 10), "counter.n": ("RETAIN", 1)}
+    fresh = load("conf.st", text=CONFIGURATION).plc()
+    done = snapshot.restore(fresh, snap)
+    assert (fresh.get("g"), fresh.get("p"), fresh.get("a.n"), fresh.get("x")) == (2, 10, 1, 0)
+    assert done.dropped == [] and done.initialised == []
