@@ -68,16 +68,19 @@ def _marked(program, held_by_instance: str | None = None):
         if qualifier is not None:
             yield name, slot, qualifier
     nets = {prefix.rstrip("."): net for prefix, net in flat.macros}
+    # no instance marked anywhere (most programs): only blocks' own qualifiers count
+    marking = bool(top.retains) or any(net.retains for net in nets.values())
     for leaf in flat.leaves:
         held = held_by_instance
-        parts = leaf.path.split(".")
-        net = top
-        for depth, part in enumerate(parts):
-            held = net.retains.get(part, held)
-            if depth < len(parts) - 1:
-                net = nets.get(".".join(parts[:depth + 1]))
-                if net is None:
-                    break
+        if marking:
+            parts = leaf.path.split(".")
+            net = top
+            for depth, part in enumerate(parts):
+                held = net.retains.get(part, held)
+                if depth < len(parts) - 1:
+                    net = nets.get(".".join(parts[:depth + 1]))
+                    if net is None:
+                        break
         own = leaf.block.retain
         if held is None and not own:
             continue

@@ -7,17 +7,13 @@ passing run never reaches."""
 import random
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 from pymodbus.client import ModbusTcpClient
 
 from fbd.runtime import snapshot
-
-ROOT = Path(__file__).resolve().parents[3]
-AS_FROM_A_TERMINAL = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-                      "from fbd.tools.cli import main; sys.exit(main(sys.argv[1:]))")
+from tests.fbd.modbus.test_modbus import fbd_process
 
 COUNTER = """
 PROGRAM prg
@@ -28,10 +24,9 @@ END_PROGRAM
 """
 
 
-def serve(program: Path, *options) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-c", AS_FROM_A_TERMINAL, "serve", str(program),
-                             "--port", "0", "--cycle", "1ms", *options],
-                            cwd=ROOT, stderr=subprocess.PIPE, text=True)
+def serve(program, *options):
+    """``fbd serve PROGRAM --port 0 --cycle 1ms OPTIONS`` (see fbd_process)."""
+    return fbd_process("serve", str(program), "--port", "0", "--cycle", "1ms", *options)
 
 
 def lines_until(proc: subprocess.Popen, marker: str) -> list[str]:
@@ -68,8 +63,7 @@ def test_a_retain_counter_survives_kill_9_during_saves(tmp_path):
     last = None
     for round_ in range(8):
         # a save after every scan: the writer is nearly always in the middle of one
-        proc = serve(program, "--retain", str(retain), "--retain-period", "0.001")
-        try:
+        with serve(program, "--retain", str(retain), "--retain-period", "0.001") as proc:
             start = lines_until(proc, "over Modbus TCP")
             if last is None:
                 assert "no " in start[0] and "yet" in start[0], start
@@ -80,27 +74,16 @@ def test_a_retain_counter_survives_kill_9_during_saves(tmp_path):
             time.sleep(rng.uniform(0, 0.05))
             proc.send_signal(signal.SIGKILL)
             proc.wait(timeout=30)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-            proc.stderr.close()
         now = saved_n(retain)                # a complete snapshot, never a torn one
         assert now >= progressed, (round_, now, progressed)
         last = now
     # an orderly stop saves the last value: the next start reads exactly it
-    proc = serve(program, "--retain", str(retain))
-    try:
+    with serve(program, "--retain", str(retain)) as proc:
         lines_until(proc, "over Modbus TCP")
         wait_for_save_past(retain, last)
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 0
         rest = proc.stderr.read()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        proc.stderr.close()
     assert "fbd: retain: 1 variable saved to" in rest and "Traceback" not in rest
     assert not list(tmp_path.glob("*.tmp"))
 
@@ -110,9 +93,9 @@ def test_a_foreign_retain_file_stops_fbd_serve_with_one_line(tmp_path):
     program.write_text(COUNTER)
     retain = tmp_path / "counter.retain"
     retain.write_text("n = 5\n")
-    proc = serve(program, "--retain", str(retain))
-    _out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 2
+    with serve(program, "--retain", str(retain)) as proc:
+        err = proc.stderr.read()
+        assert proc.wait(timeout=60) == 2
     assert err == f"fbd: error: {retain}: not a retain file (it does not begin with " \
                   f"'fbd-retain'); move it away to start cold\n"
 
@@ -120,8 +103,7 @@ def test_a_foreign_retain_file_stops_fbd_serve_with_one_line(tmp_path):
 def test_reload_on_change_loads_the_changed_program_keeping_the_counter(tmp_path):
     program = tmp_path / "counter.st"
     program.write_text(COUNTER)
-    proc = serve(program, "--reload-on-change")
-    try:
+    with serve(program, "--reload-on-change") as proc:
         first = lines_until(proc, "over Modbus TCP")[-1]
         port = int(first.split("127.0.0.1:")[1].split(",")[0])
         with ModbusTcpClient("127.0.0.1", port=port, timeout=5) as client:
@@ -142,8 +124,3 @@ def test_reload_on_change_loads_the_changed_program_keeping_the_counter(tmp_path
             assert after > before > 0
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        proc.stderr.close()
