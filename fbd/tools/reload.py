@@ -2,9 +2,10 @@
 (``fbd serve --reload-on-change``).
 
 A thread watches the file (its modification time and size, twice a second);
-when it changes, the program is built and compiled on that thread, so the
-scans never wait for a compiler, and handed to the PLC, which runs it from
-its next scan on through an online change (:meth:`fbd.Plc.replace_program`,
+when it has changed and then stood still for one look (so a file an editor
+is still writing is not loaded half), the program is built and compiled on
+that thread, so the scans never wait for a compiler, and handed to the PLC,
+which runs it from its next scan on through an online change (:meth:`fbd.Plc.replace_program`,
 in a ``before_scan`` hook: a scan boundary, on the PLC's thread). A program
 that does not load or compile is reported in one line and the running one
 goes on unchanged; so is one the caller's ``check`` refuses (the Modbus
@@ -68,11 +69,14 @@ class Reloader:
         self._thread.start()
 
     def _watch(self) -> None:
+        seen = self._last
         while not self._stop.wait(self.interval):
             stamp = _stamp(self.path)
-            if stamp is not None and stamp != self._last:
+            # loaded once it has stood still for a poll: not half written by an editor
+            if stamp is not None and stamp == seen and stamp != self._last:
                 self._last = stamp
                 self.load()
+            seen = stamp
 
     def load(self) -> None:
         """Build and compile the program now; it runs from the PLC's next scan."""

@@ -95,7 +95,7 @@ class DebuggerWindow(QMainWindow):
         change.setToolTip("Load a changed version of the program (.st or PLCopen) into the "
                           "running PLC at a scan boundary, keeping what is still there")
         change.triggered.connect(lambda: self.online_change())
-        self.actions_by_name["online_change"] = change
+        self.online_change_action = change
         self._build_views()
         # the status bar, left to right: the run state and the counter (always seen),
         # the message (a field of its own, so a long one never runs over the others),
