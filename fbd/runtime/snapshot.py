@@ -21,7 +21,8 @@ new one (and perhaps a temporary file, removed at the next start).
 
 :class:`RetainFile` saves a PLC's retained variables every ``period`` seconds
 of PLC time (taken at a scan boundary in the PLC's thread, written by a
-thread of its own so a slow disk never delays a scan) and on :meth:`close`;
+thread of its own so a slow disk never delays a scan) and on :meth:`close`
+(unless the PLC is in FAULT: the file keeps the last complete scan's);
 :func:`read` and :meth:`RetainFile.restore` read them back (docs/retain.md).
 """
 
@@ -221,10 +222,13 @@ class RetainFile:
                 self.error = f"{self.path}: cannot write the retain file ({e.strerror})"
 
     def close(self) -> None:
-        """Save once more (an orderly stop) and wait until it is on disk."""
+        """Save once more (an orderly stop) and wait until it is on disk. A PLC in
+        FAULT is not saved again: the scan that raised left its variables half
+        done, and the file keeps the last complete scan's."""
         if self in self.plc.main.traces:
             self.plc.main.traces.remove(self)
-        self.save()
+        if self.plc.state != "FAULT":
+            self.save()
         with self._wake:
             self._closing = True
             self._wake.notify()

@@ -342,3 +342,19 @@ def test_a_configurations_retained_globals_and_program_retain_instance(tmp_path)
     done = snapshot.restore(fresh, snap)
     assert (fresh.get("g"), fresh.get("p"), fresh.get("a.n"), fresh.get("x")) == (2, 10, 1, 0)
     assert done.dropped == [] and done.initialised == []
+
+
+def test_a_plc_in_fault_is_not_saved_at_the_stop(tmp_path):
+    # The engines leave a faulting scan's table as it stood when it can (the Python
+    # engine writes each chunk of blocks back at its end), but not always (the
+    # native engine writes in place): the file keeps the last complete scan's.
+    plc = st_plc("PROGRAM prg VAR RETAIN n : INT; a : ARRAY[1..3] OF INT; END_VAR\n"
+                 "n := n + 1; a[n] := n; END_PROGRAM")
+    path = str(tmp_path / "r.retain")
+    keeper = snapshot.RetainFile(plc, path, period=0.005)     # after every scan
+    plc.scan(3)
+    with pytest.raises(FbdError, match="outside 1..3"):
+        plc.scan()
+    plc.write("prg.n", 40)           # what the table holds in FAULT is no scan's result
+    keeper.close()
+    assert plc.state == "FAULT" and snapshot.read(path).variables["prg.n"][2] == 3
