@@ -99,6 +99,7 @@ class OpcuaServer:
         raised as an FbdError), else at once (the HMI polls :attr:`ready`)."""
         self.space = build_space(self.plc, **self.rules)
         self.image = ScanImage(self.plc, self.space.variables)
+        _listen_for_changes(self.plc, self._replaced)
         snap = self.image.take()
         self._last = snap.tables
         self._child = subprocess.Popen([sys.executable, "-m", "fbd.opcua.child"],
@@ -159,19 +160,32 @@ class OpcuaServer:
                     pass
         if self.image is not None:
             self.image.detach()
+        _listen_for_changes(self.plc, self._replaced, stop=True)
 
-    def follow(self, plc) -> None:
-        """Serve ``plc`` from now on (a new game, a new program): its address space
-        replaces the old one; clients stay connected."""
+    def _replaced(self, plc, _change) -> None:
+        """An online change (:meth:`fbd.Plc.replace_program`): serve the new program,
+        without holding up the PLC's thread until the server has its nodes."""
+        if self.running:
+            self.follow(plc, wait=False)
+
+    def follow(self, plc, wait: bool = True) -> None:
+        """Serve ``plc`` from now on (a new game, a new program, the same PLC after an
+        online change): its address space replaces the old one, the same nodes if it
+        has the same variables; clients stay connected. Writes not yet applied to the
+        old program are dropped. With ``wait``, return once the server has it."""
         space = build_space(plc, **self.rules)
         with self._lock:
             self.image.detach()
+            if plc is not self.plc:
+                _listen_for_changes(self.plc, self._replaced, stop=True)
+                _listen_for_changes(plc, self._replaced)
             self.plc, self.space = plc, space
             self.image = ScanImage(plc, space.variables)
             snap = self.image.take()
             self._last = snap.tables
             self._to_child.send("space", _portable(space, self.image), snap.tables)
-        self._sync()
+        if wait:
+            self._sync()
 
     def publish_now(self) -> None:
         """Publish the PLC's values now, not at the next period: for a caller that
@@ -260,6 +274,18 @@ class OpcuaServer:
             log.error("the OPC UA server's process ended")
         for event in list(self._synced.values()):
             event.set()
+
+
+def _listen_for_changes(plc, listener, stop: bool = False) -> None:
+    """Add (or remove) ``listener`` to the PLC's online-change listeners."""
+    listeners = getattr(plc, "replaced", None)
+    if listeners is None:
+        return
+    if stop:
+        if listener in listeners:
+            listeners.remove(listener)
+    elif listener not in listeners:
+        listeners.append(listener)
 
 
 def _changed(new: list, old: list, watched, reals) -> list:

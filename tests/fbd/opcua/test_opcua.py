@@ -410,3 +410,32 @@ def test_the_plc_object_shows_the_state_and_its_methods_stop_start_and_restart(s
     assert faulted[:3] == ["FAULT", 1, 4] and faulted[3] in ("python", "native")
     assert fault_text.startswith("scan 5 of task inst")
     assert running[:3] == ["RUN", 0, 6] and (stopped, started) == ("STOP", "RUN")
+
+
+# ------------------------------------------------------------------------ online change
+COUNTER_ST = """
+PROGRAM prg
+  VAR_INPUT inc : INT := 1; END_VAR
+  VAR n : INT; END_VAR
+  n := n + inc;
+END_PROGRAM
+"""
+
+
+def test_an_online_change_is_served_at_once_its_new_variable_too(server, tmp_path):
+    path = tmp_path / "counter.st"
+    path.write_text(COUNTER_ST)
+    plc = Plc(fbd.load_network(f"{path}:prg"))
+    server.follow(plc)
+    scan(server, plc, 3)
+    path.write_text(COUNTER_ST.replace("VAR n : INT; END_VAR",
+                                       "VAR n : INT; twice : INT; END_VAR")
+                    .replace("n := n + inc;", "n := n + inc; twice := 2 * n;"))
+    plc.replace_program(fbd.load_network(f"{path}:prg"))    # between scans, as a reload does
+    scan(server, plc, 1)
+
+    async def body(client, ns):
+        base = "config.resource1.prg"
+        return [await client.get_node(ua.NodeId(f"{base}.{name}", ns)).read_value()
+                for name in ("n", "twice")]
+    assert run(server, body) == [4, 8]       # n kept its 3 across the change
