@@ -98,12 +98,13 @@ class NodeServer:
             await self.server.stop()
 
     # -- the address space ----------------------------------------------------------------
-    def _attach(self, space, tables) -> None:
+    def _attach(self, space, tables, kept: frozenset = frozenset()) -> None:
+        """Make the nodes of ``space`` (but those of the paths ``kept``, there already)."""
         served: list = []
         maker = NodeMaker(self.server.iserver.aspace, self.ns)
         self._all_ids = []
         self._add_folder(maker, space.root, ua.NodeId(ua.ObjectIds.ObjectsFolder),
-                         ua.ObjectIds.Organizes, served, tables)
+                         ua.ObjectIds.Organizes, served, tables, kept)
         self._bind(space, served, tables)
 
     def _bind(self, space, served, tables) -> None:
@@ -123,49 +124,58 @@ class NodeServer:
 
     async def rebuild(self, space, tables) -> None:
         """Serve another space: the same nodes if it has the same shape (a new game of
-        the program: the clients' monitored items go on), else new ones."""
+        the program), else the nodes of what is unchanged (a path with the same type,
+        access and declaration, under unchanged objects) kept, with the clients'
+        monitored items on them, and the rest made anew (an online change)."""
         if _shape(space) == _shape(self.space):
             self._bind(space, [(var, entry.codec, entry.var.path) for var, entry
                                in zip(space.variables, self._entries)], tables)
         else:
-            self._remove_nodes()
-            self._attach(space, tables)
+            kept = _kept(self.space, space)
+            self._remove_nodes(kept)
+            self._attach(space, tables, kept)
         await self.apply(None, [list(t.items()) for t in self._last], force=True)
 
-    def _remove_nodes(self) -> None:
-        """Take the served nodes out of asyncua's address space, in one pass (its
-        DeleteNodes service looks through every node of the server for each one
-        deleted: minutes for 2048). Monitored items on them stop receiving values."""
+    def _remove_nodes(self, kept: frozenset = frozenset()) -> None:
+        """Take the served nodes but ``kept`` (paths) out of asyncua's address space, in
+        one pass (its DeleteNodes service looks through every node of the server for
+        each one deleted: minutes for 2048). Monitored items on them stop."""
         aspace = self.server.iserver.aspace
-        for nodeid in self._all_ids:
+        gone = [nodeid for nodeid in self._all_ids if nodeid.Identifier not in kept]
+        gone_set = set(gone)
+        for nodeid in gone:
             attribute = aspace[nodeid].attributes.get(_VALUE)
             if attribute is not None:
                 for handle in list(attribute.datachange_callbacks):
                     aspace.delete_datachange_callback(handle)
-        root = self._all_ids[0]
-        objects = aspace[ua.NodeId(ua.ObjectIds.ObjectsFolder)]
-        objects.references = [r for r in objects.references if r.NodeId != root]
-        for nodeid in self._all_ids:
+        for nodeid in [ua.NodeId(ua.ObjectIds.ObjectsFolder)] + [
+                n for n in self._all_ids if n.Identifier in kept]:
+            node = aspace[nodeid]
+            node.references = [r for r in node.references if r.NodeId not in gone_set]
+        for nodeid in gone:
             del aspace[nodeid]
 
     def _add_folder(self, maker, folder: Folder, parent: ua.NodeId, reference: int, served,
-                    tables) -> None:
+                    tables, kept) -> None:
         nodeid = ua.NodeId(folder.path, self.ns)
-        maker.add_object(nodeid, folder.name, folder.description, parent, reference)
+        if folder.path not in kept:
+            maker.add_object(nodeid, folder.name, folder.description, parent, reference)
         self._all_ids.append(nodeid)
         for child in folder.children.values():
             if isinstance(child, Folder):
-                self._add_folder(maker, child, nodeid, ua.ObjectIds.HasComponent, served, tables)
-            else:
-                cd = codec(child.type)
+                self._add_folder(maker, child, nodeid, ua.ObjectIds.HasComponent, served, tables,
+                                 kept)
+                continue
+            cd = codec(child.type)
+            child_id = ua.NodeId(child.path, self.ns)
+            if child.path not in kept:
                 raw = _at(tables[child.owner][child.slot], child.steps)
-                child_id = ua.NodeId(child.path, self.ns)
                 maker.add_variable(child_id, child.name, child.description, nodeid,
                                    data_type=cd.data_type,
                                    value=ua.Variant(cd.encode(raw), cd.variant), dims=cd.dims,
                                    writable=child.writable)
-                self._all_ids.append(child_id)
-                served.append((child, cd, child.path))
+            self._all_ids.append(child_id)
+            served.append((child, cd, child.path))
 
     # -- publishing -------------------------------------------------------------------------
     async def apply(self, wall: float | None, changes: list, force: bool = False) -> None:
@@ -243,6 +253,34 @@ class NodeServer:
         else:
             self.refused += 1
         return status
+
+
+def _signatures(space) -> dict:
+    """path -> (what a client sees of the node, values aside; its parent's path), the
+    objects before what they hold."""
+    out: dict = {}
+
+    def walk(folder: Folder, parent) -> None:
+        out[folder.path] = (("object", folder.description), parent)
+        for child in folder.children.values():
+            if isinstance(child, Folder):
+                walk(child, folder.path)
+            else:
+                out[child.path] = (("variable", child.type.name, child.writable,
+                                    child.description), folder.path)
+    walk(space.root, None)
+    return out
+
+
+def _kept(old, new) -> frozenset:
+    """The paths whose nodes serve ``new`` as they served ``old``: the same node,
+    under objects kept too."""
+    before = _signatures(old)
+    kept: set = set()
+    for path, (sig, parent) in _signatures(new).items():
+        if before.get(path, (None,))[0] == sig and (parent is None or parent in kept):
+            kept.add(path)
+    return frozenset(kept)
 
 
 def _shape(space) -> list:

@@ -422,20 +422,35 @@ END_PROGRAM
 """
 
 
-def test_an_online_change_is_served_at_once_its_new_variable_too(server, tmp_path):
+def test_an_online_change_is_served_at_once_and_subscriptions_to_what_stayed_go_on(server,
+                                                                                  tmp_path):
     path = tmp_path / "counter.st"
     path.write_text(COUNTER_ST)
     plc = Plc(fbd.load_network(f"{path}:prg"))
     server.follow(plc)
     scan(server, plc, 3)
-    path.write_text(COUNTER_ST.replace("VAR n : INT; END_VAR",
-                                       "VAR n : INT; twice : INT; END_VAR")
-                    .replace("n := n + inc;", "n := n + inc; twice := 2 * n;"))
-    plc.replace_program(fbd.load_network(f"{path}:prg"))    # between scans, as a reload does
-    scan(server, plc, 1)
+    base = "config.resource1.prg"
+
+    def change():
+        path.write_text(COUNTER_ST.replace("VAR n : INT; END_VAR",
+                                           "VAR n : INT; twice : INT; END_VAR")
+                        .replace("n := n + inc;", "n := n + inc; twice := 2 * n;"))
+        plc.replace_program(fbd.load_network(f"{path}:prg"))  # between scans, as a reload does
+        scan(server, plc, 1)
 
     async def body(client, ns):
-        base = "config.resource1.prg"
-        return [await client.get_node(ua.NodeId(f"{base}.{name}", ns)).read_value()
-                for name in ("n", "twice")]
-    assert run(server, body) == [4, 8]       # n kept its 3 across the change
+        seen = asyncio.Queue()
+
+        class Handler:
+            def datachange_notification(self, node, value, data):
+                seen.put_nowait(value)
+        sub = await client.create_subscription(20, Handler())
+        await sub.subscribe_data_change([client.get_node(ua.NodeId(f"{base}.n", ns))])
+        assert await asyncio.wait_for(seen.get(), 30) == 3
+        await asyncio.to_thread(change)
+        after = await asyncio.wait_for(seen.get(), 30)     # the same monitored item
+        values = [await client.get_node(ua.NodeId(f"{base}.{name}", ns)).read_value()
+                  for name in ("n", "twice")]
+        await sub.delete()
+        return after, values
+    assert run(server, body) == (4, [4, 8])     # n kept its 3 across the change
