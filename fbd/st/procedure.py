@@ -1,0 +1,91 @@
+"""A compiled POU's Python functions, made when first needed.
+
+A POU compiles to its body in the engines' form (:attr:`PouInfo.code
+<fbd.st.model.PouInfo>`, :mod:`.ir`); what each engine runs is made from it
+on demand: the function by values (:func:`value_function`, what the block's
+``code`` calls, see :mod:`.pyemit`), the Python engine's functions over the
+signal table, the native engine's machine code. A program that runs on the
+native engine never pays for Python code it does not run.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+import math
+
+from ..block import code_namespace
+from ..errors import FbdError
+from .errors import StSemanticError
+from .pyemit import value_function as _value_source
+
+
+def _bounds(index, lo, hi, where):
+    raise FbdError(f"{where}: array index {index} is outside {lo}..{hi}")
+
+
+def _watchdog(where):
+    raise FbdError(f"{where}: watchdog: a loop ran more than the budget of iterations in one "
+                   f"scan (an endless loop?); the scan is stopped")
+
+
+def _copy_value(value):
+    return _copy.deepcopy(value)
+
+
+#: what the generated code calls besides the blocks' own helpers
+RUNTIME = {"_st_bounds": _bounds, "_st_watchdog": _watchdog, "_st_copy": _copy_value, "math": math}
+
+
+def namespace_of(info) -> dict:
+    """The globals a POU's generated code runs with: the runtime above, the
+    library blocks' helpers (REAL's rounding among them)."""
+    ns = dict(RUNTIME)
+    ns.update(code_namespace(info.blocks_used))
+    return ns
+
+
+def compile_source(info, source: str, label: str):
+    """``source`` compiled, or the POU's error saying the generated code does not compile."""
+    try:
+        return compile(source, label, "exec")
+    except (SyntaxError, RecursionError, MemoryError) as e:
+        ctx = info.context
+        raise StSemanticError(f"the generated code does not compile ({type(e).__name__}: {e})",
+                              filename=ctx.filename if ctx else "", line=info.node.line,
+                              col=info.node.col, pou=info.label,
+                              source=ctx.unit.source if ctx else None) from None
+
+
+def value_function(info):
+    """The POU's function by values (made once, kept in ``info.fn``; its source in
+    ``info.source``, its globals in ``info.helpers``)."""
+    if info.fn is not None:
+        return info.fn
+    source, callees = _value_source(info.code, info.fn_name)
+    namespace = namespace_of(info)
+    for name, callee in callees.items():
+        namespace[name] = value_function(callee)
+    code = compile_source(info, source, f"<st {info.context.filename if info.context else ''}:"
+                                        f"{info.name}>")
+    exec(code, namespace)
+    info.source = source
+    info.helpers = namespace
+    info.fn = namespace[info.fn_name]
+    return info.fn
+
+
+class LazyHelpers(dict):
+    """A block type's ``helpers`` holding its POU's function by values, made when
+    an engine first asks for it (:func:`fbd.block.code_namespace`)."""
+
+    def __init__(self, info):
+        super().__init__()
+        self.info = info
+
+    def items(self):
+        if not self:
+            self[self.info.fn_name] = value_function(self.info)
+        return super().items()
+
+
+__all__ = ["value_function", "namespace_of", "compile_source", "LazyHelpers", "RUNTIME"]
