@@ -223,6 +223,7 @@ class ScanProgram:
         under two hundred alive at once.
         """
         leaves, reads, forced, place = self.leaves, self._reads, self.forced, self._place
+        self._procedure_src: list[str] = []   # the functions of the ST blocks of this chunk
         with_feedback = self.flat.with_feedback  # the only leaves that can read their own output
         blocks = []
         first: dict[int, int] = {}      # slot -> the block where its name is first needed
@@ -233,10 +234,6 @@ class ScanProgram:
         for pos, index in enumerate(self.order[c * CHUNK:(c + 1) * CHUNK]):
             leaf = leaves[index]
             ins, consts = reads[index]
-            slots = ([*leaf.outputs.values()] if leaf.state is _NOTHING
-                     else [*leaf.outputs.values(), *leaf.state.values()])
-            places = [place(slot) for slot in slots] if forced else slots
-            tpl = self._template(leaf, consts)
             for slot in ins:
                 if slot not in defined:
                     if slot in load:
@@ -246,6 +243,13 @@ class ScanProgram:
                 if slot not in first:
                     first[slot] = pos
                 last[slot] = pos
+            if leaf.block.procedure is not None:   # writes the table itself: see below
+                blocks.append((index, leaf, ins, None, None, False))
+                continue
+            slots = ([*leaf.outputs.values()] if leaf.state is _NOTHING
+                     else [*leaf.outputs.values(), *leaf.state.values()])
+            places = [place(slot) for slot in slots] if forced else slots
+            tpl = self._template(leaf, consts)
             for slot in places:
                 if slot not in first:
                     first[slot] = pos
@@ -271,7 +275,7 @@ class ScanProgram:
         dead: list[str] = []      # their names, free once they are stored
         body = [f"def _chunk_{c}(s, now):"]
         for pos, (index, leaf, ins, places, tpl, self_wired) in enumerate(blocks):
-            body.append(f"    # {leaf.path}{tpl.label}")
+            body.append(f"    # {leaf.path}: {leaf.block.name}")
             for slot in starts.get(pos, ()):
                 if free:
                     names[slot] = local = free.pop()
@@ -280,11 +284,16 @@ class ScanProgram:
                     made += 1
                 if slot in load:
                     body.append(f"    {local} = s[{slot}]")
-            if self_wired:  # the general path: it reads its own output's last value first
+            if tpl is None:
+                body += self._procedure_call(index, leaf, name, lambda slot, pos=pos: (
+                    slot in names and slot not in in_place and first[slot] <= pos < last[slot]
+                    and names[slot]))
+            elif self_wired:  # the general path: it reads its own output's last value first
                 body += [f"    {line}" for line in self._leaf_lines(index, name)[0]]
             else:
                 body.append(tpl.chunk.format(*map(name, ins), *map(name, places)))
-            pending += places
+            if places is not None:
+                pending += places
             if pos in frees:
                 dead += map(name, frees[pos])
             if len(pending) >= STORE_EVERY or pos == len(blocks) - 1:
@@ -297,7 +306,27 @@ class ScanProgram:
                 pending, dead = [], []
         if len(body) == 1:
             body.append("    pass")
-        return "\n".join(body) + "\n"
+        return "\n".join(self._procedure_src + body) + "\n"
+
+    def _procedure_call(self, index: int, leaf: Leaf, name, live) -> list[str]:
+        """A block whose code is a procedure (``Block.procedure``, an ST POU): its
+        own functions over the table, defined before the chunk, called with the
+        block's inputs; it writes its outputs and state in the table itself, so a
+        local this chunk holds for one of them is read again after the call."""
+        ins, consts = self._reads[index]
+        literals = dict(consts)
+        wired = iter(ins)
+        args = [literals[port] if port in literals else name(next(wired)) for port in leaf.inputs]
+        written = [*leaf.outputs.items(), *leaf.state.items()]
+        places = {var: self._place(slot) for var, slot in written}
+        fn = f"_p{index}"
+        self._procedure_src.append(leaf.block.procedure.python(places, fn))
+        lines = [f"    {fn}(s, now{''.join(', ' + a for a in args)})"]
+        for _var, slot in written:
+            local = live(slot)     # a local read before the call and needed after it
+            if local:
+                lines.append(f"    {local} = s[{slot}]")
+        return lines
 
     def _scan_source(self) -> str:
         lines = ["def scan(s, now):"]
@@ -313,10 +342,16 @@ class ScanProgram:
 
     def _generate(self) -> None:
         self._scratch: dict[int, int] = {}
+        self._procedure_ns: dict = {}
         n_chunks = max(1, -(-len(self.order) // CHUNK))
         built = map_in_two(self._chunk_code, list(range(n_chunks)))
         self._chunk_src = [src for src, _code in built]
-        self._namespace = code_namespace({type(leaf.block): leaf.block for leaf in self.leaves}.values())
+        self._namespace = code_namespace({type(leaf.block): leaf.block for leaf in self.leaves
+                                          if leaf.block.procedure is None}.values())
+        for leaf in self.leaves:
+            if leaf.block.procedure is not None:
+                for key, value in leaf.block.procedure.python_namespace().items():
+                    self._namespace.setdefault(key, value)
         for _src, code in built:
             exec(code, self._namespace)
         self._link()

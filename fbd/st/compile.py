@@ -61,8 +61,8 @@ from ..errors import FbdError
 from . import ast as A
 from .body import BodyCompiler
 from .errors import StSemanticError
-from .model import LibraryFb, PouInfo, StateEntry, Var, global_local, library_fb_usable, local_name
-from .procedure import LazyHelpers
+from .model import LibraryFb, PouInfo, StateEntry, Var, global_local, kept_name, library_fb_usable, local_name
+from .procedure import LazyHelpers, PouProcedure
 from .semantic import analyze
 from .stdlib import STANDARD
 from .typemap import TypeMap, declarations, elementary
@@ -368,15 +368,13 @@ def block_type(info: PouInfo, global_starts: dict | None = None) -> type[Block]:
         "__doc__": doc, "type_name": info.name, "family": "st", "inputs": ins, "outputs": outs,
         "state": states, "helpers": LazyHelpers(info), "stateful": info.kind != "FUNCTION",
         "kept_inputs": kept,
+        # a FUNCTION's block is a call by values, inlined as any block's code; an
+        # instance's is its own functions over the table
+        "procedure": PouProcedure(info) if info.kind != "FUNCTION" else None,
         "code": code, "st": st, "st_info": info, "__module__": __name__,
         # the native engine translates block code, not the POU's generated function
         "no_native_form": f"{info.label} is compiled from a text language (ST, IL or SFC), "
                           f"which runs on the Python engine"})
-
-
-def kept_name(name: str) -> str:
-    """The state holding an input the body writes, as the instance keeps it."""
-    return f"{name}__KEPT"
 
 
 def _init(value):

@@ -45,7 +45,7 @@ from . import ast as A
 from . import ir
 from .model import PouInfo
 from .procedure import compile_source, namespace_of, value_function
-from .pyemit import value_function as value_source
+from .pyaccess import value_source
 
 #: the statements that hold others (a statement after one on the same line still stops)
 _COMPOUND = (A.If, A.Case, A.For, A.While, A.Repeat)

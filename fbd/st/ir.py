@@ -430,6 +430,42 @@ def iter_exprs(e):
         todo += subexprs(node)
 
 
+def case_intervals(branches) -> list:
+    """The CASE's labels as sorted disjoint ``(lo, hi, branch)`` intervals: a value
+    two branches name belongs to the first (the first that holds it runs);
+    neighbours of one branch are merged."""
+    taken: list = []            # sorted disjoint (lo, hi) already given to a branch
+    out = []
+    for k, (labels, _body) in enumerate(branches):
+        for lo, hi in labels:
+            if lo > hi:
+                continue
+            pieces = [(lo, hi)]
+            for a, b in taken:
+                nxt = []
+                for x, y in pieces:
+                    if y < a or x > b:
+                        nxt.append((x, y))
+                        continue
+                    if x < a:
+                        nxt.append((x, a - 1))
+                    if y > b:
+                        nxt.append((b + 1, y))
+                pieces = nxt
+            for x, y in pieces:
+                out.append((x, y, k))
+                taken.append((x, y))
+            taken.sort()
+    out.sort()
+    merged = []
+    for lo, hi, k in out:
+        if merged and merged[-1][2] == k and merged[-1][1] + 1 == lo:
+            merged[-1] = (merged[-1][0], hi, k)
+        else:
+            merged.append((lo, hi, k))
+    return merged
+
+
 def root_var(e) -> Any:
     """The variable an element or member path starts from (None for a temporary)."""
     while isinstance(e, (Elem, Field)):
@@ -441,4 +477,4 @@ __all__ = ["Expr", "Const", "Ref", "Elem", "Field", "Now", "Temp", "Compare", "L
            "Bits", "Invert", "Neg", "Narrow", "Copy", "FnCall", "Item", "Stmt", "Line", "Assign",
            "SetTemp", "Code", "Check", "Eval", "If", "Case", "Loop", "For", "While", "Repeat", "Exit",
            "Continue", "Return", "CallFb", "CallFunction", "PouCode", "children", "walk",
-           "exprs_of", "subexprs", "iter_exprs", "root_var"]
+           "exprs_of", "subexprs", "iter_exprs", "root_var", "case_intervals"]

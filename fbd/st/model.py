@@ -33,6 +33,11 @@ def global_local(name: str) -> str:
     return "g_" + name.upper()
 
 
+def kept_name(name: str) -> str:
+    """The state holding an input the body writes, as the instance keeps it."""
+    return f"{name}__KEPT"
+
+
 @dataclass
 class Var:
     """A variable as the body sees it."""
@@ -154,5 +159,5 @@ class PouInfo:
         return self.variables.get(name.upper())
 
 
-__all__ = ["Var", "StateEntry", "LibraryFb", "PouInfo", "local_name", "global_local",
+__all__ = ["Var", "StateEntry", "LibraryFb", "PouInfo", "local_name", "global_local", "kept_name",
            "library_fb_usable"]

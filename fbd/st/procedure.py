@@ -15,8 +15,10 @@ import math
 
 from ..block import code_namespace
 from ..errors import FbdError
+from . import ir
 from .errors import StSemanticError
-from .pyemit import value_function as _value_source
+from .pyaccess import table_source
+from .pyaccess import value_source as _value_source
 
 
 def _bounds(index, lo, hi, where):
@@ -74,6 +76,60 @@ def value_function(info):
     return info.fn
 
 
+def instance_pous(info) -> list:
+    """``info`` and the POU of every FB instance it holds, inner ones too (each once)."""
+    found = {info.fn_name: info}
+    todo = [info]
+    while todo:
+        for stmt in ir.walk(todo.pop().code.body):
+            if isinstance(stmt, ir.CallFb) and stmt.info.fn_name not in found:
+                found[stmt.info.fn_name] = stmt.info
+                todo.append(stmt.info)
+    return list(found.values())
+
+
+class PouProcedure:
+    """What the engines run for a POU's block (``Block.procedure``): the block's
+    code is a whole procedure, not statements an engine can inline."""
+
+    def __init__(self, info):
+        self.info = info
+
+    @property
+    def label(self) -> str:
+        return self.info.label
+
+    def python(self, places: dict, name: str) -> str:
+        """One instance's functions over the signal table (:mod:`.pyaccess`), with
+        ``places`` the slots of the block's outputs and state by name; the function
+        ``name`` is called ``name(s, now, <the block's inputs in port order>)``, in
+        globals holding :meth:`python_namespace`."""
+        return table_source(self.info, places, name)[0]
+
+    def python_namespace(self) -> dict:
+        """What the functions of :meth:`python` need in their globals."""
+        pous = instance_pous(self.info)
+        namespace = dict(RUNTIME)
+        namespace.update(code_namespace([b for pou in pous for b in pou.blocks_used]))
+        for pou in pous:
+            for fn_name, callee in functions_called(pou).items():
+                namespace[fn_name] = value_function(callee)
+        return namespace
+
+
+def functions_called(info) -> dict:
+    """fn_name -> PouInfo of the FUNCTIONs ``info``'s body calls."""
+    found = {}
+    for stmt in ir.walk(info.code.body):
+        if isinstance(stmt, ir.CallFunction):
+            found[stmt.info.fn_name] = stmt.info
+        for e in ir.exprs_of(stmt):
+            for node in ir.iter_exprs(e):
+                if isinstance(node, ir.FnCall):
+                    found[node.info.fn_name] = node.info
+    return found
+
+
 class LazyHelpers(dict):
     """A block type's ``helpers`` holding its POU's function by values, made when
     an engine first asks for it (:func:`fbd.block.code_namespace`)."""
@@ -88,4 +144,5 @@ class LazyHelpers(dict):
         return super().items()
 
 
-__all__ = ["value_function", "namespace_of", "compile_source", "LazyHelpers", "RUNTIME"]
+__all__ = ["value_function", "namespace_of", "compile_source", "LazyHelpers", "RUNTIME",
+           "PouProcedure", "instance_pous"]

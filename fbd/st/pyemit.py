@@ -34,7 +34,6 @@ from __future__ import annotations
 from .. import types as t
 from ..block import code_lines, literal
 from . import ir
-from .model import global_local, local_name
 from .ranges import Ranges
 from .stmts import WATCHDOG_ITERATIONS
 
@@ -62,6 +61,7 @@ class PyEmitter:
         # per loop being written, what its EXIT does before ``break`` (a range loop
         # that took the watchdog's budget ahead gives back what it did not run)
         self.exits: list[str] = []
+        self.aliases: dict = {}     # temporary -> the expression it would only copy
         access.bind(self)
 
     # -- scaffolding -------------------------------------------------------------
@@ -113,6 +113,7 @@ class PyEmitter:
         elif kind is ir.Assign:
             self.line(depth, f"{self.place(s.target)} = {self.expr(s.value)}")
         elif kind is ir.SetTemp:
+            self.ranges.assigned(s.temp, s.value)
             self.line(depth, f"{s.temp.name} = {self.expr(s.value)}")
         elif kind is ir.Code:
             self.block_code(s, depth)
@@ -179,9 +180,16 @@ class PyEmitter:
             self.line(depth, text)
 
     def check(self, s: ir.Check, depth: int) -> None:
-        if self.ranges.within(s.value, s.lo, s.hi):
-            self.ranges.alias(s.temp, s.value)
-            self.line(depth, f"{s.temp.name} = {self.expr(s.value)}")
+        r = self.ranges.of(s.value)
+        inside = (max(r[0], s.lo), min(r[1], s.hi)) if r is not None else (s.lo, s.hi)
+        self.ranges.assigned(s.temp, inside)
+        if r is not None and s.lo <= r[0] and r[1] <= s.hi:    # it cannot fail
+            value = self.expr(s.value)
+            if self.ranges.stable(s.value) and (value.isidentifier() or value.isdigit()
+                                                or _is_slot(value)):
+                self.aliases[s.temp.name] = value
+            else:
+                self.line(depth, f"{s.temp.name} = {value}")
             return
         name = s.temp.name
         self.line(depth, f"{name} = {self.expr(s.value)}")
@@ -233,7 +241,7 @@ class PyEmitter:
             name = self.fresh("_s")
             self.line(depth, f"{name} = {sel}")
             sel = name
-        intervals = case_intervals(s.branches)
+        intervals = ir.case_intervals(s.branches)
         if not s.branches:
             if s.else_body is not None:
                 self.body(s.else_body, depth)
@@ -314,23 +322,30 @@ class PyEmitter:
         for st in stmts:
             self.stmt(st, depth)
 
-    def loop_body(self, body, depth: int, on_exit: str = "") -> None:
+    def loop_body(self, body, depth: int, on_exit: str = "", loop=None) -> None:
         self.exits.append(on_exit)
+        if loop is not None:
+            self.ranges.enter(loop)
         self.body(body, depth)
+        if loop is not None:
+            self.ranges.leave()
         self.exits.pop()
 
     def for_(self, s: ir.For, depth: int) -> None:
         var = self.place(s.var)
         self.line(depth, f"{var} = {self.expr(s.start)}")
-        fast = self.ranges.range_loop(s)
-        if fast is not None:
-            return self.range_for(s, var, fast, depth)
+        fixed = self.ranges.fixed_end(s)
+        if fixed:           # the end is the same at every test: computed once
+            self.pre(s.end_pre, depth)
+            fast = self.ranges.range_loop(s)
+            if fast is not None:
+                return self.range_for(s, var, fast, depth)
         first = self.fresh("_f")
         self.line(depth, f"{first} = True")
-        if s.end_pre or s.step_pre:
+        pre = s.step_pre + ([] if fixed else s.end_pre)
+        if pre:
             self.line(depth, "while True:")
-            self.pre(s.end_pre, depth + 1)
-            self.pre(s.step_pre, depth + 1)
+            self.pre(pre, depth + 1)
         end = self.expr(s.end)
         step = self.expr(s.step) if s.step is not None else None
         vtp = s.var.type.canonical
@@ -344,14 +359,14 @@ class PyEmitter:
             first_test = f"({var} <= {end} if {step} > 0 else {var} >= {end})"
             next_test = f"({var} + {step} <= {end} if {step} > 0 else {var} + {step} >= {end})"
         test = f"(({first_test}) if {first} else ({next_test}))"
-        if s.end_pre or s.step_pre:
+        if pre:
             self.line(depth + 1, f"if not ({test}): break")
         else:
             self.line(depth, f"while {test}:")
         self.watchdog(s.where, depth + 1)
         self.line(depth + 1, f"if {first}: {first} = False")
         self.line(depth + 1, f"else: {var} = {vtp.wrap(f'{var} + {step or 1}')}")
-        self.loop_body(s.body, depth + 1)
+        self.loop_body(s.body, depth + 1, loop=s)
 
     def range_for(self, s: ir.For, var: str, fast, depth: int) -> None:
         """FOR as ``for ... in range``: its end and step are the same at every test
@@ -361,7 +376,6 @@ class PyEmitter:
         iterations at once, and runs only those the budget allows before the
         watchdog stops it there, as the iteration by iteration count would."""
         innermost, step = fast
-        self.pre(s.end_pre, depth)
         end = self.expr(s.end)
         stop = f"{end} + 1" if step > 0 else f"{end} - 1"
         bounds = f"{var}, {stop}" + (f", {step}" if step != 1 else "")
@@ -371,7 +385,7 @@ class PyEmitter:
             if loop_var != var:
                 self.line(depth + 1, f"{var} = {loop_var}")
             self.watchdog(s.where, depth + 1)
-            self.loop_body(s.body, depth + 1)
+            self.loop_body(s.body, depth + 1, loop=s)
             return
         values, count, first = self.fresh("_r"), self.fresh("_n"), self.fresh("_a")
         self.line(depth, f"{first} = {var}")
@@ -381,7 +395,7 @@ class PyEmitter:
         self.line(depth, f"for {loop_var} in {values}:")
         if loop_var != var:
             self.line(depth + 1, f"{var} = {loop_var}")
-        self.loop_body(s.body, depth + 1, f"_wd -= ({var} - {first}) // {step} + 1")
+        self.loop_body(s.body, depth + 1, f"_wd -= ({var} - {first}) // {step} + 1", s)
         self.line(depth, "else:")
         self.line(depth + 1, f"if {count} > _wd: _st_watchdog({s.where!r})")
         self.line(depth + 1, f"_wd -= {count}")
@@ -433,7 +447,7 @@ class PyEmitter:
         if kind is ir.Ref:
             return self.access.var(e.var)
         if kind is ir.Temp:
-            return self.ranges.aliased(e, self)
+            return self.aliases.get(e.name, e.name)
         if kind is ir.Const:
             return literal(e.value)
         if kind is ir.Elem:
@@ -466,6 +480,8 @@ class PyEmitter:
         if kind is ir.Neg:
             return f"-{self.operand(e.a)}"
         if kind is ir.Narrow:
+            if self.ranges.within_type(e.a, e.type):     # the cut changes nothing
+                return self.expr(e.a)
             return str(e.type.canonical.wrap(self.expr(e.a)))
         if kind is ir.Copy:
             inner = self.expr(e.a)
@@ -484,49 +500,8 @@ class PyEmitter:
         return f"{info.fn_name}(now, {', '.join(texts)})" if texts else f"{info.fn_name}(now)"
 
 
-def case_intervals(branches) -> list:
-    """The CASE's labels as sorted disjoint ``(lo, hi, branch)`` intervals: a value
-    two branches name belongs to the first (the first that holds it runs);
-    neighbours of one branch are merged."""
-    taken: list = []            # sorted disjoint (lo, hi) already given to a branch
-    out = []
-    for k, (labels, _body) in enumerate(branches):
-        for lo, hi in labels:
-            if lo > hi:
-                continue
-            pieces = [(lo, hi)]
-            for a, b in taken:
-                nxt = []
-                for x, y in pieces:
-                    if y < a or x > b:
-                        nxt.append((x, y))
-                        continue
-                    if x < a:
-                        nxt.append((x, a - 1))
-                    if y > b:
-                        nxt.append((b + 1, y))
-                pieces = nxt
-            for x, y in pieces:
-                out.append((x, y, k))
-                taken.append((x, y))
-            taken.sort()
-    out.sort()
-    merged = []
-    for lo, hi, k in out:
-        if merged and merged[-1][2] == k and merged[-1][1] + 1 == lo:
-            merged[-1] = (merged[-1][0], hi, k)
-        else:
-            merged.append((lo, hi, k))
-    return merged
-
-
-def _has_gaps(intervals, else_body) -> bool:
-    """Whether the ELSE would be written more than once in a tree over ``intervals``
-    (it is at each gap between them)."""
-    if not else_body:
-        return False
-    inner = sum(1 for (_a, b, _k), (c, _d, _j) in zip(intervals, intervals[1:]) if c > b + 1)
-    return inner > 0
+def _is_slot(text: str) -> bool:
+    return text.startswith("s[") and text.endswith("]") and text[2:-1].isdigit()
 
 
 def _continues(stmts) -> bool:
@@ -540,118 +515,4 @@ def _continues(stmts) -> bool:
     return False
 
 
-# ------------------------------------------------------------------ by values
-class ValueAccess:
-    """The POU's variables as Python locals; the function takes and hands back
-    values (see the module docstring). ``callees`` collects the POUs called."""
-
-    def __init__(self, info):
-        self.info = info
-        self.callees: dict = {}
-
-    def bind(self, emitter) -> None:
-        self.emitter = emitter
-
-    def var(self, v) -> str:
-        return v.local
-
-    def needs(self, info) -> None:
-        self.callees[info.fn_name] = info
-
-    def signature(self, name):
-        info = self.info
-        params = [v.local for v in info.inputs] + [v.local for v in info.in_outs]
-        if info.kind != "FUNCTION":
-            params += [global_local(g) for g in info.externals]
-            params += [local_name(e.path) for e in info.state]
-        return f"def {name}", ["now"] + params
-
-    def prologue(self) -> list[str]:
-        """What each call starts from: copies of array inputs (IEC passes them by
-        value), edge inputs, and the variables a call does not keep."""
-        info = self.info
-        out = []
-        for v in info.inputs:
-            if v.type.canonical.mutable:
-                out.append(f"{v.local} = {_copied(v.local, v.type)}")
-            edge = getattr(v.node, "edge", None)
-            if edge is not None:    # R_EDGE / F_EDGE: TRUE in the call that sees the edge
-                last = local_name(f"{v.path}__{edge}")
-                now_ = "_edge_" + v.local
-                out.append(f"{now_} = {v.local}")
-                out.append(f"{v.local} = {now_} and not {last}" if edge == "R_EDGE"
-                           else f"{v.local} = {last} and not {now_}")
-                out.append(f"{last} = {now_}")
-        for v in fresh_variables(info):
-            out.append(f"{v.local} = {fresh_value(v.init, v.type)}")
-        if info.kind == "FUNCTION":
-            out.append(f"{local_name(info.name)} = "
-                       f"{fresh_value(info.result_type.default, info.result_type)}")
-        return out
-
-    def guard(self) -> list[str]:
-        return []
-
-    def on_return(self) -> list[str]:
-        return []
-
-    def returning(self) -> str:
-        info = self.info
-        if info.kind == "FUNCTION":
-            values = [local_name(info.name)] + [v.local for v in info.outputs] + \
-                     [v.local for v in info.in_outs]
-            if len(values) == 1:
-                return f"return {values[0]}"
-        else:
-            values = [v.local for v in info.kept_inputs] + [v.local for v in info.in_outs] + \
-                     [global_local(g) for g in info.externals] + \
-                     [local_name(e.path) for e in info.state]
-        return f"return ({', '.join(values)},)" if values else "return ()"
-
-    def call_fb(self, s: ir.CallFb) -> list[str]:
-        callee, var = s.info, s.var
-        self.needs(callee)
-        emit = self.emitter
-        inouts = [emit.expr(p) for p in s.inouts]
-
-        def member(path):
-            return local_name(f"{var.path}.{path}")
-        params = [member(v.path) for v in callee.inputs] + inouts
-        params += [global_local(g) for g in callee.externals]
-        state = [member(e.path) for e in callee.state]
-        kept = [member(v.path) for v in callee.kept_inputs]
-        back = kept + inouts + [global_local(g) for g in callee.externals] + state
-        call = f"{callee.fn_name}(now{''.join(', ' + p for p in params + state)})"
-        return [f"{', '.join(back)}, = {call}" if back else call]
-
-
-def fresh_variables(info) -> list:
-    """The variables each call starts afresh: VAR_TEMP, and a FUNCTION's own."""
-    return [v for v in info.variables.values() if v.fb is None and (
-        v.section == "VAR_TEMP" or (info.kind == "FUNCTION" and v.section in ("VAR", "VAR_OUTPUT")))]
-
-
-def fresh_value(value, tp) -> str:
-    if value is None:
-        value = tp.default
-    if isinstance(value, list):
-        return f"_st_copy({value!r})"
-    return literal(value)
-
-
-def _copied(code: str, tp) -> str:
-    c = tp.canonical
-    if c.kind is K.ARRAY and not c.element.mutable:
-        return f"list({code})"
-    return f"_st_copy({code})"
-
-
-def value_function(code: ir.PouCode, name: str, stepped: bool = False, stops=None):
-    """(source, callees) of the POU's function by values (see the module docstring)."""
-    access = ValueAccess(code.info)
-    source = PyEmitter(code, access, stepped, stops).function(name)
-    return source, access.callees
-
-
-__all__ = ["PyEmitter", "ValueAccess", "value_function", "case_intervals", "fresh_variables",
-           "fresh_value"]
+__all__ = ["PyEmitter", "ELIF_GROUP", "CASE_TREE"]
