@@ -67,3 +67,12 @@ class UnknownSignal(FbdError, KeyError):
 
     def __str__(self) -> str:  # KeyError would repr() the message
         return self.message
+
+
+class ScansDone(Exception):
+    """What a program's ``scan_many`` raises when scan ``done + 1`` of a run fails
+    (fbd.runtime.fastforward): its ``__cause__`` is what that scan raised."""
+
+    def __init__(self, done: int):
+        super().__init__(done)
+        self.done = done

@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from ..block import code_lines, code_namespace, literal
+from ..errors import ScansDone
 from ..network import Network
 from .flat import _NOTHING, FlatProgram, Leaf, SignalInfo
 from .forkmap import map_in_two
@@ -329,15 +330,17 @@ class ScanProgram:
         return lines
 
     def _scan_source(self) -> str:
-        lines = ["def scan(s, now):"]
-        for src_slot, prev in self._snapshots.items():
-            lines.append(f"    s[{prev}] = s[{src_slot}]")
-        for c in range(len(self._chunk_src)):
-            lines.append(f"    _chunk_{c}(s, now)")
-        for slot, src_slot in self._publish:
-            if slot not in self.forced:
-                lines.append(f"    s[{slot}] = s[{src_slot}]")
-        lines.append("    return None")
+        steps = [f"s[{prev}] = s[{src_slot}]" for src_slot, prev in self._snapshots.items()]
+        steps += [f"_chunk_{c}(s, now)" for c in range(len(self._chunk_src))]
+        steps += [f"s[{slot}] = s[{src_slot}]" for slot, src_slot in self._publish
+                  if slot not in self.forced]
+        lines = ["def scan(s, now):", *(f"    {step}" for step in steps), "    return None", "",
+                 # n scans in one call (fbd.runtime.fastforward), the one above repeated
+                 "def scan_many(s, now, cycle, n):", "    k = 0", "    try:",
+                 "        while k < n:", *(f"            {step}" for step in steps),
+                 "            now += cycle", "            k += 1",
+                 "    except Exception as e:", "        raise _ScansDone(k) from e",
+                 "    return n"]
         return "\n".join(lines) + "\n"
 
     def _generate(self) -> None:
@@ -362,8 +365,10 @@ class ScanProgram:
 
     def _link(self) -> None:
         scan_src = self._scan_source()
+        self._namespace["_ScansDone"] = ScansDone
         exec(compile(scan_src, f"<fbd {self.name} scan>", "exec"), self._namespace)
         self.scan = self._namespace["scan"]
+        self.scan_many = self._namespace["scan_many"]
         if self.dump_path:
             with open(self.dump_path, "w") as f:
                 f.write(self.source())
