@@ -244,7 +244,7 @@ class ScanProgram:
                 if slot not in first:
                     first[slot] = pos
                 last[slot] = pos
-            if leaf.block.procedure is not None:   # writes the table itself: see below
+            if _over_table(leaf):   # writes the table itself: see _procedure_call
                 blocks.append((index, leaf, ins, None, None, False))
                 continue
             slots = ([*leaf.outputs.values()] if leaf.state is _NOTHING
@@ -345,14 +345,13 @@ class ScanProgram:
 
     def _generate(self) -> None:
         self._scratch: dict[int, int] = {}
-        self._procedure_ns: dict = {}
         n_chunks = max(1, -(-len(self.order) // CHUNK))
         built = map_in_two(self._chunk_code, list(range(n_chunks)))
         self._chunk_src = [src for src, _code in built]
         self._namespace = code_namespace({type(leaf.block): leaf.block for leaf in self.leaves
-                                          if leaf.block.procedure is None}.values())
+                                          if not _over_table(leaf)}.values())
         for leaf in self.leaves:
-            if leaf.block.procedure is not None:
+            if _over_table(leaf):
                 for key, value in leaf.block.procedure.python_namespace().items():
                     self._namespace.setdefault(key, value)
         for _src, code in built:
@@ -420,6 +419,13 @@ class ScanProgram:
     def info(self) -> dict:
         """Block counts by type, macros, execution order (``fbd info``)."""
         return self.flat.info()
+
+
+def _over_table(leaf) -> bool:
+    """Whether the block's code is a procedure with functions of its own over the
+    table (``Block.procedure``)."""
+    procedure = leaf.block.procedure
+    return procedure is not None and procedure.over_table
 
 
 def _table_name(slot: int) -> str:

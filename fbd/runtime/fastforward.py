@@ -63,8 +63,12 @@ def run_scans(task, first_us: int, cycle: int, n: int) -> None:
 def _count(task, done: int, ns: int, first_us: int, cycle: int) -> None:
     if not done:
         return
+    first = task.scans + 1
     task.scans += done
-    task.stats.add_run(task.scans, done, ns)
+    if task.stats.add_run(task.scans, done, ns):    # each scan overran: each is reported
+        for scan in range(first, task.scans + 1):
+            for callback in task.on_overrun:
+                callback(task, scan, ns / done / 1000)
     last = first_us + (done - 1) * cycle
     for tr in task.traces:          # per_scan = False: once for the run
         tr.record(task.s, task.scans, last)

@@ -59,9 +59,10 @@ class ScanStats:
             return True
         return False
 
-    def add_run(self, scan: int, n: int, ns: int) -> None:
+    def add_run(self, scan: int, n: int, ns: int) -> bool:
         """Count ``n`` scans run in one call (:mod:`.fastforward`) in ``ns`` together:
-        each is taken to have lasted the mean; ``scan`` is the last one's number."""
+        each is taken to have lasted the mean; ``scan`` is the last one's number.
+        True when they overran their cycle."""
         mean = ns // n
         self.count += n
         self.total_ns += ns
@@ -71,6 +72,8 @@ class ScanStats:
         if mean > self.limit_ns:
             self.overruns += n
             self.overrun_log.append((scan, mean / 1000))
+            return True
+        return False
 
     @property
     def mean_us(self) -> float:

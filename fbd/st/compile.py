@@ -367,14 +367,8 @@ def block_type(info: PouInfo, global_starts: dict | None = None) -> type[Block]:
     return type(info.name, (Block,), {
         "__doc__": doc, "type_name": info.name, "family": "st", "inputs": ins, "outputs": outs,
         "state": states, "helpers": LazyHelpers(info), "stateful": info.kind != "FUNCTION",
-        "kept_inputs": kept,
-        # a FUNCTION's block is a call by values, inlined as any block's code; an
-        # instance's is its own functions over the table
-        "procedure": PouProcedure(info) if info.kind != "FUNCTION" else None,
-        "code": code, "st": st, "st_info": info, "__module__": __name__,
-        # the native engine translates block code, not the POU's generated function
-        "no_native_form": f"{info.label} is compiled from a text language (ST, IL or SFC), "
-                          f"which runs on the Python engine"})
+        "kept_inputs": kept, "procedure": PouProcedure(info),
+        "code": code, "st": st, "st_info": info, "__module__": __name__})
 
 
 def _init(value):

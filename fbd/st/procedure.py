@@ -94,10 +94,21 @@ class PouProcedure:
 
     def __init__(self, info):
         self.info = info
+        # an instance's functions run over the table; a FUNCTION's block is a call
+        # by values, which the Python engine inlines as any block's code
+        self.over_table = info.kind != "FUNCTION"
 
     @property
     def label(self) -> str:
         return self.info.label
+
+    def weight(self, loop: int) -> int:
+        """What one call costs, in statements (those inside a loop count ``loop``
+        times), its FB instances' bodies included."""
+        total = 0
+        for pou in instance_pous(self.info):
+            total += _weight(pou.code.body, 1, loop)
+        return total
 
     def python(self, places: dict, name: str) -> str:
         """One instance's functions over the signal table (:mod:`.pyaccess`), with
@@ -115,6 +126,14 @@ class PouProcedure:
             for fn_name, callee in functions_called(pou).items():
                 namespace[fn_name] = value_function(callee)
         return namespace
+
+
+def _weight(body: list, factor: int, loop: int) -> int:
+    total = 0
+    for stmt in body:
+        inner = factor * loop if isinstance(stmt, ir.Loop) else factor
+        total += factor + sum(_weight(lst, inner, loop) for lst in ir.children(stmt))
+    return total
 
 
 def functions_called(info) -> dict:
