@@ -228,8 +228,7 @@ class PouLowering(ValueBuilder):
             var = self.var_of(path)
             if slot is None or var is None or var.type is None or slot_kind(var.type) is None:
                 continue
-            place = Place(self.alloca("double" if slot_kind(var.type) == "d" else "i64"), 0,
-                          var.type)
+            place = self.scalar_local(var.type)
             self.store(place, self.load(Place("%s", frame.cells.get(slot, slot), var.type),
                                         var.type), var.type)
             self.cached[path] = place
@@ -266,7 +265,16 @@ class PouLowering(ValueBuilder):
             self.fail(f"{tp.name} variables have no native form")
         if regions.aggregate(tp):
             return Place(self.alloca(count=n), 0, tp)
-        return Place(self.alloca("double" if slot_kind(tp) == "d" else "i64"), 0, tp)
+        return self.scalar_local(tp)
+
+    def scalar_local(self, tp) -> Place:
+        """A stack slot for one value of ``tp``: a REAL as a ``float``, so the
+        optimiser computes REAL arithmetic in single precision, as C does (a
+        double operation of two floats rounded to float is the float operation)."""
+        kind = slot_kind(tp)
+        if kind == "d" and tp.canonical.bits == 32:
+            return Place(self.alloca("float"), 0, tp, single=True)
+        return Place(self.alloca("double" if kind == "d" else "i64"), 0, tp)
 
     def widened(self, ref: str, tp) -> V:
         if slot_kind(tp) == "Q":
@@ -387,6 +395,8 @@ class PouLowering(ValueBuilder):
             return place
         kind = slot_kind(tp)
         p = self.pointer(place)
+        if place.single:
+            return V("f", self.emit(f"fpext float {self.emit(f'load float, ptr {p}')} to double"))
         if kind == "d":
             return V("f", self.emit(f"load double, ptr {p}"))
         raw = self.emit(f"load i64, ptr {p}")
@@ -400,6 +410,10 @@ class PouLowering(ValueBuilder):
         if kind == "d":
             if v.k == "i" and (v.modular or v.lo < -(1 << 53) or v.hi > (1 << 53)):
                 self.fail("an integer beyond 2**53 stored in a REAL")
+            if place.single:        # a REAL value: exact in a float
+                single = self.emit(f"fptrunc double {self.to_float(v).ref} to float")
+                self.put(f"  store float {single}, ptr {p}")
+                return
             self.put(f"  store double {self.to_float(v).ref}, ptr {p}")
             return
         if kind == "b":
@@ -441,7 +455,9 @@ class PouLowering(ValueBuilder):
 
     def put_constant(self, place: Place, kind, x) -> None:
         p = self.pointer(place)
-        if kind == "d":
+        if place.single:
+            self.store(place, const(float(x)), place.tp)
+        elif kind == "d":
             self.put(f"  store double {const(float(x)).ref}, ptr {p}")
         else:
             value = int(x)
@@ -501,8 +517,7 @@ class PouLowering(ValueBuilder):
         if place is None:
             if temp.type is None or slot_kind(temp.type) is None:
                 self.fail(f"a {getattr(temp.type, 'name', 'untyped')} value")
-            place = self.temps[temp.name] = Place(
-                self.alloca("double" if slot_kind(temp.type) == "d" else "i64"), 0, temp.type)
+            place = self.temps[temp.name] = self.scalar_local(temp.type)
         return place
 
     def check(self, s: ir.Check) -> None:
@@ -653,6 +668,8 @@ class PouLowering(ValueBuilder):
         self.branch(self.passed(moved, step, end), step_in, exit_)
         self.start(step_in)
         c = tp.canonical
+        if self.ranges.within_type(s.end, tp):     # moved <= end: within the type, no wrap
+            moved = V("i", moved.ref, max(moved.lo, c.min), min(moved.hi, c.max), moved.w)
         self.store(var, self.wrap(moved, c.bits, c.signed), tp)
         self.start(body)
         self.watchdog(s.where)
@@ -719,7 +736,8 @@ class PouLowering(ValueBuilder):
         out = []
         for e, v in zip(places, decls):
             place = self.address(e)
-            copy = self.new_local(v.type)
+            # the callee reads it as a table cell: a double for a REAL, never a float
+            copy = Place(self.alloca(count=regions.cells(v.type)), 0, v.type)
             if regions.aggregate(v.type):
                 self.assign(copy, place, v.type)
             else:

@@ -15,11 +15,13 @@ from .values import I64, B, V, slot_kind
 
 
 class Place:
-    """Memory: ``off`` cells (an int, or a V for a computed one) after ``ptr``."""
-    __slots__ = ("ptr", "off", "tp")
+    """Memory: ``off`` cells (an int, or a V for a computed one) after ``ptr``;
+    ``single``: a stack slot of its own holding a REAL as a ``float`` (a table
+    cell holds it as a double, exactly)."""
+    __slots__ = ("ptr", "off", "tp", "single")
 
-    def __init__(self, ptr: str, off, tp):
-        self.ptr, self.off, self.tp = ptr, off, tp
+    def __init__(self, ptr: str, off, tp, single: bool = False):
+        self.ptr, self.off, self.tp, self.single = ptr, off, tp, single
 
 
 class Frame:
