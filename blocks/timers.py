@@ -1,4 +1,5 @@
-"""Timers: TON, TOF, TP as IEC 61131-3 defines them, and NOW, the PLC clock.
+"""Timers: TON, TOF, TP as IEC 61131-3 defines them, NOW, the PLC clock, and RTC,
+matiec's real-time clock.
 
 Every timer reads the PLC's simulated clock (``io.now``, integer µs at the
 start of the scan), never the wall clock: the same inputs give the same scans.
@@ -25,7 +26,7 @@ timing diagrams):
 """
 
 from fbd.block import Block, Port, State, register
-from fbd.types import BOOL, LREAL, TIME
+from fbd.types import BOOL, DT, LINT, LREAL, TIME
 
 
 def _timing(io, done: bool, indent: str) -> str:
@@ -150,3 +151,57 @@ class NOW(Block):
     def code(self, io):
         return [f"{io.OUT} = {io.now}",
                 f"{io.SEC} = {io.now} / 1e6"]
+
+    def st(self, types):
+        # IEC's ST cannot name the PLC clock; matiec's RTC reads it (its CDT, while IN is
+        # FALSE, is the __CURRENT_TIME its timers read). Counting from the first call makes
+        # the first scan T#0s on any runtime, as here. SEC is the whole microseconds over
+        # 1e6, as the block computes it: TIME_TO_LREAL (seconds + nanoseconds / 1e9) can
+        # differ in the last bit.
+        return [("CLOCK", "RTC"), ("START", DT), ("STARTED", BOOL), ("WHOLE", LINT)], """\
+CLOCK(IN := FALSE);
+IF NOT STARTED THEN
+  START := CLOCK.CDT;
+  STARTED := TRUE;
+END_IF;
+OUT := CLOCK.CDT - START;
+WHOLE := TIME_TO_LINT(OUT);
+SEC := LINT_TO_LREAL(WHOLE * 1000000
+       + LREAL_TO_LINT(TIME_TO_LREAL(OUT - LINT_TO_TIME(WHOLE)) * 1.0E6)) / 1.0E6;"""
+
+
+@register
+class RTC(Block):
+    """Real-time clock: CDT is the PLC's date and time, or PDT running on from IN's rising edge.
+
+    matiec's RTC (one of its library's additions to IEC's): with IN FALSE,
+    CDT is the PLC clock as a DATE_AND_TIME; the scan that sees IN rise
+    stores the offset PDT - clock, and while IN stays TRUE CDT is the clock
+    plus that offset, so it starts at PDT and runs on with the clock. PDT is
+    read only on the rising edge; Q is a copy of IN. The clock is the
+    simulated one the timers read (``io.now``): DT#1970-01-01-00:00:00 on the
+    first scan, one cycle later on each scan, unless the PLC was started with
+    ``clock_start`` (a wall-clock time, for instance), as matiec's RTC reads
+    ``__CURRENT_TIME``, which the oracle's and OpenPLC's loops advance by the
+    task's interval.
+    """
+    family = "timers"
+    stateful = True
+    inputs = [Port("IN", BOOL, default=False, doc="FALSE: the current time; TRUE: PDT on and on"),
+              Port("PDT", DT, default="DT#1970-01-01-00:00:00", doc="preset date and time")]
+    outputs = [Port("Q", BOOL, doc="a copy of IN"),
+               Port("CDT", DT, doc="the date and time, current or relative to PDT")]
+    state = [State("PREV_IN", BOOL, doc="IN of the previous scan"),
+             State("OFFSET", TIME, doc="PDT - the clock, at IN's rising edge"),
+             State("CURRENT_TIME", DT, doc="the PLC clock on this scan")]
+
+    def code(self, io):
+        return [f"{io.CURRENT_TIME} = {io.now}",
+                f"if {io.IN}:",
+                f"    if not {io.PREV_IN}:",
+                f"        {io.OFFSET} = {TIME.wrap(f'{io.PDT} - {io.CURRENT_TIME}')}",
+                f"    {io.CDT} = {DT.wrap(f'{io.CURRENT_TIME} + {io.OFFSET}')}",
+                "else:",
+                f"    {io.CDT} = {io.CURRENT_TIME}",
+                f"{io.Q} = {io.IN}",
+                f"{io.PREV_IN} = {io.IN}"]

@@ -225,8 +225,16 @@ class Block:
         statements, over the ports and state named as declared, with the type
         variables bound to ``types``. None (the default) for IEC's own blocks,
         which every editor has; a block of this library's own that has an ST
-        form overrides it, so everything about the block stays in its module."""
+        form overrides it, so everything about the block stays in its module.
+        A local's type may name a function block of matiec's library (``"RTC"``)."""
         return None
+
+    def st_needed(self, types: dict, literals: dict) -> bool:
+        """Whether the export needs :meth:`st` for this instance, at ``types``, whose
+        inputs ``literals`` (port -> value) are wired to literals: a block whose ST
+        form only makes defined what matiec leaves undefined for some inputs (a
+        shift by a negative count) is IEC's own block for literals that avoid them."""
+        return True
 
     def __repr__(self) -> str:
         extra = [str(v) for v in self.bound_types.values()]
@@ -330,6 +338,13 @@ def code_namespace(blocks) -> dict:
     return ns
 
 
+def identifier(name: str) -> str:
+    """A port or state name as part of a Python identifier: a state variable may be
+    named by a member path, as matiec names the members of an inner instance
+    (PID's ``ITERM.XOUT``), which an engine naming it in code spells ``ITERM__XOUT``."""
+    return name.replace(".", "__")
+
+
 def literal(value) -> str:
     """Python source for a constant inside generated code (inf and nan included)."""
     if isinstance(value, float) and not math.isfinite(value):
@@ -338,4 +353,4 @@ def literal(value) -> str:
 
 
 __all__ = ["Block", "Port", "State", "Extensible", "extensible", "register", "registry",
-           "REQUIRED", "IO", "literal", "code_lines", "code_namespace", "t"]
+           "REQUIRED", "IO", "identifier", "literal", "code_lines", "code_namespace", "t"]

@@ -29,6 +29,11 @@ from .errors import FbdError, quote
 from .network import Network
 from .types import DataType
 
+#: how deep POUs may hold or call one another (a program holding an FB holding an FB
+#: ..., a function calling a function ...), in every front end: each level is a
+#: nested call when the scan runs
+MAX_POU_DEPTH = 64
+
 
 @dataclass
 class TaskSpec:

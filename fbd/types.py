@@ -55,12 +55,20 @@ __all__ = [
     "DATE", "TOD", "DT",
     "ANY", "ANY_ELEMENTARY", "ANY_MAGNITUDE", "ANY_NUM", "ANY_REAL", "ANY_INT",
     "ANY_SIGNED", "ANY_UNSIGNED", "ANY_BIT", "ANY_STRING", "ANY_DURATION", "ANY_DATE",
-    "ANY_DERIVED", "STRING_MAX",
+    "ANY_DERIVED", "STRING_MAX", "ARRAY_MAX", "DATA_MAX", "MAX_TYPE_DEPTH",
 ]
 
 STRING_MAX = 254
-#: the most elements an ARRAY type may have (a declaration can ask for no more)
+#: the most elementary values one value may hold (an ARRAY, a STRUCT, however nested)
 ARRAY_MAX = 1 << 20
+#: the most elementary values a POU instance, or a configuration, holds in all (its
+#: variables, arrays and structures whole, its FB instances'): four of the largest
+#: arrays; a front end checks it on the declarations, before any value is made
+DATA_MAX = 4 * ARRAY_MAX
+#: the most types one may be built on, itself included: an alias of an alias, an
+#: ARRAY of a STRUCT of an ARRAY ... (a deeper chain is refused: every walk over a
+#: value recurses once per level)
+MAX_TYPE_DEPTH = 32
 
 parse_int_literal = v.parse_int
 
@@ -104,6 +112,18 @@ class DataType:
         """The type this one is assignment-compatible with: itself, or for a
         subrange or directly derived type its base's."""
         return self
+
+    @property
+    def depth(self) -> int:
+        """How many types this one is built on, itself included (INT: 1, an
+        ARRAY of INT: 2, an alias of that: 3); at most :data:`MAX_TYPE_DEPTH`."""
+        return 1
+
+    @property
+    def elements(self) -> int:
+        """How many elementary values a value of this type holds (1, or an ARRAY's
+        or STRUCT's all, however nested); at most :data:`ARRAY_MAX`."""
+        return 1
 
     @property
     def mutable(self) -> bool:
@@ -273,12 +293,21 @@ class DerivedType(DataType):
 
     @classmethod
     def of(cls, name: str, base: DataType, initial=None) -> DerivedType:
+        _check_depth(name, base.depth + 1)
         init = None if initial is None else base.coerce(initial, f"{name} initial value")
         return cls(name, base.kind, base.bits, base.signed, base, init)
 
     @property
     def canonical(self) -> DataType:
         return self.base.canonical
+
+    @cached_property
+    def depth(self) -> int:
+        return self.base.depth + 1
+
+    @property
+    def elements(self) -> int:
+        return self.base.elements
 
     @property
     def mutable(self) -> bool:
@@ -318,6 +347,7 @@ class SubrangeType(DerivedType):
         lo, hi = base.coerce(lo, where), base.coerce(hi, where)
         if lo > hi:
             raise InvalidValue(f"{where}: the range {lo}..{hi} is empty")
+        _check_depth(name, base.depth + 1)
         tp = cls(name, base.kind, base.bits, base.signed, base, None, lo, hi)
         if initial is not None:
             object.__setattr__(tp, "initial", tp.coerce(initial, f"{name} initial value"))
@@ -416,6 +446,8 @@ class ArrayType(DataType):
             size *= hi - lo + 1
             if size > ARRAY_MAX:
                 raise InvalidValue(f"{label}: more than {ARRAY_MAX:,} elements")
+        _check_elements(label, size * element.elements)
+        _check_depth(label, element.depth + 1)
         if name is None and initial is None:
             key = (id(element), dims)
             cached = _ANONYMOUS.get(key)
@@ -438,6 +470,14 @@ class ArrayType(DataType):
         for lo, hi in self.dims:
             n *= hi - lo + 1
         return n
+
+    @cached_property
+    def depth(self) -> int:
+        return self.element.depth + 1
+
+    @cached_property
+    def elements(self) -> int:
+        return self.size * self.element.elements
 
     @cached_property
     def default(self):
@@ -516,7 +556,17 @@ class StructType(DataType):
             made.append(Field(f.name, f.type, init))
         if not made:
             raise InvalidValue(f"structure {name}: it has no fields")
+        _check_elements(f"structure {name}", sum(f.type.elements for f in made))
+        _check_depth(f"structure {name}", 1 + max(f.type.depth for f in made))
         return cls(name, Kind.STRUCT, 0, False, tuple(made), index)
+
+    @cached_property
+    def depth(self) -> int:
+        return 1 + max(f.type.depth for f in self.fields)
+
+    @cached_property
+    def elements(self) -> int:
+        return sum(f.type.elements for f in self.fields)
 
     @property
     def mutable(self) -> bool:
@@ -560,6 +610,19 @@ class StructType(DataType):
 
 
 _ANONYMOUS: dict = {}  # (id(element), dims) -> the one ArrayType of that shape
+
+
+def _check_elements(label: str, elements: int) -> None:
+    # before the type is made: its default value would hold them all
+    if elements > ARRAY_MAX:
+        raise InvalidValue(f"{label}: a value would hold {elements:,} elements, more than the "
+                           f"{ARRAY_MAX:,} one value may hold")
+
+
+def _check_depth(label: str, depth: int) -> None:
+    if depth > MAX_TYPE_DEPTH:
+        raise InvalidValue(f"{label}: built on {depth} types nested in one another (aliases, "
+                           f"arrays, structures), more than the {MAX_TYPE_DEPTH} a type may be")
 
 
 # --------------------------------------------------------------- families

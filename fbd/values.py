@@ -171,7 +171,8 @@ def parse_time(text: str, where: str = "value") -> int:
     if pos != len(rest) or pos == 0:
         raise InvalidValue(bad)
     if not total < _TIME_LIMIT:
-        raise InvalidValue(f"{where}: {quote(text)} is out of range for TIME (about ±106751 days)")
+        raise InvalidValue(f"{where}: {quote(text)} is out of range for TIME (about ±106,751,991 days: "
+                           f"64-bit microseconds)")
     value = round(total)
     return -value if sign else value
 

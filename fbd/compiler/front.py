@@ -81,6 +81,13 @@ def _output_shape(port) -> tuple:
     return port.name, None, port.type
 
 
+def _held(block) -> int:
+    """How many elementary values a block's outputs and state hold (a generic port
+    counts one: its type is known after inference)."""
+    ports = [p.type for p in block.output_ports()] + [sv.type for sv in block.state_vars()]
+    return sum(tp.elements if isinstance(tp, t.DataType) else 1 for tp in ports)
+
+
 class _Builder:
     def __init__(self, net: Network):
         self.net = net
@@ -101,7 +108,8 @@ class _Builder:
         self.indeg: list[int] = []         # leaf -> how many forward wires it reads
         self._memo: dict = {}
         self._busy: set = set()
-        self._shapes: dict = {}  # (block type, n) -> its outputs (name, initial) and state names
+        self._shapes: dict = {}  # (block type, n) -> outputs (name, initial), state names, values held
+        self.elements = 0        # the elementary values the blocks hold so far (fbd.types.DATA_MAX)
 
     def slot(self, init) -> int:
         self.slot_init.append(init)
@@ -146,8 +154,14 @@ class _Builder:
             if shape is None:
                 shape = shapes[element.__class__, element.n] = (
                     tuple(_output_shape(p) for p in element.output_ports()),
-                    tuple(sv.name for sv in element.state_vars()))
-            outputs, state_names = shape
+                    tuple(sv.name for sv in element.state_vars()), _held(element))
+            outputs, state_names, held = shape
+            self.elements += held
+            if self.elements > t.DATA_MAX:     # before any of its values is copied
+                self.problem(f"{prefix}{name}: the blocks hold {self.elements:,} elementary "
+                             f"values in all (arrays and structures counted whole), more than "
+                             f"the {t.DATA_MAX:,} a program may hold")
+                self.elements = -(1 << 62)     # said once
             for port, init, var in outputs:
                 if var is not None:  # generic: its type's default if the block binds it
                     tp = element.bound_types.get(var)

@@ -25,6 +25,7 @@ DATA_NAME = "urn:fbd-sim:block"   # addData carrying block parameters and bound 
 DATA_NS = "urn:fbd-sim"
 NATIVE_NAME = "urn:fbd-sim:native"  # addData marking a POU that is one of our blocks
 FEEDBACK_NAME = "urn:fbd-sim:feedback"  # addData marking a variable that only carries a feedback wire
+NAME_MARK = "urn:fbd-sim:name"      # addData of an element the export renamed: its own name
 P = "{%s}" % NS_URI
 
 
@@ -91,5 +92,5 @@ def value_el(parent, value, tp):
     return iv
 
 
-__all__ = ["ExportError", "CarriedPou", "sub", "literal_text", "type_el", "value_el", "NS_URI", "XHTML_URI",
-           "DATA_NAME", "DATA_NS", "NATIVE_NAME", "FEEDBACK_NAME", "P"]
+__all__ = ["ExportError", "CarriedPou", "sub", "literal_text", "type_el", "value_el", "NS_URI",
+           "XHTML_URI", "DATA_NAME", "DATA_NS", "NATIVE_NAME", "FEEDBACK_NAME", "NAME_MARK", "P"]

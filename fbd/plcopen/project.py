@@ -25,18 +25,16 @@ from __future__ import annotations
 
 from ..errors import FbdError
 from ..library import load_libraries
-from ..project import Configuration, ProgramSource, Project, TaskSpec
+from ..project import MAX_POU_DEPTH, Configuration, ProgramSource, Project, TaskSpec
 from .builder import PouBuilder, body_of
 from .carry import CarriedPou
 from .configuration import read_configuration
 from .datatypes import read_data_types
 from .interface import read_interface
+from .names import restore as restore_names
 from .native import marker, native_block
 from .source import PlcOpenError, child, children, documentation, in_file, parse, quote, tag
 from .textpous import TEXT_LANGUAGES, TextPous, program_network
-
-#: how deep POUs may place one another (a program placing a block placing ...)
-MAX_POU_DEPTH = 64
 
 
 class PlcOpenProject(Project):
@@ -49,6 +47,7 @@ def load_project(path) -> Project:
     """Read a PLCopen TC6 file (2.01, 2.0 or 1.0) and import every FBD and LD POU."""
     load_libraries()
     root, ns = parse(path)
+    restore_names(root)          # what our export renamed for matiec (fbd.plcopen.names)
     project = PlcOpenProject(str(path))
     project.data_types = read_data_types(root, path)
     pou_els = {}

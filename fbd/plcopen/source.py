@@ -3,8 +3,8 @@
 A PLCopen file comes from anywhere (a colleague, a forum, a repository), so
 the parse trusts nothing in it:
 
-* at most :data:`MAX_FILE_BYTES` are read (``/dev/zero`` is refused, not read
-  forever);
+* only a regular file is read (a FIFO or ``/dev/zero`` is refused at once:
+  :func:`fbd.files.open_regular`), and at most :data:`MAX_FILE_BYTES` of it;
 * no entity is expanded, no DTD is loaded, nothing is fetched from the
   network, and libxml2's limits on depth and text size stay on (``huge_tree``
   off);
@@ -22,6 +22,7 @@ write the same element names under the 2.01, 2.0 and 1.0 namespaces.
 from __future__ import annotations
 
 from ..errors import QUOTE_CHARS, FbdError, quote
+from ..files import open_regular
 
 #: TC6 namespaces read, newest first, and what wrote them
 NS_201 = "http://www.plcopen.org/xml/tc6_0201"
@@ -55,7 +56,7 @@ def parse(path):
     """The root ``<project>`` of the file at ``path`` and its namespace."""
     from lxml import etree
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             data = f.read(MAX_FILE_BYTES + 1)
     except OSError as e:
         raise PlcOpenError(f"{path}: cannot read: {e.strerror or e}") from None

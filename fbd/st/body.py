@@ -97,6 +97,10 @@ class BodyCompiler(StmtCompiler):
         fb = var.fb
         if isinstance(fb, LibraryFb):
             pname = fb.member_name(member)
+            inner = fb.inner(member) if pname is None else None
+            if inner is not None:
+                path = f"{var.path}.{member}"
+                return Var(member, path, local_name(path), None, fb=inner)
             if pname is None:
                 self.fail(node, f"{var.name} is a {fb.name}, which has no variable {member} "
                                 f"(it has {', '.join(p for p in fb.ports)})")

@@ -65,17 +65,29 @@ class LibraryFb:
     by the caller as a Block: its code is the block's own (``code_lines``)."""
     name: str
     block: Block
+    #: the inner instance this stands for, as its variables' names begin (``ITERM.``:
+    #: the block keeps matiec's PID's INTEGRAL as ``ITERM.XOUT``); "" for the block
+    prefix: str = ""
 
     @property
     def ports(self) -> dict:
         out = {}
-        for p in self.block.input_ports():
-            out[p.name.upper()] = ("input", p)
-        for p in self.block.output_ports():
-            out[p.name.upper()] = ("output", p)
-        for sv in self.block.state_vars():
-            out[sv.name.upper()] = ("state", sv)
+        inner = self.prefix.upper()
+        for kind, decls in (("input", self.block.input_ports()),
+                            ("output", self.block.output_ports()),
+                            ("state", self.block.state_vars())):
+            for p in decls:
+                if p.name.upper().startswith(inner):
+                    out[p.name.upper()[len(inner):]] = (kind, p)
         return out
+
+    def inner(self, name: str) -> "LibraryFb | None":
+        """The variables of an inner instance (a PID's ``ITERM``), read as
+        ``ctrl.ITERM.XOUT`` as matiec allows; None if there is none of that name."""
+        prefix = f"{self.prefix}{name}.".upper()
+        if any(sv.name.upper().startswith(prefix) for sv in self.block.state_vars()):
+            return LibraryFb(f"{self.name}.{name}", self.block, prefix)
+        return None
 
     def flat(self) -> list[StateEntry]:
         entries = []
@@ -103,7 +115,7 @@ class LibraryFb:
 
     def member_name(self, name: str) -> str | None:
         entry = self.ports.get(name.upper())
-        return entry[1].name if entry else None
+        return entry[1].name[len(self.prefix):] if entry else None
 
 
 def library_fb_usable(block: Block) -> str | None:

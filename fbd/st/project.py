@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import FbdError
+from ..files import open_regular
 from ..library import load_libraries
 from ..network import Network
 from ..project import Configuration, GlobalVar, InstanceInit, ProgramSource, Project, TaskSpec
@@ -51,6 +52,8 @@ class StProject(Project):
     """A ``.st`` file's project."""
 
     def network(self, name: str) -> Network:
+        if name in self.errors:       # a PROGRAM whose network could not be made says why
+            raise self.errors[name]
         if name not in self.pous and name in self.blocks:
             kind = self.blocks[name].st_info.kind
             raise FbdError(f"{self.path}: {kind} {name} is a block type, not a program; place "
@@ -100,19 +103,36 @@ def keep_written_inputs(net: Network, inst) -> None:
             net.store(port, inst, kept)
 
 
+#: the largest ``.st`` file read: four times the 100,000 statements python -m
+#: fbd.st.bench times (a file of 16 MiB parses in about half a minute)
+MAX_SOURCE_BYTES = 16 * 1024 * 1024
+
+
+def read_source(path: str) -> str:
+    """The text of a ``.st`` file: UTF-8 (a byte order mark dropped), else Latin-1,
+    line ends as Python's text files give them; a regular file of at most
+    :data:`MAX_SOURCE_BYTES` only, else one FbdError naming it."""
+    try:
+        with open_regular(path) as f:
+            data = f.read(MAX_SOURCE_BYTES + 1)
+    except OSError as e:
+        raise FbdError(f"{path}: cannot read: {e.strerror or e}") from None
+    if len(data) > MAX_SOURCE_BYTES:
+        raise FbdError(f"{path}: larger than {MAX_SOURCE_BYTES // (1024 * 1024)} MiB, the most "
+                       f"a .st file may have")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def load(path, text: str | None = None) -> Project:
     """Read and compile a ``.st`` file (see the module docstring)."""
     load_libraries()
     path = str(path)
     if text is None:
-        try:
-            with open(path, encoding="utf-8-sig") as f:
-                text = f.read()
-        except UnicodeDecodeError:
-            with open(path, encoding="latin-1") as f:
-                text = f.read()
-        except OSError as e:
-            raise FbdError(f"{path}: cannot read: {e.strerror or e}") from None
+        text = read_source(path)
     unit = parse(text, path)
     compiled = compile_unit(unit, filename=path)
     project = StProject(path)
@@ -259,4 +279,5 @@ def _rename_globals(conf: Configuration, compiled) -> None:
                                f"global {g}, which the configuration does not declare")
 
 
-__all__ = ["load", "program_network", "keep_written_inputs", "StProject", "StImporter"]
+__all__ = ["load", "read_source", "MAX_SOURCE_BYTES", "program_network", "keep_written_inputs", "StProject",
+           "StImporter"]

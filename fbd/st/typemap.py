@@ -89,6 +89,9 @@ class TypeMap:
             self.fail(node, f"{name} is not a data type")
         if key in self._making:
             self.fail(decl, f"type {decl.name} is defined through itself")
+        if len(self._making) >= t.MAX_TYPE_DEPTH:    # each makes a level: fbd.types would refuse it
+            self.fail(decl, f"type {decl.name}: types defined through one another more than "
+                            f"{t.MAX_TYPE_DEPTH} deep (the most a type may be built on)")
         self._making.add(key)
         try:
             tp = self._declared(decl)
@@ -172,6 +175,10 @@ class TypeMap:
             if isinstance(init, A.ArrayInit):
                 if not isinstance(canon, t.ArrayType):
                     self.fail(init, f"an array initialiser for {tp.name}")
+                # counted before any is made: 1000000(0) must not build a million values
+                given = sum(1 if item.count is None else item.count for item in init.items)
+                if given > canon.size:
+                    self.fail(init, f"{given} values for {tp.name}, which has {canon.size}")
                 values = []
                 for item in init.items:
                     count = 1 if item.count is None else item.count
@@ -180,8 +187,6 @@ class TypeMap:
                     else:
                         one = self.initial(item.value, canon.element)
                         values += [canon.element.copy(one) for _ in range(count)]
-                if len(values) > canon.size:
-                    self.fail(init, f"{len(values)} values for {tp.name}, which has {canon.size}")
                 # IEC: the elements not given keep the element type's initial value
                 return values + [canon.element.copy(canon.element.default)
                                  for _ in range(canon.size - len(values))]
@@ -200,6 +205,9 @@ class TypeMap:
                 value = init.value if isinstance(init, A.EnumLiteral) else init.name
                 if canon.kind is not t.Kind.ENUM:
                     self.fail(init, f"{value} is an enumerated value, not a {tp.name}")
+                if value.upper() not in (v.upper() for v in canon.values):
+                    self.fail(init, f"{tp.name} has no value {value} (its values: "
+                                    f"{', '.join(canon.values)})")
                 return canon.code_of(value)
             if isinstance(init, A.Literal):
                 return self.literal(init, tp)

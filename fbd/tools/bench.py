@@ -15,6 +15,9 @@ measures, in one run and on one machine:
 * **native**: the same network on the native engine (:mod:`fbd.native`):
   compile plus first Plc, and the scan called the same way (one ctypes call
   per scan), side by side with the Python engine's figures;
+* **export**: the network written as a PLCopen project file, as ``fbd export``
+  writes it (its layout included), once, wall-clock and CPU time (the export
+  runs in one thread: on a busy machine its CPU time is what it costs);
 
 and on a shipped program (``--program``, by default ``2048`` when the games
 are installed) the scan on both engines, and what reading one signal
@@ -43,8 +46,10 @@ import os
 import platform
 import statistics
 import sys
+import tempfile
 import time
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 from ..compiler.interp import Interpreter
 from ..compiler.pycode import compile_network
@@ -52,7 +57,8 @@ from ..errors import FbdError
 from ..runtime.plc import Plc
 from .synthetic import CONTROL_LOOP, control_network, random_network, usable_kinds
 
-__all__ = ["run_bench", "targets", "format_report", "parse_sizes", "add_arguments", "main"]
+__all__ = ["run_bench", "targets", "format_report", "parse_sizes", "add_arguments", "main",
+           "time_export"]
 
 SIZES = (1000, 10_000, 100_000)
 #: the synthetic networks ``--mix`` chooses: BOOL and INT logic and arithmetic, or
@@ -70,6 +76,8 @@ TARGETS = (
     ("native_compile_10k", "native compile + first Plc < 0.5 s at 10k", 0.5, "s", 10_000),
     ("native_compile_100k", "native compile + first Plc < 4 s at 100k", 4.0, "s", 100_000),
     ("native_program", "the program's scan >= 20x faster native", 20.0, "x", None),
+    ("export_10k", "PLCopen export < 5 s at 10k blocks", 5.0, "s", 10_000),
+    ("export_100k", "PLCopen export < 60 s at 100k blocks", 60.0, "s", 100_000),
     ("ns_per_block", "compiled scan <= 50 ns/block at 10k blocks", 50.0, "ns", 10_000),
     ("cycle", "100k blocks scan within one 5 ms cycle", 5000.0, "µs", 100_000),
     ("speedup", ">= 8x faster than the interpreter", 8.0, "x", 10_000),
@@ -101,6 +109,8 @@ class SizeResult:
     native_ns_per_block: float | None = None
     native_scan_range_us: tuple | None = None
     native_speedup: float | None = None    # Python engine's scan / the native scan
+    export_s: float | None = None          # fbd export to a file: wall-clock seconds
+    export_cpu_s: float | None = None      # ... and the CPU seconds it took
 
 
 @dataclass
@@ -313,17 +323,29 @@ def _default_program() -> str | None:
     return None
 
 
+def time_export(net) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of writing ``net`` as a PLCopen project file, as
+    ``fbd export`` writes it."""
+    from ..plcopen import to_xml, write_tree
+    with tempfile.TemporaryDirectory() as folder:
+        gc.collect()
+        wall, cpu = time.perf_counter(), time.process_time()
+        write_tree(to_xml(net), Path(folder) / "export.xml")
+        return time.perf_counter() - wall, time.process_time() - cpu
+
+
 def run_bench(sizes=SIZES, *, quick: bool = False, seed: int = 1, library: dict | None = None,
               progress=_stderr, interp_limit: int | None = None,
               engines=("python", "native"), target: str | None = "",
-              mix: str = "default", cpu: bool = False) -> BenchResult:
+              mix: str = "default", cpu: bool = False, export: bool = True) -> BenchResult:
     """Measure every size; ``progress(text)`` is told what is being done.
 
     ``interp_limit``: the largest size the interpreter is run at (default: all
     sizes, with as few scans as its time budget allows; 10k when ``quick``).
     ``engines``: which engines to time ("python", "native"); ``target``: a
     ``MODULE:FUNCTION`` to time on both ("" for 2048 where installed, None for none);
-    ``mix``: one of :data:`MIXES`; ``cpu``: time the scans in CPU time.
+    ``mix``: one of :data:`MIXES`; ``cpu``: time the scans in CPU time;
+    ``export``: time the PLCopen export of each size.
     """
     global _scan_clock
     _scan_clock = time.process_time_ns if cpu else time.perf_counter_ns
@@ -379,8 +401,12 @@ def run_bench(sizes=SIZES, *, quick: bool = False, seed: int = 1, library: dict 
             del it
         if native:
             _bench_native(r, net, scan_us, budget, runs, compiles, progress)
+        del program, s
+        if export:
+            progress(f"bench: {n} blocks: exporting to PLCopen XML")
+            r.export_s, r.export_cpu_s = time_export(net)
         result.sizes.append(r)
-        del net, program, s
+        del net
         gc.collect()
     if target == "":
         target = _default_program()
@@ -445,6 +471,8 @@ def targets(result: BenchResult) -> list[dict]:
             measured = by_size[size].native_compile_s
         elif key == "native_program" and result.program is not None:
             measured, at = result.program.speedup, result.program.blocks
+        elif key.startswith("export") and size in by_size:
+            measured = by_size[size].export_s
         if measured is None:
             status = "n/a"
         elif key in ("speedup", "native_program"):
@@ -525,6 +553,11 @@ def format_report(result: BenchResult) -> str:
                              f"compile {clo:.2f}-{chi:.2f} s (fastest-slowest)")
     elif result.native_note:
         lines.append(f"native engine not measured: {result.native_note}")
+    exports = [r for r in result.sizes if r.export_s is not None]
+    if exports:
+        lines.append("PLCopen export (fbd export, layout and file), wall-clock (CPU) seconds: "
+                     + "; ".join(f"{r.blocks:,} blocks {r.export_s:.2f} ({r.export_cpu_s:.2f})"
+                                 for r in exports))
     pr = result.program
     if pr is not None:
         lines.append(f"program {pr.target} ({pr.blocks:,} blocks): Python engine "
@@ -582,6 +615,8 @@ def add_arguments(p) -> None:
                    help="exit with status 1 when a measured target is missed")
     p.add_argument("--engine", choices=("both", "python", "native"), default="both",
                    help="which engines to time (default both, side by side)")
+    p.add_argument("--no-export", action="store_true",
+                   help="leave out the PLCopen export's timing")
     p.add_argument("--program", default="", metavar="MODULE:FUNCTION",
                    help="a program to time on both engines (default: the 2048 game, "
                         "where installed; 'none' for none)")
@@ -594,7 +629,7 @@ def main(args) -> int:
         args.engine == "python" else ("python", "native")
     result = run_bench(sizes, quick=args.quick, seed=args.seed, engines=engines,
                        target=None if args.program == "none" else args.program,
-                       mix=args.mix, cpu=args.cpu)
+                       mix=args.mix, cpu=args.cpu, export=not args.no_export)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:

@@ -349,6 +349,7 @@ def _block_json(cls) -> dict:
 # ---------------------------------------------------------------------------- export
 def cmd_export(args) -> int:
     from .. import plcopen
+    from ..plcopen.names import refused as refused_names
     whole = args.target.lower().endswith(".st")   # a whole .st file: its POUs, its configuration
     if whole:
         from ..plcopen.st_export import project_xml
@@ -361,12 +362,16 @@ def cmd_export(args) -> int:
     cycle_us = _cycle_us(args.cycle)
     cycle = t.format_time(cycle_us)
     if whole:
-        plcopen.write_tree(project_xml(project, cycle=cycle), args.output)
+        tree = project_xml(project, cycle=cycle)
         what = "its configuration" if project.compiled.context.unit.configurations \
             else f"a {cycle} task"
     else:
-        plcopen.save(network, args.output, cycle=cycle)
+        tree = plcopen.to_xml(network, cycle=cycle)
         what = f"a {cycle} task"
+    plcopen.write_tree(tree, args.output)
+    # names in POUs brought from a file, which the export keeps as their text uses them
+    for problem in refused_names(tree.getroot()):
+        print(f"fbd: warning: {args.output}: {problem}", file=sys.stderr)
     checked = ""
     if args.validate:
         plcopen.validate(args.output)

@@ -104,10 +104,13 @@ class HierarchyTree(QTreeWidget):
         if not paths:
             return
         if item.childCount() == 0:
+            block = len(item.data(0, PATH_ROLE)) + 1
             for path in paths:
                 info = self.debugger.info(path)
                 direction = {"in": "in", "input": "in", "state": "var"}.get(info.kind, "out")
-                child = QTreeWidgetItem([f"{path.rsplit('.', 1)[1]} ({direction})",
+                # named within the block: an inner instance's variable by its member path
+                # (ITERM.XOUT of a PID, T1.Q of an ST block)
+                child = QTreeWidgetItem([f"{path[block:]} ({direction})",
                                          info.type.name if info.type else "", ""])
                 child.setData(0, PATH_ROLE, path)
                 item.addChild(child)

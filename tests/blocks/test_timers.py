@@ -1,17 +1,18 @@
-"""TON, TOF, TP and NOW on simulated time: which scan Q changes, and ET on each scan.
+"""TON, TOF, TP, NOW and RTC on simulated time: which scan Q changes, and ET on each scan.
 
 The default cycle is 5 ms and scan k runs at (k-1) * 5 ms, so an input set
 before scan 1 is first seen at t = 0.
 """
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
-from blocks.timers import NOW, TOF, TON, TP
+from blocks.timers import NOW, RTC, TOF, TON, TP
 from fbd.block import registry
 from fbd.testing import Harness
 from tests.blocks.agreement import assert_agrees_with_interpreter
+from tests.blocks.scenario import ENGINES, assert_rows, assert_st_rows
 
 
 def ms(n: float) -> timedelta:
@@ -231,8 +232,48 @@ def test_now_includes_the_plc_clock_start_offset():
     assert h.get("SEC") == pytest.approx(10.005)
 
 
+# ------------------------------------------------------------------------- RTC
+RTC_SETS = {1: {"PDT": "DT#2024-02-29-23:59:59.99"}, 3: {"IN": True},
+            5: {"PDT": "DT#2000-01-01-00:00:00"}, 7: {"IN": False}, 9: {"IN": True}}
+# matiec (iec2c 6bb2c339df6f): oracle.py rtc.st --cycle 5ms --scans 10
+#   --set pdt=DT#2024-02-29-23:59:59.99 --set in=TRUE@3 --set pdt=DT#2000-01-01-00:00:00@5
+#   --set in=FALSE@7 --set in=TRUE@9 --watch in --watch clock.Q --watch clock.CDT
+#   --watch clock.OFFSET
+# The clock (1970-01-01 plus the scans' time) until IN rises; then PDT, running on over
+# the leap day; a PDT changed while IN stays TRUE is not read; IN FALSE gives the clock
+# back, and the next rising edge takes the new PDT.
+RTC_ROWS = """
+scan,t_ms,in,clock.Q,clock.CDT,clock.OFFSET
+1,0,FALSE,FALSE,DT#1970-01-01-00:00:00,T#0ms
+2,5,FALSE,FALSE,DT#1970-01-01-00:00:00.005,T#0ms
+3,10,TRUE,TRUE,DT#2024-02-29-23:59:59.99,T#1709251199980ms
+4,15,TRUE,TRUE,DT#2024-02-29-23:59:59.995,T#1709251199980ms
+5,20,TRUE,TRUE,DT#2024-03-01-00:00:00,T#1709251199980ms
+6,25,TRUE,TRUE,DT#2024-03-01-00:00:00.005,T#1709251199980ms
+7,30,FALSE,FALSE,DT#1970-01-01-00:00:00.03,T#1709251199980ms
+8,35,FALSE,FALSE,DT#1970-01-01-00:00:00.035,T#1709251199980ms
+9,40,TRUE,TRUE,DT#2000-01-01-00:00:00,T#946684799960ms
+10,45,TRUE,TRUE,DT#2000-01-01-00:00:00.005,T#946684799960ms
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_rtc_sets_the_date_on_ins_rising_edge_and_runs_on_as_matiec_on_every_engine(engine):
+    assert_rows(RTC(), ["IN", "Q", "CDT", "blk.OFFSET"], RTC_SETS, RTC_ROWS, engine)
+
+
+def test_rtc_called_from_st_runs_the_block_as_matiec():
+    assert_st_rows("RTC", "clock", {"IN": "BOOL", "PDT": "DT"}, RTC_SETS, RTC_ROWS)
+
+
+def test_rtc_reads_the_clock_a_plc_started_at_a_wall_clock_time_has():
+    h = Harness.block(RTC(), clock_start=1_700_000_000.0)     # 2023-11-14 22:13:20 UTC
+    h.scan(3)
+    assert h.get("CDT") == datetime(2023, 11, 14, 22, 13, 20, 10_000)
+
+
 # ----------------------------------------------------------------- declarations
-@pytest.mark.parametrize("name", ["TON", "TOF", "TP", "NOW"])
+@pytest.mark.parametrize("name", ["TON", "TOF", "TP", "NOW", "RTC"])
 def test_timers_are_registered_with_a_summary(name):
     cls = registry()[name]
     assert cls.family == "timers"
@@ -240,7 +281,7 @@ def test_timers_are_registered_with_a_summary(name):
     assert cls.stateful is (name != "NOW")
 
 
-@pytest.mark.parametrize("block", [TON(), TOF(), TP(), NOW()], ids=repr)
+@pytest.mark.parametrize("block", [TON(), TOF(), TP(), NOW(), RTC()], ids=repr)
 def test_timers_agree_with_the_interpreter(block):
     assert_agrees_with_interpreter(block)
 

@@ -52,6 +52,17 @@ def test_step_increments_the_counter_and_the_values(win):
     assert port.text(2) == dbg.text(port.data(0, Qt.ItemDataRole.UserRole))
 
 
+def test_the_tree_names_a_variable_of_an_inner_instance_by_its_member_path(qtbot):
+    from fbd import Plc
+    from tests.blocks.test_control import control_loop
+    window = open_debugger(qtbot, Plc(control_loop(), cycle=0.02))
+    pid = window.tree.find("ctrl")
+    pid.setExpanded(True)
+    names = [pid.child(i).text(0) for i in range(pid.childCount())]
+    assert {"ITERM.XOUT (var)", "DTERM.XOUT (var)", "ERROR (var)", "XOUT (out)"} <= set(names)
+    window.close()
+
+
 def test_the_timer_runs_at_the_chosen_speed(win):
     dbg = win.debugger
     dbg.budget_s = 60.0                # the scans due, however slow this machine is

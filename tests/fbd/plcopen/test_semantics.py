@@ -158,6 +158,23 @@ def test_add_sub_mul_div_take_the_overload_their_inputs_types_say(tmp_path):
              BACK=dt.datetime(2024, 1, 31, 22, 30, 15, 500000))
 
 
+def test_an_overload_fed_by_another_takes_the_type_that_one_gives(tmp_path):
+    """(D1 - D2) - T#1h: the first SUB of two DTs is a TIME, so the second is a SUB of
+    TIMEs, not SUB_DT_TIME (Beremiz's TEMPO_TEST measures a duration so)."""
+    prog = f.pou("Main", f.group("inputVars", f.var("D1", "DT"), f.var("D2", "DT"))
+                 + f.group("outputVars", f.var("LESS", "TIME")),
+                 f.inv(1, "D1") + f.inv(2, "D2") + f.inv(3, "T#1h")
+                 + f.block(4, "SUB", {"IN1": (1, None), "IN2": (2, None)}, ["OUT"])
+                 + f.block(5, "SUB", {"IN1": (4, "OUT"), "IN2": (3, None)}, ["OUT"], x=300)
+                 + f.outv(6, "LESS", 5, pin="OUT"))
+    net = f.net(tmp_path, prog)
+    assert {net.instances["SUB_4"].element.name, net.instances["SUB_5"].element.name} == {
+        "SUB_DT_DT", "SUB"}
+    h = Harness(net)
+    h.set(D1="DT#2024-02-01-00:30:00", D2="DT#2024-01-31-12:30:00").scan()
+    h.expect(LESS=dt.timedelta(hours=11))
+
+
 # -- initial values ----------------------------------------------------------------------
 def test_a_string_initial_value_without_quotes_is_that_text_as_beremiz_quotes_it(tmp_path):
     """matiec's own test project writes ``STR1 := 3.456789``; Beremiz generates

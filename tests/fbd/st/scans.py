@@ -7,16 +7,20 @@ import datetime
 from fbd.real32 import real32_text
 from fbd.st.project import load
 from fbd.testing import Harness
-from fbd.types import REAL
+from fbd.types import DT, REAL
+from fbd.values import format_value
 
 
 def text(value, single: bool = False) -> str:
     """``single``: a REAL, which the oracle shows as the shortest text of its
-    single-precision value (``0.1``), an LREAL as Python's repr."""
+    single-precision value (``0.1``), an LREAL as Python's repr; a DT as its
+    literal (``DT#2024-02-29-23:59:59.99``)."""
     if single:
         return real32_text(value)
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
+    if isinstance(value, datetime.datetime):
+        return format_value(DT, DT.coerce(value))
     if isinstance(value, datetime.timedelta):
         us = value // datetime.timedelta(microseconds=1)
         return f"T#{us // 1000}ms" if us % 1000 == 0 else f"T#{us / 1000}ms"

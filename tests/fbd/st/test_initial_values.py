@@ -5,7 +5,10 @@ PLCopen project (its ST and FBD POUs)."""
 
 import datetime
 
+import pytest
+
 from fbd.plcopen import load_project
+from fbd.st import StSemanticError
 from fbd.st.project import load
 from fbd.testing import Harness
 from fbd.values import format_tod
@@ -169,3 +172,15 @@ def test_a_plcopen_projects_st_and_fbd_pous_start_time_and_date_arrays_and_struc
     for h, prefix in ((s, "S."), (fbd_, "")):
         assert h.get(f"{prefix}b") == [datetime.datetime(2024, 1, 31, 12), datetime.datetime(1970, 1, 1)]
         assert h.get(f"{prefix}j") == {"tm": datetime.timedelta(seconds=5), "d": datetime.date(2000, 1, 1)}
+
+
+@pytest.mark.parametrize("init, value", [("DOOR#Elevator", "Elevator"), ("UP", "UP")])
+def test_an_initial_value_its_enumeration_has_not_is_refused_as_matiec_refuses_it(init, value):
+    # matiec: "Ambiguous enumerate value or Variable not declared in this scope"; this
+    # once escaped as a KeyError (found by tests/robustness/fuzz.py, st 3657)
+    text = ("TYPE DOOR : (OPEN, CLOSED); END_TYPE\nTYPE LIFT : (UP, DOWN); END_TYPE\n"
+            f"PROGRAM main VAR d : DOOR := {init}; END_VAR d := DOOR#OPEN; END_PROGRAM\n")
+    with pytest.raises(StSemanticError) as e:
+        load("enum.st", text=text)
+    assert (e.value.line, e.value.col) == (3, 30)
+    assert e.value.message == f"DOOR has no value {value} (its values: OPEN, CLOSED)"

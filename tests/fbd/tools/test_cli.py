@@ -239,6 +239,7 @@ def test_bench_json_and_table(capsys):
     assert [s["blocks"] for s in doc["sizes"]] == [150, 300]
     # figures, not verdicts: how fast is the benchmark's business, not the test's
     assert all(s["ns_per_block"] > 0 and s["speedup"] > 0 for s in doc["sizes"])
+    assert all(s["export_s"] > 0 and s["export_cpu_s"] > 0 for s in doc["sizes"])
     assert doc["overhead"]["bare_us"] > 0
     by = {tg["target"]: tg for tg in doc["targets"]}
     assert by["cycle"]["status"] == "n/a" and by["speedup"]["at_blocks"] == 300
@@ -260,6 +261,19 @@ def test_bench_times_real_control_loops_with_mix_real_in_cpu_time_if_asked(capsy
     doc = json.loads(out)
     assert doc["mix"].startswith("REAL control loops of SUB, MUL, ADD") and doc["clock"] == "cpu"
     assert doc["sizes"][0]["blocks"] == 120 and doc["sizes"][0]["scan_us"] > 0
+
+
+def test_bench_judges_the_plcopen_export_against_its_targets():
+    from fbd.tools.bench import BenchResult, SizeResult, format_report, targets
+    result = BenchResult(1, False, "3", "AND", [
+        SizeResult(10_000, 0.1, 0.5, 400.0, 40.0, 3, 10, export_s=3.2, export_cpu_s=3.0),
+        SizeResult(100_000, 0.9, 1.5, 4000.0, 40.0, 3, 10, export_s=75.0, export_cpu_s=50.0)])
+    by = {tg["target"]: tg for tg in targets(result)}
+    assert (by["export_10k"]["status"], by["export_100k"]["status"]) == ("PASS", "MISS")
+    text = format_report(result)
+    assert "wall-clock (CPU) seconds: 10,000 blocks 3.20 (3.00); 100,000 blocks 75.00 (50.00)" \
+        in text
+    assert "PLCopen export < 60 s at 100k blocks" in text
 
 
 def test_bench_reports_the_spread_of_its_runs_and_warns_when_it_is_wide(capsys):
