@@ -42,8 +42,9 @@ from ..st.stmts import WATCHDOG_ITERATIONS
 from . import regions
 from .builder import ValueBuilder
 from .lower import BlockLowering
-from .pouframe import Frame, Place, storage_of, table_variable
-from .values import TRAP_RANGE, B, NoNativeForm, V, Var, const, slot_kind
+from .poucalls import PouCalls, _whole, buffer_offsets
+from .pouframe import Frame, Memory, Place, storage_of, table_variable
+from .values import B, NoNativeForm, V, Var, const, slot_kind
 
 _CMP = {"<": ast.Lt, ">": ast.Gt, "<=": ast.LtE, ">=": ast.GtE, "==": ast.Eq, "!=": ast.NotEq}
 _BITS = {"&": ast.BitAnd(), "|": ast.BitOr(), "^": ast.BitXor()}
@@ -79,7 +80,7 @@ class NativeModule:
         return name
 
 
-class PouLowering(ValueBuilder):
+class PouLowering(PouCalls, Memory, ValueBuilder):
     """One POU instance's function (``frame`` a :class:`~.pouframe.Frame`), or a
     FUNCTION's (``frame`` None): ``i64 name(ptr %s, i64 %now, ...)``, returning 0
     or the site number of the fault that ended it."""
@@ -259,29 +260,6 @@ class PouLowering(ValueBuilder):
             place = self.locals[info.name.upper()] = self.new_local(info.result_type)
             self.constant_into(place, info.result_type.default, info.result_type)
 
-    def new_local(self, tp) -> Place:
-        n = regions.cells(tp)
-        if n is None:
-            self.fail(f"{tp.name} variables have no native form")
-        if regions.aggregate(tp):
-            return Place(self.alloca(count=n), 0, tp)
-        return self.scalar_local(tp)
-
-    def scalar_local(self, tp) -> Place:
-        """A stack slot for one value of ``tp``: a REAL as a ``float``, so the
-        optimiser computes REAL arithmetic in single precision, as C does (a
-        double operation of two floats rounded to float is the float operation)."""
-        kind = slot_kind(tp)
-        if kind == "d" and tp.canonical.bits == 32:
-            return Place(self.alloca("float"), 0, tp, single=True)
-        return Place(self.alloca("double" if kind == "d" else "i64"), 0, tp)
-
-    def widened(self, ref: str, tp) -> V:
-        if slot_kind(tp) == "Q":
-            return V("i", self.emit(f"zext i64 {ref} to i128"), 0, (1 << 64) - 1, 128)
-        c = tp.canonical
-        return V("i", ref, c.min, c.max, 64)
-
     def leave(self, code: str) -> None:
         """Write back what the call holds, then return ``code``."""
         for path, place in self.cached.items():
@@ -375,95 +353,6 @@ class PouLowering(ValueBuilder):
                 off = self.add_cells(off, V("i", scaled, None, None, 64))
             return Place(base.ptr, off, e.type)
         self.fail(f"{type(e).__name__} is not a variable")
-
-    def add_cells(self, off, more):
-        if isinstance(off, int) and isinstance(more, int):
-            return off + more
-        a = str(off) if isinstance(off, int) else off.ref
-        b = str(more) if isinstance(more, int) else more.ref
-        return V("i", self.emit(f"add i64 {a}, {b}"), None, None, 64)
-
-    def pointer(self, place: Place) -> str:
-        off = place.off
-        if isinstance(off, int) and off == 0:
-            return place.ptr
-        text = str(off) if isinstance(off, int) else off.ref
-        return self.emit(f"getelementptr i64, ptr {place.ptr}, i64 {text}")
-
-    def load(self, place, tp) -> V:
-        if isinstance(place, V):
-            return place
-        kind = slot_kind(tp)
-        p = self.pointer(place)
-        if place.single:
-            return V("f", self.emit(f"fpext float {self.emit(f'load float, ptr {p}')} to double"))
-        if kind == "d":
-            return V("f", self.emit(f"load double, ptr {p}"))
-        raw = self.emit(f"load i64, ptr {p}")
-        if kind == "b":
-            return B(raw, 64)
-        return self.widened(raw, tp)
-
-    def store(self, place: Place, v: V, tp) -> None:
-        kind = slot_kind(tp)
-        p = self.pointer(place)
-        if kind == "d":
-            if v.k == "i" and (v.modular or v.lo < -(1 << 53) or v.hi > (1 << 53)):
-                self.fail("an integer beyond 2**53 stored in a REAL")
-            if place.single:        # a REAL value: exact in a float
-                single = self.emit(f"fptrunc double {self.to_float(v).ref} to float")
-                self.put(f"  store float {single}, ptr {p}")
-                return
-            self.put(f"  store double {self.to_float(v).ref}, ptr {p}")
-            return
-        if kind == "b":
-            self.put(f"  store i64 {self.wide(self.truth(v)).ref}, ptr {p}")
-            return
-        v = self.to_int(v)
-        if v.modular:
-            self.fail(f"a {tp.name} value of unknown range")
-        if kind == "q":
-            c = tp.canonical
-            if v.lo < c.min or v.hi > c.max:
-                bad = self.emit(f"icmp slt i{v.w} {v.ref}, {c.min}")
-                bad2 = self.emit(f"icmp sgt i{v.w} {v.ref}, {c.max}")
-                self.trap(self.emit(f"or i1 {bad}, {bad2}"), TRAP_RANGE)
-        ref = v.ref if v.w == 64 else self.emit(f"trunc i128 {v.ref} to i64")
-        self.put(f"  store i64 {ref}, ptr {p}")
-
-    def assign(self, place: Place, value, tp) -> None:
-        """``place := value``: a scalar stored, an ARRAY or STRUCT copied cell by cell."""
-        if regions.aggregate(tp):
-            if not isinstance(value, Place):
-                self.fail(f"a {tp.name} value that is not a variable")
-            n = regions.cells(tp)
-            self.put(f"  call void @llvm.memmove.p0.p0.i64(ptr {self.pointer(place)}, "
-                     f"ptr {self.pointer(value)}, i64 {8 * n}, i1 false)")
-            return
-        self.store(place, value, tp)
-
-    def constant_into(self, place: Place, value, tp) -> None:
-        """Write a constant (an aggregate's nested list too) into ``place``."""
-        if regions.aggregate(tp):
-            cells: list = []
-            regions.write(lambda kind, at, x: cells.append((at, kind, x)), 0, tp, value)
-            for at, kind, x in cells:
-                sub = Place(place.ptr, self.add_cells(place.off, at), None)
-                self.put_constant(sub, kind, x)
-            return
-        self.put_constant(place, slot_kind(tp), value)
-
-    def put_constant(self, place: Place, kind, x) -> None:
-        p = self.pointer(place)
-        if place.single:
-            self.store(place, const(float(x)), place.tp)
-        elif kind == "d":
-            self.put(f"  store double {const(float(x)).ref}, ptr {p}")
-        else:
-            value = int(x)
-            if kind == "Q" and value >= 1 << 63:
-                value -= 1 << 64
-            self.put(f"  store i64 {value}, ptr {p}")
 
     # -- statements ---------------------------------------------------------------------
     def statements(self, body: list) -> None:
@@ -717,79 +606,6 @@ class PouLowering(ValueBuilder):
         self.leave(code)
         self.start(ok)
 
-    def call_fb(self, s: ir.CallFb) -> None:
-        if self.frame is None:
-            self.fail("an FB instance in a FUNCTION")
-        inner = self.frame.inner(s.var, s.info)
-        if inner.name not in self.module.made:
-            self.module.made.add(inner.name)
-            fn = PouLowering(s.info.code, inner, self.module, f"@\"{inner.name}\"")
-            self.module.defs.append(fn.function())
-        copies = self.copies_in(s.inouts, s.info.in_outs)
-        args = "".join(f", ptr {p}" for p, _place, _tp in copies)
-        code = self.emit(f"call i64 @\"{inner.name}\"(ptr %s, i64 %now{args})")
-        self.returned(code)
-        self.copies_out(copies)
-
-    def copies_in(self, places, decls) -> list:
-        """VAR_IN_OUT arguments as matiec passes them: a copy in, copied back out."""
-        out = []
-        for e, v in zip(places, decls):
-            place = self.address(e)
-            # the callee reads it as a table cell: a double for a REAL, never a float
-            copy = Place(self.alloca(count=regions.cells(v.type)), 0, v.type)
-            if regions.aggregate(v.type):
-                self.assign(copy, place, v.type)
-            else:
-                self.store(copy, self.load(place, v.type), v.type)
-            out.append((self.pointer(copy), place, v.type))
-        return out
-
-    def copies_out(self, copies) -> None:
-        for ptr, place, tp in copies:
-            if regions.aggregate(tp):
-                self.assign(place, Place(ptr, 0, tp), tp)
-            else:
-                self.store(place, self.load(Place(ptr, 0, tp), tp), tp)
-
-    def call_function(self, s: ir.CallFunction) -> None:
-        self.items[s.name] = self.function_call(s.info, s.args)
-
-    def function_call(self, info, args) -> tuple:
-        """Call a FUNCTION: (its buffer, where each value it hands back starts in
-        it: the result, its VAR_OUTPUTs, its VAR_IN_OUTs' final values)."""
-        fn = self.module.function_of(info)
-        n_in = len(info.inputs)
-        offsets = buffer_offsets(info)
-        out = self.alloca(count=offsets[-1])
-        texts = []
-        for a, v in zip(args[:n_in], info.inputs):
-            if regions.aggregate(v.type):       # by value: the call gets a copy
-                copy = self.new_local(v.type)
-                self.assign(copy, self.address(_whole(a)), v.type)
-                texts.append(f"ptr {self.pointer(copy)}")
-                continue
-            value = self.expr(a)
-            if slot_kind(v.type) == "d":
-                texts.append(f"double {self.to_float(value).ref}")
-            elif slot_kind(v.type) == "b":
-                texts.append(f"i64 {self.wide(self.truth(value)).ref}")
-            else:
-                texts.append(f"i64 {self.low64(value)}")
-        copies = self.copies_in(args[n_in:], info.in_outs)
-        texts += [f"ptr {p}" for p, _place, _tp in copies]
-        code = self.emit(f"call i64 {fn}(ptr %s, i64 %now, ptr {out}"
-                         f"{''.join(', ' + t for t in texts)})")
-        self.returned(code)
-        first = 1 + len(info.outputs)
-        for k, (ptr, _place, tp) in enumerate(copies):    # what the call left in them
-            into = Place(out, offsets[first + k], tp)
-            if regions.aggregate(tp):
-                self.assign(into, Place(ptr, 0, tp), tp)
-            else:
-                self.store(into, self.load(Place(ptr, 0, tp), tp), tp)
-        return out, offsets
-
     # -- expressions ---------------------------------------------------------------------
     def expr(self, e) -> V:
         kind = type(e)
@@ -842,22 +658,6 @@ class PouLowering(ValueBuilder):
                 self.fail(f"a {e.type.name} value used whole")
             return self.load(self.address(e), e.type)
         self.fail(f"the expression {kind.__name__}")
-
-
-def buffer_offsets(info) -> list[int]:
-    """Where a FUNCTION's result, outputs and VAR_IN_OUTs start in its buffer (cells),
-    and the buffer's size last."""
-    at, out = 0, []
-    for tp in [info.result_type] + [v.type for v in info.outputs] + [v.type for v in info.in_outs]:
-        out.append(at)
-        at += regions.cells(tp) or 1
-    return out + [at]
-
-
-def _whole(e):
-    """An ARRAY or STRUCT value's expression, without the copy IEC's assignment
-    makes (the native assignment copies the cells)."""
-    return e.a if isinstance(e, ir.Copy) else e
 
 
 DECLARATIONS = "declare void @llvm.memmove.p0.p0.i64(ptr, ptr, i64, i1)"

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from ..errors import FbdError
 from . import regions
-from .pou import NativeModule, PouLowering, buffer_offsets
+from .pou import NativeModule, PouLowering
+from .poucalls import buffer_offsets
 from .pouframe import leaf_frame
 from .values import NoNativeForm, slot_kind
 
