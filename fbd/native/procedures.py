@@ -4,15 +4,17 @@ POUs) in a native program: whether they have a native form, their functions
 
 Each such block is called as ``i64 p<leaf>(ptr %s, i64 %now, <its inputs>)``;
 a nonzero result is a fault (an index out of bounds, the watchdog) that ends
-the scan: the chunk stores it in the fault cell and returns, the driver
-returns -2, and :meth:`Procedures.raise_fault` raises the error the Python
-engine raises at that place. A fault's number is ``(module << 24) | site``:
-each compiled module keeps the sites of its functions.
+the scan: the chunk stores it and the block's index in the fault cells and
+returns, the driver returns -2, and :meth:`Procedures.raise_fault` raises the
+error the Python engine raises at that place, naming that block. A fault's
+number is ``(module << 24) | site``: each compiled module keeps the sites of
+its functions.
 """
 
 from __future__ import annotations
 
-from ..errors import FbdError
+from ..errors import ScanError
+from ..st.procedure import raise_index_error, raise_watchdog
 from . import regions
 from .pou import NativeModule, PouLowering
 from .poucalls import buffer_offsets
@@ -103,6 +105,8 @@ class Procedures:
         lines.append(f"  br i1 %b{index}.f, label %b{index}.fault, label %b{index}.ok")
         lines.append(f"b{index}.fault:")
         lines.append(f"  store i64 {r}, ptr %fault")
+        lines.append(f"  %b{index}.at = getelementptr i64, ptr %fault, i64 2")
+        lines.append(f"  store i64 {index}, ptr %b{index}.at")
         lines.append("  ret void")
         lines.append(f"b{index}.ok:")
         return "\n".join(lines)
@@ -116,10 +120,14 @@ class Procedures:
         s._q[program._fault_cell] = 0
         module, site = code >> SITE_BITS, code & ((1 << SITE_BITS) - 1)
         kind, where, lo, hi = self.sites[module][site - 1]
-        if kind == "bounds":
-            raise FbdError(f"{where}: array index {value} is outside {lo}..{hi}")
-        raise FbdError(f"{where}: watchdog: a loop ran more than the budget of iterations in one "
-                       f"scan (an endless loop?); the scan is stopped")
+        block = program.leaves[s._q[program._fault_cell + 2]].path
+        try:                # the Python engine's own errors, from the same place
+            if kind == "bounds":
+                raise_index_error(value, lo, hi, where)
+            raise_watchdog(where)
+        except ScanError as error:
+            error.path = block      # the block it stopped in, as a fault names it
+            raise
 
 
 def native_reason(info) -> str | None:

@@ -55,7 +55,13 @@ class NotNative(FbdError):
 
 
 class NativeTrap(FbdError):
-    """The scan hit something Python would raise on (or could not hold)."""
+    """The scan hit something Python would raise on (or could not hold); ``path``
+    is the block's."""
+    fault_kind = "trap"     # what fbd.runtime.faults.Fault calls it
+
+    def __init__(self, message: str, path: str):
+        self.path = path
+        super().__init__(message)
 
 
 def _llvm():
@@ -132,9 +138,10 @@ class NativeProgram:
             return self
         flat = self.flat
         # every slot can get a scratch slot; then the regions; the fault cells (the
-        # site a procedure faulted at, its value); the trap cell last
+        # site a procedure faulted at, its value, the block that called it); the trap
+        # cell last
         self._fault_cell = self._region_end
-        self.capacity = self._region_end + 3
+        self.capacity = self._region_end + 4
         self._trap_cell = self.capacity - 1
         self._init_cells = self._cells(flat.new_table())
         self._version = 0
@@ -481,7 +488,8 @@ class NativeProgram:
         leaf = self.leaves[index]
         raise NativeTrap(f"{leaf.path} ({leaf.block!r}): {TRAP_REASONS.get(reason, 'a trap')} in "
                          f"this scan; the Python engine raises here (or keeps a value the "
-                         f"signal's type cannot hold): run it with engine='python' to look")
+                         f"signal's type cannot hold): run it with engine='python' to look",
+                         leaf.path)
 
     def set_forced(self, slots: set[int]) -> list[int]:
         """As :meth:`ScanProgram.set_forced`: the blocks writing ``slots`` write

@@ -11,8 +11,10 @@ would leave them: scan k at ``now + k * cycle``, the task's count, its next
 due time.
 
 Nothing needs Python between two scans when the task has no recorder (a
-trace, ``fbd run``'s rows, a debugger's breakpoints: they sample each scan)
-and no ``before_scan`` hook, except those that say calling them around the
+trace, ``fbd run``'s rows, a debugger's breakpoints: they sample each scan),
+its scans are timed by the real clock (a clock the caller drives, as a test
+does, says how long each scan took, which a run timed whole cannot honour)
+and it has no ``before_scan`` hook, except those that say calling them around the
 whole run is the same (``per_scan = False``: a configuration's only task
 loading its globals before and handing them back after). Writes made
 before the run (``plc.set``, a force) are latched by its first scan and
@@ -20,7 +22,9 @@ nothing can change them during it. A scan's wall time is then the run's
 mean (``ScanStats.add_run``).
 
 A fault in scan k (an exception, a native trap) leaves the k - 1 scans
-before it counted, and is raised as the scan one by one would raise it.
+before it counted, and is raised as the scan one by one would raise it: a
+:class:`~.faults.PlcFault` naming that scan and its time, which puts the PLC
+in FAULT.
 """
 
 from __future__ import annotations
@@ -37,6 +41,9 @@ def batchable(task) -> bool:
     """Whether ``task``'s scans may run many in one call (see the module docstring)."""
     if getattr(task.program, "scan_many", None) is None:
         return False
+    if task.clock is not _time.perf_counter_ns:
+        # a clock the caller drives (a test's) times each scan; a run is timed whole
+        return False
     for hook in task.before_scan:
         if getattr(getattr(hook, "__self__", hook), "per_scan", True):
             return False
@@ -51,13 +58,15 @@ def run_scans(task, first_us: int, cycle: int, n: int) -> None:
             task.run_scan(first_us + k * cycle)
         return
     task.latch()
-    t0 = _time.perf_counter_ns()
+    clock = task.clock
+    t0 = clock()
     try:
         done = task.program.scan_many(task.s, first_us, cycle, n)
     except ScansDone as stop:
-        _count(task, stop.done, _time.perf_counter_ns() - t0, first_us, cycle)
-        raise stop.__cause__ from None
-    _count(task, done, _time.perf_counter_ns() - t0, first_us, cycle)
+        _count(task, stop.done, clock() - t0, first_us, cycle)
+        error = stop.__cause__
+        raise task.failed(error, first_us + stop.done * cycle) from error
+    _count(task, done, clock() - t0, first_us, cycle)
 
 
 def _count(task, done: int, ns: int, first_us: int, cycle: int) -> None:

@@ -14,20 +14,24 @@ import copy as _copy
 import math
 
 from ..block import code_namespace
-from ..errors import FbdError
+from ..errors import ScanError
 from . import ir
 from .errors import StSemanticError
 from .pyaccess import table_source
 from .pyaccess import value_source as _value_source
 
 
-def _bounds(index, lo, hi, where):
-    raise FbdError(f"{where}: array index {index} is outside {lo}..{hi}")
+def raise_index_error(index, lo, hi, where):
+    file, line, pou = where
+    raise ScanError(f"array index {index} is outside {lo}..{hi}", kind="index", file=file,
+                    line=line, pou=pou)
 
 
-def _watchdog(where):
-    raise FbdError(f"{where}: watchdog: a loop ran more than the budget of iterations in one "
-                   f"scan (an endless loop?); the scan is stopped")
+def raise_watchdog(where):
+    file, line, pou = where
+    raise ScanError("watchdog: a loop ran more than the budget of iterations in one scan "
+                    "(an endless loop?); the scan is stopped", kind="watchdog", file=file,
+                    line=line, pou=pou)
 
 
 def _copy_value(value):
@@ -35,7 +39,8 @@ def _copy_value(value):
 
 
 #: what the generated code calls besides the blocks' own helpers
-RUNTIME = {"_st_bounds": _bounds, "_st_watchdog": _watchdog, "_st_copy": _copy_value, "math": math}
+RUNTIME = {"_st_bounds": raise_index_error, "_st_watchdog": raise_watchdog, "_st_copy": _copy_value,
+           "math": math}
 
 
 def namespace_of(info) -> dict:

@@ -7,6 +7,7 @@ import pytest
 
 import fbd
 from fbd.runtime.fastforward import batchable
+from fbd.runtime.faults import PlcFault, PlcState
 from fbd.st.project import load
 
 COUNTER = """PROGRAM Main
@@ -63,14 +64,28 @@ def test_writes_and_forces_before_a_run_are_latched_by_its_first_scan():
     assert fast.get("Main.t1.Q") is slow.get("Main.t1.Q") is False
 
 
-def test_a_fault_in_a_run_counts_the_scans_before_it_and_raises_as_that_scan_would():
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_a_fault_in_a_run_counts_the_scans_before_it_and_puts_the_plc_in_fault_as_that_scan_would(
+        engine):
+    if engine == "native":
+        pytest.importorskip("llvmlite")
     text = COUNTER.replace("a[k] := n;", "a[k] := n; IF n = 40 THEN a[k + 5] := 0; END_IF;")
-    fast, slow = plcs(text)
+    fast, slow = plcs(text, engine)
+    assert fast.engine == engine and batchable(fast.main)
     for plc in (fast, slow):
-        with pytest.raises(fbd.FbdError, match=r"ff\.st:7: in PROGRAM Main: array index 10 "):
+        with pytest.raises(PlcFault, match=r"ff\.st:7: in PROGRAM Main: array index 10 "):
             plc.scan(100)
-        assert plc.scans == 39
+        assert plc.scans == 39 and plc.state == PlcState.FAULT
+        fault = plc.fault
+        assert (fault.kind, fault.scan, fault.file, fault.line, fault.pou, fault.time_us) == (
+            "index", 40, "ff.st", 7, "PROGRAM Main", 39 * 5000)
+        with pytest.raises(PlcFault):
+            plc.scan(1)             # nothing runs until a restart
     assert list(fast.main.s) == list(slow.main.s)
+    for plc in (fast, slow):
+        plc.restart()
+        plc.scan(10)
+        assert plc.state == PlcState.RUN and plc.get("Main.n") == 10
 
 
 def test_a_configurations_only_task_loads_and_hands_back_its_globals_around_a_run():
