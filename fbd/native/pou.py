@@ -66,6 +66,8 @@ class NativeModule:
         self.defs: list[str] = []
         self.functions: dict = {}       # fn_name -> LLVM name of a FUNCTION made here
         self.made: set = set()
+        #: when only checking for a native form: why an FB type has none (or None)
+        self.probe = None
 
     def site(self, kind: str, where: str, lo: int = 0, hi: int = 0) -> int:
         self.sites.append((kind, where, lo, hi))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..st import ir
 from . import regions
 from .pouframe import Place
-from .values import slot_kind
+from .values import NoNativeForm, slot_kind
 
 
 class PouCalls:
@@ -19,14 +19,24 @@ class PouCalls:
     def call_fb(self, s: ir.CallFb) -> None:
         if self.frame is None:
             self.fail("an FB instance in a FUNCTION")
-        inner = self.frame.inner(s.var, s.info)
-        if inner.name not in self.module.made:
-            self.module.made.add(inner.name)
-            fn = type(self)(s.info.code, inner, self.module, f"@\"{inner.name}\"")
-            self.module.defs.append(fn.function())
+        probe = self.module.probe
+        if probe is not None:
+            # checking for a native form: each FB type is checked once on its own,
+            # not once more in every instance (a program of 500 instances)
+            reason = probe(s.info)
+            if reason is not None:
+                raise NoNativeForm(reason)
+            name = s.info.fn_name
+        else:
+            inner = self.frame.inner(s.var, s.info)
+            name = inner.name
+            if name not in self.module.made:
+                self.module.made.add(name)
+                fn = type(self)(s.info.code, inner, self.module, f"@\"{name}\"")
+                self.module.defs.append(fn.function())
         copies = self.copies_in(s.inouts, s.info.in_outs)
         args = "".join(f", ptr {p}" for p, _place, _tp in copies)
-        code = self.emit(f"call i64 @\"{inner.name}\"(ptr %s, i64 %now{args})")
+        code = self.emit(f"call i64 @\"{name}\"(ptr %s, i64 %now{args})")
         self.returned(code)
         self.copies_out(copies)
 

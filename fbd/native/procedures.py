@@ -157,6 +157,7 @@ def _probe(info) -> None:
     """Lower ``info`` over made-up cells (what a real instance would get)."""
     from ..st.model import kept_name
     module = NativeModule([], 0, 0, 0)
+    module.probe = native_reason
     if info.kind == "FUNCTION":
         module.function_of(info)
         return

@@ -42,6 +42,8 @@ from .templates import Templates
 
 CHUNK = 512         # blocks per function; a force recompiles one
 BASIC_BLOCK = 50    # blocks per basic block (see the module docstring)
+#: procedures' IR lines up to which they go through the whole -O2 pipeline (see _optimize)
+FULL_OPTIMISE_LINES = 20_000
 
 
 class NotNative(FbdError):
@@ -408,7 +410,7 @@ class NativeProgram:
         src = self._chunk_with_procedures(c, self._chunk_names[c], c + 1)
         module = self._llvm.parse_assembly(DECLARATIONS + "\n" + POU_DECLARATIONS + "\n" + src)
         if self._optimize_next:
-            self._optimize(module)
+            self._optimize(module, self._procedure_lines)
         return src, self._emit_tm.emit_object(module), self._sites_made
 
     def _chunk_with_procedures(self, c: int, fname: str, number: int) -> str:
@@ -417,16 +419,28 @@ class NativeProgram:
         module = self._procedures.module(leaves, number)
         self._sites_made = module.sites
         self._optimize_next = bool(module.defs)
+        self._procedure_lines = sum(d.count("\n") for d in module.defs)
         return "\n".join(module.defs + [self._chunk_source(c, fname, number)])
 
-    def _optimize(self, module) -> None:
-        """The procedures' code through LLVM's optimiser: their variables and
-        temporaries in registers, branches simplified (the blocks' straight-line
-        code needs none of it, see docs/native.md)."""
+    def _optimize(self, module, lines: int) -> None:
+        """The procedures' code (``lines`` of IR) through LLVM's optimiser: their
+        variables and temporaries in registers, branches simplified (the blocks'
+        straight-line code needs none of it, see docs/native.md). Up to
+        :data:`FULL_OPTIMISE_LINES`, the -O2 pipeline (inlining, loop passes);
+        past it, whose time grows faster than the code, only what puts values in
+        registers and folds them (a big program compiles in a second or two, and
+        runs about as fast: docs/performance.md)."""
         llvm = self._llvm
         options = llvm.create_pipeline_tuning_options(speed_level=2)
         builder = llvm.create_pass_builder(self._emit_tm, options)
-        builder.getModulePassManager().run(module, builder)
+        if lines <= FULL_OPTIMISE_LINES:
+            builder.getModulePassManager().run(module, builder)
+            return
+        passes = llvm.create_new_module_pass_manager()
+        passes.add_sroa_pass()
+        passes.add_instruction_combine_pass()
+        passes.add_simplify_cfg_pass()
+        passes.run(module, builder)
 
     def _entry(self, driver: str) -> str:
         """The driver's entry as a built-in function (see :mod:`.entry`)."""
@@ -502,7 +516,7 @@ class NativeProgram:
         self._version += 1
         v = self._version
         parts = [DECLARATIONS, POU_DECLARATIONS]
-        optimize = False
+        optimize, lines = False, 0
         for c in chunks:
             self._chunk_names[c] = f"c{c}_v{v}"
             self._modules += 1
@@ -510,6 +524,7 @@ class NativeProgram:
                                                              self._modules)
             self._procedures.sites[self._modules] = self._sites_made
             optimize = optimize or self._optimize_next
+            lines += self._procedure_lines
             parts.append(self._chunk_src[c])
         rebuilt = {self._chunk_names[c] for c in chunks}
         parts += [f"declare void @{name}(ptr, i64)" for name in self._chunk_names
@@ -518,7 +533,7 @@ class NativeProgram:
         parts += [self._driver_src, self._entry(f"scan_v{v}")]
         module = self._llvm.parse_assembly("\n".join(parts))
         if optimize:
-            self._optimize(module)
+            self._optimize(module, lines)
         self._engine.add_module(module)
         self._engine.finalize_object()
         self._link(f"scan_v{v}")
@@ -586,7 +601,7 @@ class NativeProgram:
                       "  %r = load i64, ptr %trap", "  ret i64 %r", "}"]
         module = self._llvm.parse_assembly("\n".join(parts))
         if procedures.defs:
-            self._optimize(module)
+            self._optimize(module, sum(d.count("\n") for d in procedures.defs))
         self._engine.add_module(module)
         self._engine.finalize_object()
         kind = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)

@@ -12,6 +12,7 @@ import pytest
 
 import fbd
 from fbd.native import NotNative
+from fbd.st.project import load as load_st
 from tests.fbd.native.agreement import random_value, same
 
 pytest.importorskip("llvmlite")
@@ -111,3 +112,40 @@ def test_every_st_program_agrees_on_both_engines_slot_by_slot(path):
 
 def test_the_st_programs_are_enough_to_mean_something():
     assert len([p for p in PROGRAMS if _ids(p) not in REFUSED | set(NOT_NATIVE)]) >= 60
+
+
+GREETER = """FUNCTION_BLOCK Greeter
+VAR_INPUT n : INT; END_VAR
+VAR msg : STRING; END_VAR
+  IF n > 0 THEN msg := 'hi'; END_IF;
+END_FUNCTION_BLOCK
+PROGRAM prg
+VAR g : Greeter; k : INT; END_VAR
+  k := k + 1;
+  g(n := k);
+END_PROGRAM
+"""
+
+
+def test_an_fb_type_with_no_native_form_is_named_with_its_line_by_the_program_using_it():
+    net = load_st("g.st", text=GREETER).network("prg")
+    auto = fbd.Plc(net)
+    assert auto.engine == "python"
+    assert ("prg (PROGRAM prg: FUNCTION_BLOCK Greeter, line 3: the STRING variable msg has no "
+            "native form") in auto.engine_reason
+    with pytest.raises(NotNative, match="FUNCTION_BLOCK Greeter, line 3"):
+        fbd.Plc(net, engine="native")
+
+
+def test_procedures_past_the_full_optimiser_compile_to_the_same_values(monkeypatch):
+    # a big program's procedures skip -O2's inlining and loop passes: same table
+    from fbd.native import program
+    from fbd.st.progbench import KERNEL
+    monkeypatch.setattr(program, "FULL_OPTIMISE_LINES", 0)
+    net = load_st("k.st", text=KERNEL).network("prg")
+    py, na = fbd.Plc(net, engine="python"), fbd.Plc(net, engine="native")
+    for _ in range(3):
+        py.scan(7)
+        na.scan(7)
+        assert all(same(a, b) for a, b in zip(py.main.s, na.main.s))
+    assert na.get("prg.checksum") == py.get("prg.checksum") != 0
