@@ -428,8 +428,7 @@ class NativeProgram:
         straight-line code needs none of it, see docs/native.md). Up to
         :data:`FULL_OPTIMISE_LINES`, the -O2 pipeline (inlining, loop passes);
         past it, whose time grows faster than the code, only what puts values in
-        registers and folds them (a big program compiles in a second or two, and
-        runs about as fast: docs/performance.md)."""
+        registers and folds them (docs/native.md, "ST, IL and SFC POUs")."""
         llvm = self._llvm
         options = llvm.create_pipeline_tuning_options(speed_level=2)
         builder = llvm.create_pass_builder(self._emit_tm, options)
