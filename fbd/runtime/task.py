@@ -62,6 +62,22 @@ class ScanStats:
             return True
         return False
 
+    def add_run(self, scan: int, n: int, ns: int) -> bool:
+        """Count ``n`` scans run in one call (:mod:`.fastforward`) in ``ns`` together:
+        each is taken to have lasted the mean; ``scan`` is the last one's number.
+        True when they overran their cycle."""
+        mean = ns // n
+        self.count += n
+        self.total_ns += ns
+        self.last_ns = mean
+        self.min_ns = min(self.min_ns, mean)
+        self.max_ns = max(self.max_ns, mean)
+        if mean > self.limit_ns:
+            self.overruns += n
+            self.overrun_log.append((scan, mean / 1000))
+            return True
+        return False
+
     @property
     def mean_us(self) -> float:
         return self.total_ns / self.count / 1000 if self.count else 0.0
