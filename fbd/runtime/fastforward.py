@@ -39,8 +39,8 @@ MIN_RUN = 2
 
 def batchable(task) -> bool:
     """Whether ``task``'s scans may run many in one call (see the module docstring)."""
-    if getattr(task.program, "scan_many", None) is None:
-        return False
+    if getattr(task.program, "scan_many", None) is None or task.forced_state:
+        return False     # a state force is applied again after each scan
     if task.clock is not _time.perf_counter_ns:
         # a clock the caller drives (a test's) times each scan; a run is timed whole
         return False

@@ -506,9 +506,13 @@ class Plc(Operation):
     def _reforce(self, task: Task) -> None:
         program = task.program
         # Inputs are overwritten by the latch, outputs by the publish step: only
-        # block-written slots need their writer redirected.
-        new_slots = program.set_forced({s for s in task.forces if s in program.writer
-                                        or s in program.outputs.values()})
+        # block-written slots need their writer redirected; but a block's own
+        # state (an ST POU's variable) is read by the block that writes it, which
+        # must see the force: it is applied again after each scan (Task.forced_state).
+        state = {info.slot for info in program.signals.values() if info.kind == "state"}
+        task.forced_state = tuple(s for s in task.forces if s in state)
+        new_slots = program.set_forced({s for s in task.forces if s not in state and (
+            s in program.writer or s in program.outputs.values())})
         for slot in new_slots:
             task.s.append(task.s[_scratch_source(program, slot)])
 
