@@ -24,7 +24,7 @@ log = logging.getLogger("fbd.opcua")
 
 async def serve(init: tuple, inbox: Wire, outbox: Wire) -> None:
     from .nodes import NodeServer
-    _kind, host, port, security, space, tables = init
+    _kind, host, port, security, space, tables, state = init
     loop = asyncio.get_running_loop()
     waiting: dict[int, asyncio.Future] = {}
     numbers = itertools.count(1)
@@ -42,6 +42,7 @@ async def serve(init: tuple, inbox: Wire, outbox: Wire) -> None:
     node = NodeServer(host, port, security, ask)
     try:
         port = await node.start(space, tables)
+        await node.runstate.publish(state)     # the PLC object reads true from the start
     except BaseException as e:      # noqa: BLE001 - the PLC's process says it, in one line
         outbox.send("error", _reason(e))
         return

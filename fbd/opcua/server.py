@@ -106,7 +106,8 @@ class OpcuaServer:
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self._to_child = Wire(self._child.stdin)
         self._to_child.send("init", self.host, self.port, self.security,
-                            _portable(self.space, self.image), snap.tables)
+                            _portable(self.space, self.image), snap.tables,
+                            run_values(self.plc))
         for target, name in ((self._listen, "fbd-opcua-inbox"), (self._publish_loop,
                                                                   "fbd-opcua-publish")):
             thread = threading.Thread(target=target, name=name, daemon=True)
