@@ -407,11 +407,13 @@ def _describe(scope: Scope, src) -> str:
 def quiet_gc(size: int):
     """Keep the cyclic garbage collector off a big program while it is built.
 
-    A program of ``size`` >= :data:`QUIET_GC_OVER` blocks is millions of small
-    objects; the collector would walk them again and again while they are made
-    (a full pass is ~1 s at 100k blocks). Nothing here makes garbage cycles, so
-    it rests until the end and is switched back on exactly as it was. What
-    survives then goes straight to the oldest generation (``freeze`` then
+    A program of ``size`` >= :data:`QUIET_GC_OVER` blocks (or lines of an ST
+    source, :func:`fbd.st.project.load`) is millions of small objects; the
+    collector would walk them again and again while they are made (a full pass
+    is ~1 s at 100k blocks). Nothing here makes garbage cycles (what a failed
+    build leaves, the next full collection frees), so it rests until the end
+    and is switched back on exactly as it was. What survives then goes
+    straight to the oldest generation (``freeze`` then
     ``unfreeze``: two list splices, no walk), so the young collections of the
     first scans do not walk the new program two more times (at 10k blocks that
     was 3 % of the compile's instructions). The host's own young objects take

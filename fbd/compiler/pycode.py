@@ -20,6 +20,9 @@ from .flat import _NOTHING, FlatProgram, Leaf, SignalInfo
 from .forkmap import map_in_two
 from .front import _flatten, count_instances, quiet_gc
 
+#: source compiled at once at most, but for one function's own (see :func:`compile_apart`)
+COMPILE_BYTES = 256 * 1024
+
 STORE_EVERY = 16  # values a chunk assigns between two stores to the table (see _chunk_source)
 CHUNK = 1024  # leaves per generated function; a force recompiles one chunk
 
@@ -354,13 +357,14 @@ class ScanProgram:
             if _over_table(leaf):
                 for key, value in leaf.block.procedure.python_namespace().items():
                     self._namespace.setdefault(key, value)
-        for _src, code in built:
-            exec(code, self._namespace)
+        for _src, codes in built:
+            for code in codes:
+                exec(code, self._namespace)
         self._link()
 
     def _chunk_code(self, c: int) -> tuple:
         src = self._chunk_source(c)
-        return src, compile(src, f"<fbd {self.name}>", "exec")
+        return src, compile_apart(src, f"<fbd {self.name}>")
 
     def _link(self) -> None:
         scan_src = self._scan_source()
@@ -469,6 +473,22 @@ def _is_pure(template: list, leaf: Leaf, tokens: dict) -> bool:
             return False
     return assigned == outs
 
+
+
+def compile_apart(src: str, filename: str) -> tuple:
+    """The code of ``src`` compiled in runs of whole functions of about
+    :data:`COMPILE_BYTES` each, every run at its own lines of ``src``
+    (tracebacks and :meth:`PyProgram.block_at` read them). CPython holds a
+    whole module's syntax tree while it compiles it, about 130 bytes per byte
+    of source: a chunk holding a long ST body's functions (6 MB for 20,000
+    statements) took 800 MB at once. A chunk of a usual size is one run."""
+    codes, lo, line = [], 0, 0
+    while lo < len(src):
+        hi = src.find("\ndef ", lo + COMPILE_BYTES) + 1 or len(src)
+        codes.append(compile("\n" * line + src[lo:hi], filename, "exec"))
+        line += src.count("\n", lo, hi)
+        lo = hi
+    return tuple(codes)
 
 
 def compile_network(net: Network, dump: str | None = None) -> ScanProgram:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..compiler.front import quiet_gc
 from ..errors import FbdError
 from ..files import open_regular
 from ..library import load_libraries
@@ -133,6 +134,14 @@ def load(path, text: str | None = None) -> Project:
     path = str(path)
     if text is None:
         text = read_source(path)
+    # a long source is hundreds of thousands of nodes and typed statements made
+    # in one go, none of them garbage: the collector would only walk them again
+    # and again (a third of loading 20,000 statements)
+    with quiet_gc(text.count("\n")):
+        return _load(path, text)
+
+
+def _load(path: str, text: str) -> Project:
     unit = parse(text, path)
     compiled = compile_unit(unit, filename=path)
     project = StProject(path)

@@ -74,6 +74,9 @@ class ValueAccess:
     def guard(self) -> list[str]:
         return []
 
+    def splittable(self) -> bool:
+        return False        # the variables are the function's locals
+
     def on_return(self) -> list[str]:
         return []
 
@@ -256,6 +259,13 @@ class TableAccess:
 
     def guard(self) -> list[str]:
         return [f"s[{self.frame.slot(path)}] = {local}" for path, local in self.cached.items()]
+
+    def splittable(self) -> bool:
+        """Whether the body may run as several functions: each can reach what it
+        reads and writes, the table, and the call's arguments, which only the
+        top function's body never writes (an inner instance's VAR_IN_OUTs are
+        locals it hands back, a loop's variables are held in locals)."""
+        return self.top and not self.cached
 
     def on_return(self) -> list[str]:
         return []

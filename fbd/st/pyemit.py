@@ -43,6 +43,8 @@ K = t.Kind
 ELIF_GROUP = 100
 #: CASE intervals from which a decision tree replaces the ``if``/``elif`` chain
 CASE_TREE = 4
+#: ST statements of a long body per Python function (see :meth:`PyEmitter.parts`)
+PART_STATEMENTS = 2_000
 
 
 class PyEmitter:
@@ -62,6 +64,7 @@ class PyEmitter:
         # that took the watchdog's budget ahead gives back what it did not run)
         self.exits: list[str] = []
         self.aliases: dict = {}     # temporary -> the expression it would only copy
+        self.returning_part = None  # what a RETURN says inside a part of a long body
         access.bind(self)
 
     # -- scaffolding -------------------------------------------------------------
@@ -85,13 +88,61 @@ class PyEmitter:
         if guarded:
             self.line(depth, "try:")
             depth += 1
-        self.body(self.code.body, depth)
+        pieces = self._pieces()
+        if len(pieces) > 1:
+            parts = self.parts(name, params, pieces, depth)
+        else:
+            parts = []
+            self.body(self.code.body, depth)
         self.line(depth, self.access.returning())
         if guarded:
             self.line(depth - 1, "finally:")
             for text in guarded:
                 self.line(depth, text)
-        return f"{head}({', '.join(params)}):\n" + "\n".join(self.out) + "\n"
+        return "".join(parts) + f"{head}({', '.join(params)}):\n" + "\n".join(self.out) + "\n"
+
+    def _pieces(self) -> list[list]:
+        """The body cut before every :data:`PART_STATEMENTS`-th ST statement, where
+        the access lets functions of their own share the variables (the table's);
+        the whole body in one piece otherwise."""
+        body = self.code.body
+        if (len(body) <= PART_STATEMENTS or self.code.loops or self.stepped
+                or not self.access.splittable()):
+            return [body]
+        pieces, start, seen = [], 0, 0
+        for at, stmt in enumerate(body):
+            if type(stmt) is ir.Line:
+                if seen == PART_STATEMENTS:
+                    pieces.append(body[start:at])
+                    start, seen = at, 0
+                seen += 1
+        pieces.append(body[start:])
+        return pieces
+
+    def parts(self, name: str, params: list, pieces: list[list], depth: int) -> list[str]:
+        """A long body as functions of :data:`PART_STATEMENTS` ST statements each,
+        called in turn: CPython compiles one function of 100,000 statements (and
+        its tens of thousands of temporaries) in more than linear time and
+        memory. A part reads its arguments as the call left them (the inputs it
+        cannot write) and the table for the rest; a RETURN ends the part with
+        True, on which the call returns too. A body with a loop stays whole: the
+        variables its loops use are held in the call's locals, and so is the
+        watchdog's budget."""
+        sources, outer = [], self.out
+        self.returning_part = "return True"
+        try:
+            for k, piece in enumerate(pieces):
+                self.out = []
+                self.body(piece, 1)
+                part = f"{name}_part{k}"
+                sources.append(f"def {part}({', '.join(params)}):\n" + "\n".join(self.out) + "\n")
+                call = f"{part}({', '.join(params)})"
+                if any(type(s) is ir.Return for s in ir.walk(piece)):
+                    call = f"if {call}: {self.access.returning()}"
+                outer.append("    " * depth + call)
+        finally:
+            self.out, self.returning_part = outer, None
+        return sources
 
     # -- statements --------------------------------------------------------------
     def body(self, stmts: list, depth: int) -> None:
@@ -140,7 +191,7 @@ class PyEmitter:
         elif kind is ir.Return:
             for text in self.access.on_return():
                 self.line(depth, text)
-            self.line(depth, self.access.returning())
+            self.line(depth, self.returning_part or self.access.returning())
         elif kind is ir.CallFb:
             if self.stepped:
                 self.line(depth, f"_dbg_call = {s.var.path!r}")

@@ -222,10 +222,7 @@ class TypeMap:
         if negate:
             value = -value
         kind = tp.canonical.kind
-        ok = {t.Kind.BOOL: ("bool", "int"), t.Kind.INT: ("int",), t.Kind.BITS: ("int", "bool"),
-              t.Kind.REAL: ("real", "int"), t.Kind.TIME: ("time", "ltime"),
-              t.Kind.STRING: ("string",), t.Kind.DATE: ("date",), t.Kind.TOD: ("tod",),
-              t.Kind.DT: ("dt",)}.get(kind, ())
+        ok = _LITERALS_OF.get(kind, ())
         if lit.kind == "wstring":
             self.fail(lit, WSTRING_LITERAL_REFUSED)
         if lit.kind not in ok:
@@ -251,6 +248,13 @@ class TypeMap:
             if not c.min <= value <= c.max:
                 self.fail(lit, f"{value} is out of range for {c.name} ({c.min}..{c.max})")
         return value
+
+
+#: the kinds of literal a variable of each kind of type takes
+_LITERALS_OF = {t.Kind.BOOL: ("bool", "int"), t.Kind.INT: ("int",), t.Kind.BITS: ("int", "bool"),
+                t.Kind.REAL: ("real", "int"), t.Kind.TIME: ("time", "ltime"),
+                t.Kind.STRING: ("string",), t.Kind.DATE: ("date",), t.Kind.TOD: ("tod",),
+                t.Kind.DT: ("dt",)}
 
 
 def _given(tp: t.DataType, raw):

@@ -2,16 +2,21 @@
 meaning whatever its shape: long ELSIF chains and CASEs of thousands of labels
 compile (flat, not nested) and take the branch the first true condition or
 label gives; a counted FOR keeps the watchdog's count to the iteration; a
-fault leaves the variables as the statements before it set them; and each
+fault leaves the variables as the statements before it set them; each
 POU instance's functions over the signal table give, scan after scan, what
-the POU's function by values gives (the interpreter runs that one)."""
+the POU's function by values gives (the interpreter runs that one); and a
+long body cut into functions of a few statements each runs as it did whole,
+a RETURN in one part ending the scan's call."""
 
 import pytest
 
 import fbd
 from fbd.compiler.interp import Interpreter
+from fbd.st import pyemit
 from fbd.st.project import load
 from fbd.testing import Harness
+
+from .scans import expected, rows
 
 
 def program(body: str, decls: str = "x, y : DINT;", extra: str = "") -> Harness:
@@ -120,3 +125,57 @@ def test_the_table_functions_give_what_the_function_by_values_gives_scan_after_s
         for path in ("Main.total", "Main.c1.n", "Main.c2.n", "Main.go", "Main.G",
                      "Main.c2.hist", "Main.c1.edge.M"):
             assert compiled.get(path) == reference.get(path), (k, path)
+
+
+LONG_BODY = """
+PROGRAM prg
+  VAR_INPUT k : INT := 3; END_VAR
+  VAR a, b, c : INT; r : REAL; stop : BOOL; END_VAR
+  a := a + 1;
+  b := b * 2 + a;
+  IF b > 100 THEN b := b - 97; END_IF;
+  r := r * 0.5 + INT_TO_REAL(b);
+  CASE a MOD 3 OF 0: c := c + 1; 1: c := c - 2; ELSE c := c * 3; END_CASE;
+  stop := b MOD 3 = 0;
+  IF stop THEN
+    RETURN;
+  END_IF;
+  c := c + b * k;
+  a := a + 1;
+  r := r + 1.5;
+  b := b - c;
+END_PROGRAM
+"""
+
+# matiec's oracle: --scans 8 --set k=-2@5 (a PROGRAM alone runs every 20 ms)
+LONG_BODY_ROWS = """scan,t_ms,a,b,c,r,stop
+1,0,2,0,1,2.5,FALSE
+2,20,3,3,2,4.25,TRUE
+3,40,5,-20,30,13.625,FALSE
+4,60,7,37,-71,-25.6875,FALSE
+5,80,9,459,-377,70.65625,FALSE
+6,100,10,831,-379,866.3281,TRUE
+7,120,12,5865,-4289,2010.6641,FALSE
+8,140,13,11646,-4291,12651.332,TRUE"""
+
+
+@pytest.mark.parametrize("part", [2, 3, pyemit.PART_STATEMENTS])
+def test_a_body_cut_into_parts_gives_matiecs_rows_scan_by_scan_as_it_did_whole(monkeypatch, part):
+    made = []
+    cut = pyemit.PyEmitter.parts
+    monkeypatch.setattr(pyemit, "PART_STATEMENTS", part)
+    monkeypatch.setattr(pyemit.PyEmitter, "parts",
+                        lambda self, *args: made.append(len(args[2])) or cut(self, *args))
+    got = rows(LONG_BODY, ["a", "b", "c", "r", "stop"], 8, {5: {"k": -2}}, program="prg",
+               cycle_ms=20)
+    assert got == expected(LONG_BODY_ROWS)
+    assert made == ([] if part == pyemit.PART_STATEMENTS else [-(-11 // part)])
+
+
+def test_a_body_with_a_loop_stays_one_function(monkeypatch):
+    made = []
+    monkeypatch.setattr(pyemit, "PART_STATEMENTS", 2)
+    monkeypatch.setattr(pyemit.PyEmitter, "parts", lambda self, *args: made.append(args))
+    h = program("x := 0; FOR y := 1 TO 4 DO x := x + y; END_FOR; x := x * 2; y := x + 1;")
+    h.scan()
+    assert (h.get("Main.x"), h.get("Main.y"), made) == (20, 21, [])
