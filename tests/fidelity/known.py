@@ -1,0 +1,74 @@
+"""Which known cause a (reduced) difference has: a defect of fbd already
+reported, or a difference docs/st.md documents. Each rule looks at the
+outcome and at the reduced program's text; a difference no rule claims is
+new, and goes to whoever triages the campaign.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .runner import DIFFER, FBD_CRASH, FBD_REFUSES
+
+#: constructs that show a known difference today (generator tags): a campaign
+#: ``--without`` them looks past those differences
+KNOWN_TAGS = frozenset({
+    "REAL", "TRUNC", "untyped_literal_left_of_bit_operator", "array_of_time_initialiser",
+    "time_initialiser_in_type", "fb_writes_input", "located_input_write", "pt_not_positive",
+    "LEN", "FIND", "date_arithmetic",
+})
+
+# label -> (outcome kinds, test of (outcome, source))
+RULES = {
+    "known: REAL computed in double, not binary32":
+        ((DIFFER,), lambda o, s: o.type == "REAL" and o.relation == "not a binary32 value here"),
+    "known: TRUNC crashes":
+        ((FBD_CRASH,), lambda o, s: "TRUNC" in s and "'I'" in o.detail),
+    "known: an untyped literal on the left of a bit-string operator is refused":
+        ((FBD_REFUSES,), lambda o, s: re.search(r"needs two operands of one bit-string type .*not LINT",
+                                                o.detail)),
+    "known: ARRAY OF TIME initialisers refused":
+        ((FBD_REFUSES,), lambda o, s: re.search(r"value\[\d+\]: -?\d+ is not a TIME", o.detail)),
+    "known: an FB's write to its own VAR_INPUT is dropped":
+        ((DIFFER,), lambda o, s: writes_own_input(s)),
+    "known: a program's write to a located input is not kept until the next latch":
+        ((DIFFER,), lambda o, s: writes_located_input(s)),
+    "known: TP/TOF with PT <= 0":
+        ((DIFFER,), lambda o, s: re.search(r"\b(tp|tof)_\d+\(.*PT := T#(0ms|-)", s, re.I)),
+    "documented: TIME here is in µs, matiec's in ns":
+        ((DIFFER,), lambda o, s: o.relation == "below 1 µs"),
+}
+
+
+def attribute(outcome, program) -> str | None:
+    source = program.source
+    for label, (kinds, test) in RULES.items():
+        if outcome.kind in kinds and test(outcome, source):
+            return label
+    return None
+
+
+def sections(source: str, pou_kind: str, header: str) -> list[tuple[set, str]]:
+    """(names declared under ``header``, body text) of every POU of that kind."""
+    found = []
+    for pou in re.findall(rf"^{pou_kind}\b.*?^END_{pou_kind}\b", source, re.S | re.M):
+        names = set()
+        for block in re.findall(rf"^{header}\b(.*?)^END_VAR", pou, re.S | re.M):
+            names.update(n.lower() for n in re.findall(r"^\s*(\w+)\s*(?:AT\s+\S+\s*)?:", block, re.M))
+        body = pou.rsplit("END_VAR", 1)[-1]
+        found.append((names, body))
+    return found
+
+
+def assigns(body: str, names: set) -> bool:
+    return any(re.search(rf"^\s*{re.escape(n)}\s*:=", body, re.M | re.I) for n in names)
+
+
+def writes_own_input(source: str) -> bool:
+    return any(assigns(body, names) for names, body in sections(source, "FUNCTION_BLOCK", "VAR_INPUT"))
+
+
+def writes_located_input(source: str) -> bool:
+    located = set(n.lower() for n in re.findall(r"^\s*(\w+)\s+AT\s+%I", source, re.M))
+    body = source.rsplit("END_VAR", 1)[-1]
+    return assigns(body, located)
