@@ -30,7 +30,7 @@ from .generator import Config, generate
 from .known import attribute
 from .oracle import ORACLE_ENV, Oracle, OracleError, Rows
 from .reducer import Reducer
-from .runner import AGREE, DIFFER, FBD_CRASH, FBD_REFUSES, check, compare
+from .runner import AGREE, DIFFER, FBD_CRASH, FBD_REFUSES, check, coarse, compare
 
 _worker: dict = {}
 
@@ -47,7 +47,7 @@ def _run(seed: int) -> dict:
     outcome, _ = check(program, _worker["oracle"], _worker["dir"])
     return {"seed": seed, "kind": outcome.kind, "signature": outcome.signature, "line": outcome.line(),
             "lines": program.source.count("\n"), "tags": sorted(program.tags),
-            "seconds": round(time.perf_counter() - started, 2)}
+            "group": coarse(outcome.signature), "seconds": round(time.perf_counter() - started, 2)}
 
 
 def _reduce(job) -> dict:
@@ -88,7 +88,8 @@ def reduce_program(program, oracle, workdir: Path, budget: int = 300) -> dict:
     reducer = Reducer(still_differs(outcome, oracle, workdir), budget)
     small = reducer.reduce(program)
     final, rows = check(small, oracle, workdir)
-    return {"seed": program.seed, "signature": outcome.signature, "checks": reducer.checks,
+    return {"seed": program.seed, "signature": outcome.signature, "group": coarse(outcome.signature),
+            "checks": reducer.checks,
             "source": small.source, "scans": small.scans, "sets": [list(s) for s in small.sets],
             "watch": small.variables(),
             "outcome": final.line(), "known": attribute(final, small),
@@ -96,16 +97,21 @@ def reduce_program(program, oracle, workdir: Path, budget: int = 300) -> dict:
 
 
 def summary(results: list, reduced: dict) -> str:
+    """Programs per outcome; then each group of differences (signatures alike
+    but for their types), largest first, with its reduced example."""
     kinds = collections.Counter(r["kind"] for r in results)
-    groups = collections.Counter(r["signature"] for r in results)
+    groups = collections.Counter(r["group"] for r in results)
     lines = [f"{len(results)} programs: " + ", ".join(f"{n} {k}" for k, n in kinds.most_common()), ""]
-    for signature, n in groups.most_common():
-        if signature == AGREE:
+    for group, n in groups.most_common():
+        if group == AGREE:
             continue
-        seeds = [r["seed"] for r in results if r["signature"] == signature]
+        seeds = [r["seed"] for r in results if r["group"] == group]
         more = " ..." if n > 6 else ""
-        lines.append(f"{n:5d}  {signature}   (seeds {', '.join(map(str, seeds[:6]))}{more})")
-        example = reduced.get(signature)
+        lines.append(f"{n:5d}  {group}   (seeds {', '.join(map(str, seeds[:6]))}{more})")
+        variants = collections.Counter(r["signature"] for r in results if r["group"] == group)
+        if len(variants) > 1:
+            lines += [f"         {k:4d} {signature}" for signature, k in variants.most_common(4)]
+        example = reduced.get(group)
         if example:
             lines.append(f"       {example['known'] or 'NEW'}: {example['outcome']}")
             lines += ["       | " + line for line in example["source"].splitlines()]
@@ -159,14 +165,14 @@ def main(argv=None) -> int:
         results.sort(key=lambda r: r["seed"])
         groups = collections.defaultdict(list)
         for r in results:
-            if r["signature"] != AGREE:
-                groups[r["signature"]].append(r)
+            if r["group"] != AGREE:
+                groups[r["group"]].append(r)
         worst = sorted(groups.values(), key=len, reverse=True)[:a.reduce]
         jobs = [(min(g, key=lambda r: r["lines"])["seed"], a.budget) for g in worst]
         print(f"reducing {len(jobs)} examples ...", file=sys.stderr, flush=True)
         reduced = {}
         for example in pool.imap_unordered(_reduce, jobs):
-            reduced[example["signature"]] = example
+            reduced[example["group"]] = example
             print(f"  reduced {example['signature'][:90]} ({example['checks']} checks)",
                   file=sys.stderr, flush=True)
     print(summary(results, reduced))

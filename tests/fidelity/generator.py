@@ -448,7 +448,9 @@ class Generator:
             return stmt(*parts, ");")
         items = []
         for name, t in shape.inputs:
-            if rnd.random() < 0.8:
+            # a timer without PT runs with PT = T#0s: a known difference of its own
+            timer_pt = shape.standard and name == "PT" and not self.chance(0.3, "pt_not_positive")
+            if timer_pt or rnd.random() < 0.8:
                 items.append(arg(f"{name} := ", self.fb_argument(e, shape, name, t)))
         for name, t in shape.in_outs:
             target = e.place_var(t)
@@ -468,9 +470,8 @@ class Generator:
         if shape.standard and name == "PT":
             if rnd.random() < 0.06 and self.use("pt_not_positive"):
                 return lit("TIME", rnd.choice(["T#0ms", "T#-20ms"]))
-            if rnd.random() < 0.85:
+            if rnd.random() < 0.85 or not self.use("pt_not_positive", "pt_expression"):
                 return lit("TIME", ty.time_text(rnd.choice([d for d in ty.DURATIONS_MS if 0 < d <= 500])))
-            self.tags.add("pt_expression")
         if shape.standard and name == "PV" and rnd.random() < 0.7:
             return lit(t, str(rnd.randint(0, 6)))
         return e.gen(t, 1, typed=False)

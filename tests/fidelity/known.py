@@ -34,7 +34,9 @@ RULES = {
     "known: a program's write to a located input is not kept until the next latch":
         ((DIFFER,), lambda o, s: writes_located_input(s)),
     "known: TP/TOF with PT <= 0":
-        ((DIFFER,), lambda o, s: re.search(r"\b(tp|tof)_\d+\(.*PT := T#(0ms|-)", s, re.I)),
+        ((DIFFER,), lambda o, s: timer_without_time(s)),
+    "known: integer intermediates (matiec computes SINT..UINT in C int, stores truncated)":
+        ((DIFFER,), lambda o, s: narrow_intermediate(s)),
     "documented: TIME here is in µs, matiec's in ns":
         ((DIFFER,), lambda o, s: o.relation == "below 1 µs"),
 }
@@ -66,6 +68,25 @@ def assigns(body: str, names: set) -> bool:
 
 def writes_own_input(source: str) -> bool:
     return any(assigns(body, names) for names, body in sections(source, "FUNCTION_BLOCK", "VAR_INPUT"))
+
+
+def timer_without_time(source: str) -> bool:
+    """A TP or TOF called with PT <= 0 or without PT (whose initial value is T#0s)."""
+    for call in re.findall(r"\b(?:tp|tof)_\d+\((.*?)\);", source, re.I | re.S):
+        if "PT :=" not in call or re.search(r"PT := T#(0ms|-)", call):
+            return True
+    return False
+
+
+def narrow_intermediate(source: str) -> bool:
+    """An operation on 8- or 16-bit integers whose result goes on into another
+    operation or comparison without being stored: matiec computes it in C int."""
+    narrow = {n.lower() for n in re.findall(r"^\s*(\w+)\s*:\s*U?S?INT\b", source, re.M)}
+    operand = r"(?:\(?(?:{})\)?|\(?U?S?INT#-?\d+\)?)".format("|".join(map(re.escape, narrow)) or "^$")
+    inner = rf"{operand}\s*(?:[-+*/]|MOD)\s*{operand}"
+    then = r"(?:[-+*/<>=]|MOD)"
+    used = rf"\(\s*{inner}\s*\)\s*{then}|{then}\s*\(\s*{inner}|{inner}\s*(?:[<>=]|<>)"
+    return bool(narrow) and re.search(used, source, re.I) is not None
 
 
 def writes_located_input(source: str) -> bool:

@@ -18,6 +18,7 @@ import re
 from dataclasses import replace
 
 from . import iectypes as ty
+from .exprs import paren
 from .model import ARG, BLOCK, DECL, EXPR, STMT, at, lit, put, walk
 
 
@@ -134,12 +135,14 @@ class Reducer:
     def simpler_expressions(self, program):
         k = 0
         while True:
-            found = [(path, n) for path, n in walk(program.unit) if n.kind == EXPR and not n.literal]
+            found = [(path, n) for path, n in walk(program.unit)
+                     if n.kind == EXPR and not n.literal and not parenthesised(n)]
             if k >= len(found) or self.spent:
                 return program
             path, node = found[k]
-            simpler = [c for _, c in walk(node) if c is not node and c.kind == EXPR and c.type == node.type
-                       and not c.text().startswith("(")]
+            # a subexpression keeps its parentheses where it goes: precedence must not change the tree
+            simpler = [c if c.literal or c.variable else paren(c) for _, c in walk(node)
+                       if c is not node and c.kind == EXPR and c.type == node.type and not parenthesised(c)]
             if node.type in ty.ELEMENTARY:
                 simpler.append(lit(node.type, ty.default_literal(node.type)))
             for candidate_node in simpler:
@@ -175,6 +178,10 @@ class Reducer:
                 program = program.with_unit(without)
             else:
                 k += 1
+
+
+def parenthesised(node) -> bool:
+    return node.parts[:1] == ("(",) and node.parts[-1:] == (")",) and len(node.parts) == 3
 
 
 def mentions(text: str, name: str) -> bool:

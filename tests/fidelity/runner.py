@@ -76,6 +76,14 @@ class Outcome:
         return f"{self.kind}: {self.detail}" if self.detail else self.kind
 
 
+def coarse(signature: str) -> str:
+    """A signature with its type names blotted out too: one cause often shows
+    with many types (``cannot assign INT to di_N, which is DINT``, ``... UDINT``)."""
+    if signature.startswith(DIFFER):
+        return signature
+    return re.sub(rf"\b({'|'.join(ty.ELEMENTARY)})\b", "T", signature)
+
+
 def type_class(tp: str | None) -> str:
     return tp if tp in ty.ELEMENTARY else "enumeration"
 
