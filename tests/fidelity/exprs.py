@@ -136,6 +136,8 @@ class Exprs:
     def gen(self, type_: str, depth: int = 2, typed: bool = True, no_not: bool = False):
         """An expression of ``type_``; ``typed`` False lets it be an untyped literal
         (the context gives the type), ``no_not`` keeps NOT out of a BYTE or WORD."""
+        if type_ in ty.ELEMENTARY:
+            self.tags.add(type_)
         if depth <= 0 or self.rnd.random() < 0.3 or self.scope_enum(type_):
             return self.leaf(type_, typed)
         makers = self.makers(type_, depth - 1, no_not)
@@ -426,7 +428,10 @@ class Exprs:
             return expr("STRING", "INSERT(", s, ", ", self.gen("STRING", d), ", ", n(), ")")
         if name == "DELETE":
             return expr("STRING", "DELETE(", s, ", ", n(), ", ", n(1, 6), ")")
-        return expr("STRING", "REPLACE(", s, ", ", self.gen("STRING", d), ", ", n(), ", ", n(1, 6), ")")
+        # matiec inserts only L characters of IN2 (IEC: all of it), so IN2 is a literal no longer than L
+        text = rnd.choice([t for t in ty.STRINGS if "$" not in t])
+        return expr("STRING", "REPLACE(", s, ", ", lit("STRING", ty.string_text(text)), ", ",
+                    n(len(text), len(text) + 3), ", ", n(1, 6), ")")
 
     def function_call(self, f, d: int, bind_outputs: bool = False):
         """A user FUNCTION called with formal or positional arguments."""

@@ -139,6 +139,7 @@ class Generator:
     def declare(self, scope: Scope, t: str, writable: bool = True, prefix: str | None = None,
                 init: bool = True):
         name = self.name(prefix or ty.PREFIX[t])
+        self.tags.add(t)
         scope.vars.append(Var(name, t, None, writable))
         return decl(name, f"  {name} : {t}{self.initial(t) if init else ''};\n")
 

@@ -10,13 +10,26 @@ import re
 
 from .runner import DIFFER, FBD_CRASH, FBD_REFUSES
 
-#: constructs that show a known difference today (generator tags): a campaign
-#: ``--without`` them looks past those differences
-KNOWN_TAGS = frozenset({
-    "REAL", "TRUNC", "untyped_literal_left_of_bit_operator", "array_of_time_initialiser",
-    "time_initialiser_in_type", "fb_writes_input", "located_input_write", "pt_not_positive",
-    "LEN", "FIND", "date_arithmetic",
-})
+#: constructs (generator tags) that the front end here refuses or crashes on
+#: today, though matiec takes them
+KNOWN_REFUSALS = {
+    "TRUNC": "TRUNC crashes while its call is compiled",
+    "untyped_literal_left_of_bit_operator": "16#30 OR b: the literal is LINT, not typed by b",
+    "array_of_time_initialiser": "an ARRAY OF TIME initialiser is refused",
+    "time_initialiser_in_type": "a TIME member's initial value in a STRUCT type is refused",
+    "LEN": "LEN's result is INT, where matiec types it by its use (any integer)",
+    "FIND": "FIND's result is INT, where matiec types it by its use (any integer)",
+    "date_arithmetic": "DT + TIME, TOD - TIME, DATE - DATE ... are refused as operators",
+}
+#: constructs that run here but give other values than matiec's today
+KNOWN_DIFFERENCES = {
+    "REAL": "REAL is computed in double here, in binary32 (C float) by matiec",
+    "fb_writes_input": "an FB's write to its own VAR_INPUT is dropped",
+    "located_input_write": "a program's write to a located input is not kept until the next latch",
+    "pt_not_positive": "TP and TOF with PT <= 0 run otherwise than matiec's",
+}
+#: a campaign ``--without`` them looks past the known differences
+KNOWN_TAGS = frozenset(KNOWN_REFUSALS) | frozenset(KNOWN_DIFFERENCES)
 
 # label -> (outcome kinds, test of (outcome, source))
 RULES = {
@@ -37,6 +50,10 @@ RULES = {
         ((DIFFER,), lambda o, s: timer_without_time(s)),
     "known: integer intermediates (matiec computes SINT..UINT in C int, stores truncated)":
         ((DIFFER,), lambda o, s: narrow_intermediate(s)),
+    "matiec defect: LIMIT with MN > MX gives MN (IEC: MIN(MAX(IN, MN), MX) = MX)":
+        ((DIFFER,), lambda o, s: limit_upside_down(s)),
+    "matiec defect: REPLACE inserts only L characters of IN2 (IEC: all of IN2)":
+        ((DIFFER,), lambda o, s: o.type == "STRING" and "REPLACE(" in s),
     "documented: TIME here is in µs, matiec's in ns":
         ((DIFFER,), lambda o, s: o.relation == "below 1 µs"),
 }
@@ -68,6 +85,11 @@ def assigns(body: str, names: set) -> bool:
 
 def writes_own_input(source: str) -> bool:
     return any(assigns(body, names) for names, body in sections(source, "FUNCTION_BLOCK", "VAR_INPUT"))
+
+
+def limit_upside_down(source: str) -> bool:
+    number = r"\(?(?:\w+#)?(-?[\d.]+(?:E-?\d+)?)\)?"
+    return any(float(lo) > float(hi) for lo, hi in re.findall(rf"LIMIT\({number}, .*?, {number}\)", source))
 
 
 def timer_without_time(source: str) -> bool:

@@ -34,6 +34,12 @@ class Rows:
     rows: list
     error: str | None = None
 
+    def only(self, keep) -> Rows:
+        """These columns only (their indices)."""
+        columns = [self.columns[j] for j in keep]
+        rows = [[row[j] for j in keep] for row in self.rows]
+        return Rows(columns, {c: self.types[c] for c in columns}, rows, self.error)
+
     def to_json(self) -> dict:
         return {"columns": self.columns, "types": self.types, "rows": self.rows,
                 **({"error": self.error} if self.error else {})}

@@ -186,9 +186,7 @@ def _compare(path, sets, rows, main) -> Outcome:
     task = plc.main
     program = task.program
     signals = {p.upper(): p for p in program.signals}
-    skipped = NOT_COMPARED | in_outs(Path(path).read_text())
-    columns = [(j, c) for j, c in enumerate(rows.columns)
-               if not skipped & {part.upper() for part in re.findall(r"[A-Za-z_]\w*", c)[1:]}]
+    columns = [(j, rows.columns[j]) for j in compared(rows.columns, Path(path).read_text())]
     by_scan = {}
     for scan, name, value in sets:
         by_scan.setdefault(scan, []).append((name, value))
@@ -215,6 +213,14 @@ def _compare(path, sets, rows, main) -> Outcome:
     if rows.error:
         return Outcome(MATIEC_CRASH, rows.error, scan=len(rows.rows) + 1)
     return Outcome(AGREE)
+
+
+def compared(columns, source: str) -> list[int]:
+    """The indices of the columns compared: not EN, ENO, a standard FB's
+    internals or an FB's VAR_IN_OUT (see the module's docstring)."""
+    skipped = NOT_COMPARED | in_outs(source)
+    return [j for j, c in enumerate(columns)
+            if not skipped & {part.upper() for part in re.findall(r"[A-Za-z_]\w*", c)[1:]}]
 
 
 def in_outs(source: str) -> set:

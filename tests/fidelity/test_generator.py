@@ -12,19 +12,13 @@ from fbd.st.project import load
 from fbd.st.stdlib import STANDARD
 from tests.fidelity import iectypes as ty
 from tests.fidelity.generator import Config, generate, iec_for_count
+from tests.fidelity.known import KNOWN_REFUSALS
 
 PROGRAMS = [generate(seed) for seed in range(40)]
-# what the front end refuses or crashes on today, each a difference matiec does not have:
-# construct -> (a small program using it, generated without the others; why it is refused)
-REFUSED_TODAY = {
-    "TRUNC": (157, "TRUNC crashes while its call is compiled"),
-    "untyped_literal_left_of_bit_operator": (35, "16#30 OR b: the literal is LINT, not typed by b"),
-    "array_of_time_initialiser": (111, "an ARRAY OF TIME initialiser is refused"),
-    "time_initialiser_in_type": (203, "a TIME member's initial value in a STRUCT type is refused"),
-    "LEN": (122, "LEN's result is INT, where matiec types it by its use (any integer)"),
-    "FIND": (281, "FIND's result is INT, where matiec types it by its use (any integer)"),
-    "date_arithmetic": (104, "DT + TIME, TOD - TIME, DATE - DATE ... are refused as operators"),
-}
+# a small program using each construct the front end refuses today, generated
+# without the others (the reasons: tests/fidelity/known.py)
+REFUSED_TODAY = {"TRUNC": 157, "untyped_literal_left_of_bit_operator": 35, "array_of_time_initialiser": 111,
+                 "time_initialiser_in_type": 203, "LEN": 122, "FIND": 281, "date_arithmetic": 104}
 
 
 def test_a_seed_gives_the_same_program_every_time():
@@ -81,12 +75,12 @@ def test_excluded_constructs_are_never_generated():
 @settings(max_examples=12, deadline=None)
 @given(st_.integers(0, 2**31))
 def test_the_front_end_accepts_every_generated_program(seed):
-    load("generated.st", text=generate(seed, Config(frozenset(REFUSED_TODAY))).source)
+    load("generated.st", text=generate(seed, Config(frozenset(KNOWN_REFUSALS))).source)
 
 
 @pytest.mark.parametrize("construct", [pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=reason))
-                                       for c, (_, reason) in sorted(REFUSED_TODAY.items())])
+                                       for c, reason in sorted(KNOWN_REFUSALS.items())])
 def test_the_front_end_accepts_generated_programs_using(construct):
-    program = generate(REFUSED_TODAY[construct][0], Config(frozenset(REFUSED_TODAY) - {construct}))
+    program = generate(REFUSED_TODAY[construct], Config(frozenset(KNOWN_REFUSALS) - {construct}))
     assert construct in program.tags, "the generator changed: pick another seed using it"
     load("generated.st", text=program.source)
