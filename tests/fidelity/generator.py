@@ -24,7 +24,17 @@ from dataclasses import dataclass
 from . import iectypes as ty
 from .exprs import Exprs
 from .model import STMT, Node, Program, arg, args, atom, block, decl, lit, section, stmt, text
-from .scope import STANDARD_FBS, ArrayShape, EnumShape, FbShape, FunctionShape, Scope, StructShape, Var
+from .scope import (
+    LIBRARY_FBS,
+    STANDARD_FBS,
+    ArrayShape,
+    EnumShape,
+    FbShape,
+    FunctionShape,
+    Scope,
+    StructShape,
+    Var,
+)
 
 PROGRAM = "prg"
 
@@ -165,9 +175,11 @@ class Generator:
                 decls.append(decl(name, f"  {name} : {shape.name}{init};\n"))
         if instances:
             for _ in range(rnd.randint(0, 3)):
-                fb = rnd.choice(sorted(STANDARD_FBS))
-                if self.use("std_fb", fb):
-                    ins, outs = STANDARD_FBS[fb]
+                table = LIBRARY_FBS if rnd.random() < 0.12 else STANDARD_FBS
+                fb = rnd.choice(sorted(table))
+                types = {t for ports in table[fb] for _, t in ports}
+                if self.use("std_fb", fb) and all(self.allowed(t) for t in types):
+                    ins, outs = table[fb]
                     decls.append(self.instance(scope, FbShape(fb, ins, outs, (), True)))
             for shape in self.fbs:
                 if rnd.random() < 0.8:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from .runner import DIFFER, FBD_CRASH, FBD_REFUSES
+from .scope import LIBRARY_FBS
 
 #: constructs (generator tags) that the front end here refuses or crashes on
 #: today, though matiec takes them
@@ -20,6 +21,7 @@ KNOWN_REFUSALS = {
     "LEN": "LEN's result is INT, where matiec types it by its use (any integer)",
     "FIND": "FIND's result is INT, where matiec types it by its use (any integer)",
     "date_arithmetic": "DT + TIME, TOD - TIME, DATE - DATE ... are refused as operators",
+    **{fb: f"{fb} is not in the library here" for fb in LIBRARY_FBS},
 }
 #: constructs that run here but give other values than matiec's today
 KNOWN_DIFFERENCES = {

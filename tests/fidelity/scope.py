@@ -28,6 +28,19 @@ STANDARD_FBS = {
     "SR": ((("S1", "BOOL"), ("R", "BOOL")), (("Q1", "BOOL"),)),
     "RS": ((("S", "BOOL"), ("R1", "BOOL")), (("Q1", "BOOL"),)),
 }
+# matiec's other library FBs (lib/*_st.txt, rtc.txt, sema.txt)
+LIBRARY_FBS = {
+    "PID": ((("AUTO", "BOOL"), ("PV", "REAL"), ("SP", "REAL"), ("X0", "REAL"), ("KP", "REAL"), ("TR", "REAL"),
+             ("TD", "REAL"), ("CYCLE", "TIME")), (("XOUT", "REAL"),)),
+    "RAMP": ((("RUN", "BOOL"), ("X0", "REAL"), ("X1", "REAL"), ("TR", "TIME"), ("CYCLE", "TIME")),
+             (("BUSY", "BOOL"), ("XOUT", "REAL"))),
+    "HYSTERESIS": ((("XIN1", "REAL"), ("XIN2", "REAL"), ("EPS", "REAL")), (("Q", "BOOL"),)),
+    "INTEGRAL": ((("RUN", "BOOL"), ("R1", "BOOL"), ("XIN", "REAL"), ("X0", "REAL"), ("CYCLE", "TIME")),
+                 (("Q", "BOOL"), ("XOUT", "REAL"))),
+    "DERIVATIVE": ((("RUN", "BOOL"), ("XIN", "REAL"), ("CYCLE", "TIME")), (("XOUT", "REAL"),)),
+    "RTC": ((("IN", "BOOL"), ("PDT", "DT")), (("Q", "BOOL"), ("CDT", "DT"))),
+    "SEMA": ((("CLAIM", "BOOL"), ("RELEASE", "BOOL")), (("BUSY", "BOOL"),)),
+}
 
 
 @functools.cache
