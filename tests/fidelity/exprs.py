@@ -37,10 +37,6 @@ def paren(node):
     return expr(node.type, "(", node, ")")
 
 
-def literal_value(node) -> float:
-    return float(re.sub(r"[^0-9.eE+-]", "", node.parts[0].split("#")[-1]) or "nan")
-
-
 def untyped(node) -> bool:
     """An untyped numeric literal (``5``, ``16#FF``, ``(-2)``, ``1.5``): the context types it."""
     return node.literal and re.match(r"\(?-?[0-9]", node.parts[0]) is not None
@@ -162,8 +158,8 @@ class Exprs:
                     a = self.place(left_type)
                     if a is None:
                         return self.leaf(t)
-                if op == "/" and b.literal and literal_value(b) == 0:
-                    b = lit(t, ty.real_text(2.0, t))     # matiec refuses a division by a literal zero
+                if op == "/" and constant(b):
+                    b = lit(t, ty.real_text(2.0, t))     # matiec folds constants, and refuses a zero divisor
                 bit_string = "untyped_literal_left_of_bit_operator" if t in ty.BITS else None
                 if left_type == right_type and untyped(b) and rnd.random() < 0.2 \
                         and self.use("literal_on_the_left", bit_string):
@@ -350,6 +346,8 @@ class Exprs:
     def power(self, t: str, d: int):
         self.use("EXPT")
         base = self.gen(t, d)
+        if constant(base):
+            base = self.place(t) or lit(t, ty.real_text(2.0, t))
         if self.rnd.random() < 0.5:
             return expr(t, paren(base), " ** ", lit("INT", f"INT#{self.rnd.randint(0, 3)}"))
         exponent = lit(t, ty.real_text(self.rnd.choice([0.5, 2.0, 3.0, -1.0]), t))

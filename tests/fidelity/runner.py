@@ -81,7 +81,9 @@ def coarse(signature: str) -> str:
     with many types (``cannot assign INT to di_N, which is DINT``, ``... UDINT``)."""
     if signature.startswith(DIFFER):
         return signature
-    return re.sub(rf"\b({'|'.join(ty.ELEMENTARY)})\b", "T", signature)
+    types = "|".join(ty.ELEMENTARY)
+    signature = re.sub(rf"\b(?:{types})_TO_(?:{types})\b", "T_TO_T", signature)
+    return re.sub(rf"\b({types})\b|\b[a-z]+_N\b", lambda m: "T" if m[1] else "x_N", signature)
 
 
 def type_class(tp: str | None) -> str:
