@@ -48,6 +48,13 @@ from .compare import (  # noqa: F401
     LT,
     NE,
 )
+from .control import (  # noqa: F401
+    DERIVATIVE,
+    HYSTERESIS,
+    INTEGRAL,
+    PID,
+    RAMP,
+)
 from .convert import (  # noqa: F401
     BOOL_TO_BYTE,
     BOOL_TO_DINT,
@@ -465,6 +472,7 @@ from .memory import (  # noqa: F401
     LIFO,
     MEMORY,
     RS,
+    SEMA,
     SR,
 )
 from .select import (  # noqa: F401
@@ -488,13 +496,14 @@ from .strings import (  # noqa: F401
 )
 from .timers import (  # noqa: F401
     NOW,
+    RTC,
     TOF,
     TON,
     TP,
 )
 
 FAMILIES = ("logic", "bitwise", "compare", "select", "arith", "convert", "dates", "strings",
-            "access", "memory", "edge", "timers", "counters")
+            "access", "memory", "edge", "timers", "counters", "control")
 
 __all__ = sorted(name for name, value in globals().items()
                  if isinstance(value, type) and getattr(value, "type_name", None) == name)

@@ -7,7 +7,11 @@ complement): INT 32767 + 1 = -32768, UINT 0 - 1 = 65535, INT -32768 / -1 =
 MOD takes the sign of the dividend, as in C; dividing by zero gives 0 (as
 matiec does) instead of trapping.
 
-REAL and LREAL follow IEEE 754 as C does with floating-point traps masked:
+REAL is single precision, LREAL double: every REAL result is rounded to
+single precision as matiec's library returns a C float (ADD and MUL of more
+than two REALs round after each step, as its loop does), so 0.1 + 0.2 is
+0.3 (0.30000001192092896), not 0.30000000000000004, and 16777216.0 + 1.0 is
+16777216.0. Both follow IEEE 754 as C does with floating-point traps masked:
 x / 0.0 is +-inf, 0.0 / 0.0 is NaN, overflow gives +-inf, a domain error
 (SQRT(-1), LN(-1), ASIN(2), SIN(inf), EXPT(-8.0, 0.5)) gives NaN, a pole
 (LN(0), LOG(0), EXPT(0.0, -1)) gives +-inf. (matiec returns 0 for a REAL
@@ -67,6 +71,11 @@ class _Extensible(Block):
     op = ""
 
     def code(self, io):
+        if io.T.kind is Kind.REAL:  # the library's loop: op1 = op1 OP next, a float each time
+            acc, *rest = io.ins("IN")
+            for operand in rest:
+                acc = io.T.wrap(f"{acc} {self.op} {operand}")
+            return f"{io.OUT} = {acc}"
         return f"{io.OUT} = {io.T.wrap(f' {self.op} '.join(io.ins('IN')))}"
 
 
@@ -119,7 +128,7 @@ class DIV(_Binary):
     def code(self, io):
         a, b, T = io.IN1, io.IN2, io.T
         if T.kind is Kind.REAL:
-            return f"{io.OUT} = {a} / {b} if {b} else _arith_div_by_zero({a}, {b})"
+            return f"{io.OUT} = {T.wrap(f'{a} / {b}')} if {b} else _arith_div_by_zero({a}, {b})"
         if not T.signed:
             return f"{io.OUT} = {a} // {b} if {b} else 0"
         q = io.tmp()  # |IN1| // |IN2|, then the sign: truncation toward zero
@@ -156,6 +165,8 @@ class ABS(_Unary):
     def code(self, io):
         if io.T.kind is Kind.INT and not io.T.signed:
             return f"{io.OUT} = {io.IN}"
+        if io.T.kind is Kind.REAL:  # exact: a REAL's magnitude is a REAL
+            return f"{io.OUT} = abs({io.IN})"
         return f"{io.OUT} = {io.T.wrap(f'abs({io.IN})')}"
 
 
@@ -167,6 +178,8 @@ class NEG(_Unary):
     """
 
     def code(self, io):
+        if io.T.kind is Kind.REAL:  # exact
+            return f"{io.OUT} = -{io.IN}"
         return f"{io.OUT} = {io.T.wrap(f'-{io.IN}')}"
 
     def st(self, types):
@@ -188,7 +201,7 @@ class EXPT(Block):
     helpers = {"_arith_expt": _arith_expt}
 
     def code(self, io):
-        return f"{io.OUT} = _arith_expt({io.IN1}, {io.IN2})"
+        return f"{io.OUT} = {io.T.wrap(f'_arith_expt({io.IN1}, {io.IN2})')}"
 
 
 # ------------------------------------------------------ MUL_TIME, DIV_TIME
@@ -233,6 +246,8 @@ class DIV_TIME(_TimeScale):
 
 # ------------------------------------------------ functions of one REAL
 class _RealFunction(Block):
+    """C's double function of the value, rounded to the output's type, as matiec's
+    library computes SIN and the others for a REAL (``sin``, not ``sinf``)."""
     family = "arith"
     types = {"T": ANY_REAL}
     inputs = [Port("IN", "T")]
@@ -241,7 +256,7 @@ class _RealFunction(Block):
     expr = ""
 
     def code(self, io):
-        return f"{io.OUT} = {self.expr.format(x=io.IN)}"
+        return f"{io.OUT} = {io.T.wrap(self.expr.format(x=io.IN))}"
 
 
 @register

@@ -25,6 +25,14 @@ Counts outside ``0..width-1`` are defined, never an error:
 The generated code is guarded conditional expressions over plain integer
 operators (``<<``, ``>>``, ``&``, ``|``, ``%``); Python's conditional
 expression never evaluates a shift by a negative or huge count.
+
+matiec's C leaves those counts undefined (``IN << N`` with N negative or not
+below the C type's width; ``ROL`` takes C's remainder, negative for a
+negative N): on x86 the count is taken modulo the register's width, so
+``SHL(LWORD#1, -1)`` gives bit 63 there. The PLCopen export therefore writes
+a shift or rotation of a bit string whose count is not a literal it defines
+as an ST function block (``FBD_SHL_LWORD_INT``) that guards the count as
+above and calls matiec's function only where it is defined (``Block.st``).
 """
 
 from fbd.block import Block, Port, register
@@ -37,6 +45,24 @@ class _Shift(Block):
     inputs = [Port("IN", "T", doc="the bit string"),
               Port("N", "TN", doc="number of bit positions")]
     outputs = [Port("OUT", "T")]
+    #: the lowest count matiec's function computes as this block does (the highest is
+    #: the width less one)
+    lowest_defined = 0
+
+    def st(self, types):
+        if types["T"] is BOOL:
+            return None         # matiec's BOOL shift is this block's
+        bits = types["T"].bits
+        return [], f"""\
+IF N >= 0 AND N < {bits} THEN
+  OUT := {self.name}(IN, N);
+ELSE
+  OUT := 0;
+END_IF;"""
+
+    def st_needed(self, types, literals):
+        n = literals.get("N")
+        return not (type(n) is int and self.lowest_defined <= n < types["T"].bits)
 
 
 @register
@@ -69,6 +95,23 @@ class SHR(_Shift):
 
 class _Rotate(_Shift):
     left = True
+    lowest_defined = 1        # matiec's rotation by 0 shifts by the full width
+
+    def st(self, types):
+        if types["T"] is BOOL:
+            return None
+        bits = types["T"].bits
+        # MOD keeps the dividend's sign, as C's %: a negative count rotates the other way
+        return [("R", types["TN"])], f"""\
+R := N MOD {bits};
+IF R < 0 THEN
+  R := R + {bits};
+END_IF;
+IF R = 0 THEN
+  OUT := IN;
+ELSE
+  OUT := {self.name}(IN, R);
+END_IF;"""
 
     def code(self, io):
         if io.T is BOOL:

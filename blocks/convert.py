@@ -13,10 +13,11 @@ below in a loop (each registered explicitly). The rules, by kind of type:
   whose ``+ 0.5`` is exactly 1.0, gives 0); then wrapped to the width. An
   unsigned integer or bit string gets 0 for a negative REAL (REAL_TO_UINT(-3.2)
   = 0), as matiec's ``__real_to_uint`` gives. NaN and +-inf give 0. TRUNC
-  truncates toward zero instead.
-* integer, bit string, REAL -> REAL/LREAL: the value as a double. REAL is held
-  as a double (see fbd.types), so LREAL_TO_REAL does not round to single
-  precision.
+  truncates toward zero instead (its docstring says what beyond the range).
+* integer, bit string, REAL -> REAL/LREAL: the nearest value, rounded once as
+  C's cast does (LREAL_TO_REAL(0.1) = 0.100000001490116, DINT_TO_REAL(16777217)
+  = 16777216.0, and a LINT past 2**53 straight to single precision, not
+  through a double); REAL_TO_LREAL is exact.
 * numbers, bit strings, TIME -> BOOL: TRUE when not zero (a REAL NaN is not
   zero, so TRUE, as in C); BOOL -> numbers: 1 / 0, 1.0 / 0.0.
 * TIME <-> integers and bit strings count seconds, as matiec does (IEC leaves
@@ -48,9 +49,9 @@ below in a loop (each registered explicitly). The rules, by kind of type:
 
 import math
 import re
-import struct
 
 from fbd.block import Block, Port, register
+from fbd.real32 import int_to_real32, round_real32
 from fbd.types import (
     ANY_INT,
     ANY_REAL,
@@ -103,11 +104,8 @@ def _conv_trunc(x: float) -> int:
 def _conv_real_text(x: float, single: bool = False) -> str:
     """A REAL or LREAL as matiec's library writes it: C's ``%.10g`` of the value, a
     REAL (``single``) first rounded to the C ``float`` matiec holds it in."""
-    if single and math.isfinite(x):
-        try:
-            x = struct.unpack("f", struct.pack("f", x))[0]
-        except OverflowError:       # beyond float's range: C's float is +-inf
-            x = math.copysign(math.inf, x)
+    if single:
+        x = round_real32(x)
     if x != x:                      # C prints the sign of a NaN, Python's %g does not
         return "-nan" if math.copysign(1.0, x) < 0 else "nan"
     return "%.10g" % x
@@ -180,6 +178,7 @@ _HELPERS = {
     "_conv_parse_real": _conv_parse_real,
     "_conv_parse_bool": _conv_parse_bool,
     "_conv_parse_time": _conv_parse_time,
+    "_conv_int_real32": int_to_real32,
 }
 
 
@@ -206,7 +205,7 @@ def _expression(src, dst, x: str) -> str:
         if d == "bool":
             return f"_conv_parse_bool({x})"
         if d == "real":
-            return f"_conv_parse_real({x})"
+            return dst.wrap(f"_conv_parse_real({x})")
         if d == "time":
             return f"_conv_parse_time({x})"
         return dst.wrap(f"_conv_parse_int({x})")
@@ -220,8 +219,12 @@ def _expression(src, dst, x: str) -> str:
         return f"1 if {x} else 0"
     if d == "real":
         if s == "time":
-            return f"{x} / 1000000"  # seconds, with the fraction
-        return f"float({x})" if s != "real" else x
+            return dst.wrap(f"{x} / 1000000")  # seconds, with the fraction
+        if s == "real":
+            return dst.wrap(x)  # LREAL_TO_REAL rounds; REAL_TO_LREAL is exact
+        if dst.bits == 32 and src.bits > 53:  # through a double it would round twice
+            return f"_conv_int_real32({x})"
+        return dst.wrap(f"float({x})")
     if s == "real":
         if d == "time":   # seconds, truncated toward zero to the µs
             return dst.wrap(f"_conv_trunc({x} * 1000000.0)")
@@ -260,7 +263,11 @@ def _summary(src, dst) -> str:
         if s == "time":
             return head + ": seconds, with the fraction (T#1500ms -> 1.5), as matiec."
         if s == "real":
-            return head + ": the same double (REAL is held as a double)."
+            return head + (": the nearest single-precision value." if dst.bits == 32
+                           else ": the same value (exact).")
+        if dst.bits == 32:
+            return head + (": the nearest REAL, rounded once (exact up to 2**24)."
+                           if src.bits > 16 else ": the same value.")
         if src.bits > 32:
             return head + ": the nearest double (exact up to 2**53)."
         return head + ": the same value as a double."
@@ -313,7 +320,15 @@ del _src, _dst, _name, _cls
 class TRUNC(Block):
     """Truncate a REAL toward zero to an integer type: TRUNC(DINT) gives a DINT.
 
-    The result wraps to the type's width; NaN and +-inf give 0.
+    matiec's TRUNC is a C cast, ``(DINT)x``: in the target's range the value
+    truncated toward zero. Beyond it C says nothing, and this follows what gcc
+    makes of the cast on x86-64, where Beremiz and OpenPLC run on a PC (checked
+    with iec2c 6bb2c339df6f): SINT, INT, DINT, USINT and UINT convert through a
+    32-bit integer and UDINT and LINT through a 64-bit one, keeping its low bits
+    (TRUNC(INT) of 70000.5 is 4464, of -2.7 as USINT 254); a value beyond that
+    integer, NaN or an infinity gives its lowest value, -2**31 or -2**63, then
+    cut (0 for all but DINT and LINT); ULINT takes values up to 2**64 and gives
+    0 above, 2**63 below -2**63 and for NaN. (ARM processors saturate instead.)
     """
     family = "convert"
     types = {"I": ANY_INT, "R": ANY_REAL}  # the output first: TRUNC(DINT)
@@ -322,7 +337,16 @@ class TRUNC(Block):
     helpers = {"_conv_trunc": _conv_trunc}
 
     def code(self, io):
-        return f"{io.OUT} = {io.I.wrap(f'_conv_trunc({io.IN})')}"
+        tp, x = io.I, io.IN
+        value = tp.wrap(f"_conv_trunc({x})")
+        if tp.bits == 64 and not tp.signed:
+            return (f"{io.OUT} = {value} if -9223372036854775808.0 <= {x} < 18446744073709551616.0"
+                    f" else (0 if {x} >= 18446744073709551616.0 else 9223372036854775808)")
+        if tp.bits < 32 or tp.bits == 32 and tp.signed:
+            inside, lowest = f"-2147483649.0 < {x} < 2147483648.0", -(1 << 31)
+        else:
+            inside, lowest = f"-9223372036854775808.0 <= {x} < 9223372036854775808.0", -(1 << 63)
+        return f"{io.OUT} = {value} if {inside} else {tp.wrap_value(lowest)}"
 
 
 __all__ = ["Conversion", "TRUNC", "round_half_away", "round_matiec", "round_matiec_unsigned",

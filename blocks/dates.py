@@ -182,7 +182,7 @@ for _d in (DATE, TOD, DT):
     _convert(f"BOOL_TO_{_d}", BOOL, _d, "{s} if {x} else 0",
              f"Convert BOOL to {_d}: TRUE is one second.")
     for _r in (REAL, LREAL):
-        _convert(f"{_d}_TO_{_r}", _d, _r, "{x} / {s}",
+        _convert(f"{_d}_TO_{_r}", _d, _r, _r.wrap("{x} / {s}"),
                  f"Convert {_d} to {_r}: seconds, with the fraction, as matiec.")
         _convert(f"{_r}_TO_{_d}", _r, _d, _d.wrap("_conv_trunc({x} * {s})"),
                  f"Convert {_r} to {_d}: that many seconds, truncated to the µs.")

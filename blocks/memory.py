@@ -1,5 +1,5 @@
-"""Memory: MEMORY (a value kept between scans), the SR and RS flip-flops, and
-bounded LIFO stacks and FIFO queues.
+"""Memory: MEMORY (a value kept between scans), the SR and RS flip-flops, matiec's
+SEMA, and bounded LIFO stacks and FIFO queues.
 """
 
 from fbd.block import Block, Port, State, register
@@ -75,6 +75,27 @@ class RS(Block):
 
     def code(self, io):
         return f"{io.Q1} = not {io.R1} and ({io.S} or {io.Q1})"
+
+
+@register
+class SEMA(Block):
+    """Semaphore: CLAIM sets BUSY, RELEASE clears it; a CLAIM wins over a RELEASE.
+
+    matiec's SEMA (one of its library's additions to IEC's): ``Q_INTERNAL :=
+    CLAIM OR (Q_INTERNAL AND NOT RELEASE); BUSY := Q_INTERNAL``, the
+    set-dominant bistable SR under other names. Both inputs are levels, not
+    edges; BUSY starts FALSE.
+    """
+    family = "memory"
+    stateful = True
+    inputs = [Port("CLAIM", BOOL, default=False, doc="take the semaphore (dominant)"),
+              Port("RELEASE", BOOL, default=False, doc="give it back")]
+    outputs = [Port("BUSY", BOOL, doc="the semaphore is taken")]
+    state = [State("Q_INTERNAL", BOOL, doc="the stored bit")]
+
+    def code(self, io):
+        return [f"{io.Q_INTERNAL} = {io.CLAIM} or ({io.Q_INTERNAL} and not {io.RELEASE})",
+                f"{io.BUSY} = {io.Q_INTERNAL}"]
 
 
 # --------------------------------------------------------------- LIFO and FIFO

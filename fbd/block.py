@@ -19,7 +19,8 @@ place of an output or state variable (read it for last scan's value, assign
 it for this scan's), ``io.T`` a resolved type, ``io.ins("IN")`` the
 extensible group, ``io.now`` the PLC clock in µs, ``io.p`` the parameters, and
 ``io.tmp()`` a fresh local name. The generated code sees the module
-``math`` and the functions a block type lists in ``helpers``.
+``math``, the names of REAL's rounding (``io.T.wrap`` writes it) and the
+functions a block type lists in ``helpers``.
 
 Code that has no state and assigns each output at its top level
 (``OUT = expression of inputs``) before any line mentions that output is
@@ -37,6 +38,7 @@ from typing import Any, ClassVar
 
 from . import types as t
 from .errors import WiringError
+from .real32 import NAMES as _REAL32_NAMES
 
 REQUIRED = object()  # a port default meaning "must be wired"
 #: the most inputs an extensible group may have: a block's code is one expression
@@ -132,6 +134,11 @@ class Block:
     #: why the native engine cannot run this block type (its code is not what the
     #: engine translates, e.g. a POU compiled from ST); "" lets the engine try
     no_native_form: ClassVar[str] = ""
+    #: input -> the state variable holding the instance's own value of it. IEC makes a
+    #: function block's inputs instance data: a call sets those it is given, the body
+    #: may change them, and the next call without them sees what the body left. An
+    #: input left unwired reads that state; the block's code writes it back.
+    kept_inputs: ClassVar[dict] = {}
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
@@ -213,8 +220,16 @@ class Block:
         statements, over the ports and state named as declared, with the type
         variables bound to ``types``. None (the default) for IEC's own blocks,
         which every editor has; a block of this library's own that has an ST
-        form overrides it, so everything about the block stays in its module."""
+        form overrides it, so everything about the block stays in its module.
+        A local's type may name a function block of matiec's library (``"RTC"``)."""
         return None
+
+    def st_needed(self, types: dict, literals: dict) -> bool:
+        """Whether the export needs :meth:`st` for this instance, at ``types``, whose
+        inputs ``literals`` (port -> value) are wired to literals: a block whose ST
+        form only makes defined what matiec leaves undefined for some inputs (a
+        shift by a negative count) is IEC's own block for literals that avoid them."""
+        return True
 
     def __repr__(self) -> str:
         extra = [str(v) for v in self.bound_types.values()]
@@ -301,9 +316,10 @@ def code_lines(block: Block, names: dict, types, fresh=None) -> list[str]:
 
 
 def code_namespace(blocks) -> dict:
-    """Globals for the generated code of ``blocks``: ``math`` and the helpers
-    their types declare (a helper name two types declare differently is an error)."""
-    ns: dict = {"math": math}
+    """Globals for the generated code of ``blocks``: ``math``, what REAL's rounding
+    uses (:func:`fbd.real32.real32_code`) and the helpers their types declare (a
+    helper name two types declare differently is an error)."""
+    ns: dict = {"math": math, **_REAL32_NAMES}
     seen: set = set()
     for block in blocks:
         cls = type(block)
@@ -317,6 +333,13 @@ def code_namespace(blocks) -> dict:
     return ns
 
 
+def identifier(name: str) -> str:
+    """A port or state name as part of a Python identifier: a state variable may be
+    named by a member path, as matiec names the members of an inner instance
+    (PID's ``ITERM.XOUT``), which an engine naming it in code spells ``ITERM__XOUT``."""
+    return name.replace(".", "__")
+
+
 def literal(value) -> str:
     """Python source for a constant inside generated code (inf and nan included)."""
     if isinstance(value, float) and not math.isfinite(value):
@@ -325,4 +348,4 @@ def literal(value) -> str:
 
 
 __all__ = ["Block", "Port", "State", "Extensible", "extensible", "register", "registry",
-           "REQUIRED", "IO", "literal", "code_lines", "code_namespace", "t"]
+           "REQUIRED", "IO", "identifier", "literal", "code_lines", "code_namespace", "t"]

@@ -4,6 +4,18 @@ from __future__ import annotations
 
 import difflib
 
+#: how much of a name or text taken from a file an error message quotes
+QUOTE_CHARS = 200
+
+
+def quote(value) -> str:
+    """``repr`` of a value taken from a file, cut to :data:`QUOTE_CHARS`: an error
+    about a megabyte-long name must not be a megabyte long."""
+    text = value if isinstance(value, str) else str(value)
+    if len(text) > QUOTE_CHARS:
+        return repr(text[:QUOTE_CHARS]) + f"... ({len(text)} characters)"
+    return repr(text)
+
 
 class FbdError(Exception):
     """Base of every error this package raises on purpose (the CLI prints these in one line)."""
@@ -39,9 +51,16 @@ class UnknownSignal(FbdError, KeyError):
     def __init__(self, path: str, known=(), what: str = "signal"):
         self.path = path
         known = list(known)
+        # IEC names ignore case: so do the suggestions (GAME_OVER for game_over)
+        upper = path.upper()
+        same = [k for k in known if k.upper() == upper]
         # a variable of a POU block is named under the block (``main.cv`` for ``cv``)
-        inside = [k for k in known if k.endswith("." + path)][:3]
-        close = inside or difflib.get_close_matches(path, known, n=3, cutoff=0.6)
+        inside = [k for k in known if k.upper().endswith("." + upper)]
+        spelled = {}
+        for k in known:
+            spelled.setdefault(k.upper(), k)
+        close = [spelled[k] for k in difflib.get_close_matches(upper, spelled, n=3, cutoff=0.6)]
+        close = (same + inside)[:3] or close
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         self.message = f"unknown {what} {path!r}{hint}"
         super().__init__(self.message)

@@ -145,6 +145,7 @@ class Network:
     outputs: dict = field(default_factory=dict)     # name -> NetOutput
     instances: dict = field(default_factory=dict)   # name -> Instance, in order added
     addresses: dict = field(default_factory=dict)   # port name -> located Address (at=)
+    stores: dict = field(default_factory=dict)      # input name -> (instance, variable), see store
     _wire_count: int = 0
 
     def __post_init__(self):
@@ -181,6 +182,34 @@ class Network:
         # checks the location's size then.
         self._locate(name, at, type_ or _source_type(source), "output")
         self.outputs[name] = NetOutput(name, source, type_, feedback, self._next())
+
+    def store(self, name: str, instance: "Instance", variable: str) -> None:
+        """Keep input ``name`` in ``instance``'s output or state ``variable``, as matiec
+        keeps a variable the POU writes. Run as the program, the PLC latches values
+        into it and the block writes it: what the block writes is the input's value
+        for every block after it and lasts until the next value is latched (a
+        program writing its own located input). Placed as a macro with the input
+        left open, the input reads what the block wrote in the last scan (a function
+        block writing its own input); a wired input reads its wire."""
+        where = f"{self.name}.{name}"
+        if name not in self.inputs:
+            raise WiringError(f"{where}: not an input of {self.name}")
+        if not isinstance(instance, Instance) or self.instances.get(instance.name) is not instance \
+                or instance.is_macro:
+            raise WiringError(f"{where}: {instance!r} is not a block placed in {self.name}")
+        block = instance.element
+        slots = {p.name: p.type for p in block.output_ports()}
+        slots.update((sv.name, sv.type) for sv in block.state_vars())
+        if variable not in slots:
+            raise WiringError(f"{where}: {instance.name} has no output or state {variable!r}")
+        tp = slots[variable]
+        tp = block.bound_types.get(tp) if isinstance(tp, str) else tp
+        if tp is not None and tp.canonical is not self.inputs[name][0].canonical:
+            raise WiringError(f"{where} is {self.inputs[name][0]}, but {instance.name}."
+                              f"{variable} is {tp}")   # (a generic one takes the input's type)
+        if (instance.name, variable) in self.stores.values():
+            raise WiringError(f"{where}: {instance.name}.{variable} keeps another input already")
+        self.stores[name] = (instance.name, variable)
 
     # -- building ----------------------------------------------------------------
     def add(self, name: str, element, **inputs) -> Instance:

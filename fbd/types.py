@@ -7,10 +7,12 @@ list; chosen for speed, documented here because it is a decision):
 * Integers and bit strings: ``int``, wrapped to their width after every
   arithmetic operation exactly as a compiled runtime wraps (two's complement):
   ``INT 32767 + 1 == -32768``, ``UINT 0 - 1 == 65535``.
-* REAL and LREAL: ``float`` (IEEE 754 double). REAL is *not* rounded to single
-  precision after each operation; programs that depend on float32 rounding
-  see more precision here than on a 32-bit controller (matiec computes REAL
-  in C ``float``): results agree to about seven significant digits.
+* REAL: ``float`` holding a value IEEE 754 single precision (binary32) can
+  represent, rounded to it wherever matiec's C rounds a ``float`` (each
+  operation's result, each block output, store, call parameter, conversion,
+  and every value written from outside): so a REAL computes bit for bit what
+  it computes on a controller. :mod:`fbd.real32` says how, and what it costs.
+* LREAL: ``float`` (IEEE 754 double).
 * TIME: ``int`` microseconds (64-bit signed, like LTIME). Reading a TIME
   through the public API gives a ``datetime.timedelta``; writing accepts a
   ``timedelta`` or an IEC literal such as ``'T#1s500ms'``.
@@ -35,11 +37,13 @@ from __future__ import annotations
 
 import copy as _copy
 import datetime as _dt
+import math
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from . import values as v
 from .errors import InvalidValue
+from .real32 import int_to_real32, real32_code, round_real32
 from .values import Kind, format_time, parse_time  # noqa: F401  (part of this module's API)
 
 __all__ = [
@@ -51,12 +55,20 @@ __all__ = [
     "DATE", "TOD", "DT",
     "ANY", "ANY_ELEMENTARY", "ANY_MAGNITUDE", "ANY_NUM", "ANY_REAL", "ANY_INT",
     "ANY_SIGNED", "ANY_UNSIGNED", "ANY_BIT", "ANY_STRING", "ANY_DURATION", "ANY_DATE",
-    "ANY_DERIVED", "STRING_MAX",
+    "ANY_DERIVED", "STRING_MAX", "ARRAY_MAX", "DATA_MAX", "MAX_TYPE_DEPTH",
 ]
 
 STRING_MAX = 254
-#: the most elements an ARRAY type may have (a declaration can ask for no more)
+#: the most elementary values one value may hold (an ARRAY, a STRUCT, however nested)
 ARRAY_MAX = 1 << 20
+#: the most elementary values a POU instance, or a configuration, holds in all (its
+#: variables, arrays and structures whole, its FB instances'): four of the largest
+#: arrays; a front end checks it on the declarations, before any value is made
+DATA_MAX = 4 * ARRAY_MAX
+#: the most types one may be built on, itself included: an alias of an alias, an
+#: ARRAY of a STRUCT of an ARRAY ... (a deeper chain is refused: every walk over a
+#: value recurses once per level)
+MAX_TYPE_DEPTH = 32
 
 parse_int_literal = v.parse_int
 
@@ -102,6 +114,18 @@ class DataType:
         return self
 
     @property
+    def depth(self) -> int:
+        """How many types this one is built on, itself included (INT: 1, an
+        ARRAY of INT: 2, an alias of that: 3); at most :data:`MAX_TYPE_DEPTH`."""
+        return 1
+
+    @property
+    def elements(self) -> int:
+        """How many elementary values a value of this type holds (1, or an ARRAY's
+        or STRUCT's all, however nested); at most :data:`ARRAY_MAX`."""
+        return 1
+
+    @property
     def mutable(self) -> bool:
         """Its values are lists that assignments must copy (ARRAY, STRUCT)."""
         return False
@@ -117,13 +141,14 @@ class DataType:
 
     # -- code generation ----------------------------------------------------
     def wrap(self, expr: str) -> str:
-        """A Python expression that wraps ``expr`` to this type's width.
+        """A Python expression that wraps ``expr`` to this type's width, or
+        rounds it to single precision for REAL (:func:`fbd.real32.real32_code`).
 
         Written as arithmetic and comparisons (no call) so it stays cheap in
         the hot loop.
         """
         if not self.is_integral:
-            return expr
+            return real32_code(expr) if self.kind is Kind.REAL and self.bits == 32 else expr
         mask = (1 << self.bits) - 1
         if self.signed:
             # Values are nearly always in range: two comparisons allocate nothing,
@@ -145,7 +170,7 @@ class DataType:
         bytecode and three fewer instructions in range, and compiles faster.
         """
         if not self.is_integral:
-            return [f"{target} = {expr}"]
+            return [f"{target} = {self.wrap(expr)}"]
         width = 1 << self.bits
         return [f"{target} = {expr}",
                 f"if {target} > {self.max}: {target} -= {width}",
@@ -188,13 +213,13 @@ class DataType:
                 return int(value)
         elif kind is Kind.REAL:
             if isinstance(value, str):
-                return v.parse_real(value, where)
+                value = v.parse_real(value, where)
             if isinstance(value, (int, float)) and not isinstance(value, bool):
-                try:
-                    return float(value)
-                except OverflowError:
+                held = self._real(value)
+                if held is None:
                     raise InvalidValue(f"{where}: {v.quote(value, 60)} is out of range for "
-                                       f"{self.name}") from None
+                                       f"{self.name}")
+                return held
         elif kind in v.DATES or kind is Kind.TIME:
             us = None
             if isinstance(value, str):
@@ -226,6 +251,19 @@ class DataType:
         article = "an" if self.name[0] in "AEIOU" else "a"
         raise InvalidValue(f"{where}: {v.quote(value)} is not {article} {self.name}")
 
+    def _real(self, value: int | float) -> float | None:
+        """A number as this REAL or LREAL holds it (a REAL rounded once to single
+        precision, an integer too); None when a finite number does not fit."""
+        single = self.bits == 32
+        try:
+            if isinstance(value, int):
+                held = int_to_real32(value) if single else float(value)
+                return None if math.isinf(held) else held
+            held = round_real32(value) if single else value
+        except OverflowError:
+            return None
+        return None if math.isinf(held) and math.isfinite(value) else held
+
     def to_python(self, raw):
         """The public form of a run-time value (TIME becomes a timedelta, the
         date types dates and times)."""
@@ -255,12 +293,21 @@ class DerivedType(DataType):
 
     @classmethod
     def of(cls, name: str, base: DataType, initial=None) -> DerivedType:
+        _check_depth(name, base.depth + 1)
         init = None if initial is None else base.coerce(initial, f"{name} initial value")
         return cls(name, base.kind, base.bits, base.signed, base, init)
 
     @property
     def canonical(self) -> DataType:
         return self.base.canonical
+
+    @cached_property
+    def depth(self) -> int:
+        return self.base.depth + 1
+
+    @property
+    def elements(self) -> int:
+        return self.base.elements
 
     @property
     def mutable(self) -> bool:
@@ -300,6 +347,7 @@ class SubrangeType(DerivedType):
         lo, hi = base.coerce(lo, where), base.coerce(hi, where)
         if lo > hi:
             raise InvalidValue(f"{where}: the range {lo}..{hi} is empty")
+        _check_depth(name, base.depth + 1)
         tp = cls(name, base.kind, base.bits, base.signed, base, None, lo, hi)
         if initial is not None:
             object.__setattr__(tp, "initial", tp.coerce(initial, f"{name} initial value"))
@@ -398,6 +446,8 @@ class ArrayType(DataType):
             size *= hi - lo + 1
             if size > ARRAY_MAX:
                 raise InvalidValue(f"{label}: more than {ARRAY_MAX:,} elements")
+        _check_elements(label, size * element.elements)
+        _check_depth(label, element.depth + 1)
         if name is None and initial is None:
             key = (id(element), dims)
             cached = _ANONYMOUS.get(key)
@@ -420,6 +470,14 @@ class ArrayType(DataType):
         for lo, hi in self.dims:
             n *= hi - lo + 1
         return n
+
+    @cached_property
+    def depth(self) -> int:
+        return self.element.depth + 1
+
+    @cached_property
+    def elements(self) -> int:
+        return self.size * self.element.elements
 
     @cached_property
     def default(self):
@@ -498,7 +556,17 @@ class StructType(DataType):
             made.append(Field(f.name, f.type, init))
         if not made:
             raise InvalidValue(f"structure {name}: it has no fields")
+        _check_elements(f"structure {name}", sum(f.type.elements for f in made))
+        _check_depth(f"structure {name}", 1 + max(f.type.depth for f in made))
         return cls(name, Kind.STRUCT, 0, False, tuple(made), index)
+
+    @cached_property
+    def depth(self) -> int:
+        return 1 + max(f.type.depth for f in self.fields)
+
+    @cached_property
+    def elements(self) -> int:
+        return sum(f.type.elements for f in self.fields)
 
     @property
     def mutable(self) -> bool:
@@ -542,6 +610,19 @@ class StructType(DataType):
 
 
 _ANONYMOUS: dict = {}  # (id(element), dims) -> the one ArrayType of that shape
+
+
+def _check_elements(label: str, elements: int) -> None:
+    # before the type is made: its default value would hold them all
+    if elements > ARRAY_MAX:
+        raise InvalidValue(f"{label}: a value would hold {elements:,} elements, more than the "
+                           f"{ARRAY_MAX:,} one value may hold")
+
+
+def _check_depth(label: str, depth: int) -> None:
+    if depth > MAX_TYPE_DEPTH:
+        raise InvalidValue(f"{label}: built on {depth} types nested in one another (aliases, "
+                           f"arrays, structures), more than the {MAX_TYPE_DEPTH} a type may be")
 
 
 # --------------------------------------------------------------- families

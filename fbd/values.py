@@ -11,7 +11,8 @@ type       run-time form               text
 BOOL       ``bool``                    ``TRUE``, ``FALSE``
 integers   ``int``                     ``42``, ``-7``
 bit str.   ``int``                     ``16#FF`` (``BOOL`` excepted)
-REAL       ``float`` (double)          ``1.5``, ``1.0E+30``
+REAL       ``float`` (single values)   ``1.5``, ``0.1``, ``1.0E+30``
+LREAL      ``float`` (double)          ``1.5``, ``0.1``, ``1.0E+300``
 TIME       ``int`` µs                  ``T#1s500ms``
 DATE       ``int`` µs since 1970       ``D#2024-01-31``
 TOD        ``int`` µs since midnight   ``TOD#12:00:00.5``
@@ -38,6 +39,7 @@ import re
 from enum import StrEnum
 
 from .errors import InvalidValue
+from .real32 import real32_text
 
 #: the longest literal accepted, in characters
 MAX_LITERAL = 200
@@ -126,13 +128,15 @@ def parse_real(text: str, where: str = "value") -> float:
     return value
 
 
-def format_real(value: float) -> str:
-    """The shortest text that reads back as the same double, in IEC spelling
-    (``1.0E+30`` rather than Python's ``1e+30``)."""
+def format_real(value: float, single: bool = False) -> str:
+    """The shortest text that reads back as the same double, or with ``single``
+    the same REAL (single precision: REAL 0.1 is ``0.1``, not its double
+    ``0.10000000149011612``), in IEC spelling (``1.0E+30`` rather than
+    Python's ``1e+30``)."""
     value = float(value)
     if not math.isfinite(value):
         return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
-    text = repr(value)
+    text = real32_text(value) if single else repr(value)
     if "e" in text:
         mantissa, exponent = text.split("e")
         if "." not in mantissa:
@@ -167,7 +171,8 @@ def parse_time(text: str, where: str = "value") -> int:
     if pos != len(rest) or pos == 0:
         raise InvalidValue(bad)
     if not total < _TIME_LIMIT:
-        raise InvalidValue(f"{where}: {quote(text)} is out of range for TIME (about ±106751 days)")
+        raise InvalidValue(f"{where}: {quote(text)} is out of range for TIME (about ±106,751,991 days: "
+                           f"64-bit microseconds)")
     value = round(total)
     return -value if sign else value
 
@@ -414,7 +419,7 @@ def format_value(tp, raw) -> str:
     if kind is Kind.BITS:
         return f"16#{int(raw):X}"
     if kind is Kind.REAL:
-        return format_real(raw)
+        return format_real(raw, tp.bits == 32)
     if kind is Kind.TIME:
         return format_time(raw)
     if kind is Kind.DATE:
@@ -499,7 +504,7 @@ def csv_value(tp, raw):
     if kind is Kind.INT or kind is Kind.BITS:
         return int(raw)
     if kind is Kind.REAL:
-        return format_real(raw)
+        return format_real(raw, tp.bits == 32)
     if kind is Kind.TIME:
         return f"{int(raw) / 1e6:.6f}"
     if kind is Kind.STRING:

@@ -24,10 +24,12 @@ from PyQt6.QtCore import Qt, QTimer
 from PyQt6.QtGui import QAction, QActionGroup, QKeySequence
 from PyQt6.QtWidgets import QApplication, QLabel, QMainWindow, QMenu, QMessageBox
 
+from fbd.debug.stepping import stepped_scan
+
 from .loop import RealTimeLoop
 from .panel import Panel
 from .panels import PANELS
-from .widgets import MessageField
+from .widgets import MessageField, fit_to_screen, minimum_height
 
 __all__ = ["MainWindow", "application", "TICK_MS", "MAX_SCANS_PER_TICK", "SPEEDS"]
 
@@ -45,6 +47,16 @@ DEFAULT_SIZE = (560, 820)            # the window's first size, if the screen ha
 MIN_WIDTH = 470                      # the narrowest a panel may be made
 
 
+def version() -> str:
+    """The installed fbd-sim's version (``0.1.0``), or what says it is not installed."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+    try:
+        return installed("fbd-sim")
+    except PackageNotFoundError:
+        return "(not installed: run from a source tree)"
+
+
 def application(argv=None) -> QApplication:
     """The QApplication (made once), named so the user data directory is ``fbd-sim``."""
     app = QApplication.instance()
@@ -52,6 +64,7 @@ def application(argv=None) -> QApplication:
         app = QApplication(list(sys.argv if argv is None else argv))
     app.setApplicationName(APP_NAME)
     app.setApplicationDisplayName(APP_TITLE)
+    app.setApplicationVersion(version())
     return app
 
 
@@ -82,8 +95,7 @@ class MainWindow(QMainWindow):
             self.set_panel(panel, program)
         elif program is not None:
             self.open_program(program)
-        screen = self.screen().availableGeometry()
-        self.resize(min(DEFAULT_SIZE[0], screen.width()), min(DEFAULT_SIZE[1], screen.height() - 40))
+        fit_to_screen(self, *DEFAULT_SIZE)
         if autostart:
             self.timer.start()
 
@@ -99,7 +111,7 @@ class MainWindow(QMainWindow):
         self.program_actions: dict[str, QAction] = {}
         for name, entry in PANELS.items():
             action = QAction(entry.title, self.program_menu, checkable=True)
-            action.triggered.connect(lambda _=False, n=name: self.open_program(n))
+            action.triggered.connect(lambda _=False, n=name: self.choose_program(n))
             group.addAction(action)
             self.program_menu.addAction(action)
             self.program_actions[name] = action
@@ -153,13 +165,24 @@ class MainWindow(QMainWindow):
         """A message in the status bar for ``ms`` ms (0: until the next one)."""
         self.message_field.show_message(text, ms)
 
+    def about_text(self) -> str:
+        return (f"<b>{APP_TITLE}</b> {version()}<p>Games built only out of IEC 61131-3 "
+                f"function blocks, run scan by scan ({self.loop.cycle_ns // 1_000_000} ms cycles "
+                f"of simulated time) and played through HMI panels.")
+
     def _about(self) -> None:
-        QMessageBox.about(self, APP_TITLE,
-                          f"<b>{APP_TITLE}</b><p>Games built only out of IEC 61131-3 function "
-                          f"blocks, run scan by scan ({self.loop.cycle_ns // 1_000_000} ms cycles "
-                          f"of simulated time) and played through HMI panels.")
+        QMessageBox.about(self, APP_TITLE, self.about_text())
 
     # -- panels -----------------------------------------------------------------------
+    def choose_program(self, name: str) -> Panel | None:
+        """*Program* menu: open ``name``, once the player agreed to lose a game being
+        played (else the menu shows the program still open)."""
+        if name != self.program and self.panel is not None and not self.panel.may_discard(self):
+            for key, action in self.program_actions.items():
+                action.setChecked(key == self.program)
+            return None
+        return self.open_program(name)
+
     def open_program(self, name: str) -> Panel:
         """Open the registered panel ``name`` (replacing the current one)."""
         entry = PANELS.get(name)
@@ -198,15 +221,16 @@ class MainWindow(QMainWindow):
 
     def _fit_minimum(self) -> None:
         """The window's minimum size: what the panel needs at its narrowest, with its
-        wrapped texts and its square board at that width (a top-level window's own
-        minimum ignores heights that depend on the width), so nothing clips."""
+        wrapped texts at that width (a top-level window's own minimum ignores heights
+        that depend on the width), so nothing clips or overlaps; small enough for an
+        800x600 screen."""
         panel = self.panel
         hint = panel.minimumSizeHint()
         width = max(hint.width(), MIN_WIDTH)
         layout = panel.layout()
         height = hint.height()
-        if layout is not None and layout.hasHeightForWidth():
-            height = max(height, layout.totalHeightForWidth(width))
+        if layout is not None:
+            height = max(height, minimum_height(layout, width))
         chrome = self.menuBar().sizeHint().height() + self.statusBar().sizeHint().height()
         self.setMinimumSize(max(width, self.statusBar().minimumSizeHint().width()),
                             height + chrome)
@@ -229,6 +253,8 @@ class MainWindow(QMainWindow):
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         window.refreshed.connect(self._debugger_refreshed)
         window.closed.connect(self._debugger_closed)
+        window.stopped.connect(self._debugger_stopped)
+        window.may_restart = lambda: self.panel is None or self.panel.may_discard(window)
         window.debugger.listeners.append(self._debugger_event)
         self.debugger_window = window
         self._show_loop()
@@ -258,6 +284,12 @@ class MainWindow(QMainWindow):
     def _debugger_refreshed(self) -> None:
         if self.panel is not None:
             self.panel.refresh()
+
+    def _debugger_stopped(self, why: str) -> None:
+        """Closing the debugger could not finish the scan it was stepping into."""
+        self.pause_action.setChecked(True)
+        self.show_message(f"PLC stopped in the middle of a scan: {why}; open the debugger "
+                          f"(Ctrl+D) to finish it, or start a new game", 0)
 
     def _debugger_closed(self) -> None:
         self.debugger_window = None
@@ -332,7 +364,12 @@ class MainWindow(QMainWindow):
             except Exception as e:   # an exception escaping a Qt slot would abort the process
                 log.exception("the PLC stopped")
                 self.pause_action.setChecked(True)
-                self.show_message(f"PLC stopped: {type(e).__name__}: {e}", 0)
+                if stepped_scan(plc) is not None:    # a fault stopped a scan the debugger began
+                    self.show_message(f"PLC stopped in the middle of scan {plc.scans + 1:,}: "
+                                      f"open the debugger (Ctrl+D) to finish it, or start a "
+                                      f"new game", 0)
+                else:
+                    self.show_message(f"PLC stopped: {type(e).__name__}: {e}", 0)
                 return 0
         panel.refresh()
         self._show_loop()

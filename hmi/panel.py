@@ -14,7 +14,9 @@ buttons *Start*, *Stop*, *Undo* in the same places with the state word
 ("Ready", "Playing", "Solved!") at the end of their row, the board, the hint
 line and the PLC status line; the same Game menu; *Start* during a game asks
 before discarding it; a move while no game is being played shows the same
-hint; a game touched by the debugger (a value forced or written) is marked
+hint; everything that would lose a game being played (Start, Stop, New, another
+program or puzzle, a restart in the debugger) asks first (:meth:`Panel.may_discard`);
+a game touched by the debugger (a value forced or written) is marked
 and sets no record.
 """
 
@@ -69,6 +71,11 @@ class Panel(QWidget):
 
     def debugger_touched(self) -> None:
         """The debugger wrote or forced a value of this panel's PLC."""
+
+    def may_discard(self, parent: QWidget | None = None) -> bool:
+        """Whether what is about to replace or wipe the panel's PLC may (a game being
+        played is lost only once the player agreed; ``parent``: the window asking)."""
+        return True
 
 
 def plc_status(plc) -> str:
@@ -126,10 +133,13 @@ class GamePanel(Panel):
         return False
 
     # -- the shared behaviour -------------------------------------------------------------
+    def may_discard(self, parent: QWidget | None = None) -> bool:
+        return self.game_state() != "playing" or self.confirm(parent or self, self.discards)
+
     def start(self) -> None:
         """*Start*: begins a game; during one, only once the player agreed to discard it."""
         self.setFocus()
-        if self.game_state() == "playing" and not self.confirm(self, self.discards):
+        if not self.may_discard():
             return
         self.begin()
         self.refresh()

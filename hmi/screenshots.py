@@ -179,7 +179,11 @@ def _st_debugger(app, path: Path) -> Path:
     dbg.step(5)
     debugger.source.show_instance("Tank")
     debugger.source.toggle(TANK_BREAK)          # a click in the gutter
-    debugger.actions_by_name["until"].trigger()
+    debugger.actions_by_name["until"].trigger()   # runs from the timer, in slices
+    wall = 0.0
+    while dbg.state == "running":
+        wall += 0.05
+        debugger.tick(wall)
     debugger.tabs.setCurrentWidget(debugger.sfc)
     debugger.refresh()
     app.processEvents()

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PyQt6.QtCore import Qt, QTimer
+from PyQt6.QtCore import QRect, Qt, QTimer
 from PyQt6.QtGui import QFont, QFontMetrics, QKeySequence
 from PyQt6.QtWidgets import (
     QHBoxLayout,
@@ -28,7 +28,7 @@ from PyQt6.QtWidgets import (
 
 __all__ = ["FAMILIES", "font", "Theme", "button", "ElidedLabel", "StateLabel", "HintLine",
            "StatusLine", "MessageField", "GameMenu", "plc_status", "engine_name", "engine_tip",
-           "confirm_discard", "STATE_WORDS", "NOT_STARTED_HINT"]
+           "confirm_discard", "STATE_WORDS", "NOT_STARTED_HINT", "fit_to_screen", "minimum_height"]
 
 FAMILIES = ["Helvetica Neue", "Arial", "DejaVu Sans", "sans-serif"]
 
@@ -97,7 +97,9 @@ class ElidedLabel(QLabel):
         self.setText(text)
 
     def setText(self, text: str) -> None:   # noqa: N802 (Qt's name)
-        self._full = text
+        if text != self._full:
+            self._full = text
+            self.updateGeometry()           # its size hint is its text's width
         self._elide()
 
     def full_text(self) -> str:
@@ -221,8 +223,10 @@ def engine_tip(plc) -> str:
 
 class StatusLine(QWidget):
     """The PLC's state under the board: left what it is doing (scans, simulated
-    time), right what it costs (scan time, overruns). Both parts elide rather
-    than clip, and their tooltips say what the terms mean."""
+    time), then a note the player must see (a game changed in the debugger sets no
+    record: in the alert colour, never cut), right what it costs (scan time,
+    overruns). When room runs short the cost elides; the tooltips say what the
+    terms mean."""
 
     COST_TIP = ("wall-clock time one scan takes (mean, max); an overrun is a scan that "
                 "took longer than the 5 ms cycle")
@@ -230,30 +234,40 @@ class StatusLine(QWidget):
     def __init__(self, theme: Theme, px: float = 11):
         super().__init__()
         self.left = ElidedLabel(tip="scans run and simulated time since the PLC started")
+        self.note = QLabel()
         self.right = ElidedLabel(tip=self.COST_TIP)
         self.right.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        for label in (self.left, self.right):
+        for label in (self.left, self.note, self.right):
             label.setFont(theme.font(px))
             label.setStyleSheet(f"color: {theme.muted};")
+        self.note.setStyleSheet(f"color: {theme.alert}; font-weight: bold;")
+        self.note.hide()
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(12)
-        # the cost keeps its natural width while there is room; what it is doing
-        # takes the rest (both elide when the window is narrower still)
-        self.right.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
-        row.addWidget(self.left, 1)
-        row.addWidget(self.right, 0)
+        # what it is doing keeps its whole width (its size hint is its text's); the cost
+        # takes the rest and elides
+        self.left.setSizePolicy(QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Preferred)
+        row.addWidget(self.left, 0)
+        row.addWidget(self.note, 0)
+        row.addWidget(self.right, 1)
 
     def show_plc(self, plc, busy: bool | None = None, note: str = "") -> None:
         what, cost = plc_status(plc)
         state = "" if busy is None else ("PLC busy  ·  " if busy else "PLC ready  ·  ")
-        self.left.setText(state + what + (f"  ·  {note}" if note else ""))
+        self.left.setText(state + what)
+        if note != self.note.text():
+            self.note.setText(note)
+            self.note.setToolTip("This game was changed in the debugger (a value forced or "
+                                 "written): its score is not a record" if note else "")
+        self.note.setVisible(bool(note))
         self.right.set_tip(self.COST_TIP if plc is None
                            else f"{engine_tip(plc)}\n\n{self.COST_TIP}")
         self.right.setText(cost)
 
     def text(self) -> str:
-        return f"{self.left.full_text()}  ·  {self.right.full_text()}"
+        parts = (self.left.full_text(), self.note.text(), self.right.full_text())
+        return "  ·  ".join(p for p in parts if p)
 
 
 class MessageField(ElidedLabel):
@@ -283,10 +297,41 @@ class MessageField(ElidedLabel):
         return self.full_text()
 
 
+def fit_to_screen(window: QWidget, width: int, height: int, available: QRect | None = None) -> None:
+    """Give ``window`` the size ``width`` x ``height``, or less where the screen (its
+    available part: without task bars) has less room, keeping room for the title bar
+    and the frame; ``available``: the screen's area (default: the window's screen)."""
+    area = available if available is not None else window.screen().availableGeometry()
+    window.resize(max(1, min(width, area.width() - FRAME[0])),
+                  max(1, min(height, area.height() - FRAME[1])))
+
+
+#: what a window's frame and title bar take beside its client area, at most (px)
+FRAME = (16, 40)
+
+
+def minimum_height(layout, width: int) -> int:
+    """The least height a vertical box ``layout`` needs at ``width``: each item at its
+    minimum height, a wrapped text at its height for that width. (Qt's own
+    ``totalHeightForWidth`` uses the items' preferred heights: it would hold a
+    window at its preferred height.)"""
+    margins = layout.contentsMargins()
+    inner = width - margins.left() - margins.right()
+    items = [layout.itemAt(i) for i in range(layout.count())]
+    items = [it for it in items if not it.isEmpty()]
+    total = margins.top() + margins.bottom() + max(0, len(items) - 1) * max(0, layout.spacing())
+    for item in items:
+        least = item.minimumSize().height()
+        if item.hasHeightForWidth():
+            least = max(least, item.heightForWidth(inner))
+        total += least
+    return total
+
+
 def confirm_discard(parent: QWidget, what: str = "the game in progress") -> bool:
-    """Ask before a new game replaces one being played."""
+    """Ask before something replaces or wipes a game being played."""
     answer = QMessageBox.question(
-        parent, "Discard the game?", f"Discard {what} and start again?",
+        parent, "Discard the game?", f"Discard {what}?",
         QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
         QMessageBox.StandardButton.No)
     return answer == QMessageBox.StandardButton.Yes

@@ -22,6 +22,7 @@ from ..compiler.flat import FlatProgram
 from ..compiler.front import flatten
 from ..errors import FbdError
 from ..network import Network
+from ..real32 import OVERFLOW
 from ..runtime.plc import to_us
 from ..values import Kind
 from .ir import NOW_MAX, NOW_MIN
@@ -271,7 +272,17 @@ def _array(tp: t.DataType, value, path: str, n: int) -> np.ndarray:
             return arr.astype(dtype)
     elif kind is Kind.REAL:
         if arr.dtype.kind in "iuf":
-            return arr.astype(np.float64)
+            if tp.bits == 64:
+                return arr.astype(np.float64)
+            # a REAL: the nearest single-precision value, as REAL.coerce rounds one value
+            wide = arr.astype(np.float64)
+            beyond = np.isfinite(wide) & (np.abs(wide) >= OVERFLOW)
+            if beyond.any():
+                bad = int(np.flatnonzero(beyond)[0])
+                raise FbdError(f"{where}[{bad}]: {arr[bad]} is out of range for {tp.name}")
+            if arr.dtype.kind in "iu" and arr.dtype.itemsize == 8:
+                return arr.astype(np.float32)   # once, not through a double
+            return wide.astype(np.float32)
     elif kind is Kind.TIME:
         if arr.dtype.kind == "m":
             us = arr.astype("timedelta64[us]")

@@ -24,6 +24,8 @@ from __future__ import annotations
 import math
 import operator
 
+from ..real32 import int_to_real32, round_real32
+
 
 class Untranslatable(Exception):
     """A block's code uses something the vector form cannot express; the block
@@ -47,6 +49,7 @@ _FOLD = {
     "invert": operator.invert, "not": operator.not_, "abs": abs, "float": float, "trunc": math.trunc,
     "floor": math.floor, "ceil": math.ceil, "isfinite": math.isfinite, "isnan": math.isnan,
     "isinf": math.isinf, "copysign": math.copysign, "fabs": math.fabs, "sqrt": math.sqrt,
+    "single": lambda x: int_to_real32(x) if isinstance(x, int) else round_real32(x),
 }
 COMPARE = frozenset({"eq", "ne", "lt", "le", "gt", "ge"})
 #: Operations whose first argument is the guard: the lanes where the scalar
@@ -237,7 +240,7 @@ class Graph:
             return Node(op, args, aux, "int", lo, hi, scalar)
         if "str" in kinds or "bool" in kinds:
             raise Untranslatable(f"{op} of {kinds}")
-        if op in ("float", "copysign", "fabs", "sqrt", "truediv"):
+        if op in ("float", "copysign", "fabs", "sqrt", "truediv", "single"):
             return Node(op, args, aux, "float", scalar=scalar)
         if op in ("trunc", "floor", "ceil"):
             # Python raises for NaN and the infinities: computed only where the

@@ -34,6 +34,7 @@ import math
 import textwrap
 from typing import Any
 
+from .. import real32
 from .ir import Graph, Node, Untranslatable
 
 _BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "truediv",
@@ -216,6 +217,11 @@ class Lifter:
         if isinstance(e, ast.Compare):
             return self.compare(e, env, guard)
         if isinstance(e, ast.IfExp):
+            rounded = real32.match_real32_code(e, self.namespace)
+            if rounded is not None:  # REAL's rounding: a float32 cast
+                name, inner = rounded
+                env[name] = value = self.expr(inner, env, guard)
+                return self.single(value)
             test = self.truth(self.expr(e.test, env, guard))
             if test.is_const:
                 return self.expr(e.body if test.value else e.orelse, env, guard)
@@ -284,6 +290,8 @@ class Lifter:
         target = self.namespace.get(name, _UNDEFINED)
         if target is _UNDEFINED and name in _BUILTINS:
             return _BUILTINS[name](self, args, guard)
+        if target is real32.int_to_real32 and len(args) == 1:
+            return self.single(args[0])
         if inspect.isfunction(target):
             return self.helper(target, args, guard)
         raise Untranslatable(f"a call of {name}")
@@ -319,6 +327,14 @@ class Lifter:
         if x.kind in ("int", "float"):
             return self.g.node("ne", x, self.g.const(0 if x.kind == "int" else 0.0))
         raise Untranslatable(f"the truth of a {x.kind}")
+
+    def single(self, x: Node) -> Node:
+        """``x`` rounded once to single precision (a REAL): its ``single`` node."""
+        if x.kind == "bool":
+            x = self.to_float(x)
+        if x.kind not in ("int", "float"):
+            raise Untranslatable(f"a {x.kind} as a REAL")
+        return self.g.node("single", x)
 
     def to_float(self, x: Node) -> Node:
         if x.kind == "float":

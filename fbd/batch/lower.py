@@ -209,6 +209,8 @@ class Lowering:
             return f"({fn}({', '.join(s[1:])}) if {s[0]} else 0)"
         if op in _PYFUNC:
             return f"{_PYFUNC[op]}({', '.join(s)})"
+        if op == "single":
+            return f"_single({s[0]})"
         raise Untranslatable(f"scalar {op}")
 
     def _function(self, fn) -> str:
@@ -259,6 +261,16 @@ class Lowering:
             else:
                 lines.append(f"{result} = _float_to_int({x}, {op!r}, {dtype!r}, {out})")
             self.name[key] = result
+            return
+        if op == "single":
+            (x,) = args
+            if self.carrier.get(id(x)) == "object":   # Python ints: each rounded once
+                lines.append(f"_v{key} = _obj_to_single({self.ref(x)})")
+                self.name[key] = f"_v{key}"
+                return
+            out = self._into(n)     # C's (float) of a double or of a 64-bit integer
+            lines.append(f"np_copyto({out}, {self.ref(x)}, casting='unsafe')")
+            self.name[key] = out
             return
         if op == "float":
             (x,) = args

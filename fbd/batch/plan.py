@@ -206,6 +206,8 @@ class Plan:
                 carrier[key] = self.var_dtype(n)
             elif n.kind == "bool":
                 carrier[key] = "bool"
+            elif n.op == "single":      # a REAL: float32, which rounds as C's float does
+                carrier[key] = "float32"
             elif n.kind == "float":
                 carrier[key] = "float64"
             elif n.kind == "str":

@@ -13,6 +13,8 @@ import math
 
 import numpy as np
 
+from ..real32 import int_to_real32, round_real32
+
 _2_63 = float(1 << 63)
 _2_64 = float(1 << 64)
 _EXACT = float(1 << 53)
@@ -43,6 +45,16 @@ def obj_to_int(values, dtype: str) -> np.ndarray:
 
 def obj_to_float(values) -> np.ndarray:
     return np.array([float(v) for v in values.tolist()], dtype=np.float64)
+
+
+def single(x) -> float:
+    """One value (the same in every instance) as a REAL: C's ``(float)``."""
+    return int_to_real32(x) if isinstance(x, int) else round_real32(x)
+
+
+def obj_to_single(values) -> np.ndarray:
+    """Python ints as REALs, each rounded once (as C's cast of a 64-bit integer)."""
+    return np.array([int_to_real32(v) for v in values.tolist()], dtype=np.float32)
 
 
 def object_like(values) -> np.ndarray:
@@ -152,7 +164,8 @@ def namespace() -> dict:
                  "left_shift", "right_shift", "floor_divide", "remainder", "negative", "invert",
                  "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
                  "logical_not", "isfinite", "isnan", "isinf", "copysign", "fabs", "sqrt",
-                 "true_divide", "absolute", "copyto", "where", "float64", "uint64", "int64"):
+                 "true_divide", "absolute", "copyto", "where", "float64", "float32", "uint64",
+                 "int64"):
         ns[f"np_{name}"] = getattr(np, name)
     for dtype in _INT_BITS:
         ns[f"np_{dtype}"] = getattr(np, dtype)
@@ -160,7 +173,8 @@ def namespace() -> dict:
     ns.update(_wrap_to=wrap_to, _obj_to_int=obj_to_int, _obj_to_float=obj_to_float,
               _object_like=object_like, _obj_floordiv=obj_floordiv, _obj_mod=obj_mod,
               _obj_lshift=obj_lshift, _obj_rshift=obj_rshift, _elementwise=elementwise,
-              _float_to_int=float_to_int, _int_truediv=int_truediv)
+              _float_to_int=float_to_int, _int_truediv=int_truediv,
+              _obj_to_single=obj_to_single, _single=single)
     return ns
 
 

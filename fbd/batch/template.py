@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..block import code_lines, code_namespace
+from ..block import code_lines, code_namespace, identifier
 from ..values import Kind
 from .ir import NOW_MAX, NOW_MIN, Graph, Untranslatable, hull
 from .lift import Lifter
@@ -31,7 +31,7 @@ DTYPES = {
     "BOOL": "bool", "SINT": "int8", "INT": "int16", "DINT": "int32", "LINT": "int64",
     "USINT": "uint8", "UINT": "uint16", "UDINT": "uint32", "ULINT": "uint64",
     "BYTE": "uint8", "WORD": "uint16", "DWORD": "uint32", "LWORD": "uint64",
-    "REAL": "float64", "LREAL": "float64", "TIME": "int64", "STRING": "object",
+    "REAL": "float32", "LREAL": "float64", "TIME": "int64", "STRING": "object",
     "DATE": "int64", "TOD": "int64", "DT": "int64",
 }
 _KINDS = {"bool": "bool", "int": "int", "bits": "int", "time": "int", "real": "float",
@@ -85,7 +85,7 @@ def build_template(leaf, consts: tuple, init: dict, number: int) -> Template:
     names = {port: f"_in_{port}" for port in wired}
     names.update(consts)
     names.update({port: f"_out_{port}" for port in leaf.outputs})
-    names.update({sv: f"_st_{sv}" for sv in leaf.state})
+    names.update({sv: f"_st_{identifier(sv)}" for sv in leaf.state})
     lines = code_lines(block, names, leaf.types)
     try:
         return _vector(leaf, wired, lines, init, number)
@@ -124,8 +124,8 @@ def _vector(leaf, wired: list, lines: list, init: dict, number: int) -> Template
         for sv, tp in state_types.items():
             lo, hi = bounds.get(sv, (None, None))
             node = g.var("old", f"st:{sv}", _port_kind(tp), lo, hi)
-            env[f"_st_{sv}"] = node
-            targets[f"_st_{sv}"] = Target(f"_st_{sv}", token, dtype_of(tp), node)
+            env[f"_st_{identifier(sv)}"] = node
+            targets[f"_st_{identifier(sv)}"] = Target(f"_st_{identifier(sv)}", token, dtype_of(tp), node)
             token += 1
         final = Lifter(g, namespace).run(source, env)
         roots = {}
@@ -151,7 +151,7 @@ def _grow_bounds(bounds: dict, state_types: dict, roots: dict) -> dict:
     out = {}
     for sv, (lo, hi) in bounds.items():
         tp = state_types[sv]
-        node = roots[f"_st_{sv}"]
+        node = roots[f"_st_{identifier(sv)}"]
         if node.lo is None or node.hi is None or node.lo < tp.min or node.hi > tp.max:
             out[sv] = _type_interval(tp)
         else:
@@ -161,7 +161,7 @@ def _grow_bounds(bounds: dict, state_types: dict, roots: dict) -> dict:
 
 def _fallback(leaf, wired: list, lines: list, number: int, reason: str) -> Template:
     """The block's statements in a loop over the instances (see the module docstring)."""
-    outs = [f"_out_{port}" for port in leaf.outputs] + [f"_st_{sv}" for sv in leaf.state]
+    outs = [f"_out_{port}" for port in leaf.outputs] + [f"_st_{identifier(sv)}" for sv in leaf.state]
     ins = [f"_in_{port}" for port in wired]
     params = [f"i{k}" for k in range(len(ins))] + [f"o{k}" for k in range(len(outs))]
     name = f"_per_instance_{number}"

@@ -4,9 +4,11 @@
 
 1. *flatten* (:meth:`_Builder.flatten`): walk the macro hierarchy; every leaf
    block gets a full path (``cell_0_0.memory``) and slots for its outputs and
-   state;
+   state; an input kept in a block (``Network.store``) is that block's slot
+   (in a macro, when the input is left open);
 2. *resolve* (:meth:`_Builder.resolve`): follow every input through macro
-   ports to the leaf output, network input or literal that drives it, unify
+   ports to the leaf output, network input or literal that drives it (an
+   unwired one of ``Block.kept_inputs`` reads the block's own state), unify
    the types at both ends of every wire (generic blocks take the type of what
    they are wired to) and note the forward wires the order follows. One pass:
    at 100k blocks each pass over the wires costs a tenth of a second;
@@ -54,6 +56,7 @@ class Scope:
     inst: Any             # the macro Instance in the parent scope
     children: dict = field(default_factory=dict)  # instance name -> Scope
     leaves: dict = field(default_factory=dict)    # instance name -> Leaf
+    kept: dict = field(default_factory=dict)      # input name -> the slot it is kept in
 
     def where(self, name: str) -> str:
         return f"{self.prefix}{name}"
@@ -78,6 +81,13 @@ def _output_shape(port) -> tuple:
     return port.name, None, port.type
 
 
+def _held(block) -> int:
+    """How many elementary values a block's outputs and state hold (a generic port
+    counts one: its type is known after inference)."""
+    ports = [p.type for p in block.output_ports()] + [sv.type for sv in block.state_vars()]
+    return sum(tp.elements if isinstance(tp, t.DataType) else 1 for tp in ports)
+
+
 class _Builder:
     def __init__(self, net: Network):
         self.net = net
@@ -98,7 +108,8 @@ class _Builder:
         self.indeg: list[int] = []         # leaf -> how many forward wires it reads
         self._memo: dict = {}
         self._busy: set = set()
-        self._shapes: dict = {}  # (block type, n) -> its outputs (name, initial) and state names
+        self._shapes: dict = {}  # (block type, n) -> outputs (name, initial), state names, values held
+        self.elements = 0        # the elementary values the blocks hold so far (fbd.types.DATA_MAX)
 
     def slot(self, init) -> int:
         self.slot_init.append(init)
@@ -114,6 +125,7 @@ class _Builder:
             # network placed as a macro with the input left open would see it.
             self.inputs[name] = self.slot(tp.default if default is REQUIRED else default)
         self._walk(self.top, set())
+        self._store_inputs()
         self.succ = [[] for _ in self.leaves]
         self.indeg = [0] * len(self.leaves)
 
@@ -142,8 +154,14 @@ class _Builder:
             if shape is None:
                 shape = shapes[element.__class__, element.n] = (
                     tuple(_output_shape(p) for p in element.output_ports()),
-                    tuple(sv.name for sv in element.state_vars()))
-            outputs, state_names = shape
+                    tuple(sv.name for sv in element.state_vars()), _held(element))
+            outputs, state_names, held = shape
+            self.elements += held
+            if self.elements > t.DATA_MAX:     # before any of its values is copied
+                self.problem(f"{prefix}{name}: the blocks hold {self.elements:,} elementary "
+                             f"values in all (arrays and structures counted whole), more than "
+                             f"the {t.DATA_MAX:,} a program may hold")
+                self.elements = -(1 << 62)     # said once
             for port, init, var in outputs:
                 if var is not None:  # generic: its type's default if the block binds it
                     tp = element.bound_types.get(var)
@@ -160,6 +178,32 @@ class _Builder:
             leaves[name] = leaf
             all_leaves.append(leaf)
         self.n_slots = len(slot_init)
+
+    def _store_inputs(self) -> None:
+        """An input kept in a block's output or state (Network.store) is that slot:
+        at the top the PLC latches into it, the block writes it, every reader reads
+        it; in a macro, an open input reads what the block last wrote."""
+        self.stored: dict[int, tuple] = {}   # slot -> (scope, input name, the leaf writing it)
+        for scope in self.scopes:
+            for name, (inst, var) in scope.net.stores.items():
+                leaf = scope.leaves[inst]
+                slot = leaf.outputs[var] if var in leaf.outputs else leaf.state[var]
+                self.stored[slot] = (scope, name, leaf)
+                scope.kept[name] = slot
+                if scope is self.top:
+                    self.inputs[name] = slot
+                port = leaf.inst.output_decls.get(var)
+                if port is not None and isinstance(port.type, str):  # generic: the input's type
+                    self.types.union(("tv", leaf.index, port.type), scope.net.inputs[name][0])
+
+    def start_stored_inputs(self) -> None:
+        """After inference: a stored input's slot starts at the input's initial value,
+        and the block writing it reads it as a wire to itself."""
+        for slot, (scope, name, leaf) in self.stored.items():
+            tp, default = scope.net.inputs[name]
+            self.slot_init[slot] = tp.copy(tp.default if default is REQUIRED else default)
+            if any(src.slot == slot for src in leaf.inputs.values()):
+                self.with_feedback.add(leaf.index)
 
     # ------------------------------------------------------------------ resolve
     def source(self, scope: Scope, src, feedback: bool) -> Src:
@@ -190,6 +234,9 @@ class _Builder:
             if scope.parent is None:
                 return Src(self.inputs[src.port])
             bindings = scope.inst.bindings.get(src.port, [])
+            if not bindings and src.port in scope.kept:   # open: what its block last wrote
+                slot = scope.kept[src.port]
+                return Src(slot, None, True, self.writer[slot])
             if not bindings:
                 _tp, default = scope.net.inputs[src.port]
                 if default is REQUIRED:
@@ -228,7 +275,11 @@ class _Builder:
                 for pname, port in inst.input_decls.items():
                     bindings = all_bindings.get(pname)
                     if bindings is None:
-                        if port.default is REQUIRED:
+                        kept = leaf.block.kept_inputs.get(pname)
+                        if kept is not None:    # the instance's own value (Block.kept_inputs)
+                            inputs[pname] = new_src((leaf.state[kept], None, False, index))
+                            self.with_feedback.add(index)
+                        elif port.default is REQUIRED:
                             self.broken.add(index)
                             problem(f"{scope.where(f'{name}.{pname}')}: input is not "
                                     f"connected and {inst.type_name} gives it no default")
@@ -424,6 +475,7 @@ def _flatten(net: Network) -> FlatProgram:
     if not b.problems:
         b.resolve()
         infer_types(b)
+        b.start_stored_inputs()
     order = execution_order(b) if b.leaves else []
     if b.problems:
         raise ValidationError(net.name, b.problems)

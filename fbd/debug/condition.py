@@ -26,7 +26,9 @@ the previous scan; ``rising(path)``/``falling(path)`` for BOOLs: FALSE then,
 TRUE now (and the reverse). Types are checked when the breakpoint is added:
 AND/OR/XOR/NOT take BOOLs, arithmetic numbers (TIME +/- TIME, TIME * or / a
 number), comparisons like with like (integers and REALs mix), and the whole
-condition must be a BOOL. Arithmetic is exact (no wrap-around); integer
+condition must be a BOOL; an untyped real literal compared with a REAL
+signal is that REAL (``X = 0.1`` holds for a REAL X := 0.1, whose single
+precision value is not the double 0.1). Arithmetic is exact (no wrap-around); integer
 ``/`` truncates toward zero, and ``/`` or ``MOD`` by zero gives 0 (REAL:
 IEEE infinities), as the DIV and MOD blocks do. A condition has at most
 :data:`MAX_TOKENS` words and symbols and :data:`MAX_NESTING` levels of
@@ -51,8 +53,10 @@ from typing import Any, NamedTuple
 
 from .. import types as t
 from ..compiler.pycode import ScanProgram, SignalInfo
-from ..errors import FbdError, UnknownSignal
+from ..errors import FbdError
+from ..real32 import round_real32
 from ..values import Kind, parse_real, quote, unescape
+from .signals import resolve
 
 __all__ = ["ConditionError", "Condition", "compile_condition", "FUNCTIONS", "MAX_TOKENS",
            "MAX_NESTING", "MAX_LENGTH"]
@@ -64,6 +68,16 @@ MAX_TOKENS = 256
 MAX_NESTING = 32
 #: the longest condition accepted, in characters
 MAX_LENGTH = 2000
+
+
+def _real_literal(x: "_Node", other: "_Node") -> "_Node":
+    """``x``, or where it is an untyped real literal compared with a REAL signal, the
+    literal as a REAL (single precision), as ST types it: ``X = 0.1`` holds for the
+    REAL X := 0.1."""
+    if x.is_const and x.kind == "real" and x.type_name is None and other.type_name == "REAL":
+        v = round_real32(x.const)
+        return _Node(lambda s: v, "real", x.col, x.text, const=v)
+    return x
 
 
 # =========================================================================== conditions
@@ -411,13 +425,13 @@ class _Parser:
 
     def lookup(self, tok: _Tok) -> SignalInfo:
         try:
-            info = self.program.signal(tok.text)
-        except UnknownSignal as e:
+            info = resolve(self.program, tok.text)      # IEC names: any case
+        except FbdError as e:
             self.error(tok.col, str(e))
         if info.type is None:
             self.error(tok.col, f"{tok.text} is a block's internal storage, not an IEC "
                                 f"value; a condition cannot read it")
-        self.paths.append(tok.text)
+        self.paths.append(info.path)
         return info
 
     def path(self, tok: _Tok) -> _Node:
@@ -496,6 +510,7 @@ class _Parser:
                                f"and {b.describe()}{hint}")
         if ga == "bool" and op.text not in ("=", "<>"):
             self.error(op.col, f"{op.text} does not order BOOLs; use = or <>")
+        a, b = _real_literal(a, b), _real_literal(b, a)
         text = self.span(a, self.end_col())
         fn_op = _COMPARE[op.text]
         if a.slot is not None and b.is_const:

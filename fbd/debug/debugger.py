@@ -31,12 +31,19 @@ Running
     (scans due beyond that are dropped and counted in ``dropped_scans``).
     :meth:`~Debugger.step` runs 1 or N whole scans,
     :meth:`~Debugger.run_until_break` runs until a breakpoint holds (or a
-    guard), both paused and synchronous. :meth:`~Debugger.restart` is the
+    guard), both paused and synchronous. :meth:`~Debugger.run_to_break` is
+    the same run in slices, for a window: ``advance`` runs it as fast as its
+    budget allows until a hit, :data:`TO_BREAK_LIMIT` scans or a pause;
+    ``to_break`` (a :class:`~.tobreak.ToBreak`) says how far it is, and when
+    it ends without a hit ``to_break_outcome`` says why (event
+    ``"to_break"``). :meth:`~Debugger.restart` is the
     warm restart, ``restart(cold=True)`` the cold one (see there for what
     each keeps). The debugger owns the PLC's pacing: while it is open,
     nothing else should call ``plc.scan`` (an application shell pauses its
     own loop), and during a scan stepped into the PLC refuses to run.
-    :meth:`~Debugger.close` detaches it.
+    :meth:`~Debugger.close` finishes a scan stepped into and detaches it; a
+    debugger made on a PLC whose scan was left half-run (a fault while
+    finishing it) takes that scan over.
 
 Stepping into a scan
     :meth:`~Debugger.step_into` first begins the next scan (inputs latched,
@@ -95,7 +102,8 @@ Trends
 Events
     ``listeners``: callables called with one word after a change the views
     show: ``"state"`` (run/pause/speed), ``"scan"`` (scans ran), ``"block"``
-    (a block was stepped), ``"hit"``, ``"breakpoints"``, ``"watch"``,
+    (a block was stepped), ``"to_break"`` (a run to a breakpoint ended
+    without a hit), ``"hit"``, ``"breakpoints"``, ``"watch"``,
     ``"forces"``, ``"trend"``, ``"restart"``, and ``"touched"`` just before
     ``"forces"`` when a value was written or forced (a game's host marks the
     game: it sets no record). Called synchronously, on the caller's thread; a
@@ -107,29 +115,34 @@ Breakpoint conditions are parsed and compiled by :mod:`fbd.debug.condition`.
 from __future__ import annotations
 
 import time as _time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
-from ..compiler.pycode import ScanProgram, SignalInfo
+from ..compiler.pycode import ScanProgram
 from ..errors import FbdError
-from ..runtime.plc import Plc, ScanStats
+from ..runtime.plc import Plc
+from ..runtime.task import ScanStats
 from .breakpoints import Breakpoint, Breakpoints, Hit
 from .condition import FUNCTIONS, Condition, ConditionError, compile_condition
 from .lines import Frame, LineBreakpoint, LineBreakpoints
 from .pacing import MAX, Pacer
-from .probe import PathCompleter, Probe, WatchRow, format_value, literal_text
+from .probe import MainSignals, PathCompleter, Probe, WatchRow, format_value, literal_text
+from .signals import SignalAccess
 from .source import SourceDebugging, SourceLine, StepState
 from .stepping import BlockStepper
+from .tobreak import TO_BREAK_LIMIT, ToBreak
 from .trend import TREND_CAPACITY, Trend, Trending
 
 __all__ = ["Debugger", "Breakpoint", "Hit", "Probe", "WatchRow", "ConditionError",
            "Condition", "compile_condition", "format_value", "literal_text", "MAX",
-           "TREND_CAPACITY", "FUNCTIONS", "LineBreakpoint", "Frame", "SourceLine", "StepState"]
+           "TREND_CAPACITY", "TO_BREAK_LIMIT", "FUNCTIONS", "LineBreakpoint", "Frame",
+           "SourceLine", "StepState"]
 
 # =========================================================================== the model
-class Debugger(SourceDebugging, Trending):
+class Debugger(SignalAccess, SourceDebugging, Trending):
     """The debugger's model over a running :class:`~fbd.runtime.Plc` (see the
-    module's docstring for the whole API; the ST side, line breakpoints and
-    stepping by statement, is :class:`~.source.SourceDebugging`'s, the trend
+    module's docstring for the whole API; signals by path, the watch list and
+    forces are :class:`~.signals.SignalAccess`'s, the ST side, line breakpoints
+    and stepping by statement, :class:`~.source.SourceDebugging`'s, the trend
     :class:`~.trend.Trending`'s).
 
     ``max_scans`` and ``budget_s`` cap one :meth:`advance` (scans, and wall
@@ -152,9 +165,12 @@ class Debugger(SourceDebugging, Trending):
         self._lines = LineBreakpoints(self._breakpoints.new_id)
         self._stepping = BlockStepper(plc, self._breakpoints, self._lines)
         self.last_hit: Hit | None = None
+        self.to_break: ToBreak | None = None       # a run to a breakpoint in progress
+        self.to_break_outcome: str | None = None   # how the last one ended, without a hit
         self._watches: list[str] = []
         self._trend = Trend(plc)
         self._completer: PathCompleter | None = None
+        self._signals = MainSignals(plc)
 
     # -- plumbing ------------------------------------------------------------------
     def _emit(self, event: str) -> None:
@@ -183,6 +199,15 @@ class Debugger(SourceDebugging, Trending):
     @property
     def time_us(self) -> int:
         return self.plc.now_us
+
+    @property
+    def run_state(self) -> str:
+        """What the PLC is doing, in the words a status bar shows: ``RUNNING``, ``RUNNING
+        TO BREAK``, ``PAUSED IN SCAN`` (a scan stepped into) or ``PAUSED``. The one
+        place the views read it from."""
+        if self.state == "running":
+            return "RUNNING TO BREAK" if self.to_break is not None else "RUNNING"
+        return "PAUSED IN SCAN" if self.in_scan else "PAUSED"
 
     @property
     def speed(self) -> float:
@@ -246,7 +271,22 @@ class Debugger(SourceDebugging, Trending):
             self._emit("state")
         return hit
 
+    def run_to_break(self, max_scans: int = TO_BREAK_LIMIT) -> Hit | None:
+        """Run until a breakpoint holds, in slices: each :meth:`advance` runs as many
+        scans as fit its budget (at any :attr:`speed`), until a hit, ``max_scans``
+        scans (then ``to_break_outcome`` says so) or :meth:`pause`. A scan stepped
+        into is finished first; if a breakpoint holds in it, nothing more runs."""
+        if max_scans < 1:
+            raise FbdError(f"cannot run to a breakpoint for {max_scans} scans")
+        hit = self.run()
+        if hit is None:
+            self.to_break = ToBreak(max_scans, self.scans, self.time_us)
+            self.to_break_outcome = None
+        return hit
+
     def pause(self) -> None:
+        if self.to_break is not None:
+            self._end_to_break(self.to_break.stopped(self.scans, self.time_us))
         if self.state != "paused":
             self.state = "paused"
             self._pacer.debt_ns = 0
@@ -255,17 +295,30 @@ class Debugger(SourceDebugging, Trending):
     def advance(self, wall_seconds: float) -> Hit | None:
         """Run the scans due after ``wall_seconds`` of wall time at :attr:`speed`
         (the GUI timer's call; nothing while paused), within ``max_scans`` and
-        ``budget_s`` (see :mod:`.pacing`). Returns the hit that paused it."""
+        ``budget_s`` (see :mod:`.pacing`); running to a breakpoint, as many as the
+        budget allows. Returns the hit that paused it."""
         if self.state != "running":
             return None
-        due = self._pacer.due(wall_seconds, self.plc.main.cycle_us)
+        to_break = self.to_break
+        if to_break is not None:
+            due = min(self._pacer.max_scans, to_break.left(self.scans))
+        else:
+            due = self._pacer.due(wall_seconds, self.plc.main.cycle_us)
         if due == 0:
             return None
-        hit = self._pacer.run(due, self._counted_scans)
+        hit = self._pacer.run(due, self._counted_scans, owed=to_break is None)
         self._emit("scan")
         if hit is not None:
             self._pause_at(hit)
+        elif to_break is not None and to_break.left(self.scans) == 0:
+            self._end_to_break(to_break.gave_up(self.scans, self.time_us))
+            self.pause()
         return hit
+
+    def _end_to_break(self, outcome: str) -> None:
+        self.to_break = None
+        self.to_break_outcome = outcome
+        self._emit("to_break")
 
     def step(self, n: int = 1) -> Hit | None:
         """Pause, then run ``n`` whole scans (a scan stepped into counts as one and is
@@ -305,7 +358,8 @@ class Debugger(SourceDebugging, Trending):
         """Run the rest of the scan stepped into, block by block, checking the
         breakpoints after each; stop at the block where one holds."""
         if not self.in_scan:
-            raise FbdError("no scan is being stepped into; step_into() begins one")
+            raise FbdError("no scan is being stepped into, so there is nothing to finish "
+                           "(Step into begins one)")
         self.pause()
         return self._finish_stepped()
 
@@ -387,6 +441,7 @@ class Debugger(SourceDebugging, Trending):
         for bp in hit.breakpoints:
             bp.hits += 1
         self.last_hit = hit
+        self.to_break = None
         self.state = "paused"
         self._pacer.debt_ns = 0
         self._emit("hit")
@@ -400,14 +455,14 @@ class Debugger(SourceDebugging, Trending):
     def check_condition(self, text: str) -> Condition:
         """Parse and compile ``text`` without adding it (a view validating as the
         user types); raises :class:`ConditionError`."""
-        return Breakpoints.check(text, self.program, self.table)
+        return Breakpoints.check(text, self._signals, self.table)
 
     def add_breakpoint(self, text: str, *, edge: bool = False,
                        enabled: bool = True) -> Breakpoint:
         """Add a breakpoint on condition ``text`` (see the module docstring's grammar);
         ``edge=True`` fires only where the condition turns true."""
         self._sync_prev()
-        bp = self._breakpoints.add(text, self.program, self.table, edge, enabled)
+        bp = self._breakpoints.add(text, self._signals, self.table, edge, enabled)
         self._emit("breakpoints")
         return bp
 
@@ -426,97 +481,19 @@ class Debugger(SourceDebugging, Trending):
             self._breakpoints.enable(bp, enabled, self.table)
         self._emit("breakpoints")
 
-    # -- signals ---------------------------------------------------------------------
-    def info(self, path: str) -> SignalInfo:
-        """Type, kind, slot of a path (raises UnknownSignal with suggestions)."""
-        return self.program.signal(path)
-
-    def get(self, path: str):
-        return self.plc.get(path)
-
-    def text(self, path: str) -> str:
-        """The value of ``path`` as IEC text."""
-        info = self.info(path)
-        return format_value(info.type, info.const if info.slot is None else self.table[info.slot])
-
-    def probe(self, paths: Iterable[str]) -> Probe:
-        """A reader of ``paths`` straight from the table (see :class:`Probe`)."""
-        return Probe(self.plc, [self.info(p) for p in paths])
-
-    def complete(self, text: str, limit: int = 20) -> list[str]:
-        """Paths for a completion box, best first (see :class:`~.probe.PathCompleter`)."""
-        if self._completer is None:
-            self._completer = PathCompleter(self.program.signals)
-        return self._completer.complete(text, limit)
-
-    # -- watch list --------------------------------------------------------------------
-    @property
-    def watches(self) -> list[str]:
-        return list(self._watches)
-
-    def watch(self, path: str) -> None:
-        """Add ``path`` to the watch list (once; unknown paths raise UnknownSignal)."""
-        info = self.info(path)
-        if info.path not in self._watches:
-            self._watches.append(info.path)
-            self._emit("watch")
-
-    def unwatch(self, path: str) -> None:
-        if path not in self._watches:
-            raise FbdError(f"{path} is not in the watch list")
-        self._watches.remove(path)
-        self._emit("watch")
-
-    def watch_values(self) -> list[WatchRow]:
-        s = self.table
-        forced = self.plc.main.forces
-        rows = []
-        for path in self._watches:
-            info = self.program.signal(path)
-            raw = info.const if info.slot is None else s[info.slot]
-            rows.append(WatchRow(path, info.type.name if info.type else "storage",
-                                 info.type.to_python(raw) if info.type else raw,
-                                 format_value(info.type, raw),
-                                 info.slot is not None and info.slot in forced))
-        return rows
-
-    # -- write and force ---------------------------------------------------------------
-    def write(self, path: str, value) -> None:
-        """Write a value once, now (a block that computes it overwrites it at its
-        next run). ``value`` may be IEC text. While paused inside an ST POU's call,
-        the call goes on with its own values and the write is applied (again) as
-        the call returns."""
-        self.plc.write(path, value)
-        slot = self.info(path).slot if self.frames else None
-        if slot is not None:
-            self._stepping.written(slot)
-        self._emit("touched")
-        self._emit("forces")
-
-    def force(self, path: str, value) -> None:
-        """Hold ``path`` at ``value`` until :meth:`unforce`, across scans and restarts."""
-        self.plc.force(path, value)
-        self._emit("touched")
-        self._emit("forces")
-
-    def unforce(self, path: str | None = None) -> None:
-        """Release one force, or all of them."""
-        self.plc.unforce(path)
-        self._emit("forces")
-
-    @property
-    def forces(self) -> dict:
-        """Every force: path -> value."""
-        return self.plc.forces
-
-    def is_forced(self, path: str) -> bool:
-        info = self.info(path)
-        return info.slot is not None and info.slot in self.plc.main.forces
-
     def close(self) -> None:
-        """Detach from the PLC (the trend recorder); the PLC runs on unchanged."""
-        self._trend.close()
-        self.listeners.clear()
+        """Detach from the PLC (the trend recorder) so it can run on without the
+        debugger. A scan stepped into is finished first, to its end, with no stop
+        (breakpoints do not fire): a PLC left in the middle of a scan could not run.
+        If finishing it fails (a block's run-time fault), the error is raised once
+        the debugger is detached; the scan is left where the fault stopped it, and
+        the next debugger made on the PLC takes it over (its *Finish* retries)."""
+        try:
+            if self.in_scan:
+                self._stepping.complete()
+        finally:
+            self._trend.close()
+            self.listeners.clear()
 
     def __repr__(self) -> str:
         where = f", in scan at {self.current_block}" if self.in_scan else ""

@@ -13,8 +13,9 @@ layers):
   feedback wires are set apart (and the wires through a macro that run
   against the execution order, which a level of interleaved macros has);
 - boxes are ordered in their layer to keep crossings few and placed so that
-  wires run straight; the order of the level's inputs and outputs in their
-  pseudo-boxes is free and follows the wires;
+  wires run straight; the order of the level's inputs in their pseudo-box is
+  free and follows the wires, its outputs keep their declaration order (the
+  outputs box reads as the POU's declaration);
 - wires are orthogonal: each net that bends in a gap has a vertical track of
   its own there (:func:`crossings` checks that no wire passes through a box);
 - a **long wire** (over more than :data:`MAX_SPAN` layers), a feedback wire
@@ -325,7 +326,7 @@ def _node(b: Box) -> Node:
                 below=BOX_MARGIN,
                 in_ports={p: HEADER_H + (i + 0.5) * PORT_H for i, p in enumerate(b.inputs)},
                 out_ports={p: HEADER_H + (i + 0.5) * PORT_H for i, p in enumerate(b.outputs)},
-                free_ports=pseudo, pin={"inputs": "first", "outputs": "last"}.get(b.kind),
+                free_ports=b.kind == "inputs", pin={"inputs": "first", "outputs": "last"}.get(b.kind),
                 rank=b.position)
 
 

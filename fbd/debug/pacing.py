@@ -59,9 +59,11 @@ class Pacer:
             due = self.max_scans
         return due
 
-    def run(self, due: int, run_scans: Callable[[int], tuple]):
+    def run(self, due: int, run_scans: Callable[[int], tuple], owed: bool = True):
         """Run ``due`` scans through ``run_scans(k) -> (scans run, hit or None)`` in
-        batches, until a hit or the budget is spent; returns the hit."""
+        batches, until a hit or the budget is spent; returns the hit. ``owed``: the
+        scans are due at the speed (those not run are dropped and counted); else they
+        are only as many as may run (a run to a breakpoint goes on at the next call)."""
         # The clock is read between batches: the first is the size the last call
         # ended with, then each is what fits in the budget left at the rate seen
         # so far, at most double the last.
@@ -80,7 +82,7 @@ class Pacer:
             per_scan = elapsed / done
             fits = int((self.budget_s - elapsed) / per_scan) if per_scan > 0 else 2 * k
             batch = max(1, min(2 * k, fits))
-        if hit is None and done < due and self._speed != MAX:
+        if hit is None and done < due and owed and self._speed != MAX:
             self.dropped_scans += due - done
         return hit
 

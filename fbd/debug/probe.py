@@ -8,11 +8,37 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ..compiler.pycode import SignalInfo
+from ..errors import FbdError
 from ..runtime.plc import Plc
 from ..values import format_literal as literal_text  # noqa: F401  (this package's API)
 from ..values import format_value
 
-__all__ = ["PathCompleter", "format_value", "literal_text", "WatchRow", "Probe"]
+__all__ = ["PathCompleter", "format_value", "literal_text", "WatchRow", "Probe", "MainSignals"]
+
+
+class MainSignals:
+    """The main task's signals by every name the PLC knows them by: its network's
+    paths and, in a configuration, the main program instance's IEC names
+    (``inst.n`` as well as ``Main.n``). What the debugger's watches, probes and
+    breakpoint conditions look a path up in (``signal(path)``)."""
+
+    def __init__(self, plc: Plc):
+        self.plc = plc
+
+    def signal(self, path: str) -> SignalInfo:
+        task, info = self.plc._locate(path)
+        if task is not self.plc.main:
+            raise FbdError(f"{path} is not a variable of {self.plc.main.name}, the program "
+                           f"the debugger shows")
+        return info
+
+    @property
+    def signals(self) -> list[str]:
+        """The paths to offer: the main instance's IEC names in a configuration,
+        else the network's."""
+        names = self.plc.names
+        instance = names.instance_of(self.plc.main) if names is not None else None
+        return instance.paths() if instance is not None else list(self.plc.main.program.signals)
 
 
 class WatchRow(NamedTuple):
@@ -32,13 +58,19 @@ class Probe:
     (TIME in µs), ``texts()`` IEC text, ``forced()`` which are forced.
     """
 
-    def __init__(self, plc: Plc, infos: list[SignalInfo]):
+    def __init__(self, plc: Plc, infos: list[SignalInfo], tasks: list | None = None):
         self._plc = plc
         self.paths = [i.path for i in infos]
         self.types = [i.type for i in infos]
         self._reads = [(i.slot, i.const) for i in infos]
+        # ``tasks``: each signal's task (a configuration's); None or all the main task's:
+        # one table, read the fast way
+        main = plc.main
+        self._tasks = None if tasks is None or all(t is main for t in tasks) else list(tasks)
 
     def read_raw(self) -> list:
+        if self._tasks is not None:
+            return [c if k is None else t.s[k] for t, (k, c) in zip(self._tasks, self._reads)]
         s = self._plc.main.s
         return [c if k is None else s[k] for k, c in self._reads]
 
@@ -51,6 +83,8 @@ class Probe:
 
     def forced(self) -> list[bool]:
         """Which of the signals are forced (to mark them)."""
+        if self._tasks is not None:
+            return [k is not None and k in t.forces for t, (k, _c) in zip(self._tasks, self._reads)]
         forces = self._plc.main.forces
         return [k is not None and k in forces for k, _c in self._reads]
 

@@ -80,41 +80,62 @@ def _cost(a: GapNet, b: GapNet) -> int:
     return c
 
 
+def _overlapping(nets: list[GapNet], margin: float):
+    """Each pair of nets whose vertical runs come within ``margin`` of each other,
+    once, found by a sweep in the order of their tops (a busy gap of a large level
+    has hundreds of nets, few of them overlapping)."""
+    active: list[GapNet] = []
+    for g in sorted(nets, key=lambda g: g.lo):
+        active = [a for a in active if not a.hi < g.lo - margin]
+        for a in active:
+            yield a, g
+        active.append(g)
+
+
 def _assign_tracks(plan: GapPlan) -> None:
     nets = [g for g in plan.nets.values() if g.bends]
     if not nets:
         return
     # a start that is often right: nets going down first, the lower source leftmost
     nets.sort(key=lambda g: (max(g.ts) <= g.s, -g.s if max(g.ts) > g.s else g.s))
-    cost = {(id(a), id(b)): _cost(a, b) for a in nets for b in nets if a is not b}
+    # (a, b) -> crossings with a left of b, for the pairs that can cross at all
+    cost: dict = {}
+    crossing: dict = {g: [] for g in nets}
+    for a, b in _overlapping(nets, EPS):
+        cost[a, b], cost[b, a] = _cost(a, b), _cost(b, a)
+        crossing[a].append(b)
+        crossing[b].append(a)
     order: list[GapNet] = []
+    placed: set = set()
     for g in nets:
-        best_i, best_c = 0, None
-        # the cost of g at i: right of order[:i], left of order[i:]
-        here = sum(cost[(id(g), id(o))] for o in order)
-        for i in range(len(order) + 1):
-            if best_c is None or here < best_c:
-                best_i, best_c = i, here
-            if i < len(order):
-                o = order[i]
-                here += cost[(id(o), id(g))] - cost[(id(g), id(o))]
+        # the cost of g at i (right of order[:i], left of order[i:]) changes only past
+        # the nets it can cross: the first cheapest place is 0 or just after one of them
+        theirs = sorted((order.index(o), o) for o in crossing[g] if o in placed)
+        here = best_c = sum(cost[g, o] for _i, o in theirs)
+        best_i = 0
+        for i, o in theirs:
+            here += cost[o, g] - cost[g, o]
+            if here < best_c:
+                best_i, best_c = i + 1, here
         order.insert(best_i, g)
+        placed.add(g)
     for _ in range(3):
         swapped = False
         for i in range(len(order) - 1):
             a, b = order[i], order[i + 1]
-            if cost[(id(b), id(a))] < cost[(id(a), id(b))]:
+            if cost.get((b, a), 0) < cost.get((a, b), 0):
                 order[i], order[i + 1] = b, a
                 swapped = True
         if not swapped:
             break
     # left-edge packing that keeps the chosen order between overlapping nets
-    for i, g in enumerate(order):
-        track = 0
-        for prev in order[:i]:
-            if not (prev.hi < g.lo - EPS - 6 or g.hi < prev.lo - EPS - 6):
-                track = max(track, prev.track + 1)
-        g.track = track
+    position = {g: i for i, g in enumerate(order)}
+    earlier: dict = {g: [] for g in order}
+    for a, b in _overlapping(order, EPS + 6):
+        first, then = (a, b) if position[a] < position[b] else (b, a)
+        earlier[then].append(first)
+    for g in order:
+        g.track = max((prev.track + 1 for prev in earlier[g]), default=0)
     plan.tracks = max(g.track for g in order) + 1
 
 

@@ -44,6 +44,7 @@ Values while paused inside a POU
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..errors import FbdError
@@ -212,7 +213,7 @@ class SourceDebugging:
         if found is None or found[0] is not info:
             known = {p.upper() for p in _paths(info)} | {v.upper() for v in info.variables}
             found = cache[id(info)] = (info, set(statement_lines(info)), known,
-                                       referenced(info.node), last_line(info))
+                                       _users_refs(info), last_line(info))
         return found[1:]
 
     def _shown(self, info: PouInfo, instance: str | None, mine: list[Frame], path: str):
@@ -244,6 +245,27 @@ class SourceDebugging:
     def sfc_instances(self) -> list[str]:
         """The SFC POU instances (their charts' steps: :meth:`sfc_steps`)."""
         return [path for path, info in self.st_instances().items() if info.chart is not None]
+
+
+def _users_refs(info: PouInfo) -> dict[int, list[str]]:
+    """Line -> the variables shown after it: those it names, less, in a chart, the
+    variables of its lowering (``__SFC_ELAPSED``, ``S1.PREV``, ``A1.Q``) that the
+    line's text does not name itself (a transition's ``Busy.T`` is the user's)."""
+    refs = referenced(info.node)
+    chart = info.chart
+    if chart is None:
+        return refs
+    lines = info.st_source.splitlines()
+    charted = {name.upper() for name in (*(s.name for s in chart.steps), *chart.actions)}
+
+    def users(path: str, line: int) -> bool:
+        head = path.split(".", 1)[0].upper()
+        if not (path.startswith("__") or ("." in path and head in charted)):
+            return True
+        text = lines[line - 1] if line <= len(lines) else ""
+        return re.search(rf"(?<![\w.]){re.escape(path)}(?![\w.])", text, re.I) is not None
+
+    return {line: [p for p in paths if users(p, line)] for line, paths in refs.items()}
 
 
 def _instances(path: str, info: PouInfo, out: dict) -> None:

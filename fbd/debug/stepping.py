@@ -12,6 +12,11 @@ enabled) or when stepping by line; otherwise with its compiled code. Either
 way its outputs and state reach the table when it returns. A line breakpoint
 fires whatever runs the statement: a run, a step of scans, step into, finish
 or step line.
+
+A scan stepped into belongs to the PLC, not to one debugger: a debugger made on
+a PLC whose scan another left half-run takes it over (:func:`stepped_scan`),
+so *Finish* there finishes it; :meth:`BlockStepper.complete` runs it to its
+end with no stop, which a debugger does as it closes so the PLC can run on.
 """
 
 from __future__ import annotations
@@ -23,6 +28,13 @@ from .lines import Frame, LeafRun, LineBreakpoints, leaf_generator, st_info
 _PAUSED = object()      # _block stopped at a statement because stepping by line asked
 
 
+def stepped_scan(plc) -> SteppedScan | None:
+    """The PLC's scan being stepped into, if any (whoever began it)."""
+    # Plc keeps it private: the debuggers are the only ones that step into scans
+    scan = getattr(plc, "_stepping", None)
+    return scan if isinstance(scan, SteppedScan) and scan.active else None
+
+
 class BlockStepper:
     """The scan in progress, if any, the block it ran last, and the ST block call
     paused inside (its frames)."""
@@ -31,7 +43,7 @@ class BlockStepper:
         self.plc = plc
         self.breakpoints = breakpoints
         self.lines = lines
-        self._scan: SteppedScan | None = None
+        self._scan: SteppedScan | None = stepped_scan(plc)
         self._run: LeafRun | None = None
         self.last_leaf: int | None = None
         self._generators: dict = {}      # (leaf, forced slots) -> the leaf's stepped code
@@ -77,6 +89,19 @@ class BlockStepper:
         self._run = None
         self._written.clear()
         self.last_leaf = None
+
+    def complete(self) -> None:
+        """Run the rest of the scan in progress to its end, with no stop (no breakpoint
+        fires, nothing is counted as a hit): the rest of an ST call paused inside, then
+        the blocks left as compiled, then the scan's end."""
+        st = self._scan
+        run = self._run
+        if run is not None:
+            while self._resume(run):
+                pass
+            self._returned(run)
+        st.finish()
+        self.abandon()
 
     # -- stepping -------------------------------------------------------------------------
     def step(self) -> tuple[bool, Hit | None]:
@@ -165,15 +190,20 @@ class BlockStepper:
                            line=frame.line, instance=frame.instance, pou=frame.pou.label)
             if stop is not None and stop(run.frames):
                 return _PAUSED
+        self._returned(run)
+        return None
+
+    def _returned(self, run: LeafRun) -> None:
+        """An ST block's call returned: counted as run, writes made while paused inside
+        it applied again, forces re-applied."""
         self._run = None
-        self.last_leaf = st.ran(run.ns)
+        self.last_leaf = self._scan.ran(run.ns)
         task = self.plc.main
         for slot, value in self._written.items():
             task.s[slot] = value
         self._written.clear()
         for slot, value in task.forces.items():     # a force set while paused inside holds
             task.s[slot] = value
-        return None
 
     def _resume(self, run: LeafRun) -> bool:
         try:
@@ -230,4 +260,4 @@ def _stop_at(depth: int | None):
     return lambda frames: len(frames) <= depth
 
 
-__all__ = ["BlockStepper"]
+__all__ = ["BlockStepper", "stepped_scan"]

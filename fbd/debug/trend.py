@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TextIO
 
 from ..errors import FbdError
@@ -39,7 +39,8 @@ class Trend:
 
     def recording(self) -> Trace:
         if self.trace is None:
-            raise FbdError("nothing is trended; trend(paths) chooses the signals to record")
+            raise FbdError("nothing is trended yet, so there is nothing to export: choose the "
+                           "signals to record first (type a path on the Trends tab, then Trend)")
         return self.trace
 
     def export_csv(self, out: str | TextIO) -> None:
@@ -59,6 +60,8 @@ class Trending:
     over its ``_trend`` and ``_emit``)."""
 
     _trend: Trend
+    canonical: Callable[[str], str]
+    locate: Callable[[str], tuple]
 
     @property
     def trace(self) -> Trace | None:
@@ -71,17 +74,26 @@ class Trending:
 
     def trend(self, paths: Iterable[str]) -> Trace | None:
         """Record ``paths`` after every scan from now on, the last
-        :data:`TREND_CAPACITY` scans (a new recording: earlier samples go)."""
+        :data:`TREND_CAPACITY` scans (a new recording: earlier samples go). The
+        signals are the main task's (a trend samples after its scans)."""
+        paths = list(paths)
+        other = [self.canonical(p) for p in paths if self.locate(p)[0] is not self.plc.main]
+        paths = [self.canonical(p) for p in paths]
+        if other:
+            raise FbdError(f"{other[0]} is another task's signal; a trend records the main "
+                           f"task's (watch it instead)")
         new = self._trend.record(paths)
         self._emit("trend")
         return new
 
     def add_trend(self, path: str) -> Trace:
+        path = self.canonical(path)
         if path not in self.trend_paths:
             self.trend([*self.trend_paths, path])
         return self.trace
 
     def remove_trend(self, path: str) -> None:
+        path = self.canonical(path)
         if path not in self.trend_paths:
             raise FbdError(f"{path} is not trended")
         self.trend([p for p in self.trend_paths if p != path])

@@ -95,18 +95,32 @@ class ValueBuilder(Arithmetic):
     def to_float(self, v: V) -> V:
         if v.k == "f":
             return v
+        return V("f", self.int_to_fp(v, "double"))
+
+    def to_single(self, v: V) -> V:
+        """``v`` rounded once to single precision (a REAL), held as a double: C's
+        ``(float)`` of a double or of an integer (an integer goes straight to
+        ``float``: through a double, one past 2**53 would round twice)."""
+        if v.k == "f":
+            single = self.emit(f"fptrunc double {v.ref} to float")
+        else:
+            single = self.int_to_fp(v, "float")
+        return V("f", self.emit(f"fpext float {single} to double"))
+
+    def int_to_fp(self, v: V, fty: str) -> str:
+        """A BOOL or integer value as a ``double`` or ``float``, rounded once."""
         if v.k == "b":
-            return V("f", self.emit(f"uitofp {v.ty} {v.ref} to double"))
+            return self.emit(f"uitofp {v.ty} {v.ref} to {fty}")
         if v.modular:
             raise NoNativeForm("an integer of unknown range converted to a REAL")
         if v.w == 64:
-            return V("f", self.emit(f"sitofp i64 {v.ref} to double"))
+            return self.emit(f"sitofp i64 {v.ref} to {fty}")
         if v.lo >= 0 and v.hi < (1 << 64):
             low = self.emit(f"trunc i128 {v.ref} to i64")
-            return V("f", self.emit(f"uitofp i64 {low} to double"))
+            return self.emit(f"uitofp i64 {low} to {fty}")
         if v.lo >= I64[0] and v.hi <= I64[1]:
             low = self.emit(f"trunc i128 {v.ref} to i64")
-            return V("f", self.emit(f"sitofp i64 {low} to double"))
+            return self.emit(f"sitofp i64 {low} to {fty}")
         raise NoNativeForm("an integer wider than 64 bits converted to a REAL")
 
     def truth(self, v: V) -> V:

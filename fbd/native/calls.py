@@ -202,6 +202,9 @@ class Calls:
         kept = self.emit(f"select i1 {pos}, double {x.ref}, double 0.0")
         return self.helper_round_matiec(V("f", kept), pred)
 
+    def helper_int_to_real32(self, n: V, pred) -> V:
+        return self.to_single(n)
+
     def helper_round_half_away(self, x: V, pred) -> V:
         x = self.to_float(x)
         pos = self.emit(f"fcmp oge double {x.ref}, 0.0")

@@ -27,7 +27,8 @@ Python's semantics are kept exactly:
   math domain error, a value that leaves its slot's type), the code records
   a *trap* instead: the scan finishes and the engine raises, naming the block;
 * floats are IEEE doubles, as Python's; ``math`` functions call the C
-  library CPython calls.
+  library CPython calls; REAL's rounding to single precision (the code
+  :func:`fbd.real32.real32_code` writes) is ``fptrunc`` to ``float`` and back.
 
 The output is a *template*: IR lines with ``{0}`` for the instance's name
 prefix, ``{1}`` for its trap code and ``{2}``, ``{3}``, ... for the slots it
@@ -39,6 +40,7 @@ from __future__ import annotations
 import ast
 import math
 
+from .. import real32
 from .builder import ValueBuilder
 from .calls import Calls
 from .values import (
@@ -327,6 +329,8 @@ class BlockLowering(ValueBuilder, Calls):
             return self.compare(node, pred)
         if isinstance(node, ast.IfExp):
             wrapped = self.wrap_idiom(node, pred)
+            if wrapped is None:
+                wrapped = self.real32_idiom(node, pred)
             if wrapped is not None:
                 return wrapped
             test = self.truth(self.expr(node.test, pred))
@@ -372,6 +376,17 @@ class BlockLowering(ValueBuilder, Calls):
         result = self.wrap(v, (hi - lo + 1).bit_length() - 1, True)
         self.assign(name, result, None)
         return result
+
+    def real32_idiom(self, node: ast.IfExp, pred):
+        """REAL's rounding (:func:`fbd.real32.real32_code`): the expression rounded
+        to single precision, which ``fptrunc`` does for every value."""
+        found = real32.match_real32_code(node, self.ns)
+        if found is None:
+            return None
+        name, inner = found
+        v = self.expr(inner, pred)
+        self.assign(name, v, None)
+        return self.to_single(v)
 
     def boolop(self, node: ast.BoolOp, pred) -> V:
         is_and = isinstance(node.op, ast.And)

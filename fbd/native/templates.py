@@ -11,7 +11,7 @@ from __future__ import annotations
 from operator import itemgetter
 from types import MappingProxyType
 
-from ..block import code_lines, code_namespace, literal
+from ..block import code_lines, code_namespace, identifier, literal
 from .lower import Var, lower
 from .stores import lower_store, store_kind
 
@@ -97,7 +97,7 @@ class Templates:
             variables[names[port]] = Var(port, arg, leaf.port_type(port), True)
             arg += 1
         for name in leaf.state:
-            names[name] = f"o_{name}"
+            names[name] = f"o_{identifier(name)}"
             variables[names[name]] = Var(name, arg, leaf.state_type(name), True)
             arg += 1
         region = store_kind(leaf.block) is not None

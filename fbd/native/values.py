@@ -92,6 +92,7 @@ HELPERS = {
     "blocks.convert._conv_trunc": "trunc_or_zero",
     "blocks.convert.round_matiec": "round_matiec",
     "blocks.convert.round_matiec_unsigned": "round_matiec_unsigned",
+    "fbd.real32.int_to_real32": "int_to_real32",
 }
 MATH_CALLS = {"sqrt", "log", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "exp",
               "isfinite", "trunc"}

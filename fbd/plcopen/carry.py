@@ -11,27 +11,21 @@ XHTML text and other namespaces kept.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from lxml import etree
 
-from .emit import NS_URI, ExportError
+from .emit import NS_URI, CarriedPou, ExportError
 from .source import NAMESPACES, namespace
-
-
-@dataclass(eq=False)
-class CarriedPou:
-    """A POU element to write again as it is, with those it needs."""
-    name: str
-    element: object                                   # the <pou>
-    needs: list = field(default_factory=list)         # CarriedPou
-    data_types: list = field(default_factory=list)    # <dataType> elements of its file
-    globals: list = field(default_factory=list)       # (<variable>, constant) its externals name
+from .st_export import pous_of
 
 
 def carried(block) -> CarriedPou | None:
-    """The POU a block was compiled from, if it was read from a file."""
-    return getattr(type(block), "plcopen_source", None)
+    """The POU a block was compiled from, if it was read from a file: a PLCopen
+    file's element, or one made from the ``.st`` file it names (``st_file``)."""
+    cls = type(block)
+    source = getattr(cls, "plcopen_source", None)
+    if source is None and getattr(cls, "st_file", None) is not None:
+        source = pous_of(cls.st_file).carried(cls.type_name)
+    return source
 
 
 def renamespaced(el):

@@ -22,7 +22,7 @@ from ..errors import InvalidValue
 from .source import PlcOpenError, child, children, quote, tag
 from .values import elementary, initial_value
 
-MAX_DEPTH = 32
+MAX_DEPTH = t.MAX_TYPE_DEPTH
 #: most elements an arrayValue may spell out (repetitions included)
 MAX_VALUES = 1 << 16
 

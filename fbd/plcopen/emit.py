@@ -1,13 +1,16 @@
 """Writing PLCopen elements: the namespace, literals, types and initial values.
 
-Shared by the writer (:mod:`.writer`) and the ST function blocks that stand
-for this library's own blocks (:mod:`.native_st`).
+Shared by the writer (:mod:`.writer`), the ST function blocks that stand
+for this library's own blocks (:mod:`.native_st`), and the POUs an export
+writes again as they were read (:class:`CarriedPou`, :mod:`.carry`,
+:mod:`.st_export`).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import math
+from dataclasses import dataclass, field
 
 from lxml import etree
 
@@ -22,11 +25,22 @@ DATA_NAME = "urn:fbd-sim:block"   # addData carrying block parameters and bound 
 DATA_NS = "urn:fbd-sim"
 NATIVE_NAME = "urn:fbd-sim:native"  # addData marking a POU that is one of our blocks
 FEEDBACK_NAME = "urn:fbd-sim:feedback"  # addData marking a variable that only carries a feedback wire
+NAME_MARK = "urn:fbd-sim:name"      # addData of an element the export renamed: its own name
 P = "{%s}" % NS_URI
 
 
 class ExportError(FbdError):
     """A network that cannot be written as PLCopen XML."""
+
+
+@dataclass(eq=False)
+class CarriedPou:
+    """A POU element to write again as it is, with those it needs (:mod:`.carry`)."""
+    name: str
+    element: object                                   # the <pou>
+    needs: list = field(default_factory=list)         # CarriedPou
+    data_types: list = field(default_factory=list)    # <dataType> elements of its file
+    globals: list = field(default_factory=list)       # (<variable>, constant) its externals name
 
 
 def sub(parent, tag, **attrs):
@@ -78,5 +92,5 @@ def value_el(parent, value, tp):
     return iv
 
 
-__all__ = ["ExportError", "sub", "literal_text", "type_el", "value_el", "NS_URI", "XHTML_URI",
-           "DATA_NAME", "DATA_NS", "NATIVE_NAME", "FEEDBACK_NAME", "P"]
+__all__ = ["ExportError", "CarriedPou", "sub", "literal_text", "type_el", "value_el", "NS_URI",
+           "XHTML_URI", "DATA_NAME", "DATA_NS", "NATIVE_NAME", "FEEDBACK_NAME", "NAME_MARK", "P"]

@@ -1,13 +1,15 @@
 """This library's own blocks as ST function blocks, for the editors.
 
-MEMORY, LIFO, FIFO, NEG (on unsigned types too) and F_TRIG without its
-first-scan pulse are not IEC's; each block says how it reads in ST
-(``Block.st``, in its own module), and the export writes it, once per concrete
-configuration (``FBD_MEMORY_DINT``, ``FBD_LIFO_INT_16``), as an ST function
-block that does exactly what the block does, so Beremiz and OpenPLC Editor
-compile the project. The POU's ``addData`` (``urn:fbd-sim:native``) names the
-block, its types and parameters: the importer (:mod:`.native`) places the
-block again without reading the ST.
+MEMORY, LIFO, FIFO, NEG (on unsigned types too), NOW and F_TRIG without its
+first-scan pulse are not IEC's, and a shift by a count matiec leaves undefined
+is not IEC's either; each block says how it reads in ST (``Block.st``, in its
+own module, and ``Block.st_needed`` for which literals IEC's own block will
+do), and the export writes it, once per concrete configuration
+(``FBD_MEMORY_DINT``, ``FBD_LIFO_INT_16``, ``FBD_SHL_LWORD_INT``), as an ST
+function block that does exactly what the block does, so Beremiz and OpenPLC
+Editor build the project and run it as this simulator does. The POU's
+``addData`` (``urn:fbd-sim:native``) names the block, its types and parameters:
+the importer (:mod:`.native`) places the block again without reading the ST.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ def native_pou(block, types):
     pou = etree.Element(P + "pou", name="", pouType="functionBlock")
     iface = sub(pou, "interface")
     for tag, ports in (("inputVars", block.input_ports()), ("outputVars", block.output_ports())):
-        group = sub(iface, tag)
+        group = sub(iface, tag) if ports else None
         for port in ports:
             tp = port_type(port)
             v = sub(group, "variable", name=port.name)
@@ -62,7 +64,9 @@ def native_pou(block, types):
         group = sub(iface, "localVars")
         for name, tp in local:
             v = sub(group, "variable", name=name)
-            if isinstance(tp, t.ArrayType):
+            if isinstance(tp, str):        # an instance of a library function block (RTC)
+                sub(sub(v, "type"), "derived", name=tp)
+            elif isinstance(tp, t.ArrayType):
                 arr = sub(sub(v, "type"), "array")
                 for lo, hi in tp.dims:
                     sub(arr, "dimension", lower=str(lo), upper=str(hi))

@@ -32,28 +32,33 @@ OVERLOADS = {
 _NEEDS_SECOND = {("SUB", t.TOD), ("SUB", t.DT)}
 
 
-def resolve(type_name: str, block_el, body, var_type, registry) -> str:
+def resolve(type_name: str, block_el, body, var_type, registry, _budget=None) -> str:
     """The block to place for ``type_name`` (ADD, SUB, MUL, DIV; others unchanged).
     ``var_type(text)`` gives a declared variable's type, or None."""
     if type_name not in ("ADD", "SUB", "MUL", "DIV"):
         return type_name
-    first = pin_type(block_el, "IN1", body, var_type, registry)
+    budget = [MAX_STEPS] if _budget is None else _budget
+    first = pin_type(block_el, "IN1", body, var_type, registry, budget)
     if first is None or first.canonical not in (t.TIME, t.DATE, t.TOD, t.DT):
         return type_name
     first = first.canonical
     if (type_name, first, None) in OVERLOADS:
         return OVERLOADS[(type_name, first, None)]
     if (type_name, first) in _NEEDS_SECOND:
-        second = pin_type(block_el, "IN2", body, var_type, registry)
+        second = pin_type(block_el, "IN2", body, var_type, registry, budget)
         if second is not None and (type_name, first, second.canonical) in OVERLOADS:
             return OVERLOADS[(type_name, first, second.canonical)]
     return type_name
 
 
-def pin_type(block_el, pin: str, body, var_type, registry):
-    """The type the drawing shows for what drives input ``pin`` of ``block_el``."""
+def pin_type(block_el, pin: str, body, var_type, registry, _budget=None):
+    """The type the drawing shows for what drives input ``pin`` of ``block_el``.
+    An overloaded block on the way is resolved first (SUB of two DTs gives a
+    TIME); the elements followed, in all, are at most :data:`MAX_STEPS`."""
+    budget = [MAX_STEPS] if _budget is None else _budget
     el, want = block_el, pin
-    for _ in range(MAX_STEPS):
+    while budget[0] > 0:
+        budget[0] -= 1
         conns = []
         if tag(el) == "block":
             for g in ("inputVariables", "inOutVariables"):
@@ -77,7 +82,8 @@ def pin_type(block_el, pin: str, body, var_type, registry):
             continue
         if kind != "block":
             return None
-        cls = registry.get(src.get("typeName") or "")
+        cls = registry.get(resolve(src.get("typeName") or "", src, body, var_type, registry,
+                                   budget))
         if cls is None:
             return None
         out = conns[0].get("formalParameter") or "OUT"

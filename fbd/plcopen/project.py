@@ -1,4 +1,4 @@
-"""A PLCopen project: its POUs as networks, its configuration as PLC tasks.
+"""A PLCopen project: its POUs as networks and block types, its configuration.
 
 ::
 
@@ -13,167 +13,42 @@ use first, and reads the first configuration. A POU that
 does not import does not stop the others: ``project.errors`` says why, and
 asking for it (or running a configuration that needs it) raises that error.
 
-Configuration
--------------
-Each program instance of each task becomes a :class:`TaskSpec`: the
-simulator runs one program per PLC task, so an instance is a task of its
-own, with its task's interval and priority (instances of one task run in
-declaration order, as matiec runs them). An instance declared in a resource
-without a task runs at the default cycle. Event tasks (``single``) are
-refused.
-
-The configuration's and resources' ``globalVars`` are shared by all program
-instances: in :meth:`Project.plc` a program's ``externalVars`` are bound to
-them, so a value one program writes is what the next program to run reads,
-within the same tick. Each program starts its scan from the globals' current
-values and hands its writes back when the scan ends. A program run alone
-(:meth:`Project.network`) keeps a copy of its own instead.
+The project is :class:`fbd.project.Project`, the model a ``.st`` file gives
+too; the first configuration is read by :mod:`.configuration` and runs as
+:mod:`fbd.runtime.configuration` says. For that run :meth:`Importer.for_configuration`
+builds each program with its ``externalVars`` bound to the configuration's
+globals; a program run alone (:meth:`Project.network`) keeps a copy of its
+own instead.
 """
 
 from __future__ import annotations
 
-import datetime
-from dataclasses import dataclass, field
-
 from ..errors import FbdError
 from ..library import load_libraries
-from ..network import Network
+from ..project import MAX_POU_DEPTH, Configuration, ProgramSource, Project, TaskSpec
 from .builder import PouBuilder, body_of
 from .carry import CarriedPou
-from .datatypes import DataTypes, read_data_types
-from .interface import read_interface, read_var
+from .configuration import read_configuration
+from .datatypes import read_data_types
+from .interface import read_interface
+from .names import restore as restore_names
 from .native import marker, native_block
-from .source import NS_100, PlcOpenError, child, children, documentation, in_file, parse, quote, tag
-from .values import interval_us
-
-#: body languages compiled by the ST compiler (fbd.st); the rest are networks
-TEXT_LANGUAGES = ("ST", "IL", "SFC")
-#: how deep POUs may place one another (a program placing a block placing ...)
-MAX_POU_DEPTH = 64
+from .source import PlcOpenError, child, children, documentation, in_file, parse, quote, tag
+from .textpous import TEXT_LANGUAGES, TextPous, program_network
 
 
-@dataclass
-class TaskSpec:
-    """One program instance of a configuration, as the PLC task that runs it."""
-    name: str                 # the program instance's name (the PLC task's name)
-    program: str              # the POU it instantiates
-    task: str | None          # the configuration's task ("" when the instance has none)
-    interval_us: int | None   # None: no interval given (runs at the default cycle)
-    priority: int
-    resource: str
-
-
-@dataclass
-class Configuration:
-    name: str
-    tasks: list = field(default_factory=list)       # TaskSpec, in file order
-    globals: dict = field(default_factory=dict)     # name -> initial value (run-time form)
-    variables: dict = field(default_factory=dict)   # name -> Var
-
-
-@dataclass
-class Project:
-    """The POUs of a PLCopen file. ``pous`` maps name → Network for every POU that
-    imports (an ST, IL or SFC one: a network of one instance of its block);
-    ``errors`` maps the others to why they do not."""
-    path: str
-    pous: dict = field(default_factory=dict)
-    errors: dict = field(default_factory=dict)
-    blocks: dict = field(default_factory=dict)     # POU name -> the library block it is
-    languages: dict = field(default_factory=dict)  # POU name -> body language
-    configuration: Configuration | None = None      # the first configuration, if any
-    configuration_error: PlcOpenError | None = None  # why it cannot run, if it cannot
-    data_types: DataTypes | None = None
-    _importer: object = None
-
-    def network(self, name: str) -> Network:
-        if name in self.pous:
-            return self.pous[name]
-        if name in self.blocks:
-            raise PlcOpenError(f"{self.path}: POU {quote(name)} is the library block "
-                               f"{self.blocks[name]!r} (written in ST for the editors), "
-                               f"not a network; place it in one")
-        if name in self.errors:
-            raise self.errors[name]
-        raise PlcOpenError(f"{self.path}: no POU named {quote(name)} (POUs: "
-                           f"{', '.join(self.languages) or 'none'})")
-
-    def plc(self, cycle=0.005, **plc_options):
-        """A :class:`~fbd.runtime.Plc` running the configuration: one task per program
-        instance, with its task's interval and priority (``cycle`` for an instance
-        without an interval), the globals shared between them. The first instance
-        is the PLC's main task (what :meth:`Plc.scan` counts); read a signal of any
-        as ``"instance:path"``."""
-        from ..runtime.plc import Plc, to_us
-        if self.configuration_error is not None:
-            raise self.configuration_error
-        conf = self.configuration
-        if conf is None or not conf.tasks:
-            raise PlcOpenError(f"{self.path}: no configuration with a program instance to "
-                               f"run; run one POU instead (POUs: "
-                               f"{', '.join(self.languages) or 'none'})")
-        shared = {name: var.type.coerce(var.start) for name, var in conf.variables.items()
-                  if var.type is not None}
-        plc = None
-        for spec in conf.tasks:
-            net, links = self._importer.for_configuration(spec.program)
-            us = spec.interval_us if spec.interval_us is not None else to_us(cycle, "cycle")
-            try:
-                if plc is None:
-                    plc = Plc(net, datetime.timedelta(microseconds=us), task_name=spec.name,
-                              **plc_options)
-                    task = plc.main
-                    task.priority = spec.priority
-                else:
-                    task = plc.add_task(spec.name, net, f"T#{us}us", spec.priority)
-            except FbdError as e:
-                raise PlcOpenError(f"{self.path}: program instance {quote(spec.name)}: "
-                                   f"{e}") from None
-            links = {g: how for g, how in links.items() if g in shared}
-            if links:
-                link = _GlobalsLink(shared, task, links)
-                task.before_scan.append(link.before_scan)
-                task.traces.append(link)
-        plc.tasks.sort(key=lambda tk: tk.priority)
-        plc.globals = shared
-        return plc
-
-
-class _GlobalsLink:
-    """Binds one task's copies of the globals to the shared values: before each of
-    its scans they are loaded (where the scan starts from), after it the values
-    the program wrote are handed back. A value written into the program's own
-    input from outside (``plc.set("inst:G", ...)``) writes the global."""
-
-    def __init__(self, shared: dict, task, links: dict):
-        self.shared = shared
-        program = task.program
-        self.inputs, self.states = [], []
-        for name, (kind, path) in links.items():
-            if kind == "input":
-                self.inputs.append((name, program.inputs[path]))
-            else:
-                self.states.append((name, program.signal(path).slot))
-
-    def before_scan(self, task) -> None:
-        s, shared, pending = task.s, self.shared, task.pending
-        for name, slot in self.inputs:
-            if slot in pending:
-                shared[name] = pending[slot]
-            s[slot] = task.image[slot] = shared[name]
-        for name, slot in self.states:
-            s[slot] = shared[name]
-
-    def record(self, s, scan, now_us) -> None:
-        for name, slot in self.states:
-            self.shared[name] = s[slot]
+class PlcOpenProject(Project):
+    """A PLCopen file's project (:class:`fbd.project.Project`): its problems are
+    :class:`PlcOpenError` s."""
+    error = PlcOpenError
 
 
 def load_project(path) -> Project:
     """Read a PLCopen TC6 file (2.01, 2.0 or 1.0) and import every FBD and LD POU."""
     load_libraries()
     root, ns = parse(path)
-    project = Project(str(path))
+    restore_names(root)          # what our export renamed for matiec (fbd.plcopen.names)
+    project = PlcOpenProject(str(path))
     project.data_types = read_data_types(root, path)
     pou_els = {}
     seen = {}
@@ -188,7 +63,7 @@ def load_project(path) -> Project:
                 seen[name.upper()] = name
                 pou_els[name] = pou
     try:
-        project.configuration = _configuration(root, path, ns, project.data_types)
+        project.configuration = read_configuration(root, path, ns, project.data_types)
     except PlcOpenError as e:   # reported when the configuration is run
         project.configuration_error = e
     conf_vars = project.configuration.variables if project.configuration else {}
@@ -211,8 +86,6 @@ class Importer:
         self.data_types = project.data_types
         self.natives: dict = {}     # POU name -> a function making its library block
         self.compiled: dict = {}    # ST, IL and SFC POU name -> the block class it compiles to
-        # fbd.st loads this module (a .st file is a Project too): imported when used
-        from .textpous import TextPous
         self.text = TextPous(self, root)
         self._carried: dict = {}
         self.kinds = {name: el.get("pouType") for name, el in pou_els.items()}
@@ -279,7 +152,6 @@ class Importer:
             raise
         cls.plcopen_source = self.carried(name)
         self.compiled[name] = cls
-        from .textpous import program_network
         try:
             net = program_network(name, cls(), documentation(self.pou_els[name]))
         except FbdError as e:
@@ -350,9 +222,10 @@ class Importer:
                 iters.append(iter(self._uses(nxt)))
         return order
 
-    def for_configuration(self, name: str):
-        """The network of program ``name`` for a configuration run, and how its
-        globals bind: {global: ("input", input name) | ("state", final value path)}."""
+    def for_configuration(self, name: str) -> ProgramSource:
+        """Program ``name`` for a configuration run: its network, how its globals
+        bind ({global: ("input", input name) | ("state", final value path)}), and
+        the block holding its variables (a text POU's; an FBD or LD POU has none)."""
         if name not in self._bound:
             if name not in self.pou_els:
                 raise PlcOpenError(f"{self.project.path}: a program instance runs "
@@ -376,7 +249,9 @@ class Importer:
                 self._bound[name] = (net, builder.global_slots())
             else:
                 self._bound[name] = (net, {})
-        return self._bound[name]
+        net, links = self._bound[name]
+        body = name if self.project.languages.get(name) in TEXT_LANGUAGES else None
+        return ProgramSource(net, links, body)
 
 
 class _TextGlobals:
@@ -394,72 +269,5 @@ class _TextGlobals:
                 if v.kind == "externalVars" and not v.constant}
 
 
-def _configuration(root, path, ns, dtypes) -> Configuration | None:
-    for insts in children(root, "instances"):
-        for confs in children(insts, "configurations"):
-            for conf in children(confs, "configuration"):
-                return _read_configuration(conf, path, ns, dtypes)
-    return None
-
-
-def _read_configuration(conf, path, ns, dtypes) -> Configuration:
-    c = Configuration(conf.get("name") or "config")
-    where = f"{path}: configuration {quote(c.name)}"
-
-    def add_globals(el, owner):
-        for group in children(el, "globalVars"):
-            for v in children(group, "variable"):
-                var = read_var(v, "globalVars", owner, dtypes)
-                var.constant = (group.get("constant") or "").strip().lower() in ("true", "1")
-                if var.name.upper() in {k.upper() for k in c.variables}:
-                    raise PlcOpenError(f"{where}: the global {quote(var.name)} is declared "
-                                       f"twice")
-                c.variables[var.name] = var
-                if var.init is not None:
-                    c.globals[var.name] = var.init
-
-    add_globals(conf, where)
-    instances = set()
-    for res in children(conf, "resource"):
-        rname = res.get("name") or "resource"
-        add_globals(res, f"{where}, resource {quote(rname)}")
-        for task in children(res, "task"):
-            twhere = f"{path}: task {quote(task.get('name') or '')}"
-            interval = task.get("interval")
-            if task.get("single") and not interval:
-                raise PlcOpenError(f"{twhere}: tasks triggered by an event "
-                                   f"(single={quote(task.get('single'))}) are not "
-                                   f"supported; give it an interval")
-            us = None
-            if interval:
-                try:
-                    us = interval_us(interval, twhere)
-                except PlcOpenError as e:
-                    raise PlcOpenError(f"{twhere}: interval {quote(interval)} is not a "
-                                       f"duration ({str(e).split(': ', 2)[-1]})") from None
-                if us <= 0:
-                    raise PlcOpenError(f"{twhere}: interval {quote(interval)} must be positive")
-            prio_text = (task.get("priority") or "0").strip()
-            if not prio_text.lstrip("+-").isdigit() or len(prio_text) > 9:
-                raise PlcOpenError(f"{twhere}: priority {quote(task.get('priority'))} is not "
-                                   f"a number from 0 to 99999999")
-            for inst in children(task, "pouInstance"):
-                c.tasks.append(_instance(inst, ns, task.get("name"), us, int(prio_text), rname,
-                                         where, instances))
-        for inst in children(res, "pouInstance"):
-            c.tasks.append(_instance(inst, ns, "", None, 0, rname, where, instances))
-    return c
-
-
-def _instance(inst, ns, task, us, prio, rname, where, seen) -> TaskSpec:
-    name = inst.get("name") or ""
-    # TC6 1.0 (matiec's tests) names the program in "type"
-    program = inst.get("typeName") or (inst.get("type") if ns == NS_100 else None) or ""
-    if name.upper() in seen:
-        raise PlcOpenError(f"{where}: two program instances are named {quote(name)}")
-    seen.add(name.upper())
-    return TaskSpec(name, program, task, us, prio, rname)
-
-
-__all__ = ["Project", "Configuration", "TaskSpec", "load_project", "load", "Importer",
-           "MAX_POU_DEPTH"]
+__all__ = ["Project", "PlcOpenProject", "Configuration", "TaskSpec", "load_project", "load",
+           "Importer", "MAX_POU_DEPTH"]

@@ -3,8 +3,8 @@
 A PLCopen file comes from anywhere (a colleague, a forum, a repository), so
 the parse trusts nothing in it:
 
-* at most :data:`MAX_FILE_BYTES` are read (``/dev/zero`` is refused, not read
-  forever);
+* only a regular file is read (a FIFO or ``/dev/zero`` is refused at once:
+  :func:`fbd.files.open_regular`), and at most :data:`MAX_FILE_BYTES` of it;
 * no entity is expanded, no DTD is loaded, nothing is fetched from the
   network, and libxml2's limits on depth and text size stay on (``huge_tree``
   off);
@@ -21,7 +21,8 @@ write the same element names under the 2.01, 2.0 and 1.0 namespaces.
 
 from __future__ import annotations
 
-from ..errors import FbdError
+from ..errors import QUOTE_CHARS, FbdError, quote
+from ..files import open_regular
 
 #: TC6 namespaces read, newest first, and what wrote them
 NS_201 = "http://www.plcopen.org/xml/tc6_0201"
@@ -33,8 +34,6 @@ NAMESPACES = {
     NS_100: "TC6 XML 1.0 (matiec's test projects, early Beremiz)",
 }
 MAX_FILE_BYTES = 64 * 1024 * 1024
-#: how much of a piece of the file an error message quotes
-QUOTE_CHARS = 200
 
 
 class PlcOpenError(FbdError):
@@ -53,20 +52,11 @@ def in_file(path, detail: str) -> PlcOpenError:
     return PlcOpenError(f"{path}: {detail}", detail)
 
 
-def quote(value) -> str:
-    """``repr`` of a value taken from the file, cut to :data:`QUOTE_CHARS`: an
-    error about a megabyte-long name must not be a megabyte long."""
-    text = value if isinstance(value, str) else str(value)
-    if len(text) > QUOTE_CHARS:
-        return repr(text[:QUOTE_CHARS]) + f"... ({len(text)} characters)"
-    return repr(text)
-
-
 def parse(path):
     """The root ``<project>`` of the file at ``path`` and its namespace."""
     from lxml import etree
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             data = f.read(MAX_FILE_BYTES + 1)
     except OSError as e:
         raise PlcOpenError(f"{path}: cannot read: {e.strerror or e}") from None

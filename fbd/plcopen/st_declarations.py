@@ -12,10 +12,11 @@ expression), ``arrayValue`` (``3(0)`` a ``repetitionValue``) or
 ``structValue``. A configuration's tasks hold their program instances; an
 instance without a task is the resource's.
 
+VAR_CONFIG is the configuration's ``configVars``, one ``configVariable`` a line.
 What TC6 has no place for is refused with the POU and the line: an edge
 input (``x : BOOL R_EDGE``), a variable without a name (``AT %QX0.0 :
-BOOL``), VAR_CONFIG, connections of a program instance (``PROGRAM p : Main
-(x := g)``) and function block tasks.
+BOOL``), connections of a program instance (``PROGRAM p : Main (x := g)``)
+and function block tasks.
 """
 
 from __future__ import annotations
@@ -149,13 +150,19 @@ class Declarations:
     # ---------------------------------------------------------- configuration
     def configuration(self, parent, conf: A.Configuration):
         label = f"CONFIGURATION {conf.name}"
-        if conf.var_config:
-            raise self.fail(conf.var_config[0], label, "VAR_CONFIG")
         el = sub(parent, "configuration", name=conf.name)
         for i, res in enumerate(conf.resources):
             self.resource(el, res, label, i)
         for block in conf.var_blocks:
             self.group(el, block, label)
+        if conf.var_config:
+            group = sub(el, "configVars")
+            for init in conf.var_config:
+                var = sub(group, "configVariable", instancePathAndName=".".join(init.path),
+                          address=init.location.text if init.location is not None else None)
+                self.type_xml(var, init.spec)
+                if init.init is not None:
+                    self.initial_xml(var, init.init)
         return el
 
     def resource(self, parent, res: A.Resource, label: str, index: int):

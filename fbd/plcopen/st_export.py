@@ -13,11 +13,12 @@ element from the syntax tree and the file's text:
 * the file's TYPE declarations as ``<dataTypes>``, the globals its
   VAR_EXTERNALs name from the CONFIGURATION.
 
-:func:`attach` gives every block type of a loaded ``.st`` project that
-element (made when an export first asks), so ``fbd export prog.st:main``
-and a network placing an ST block write it as :mod:`.writer` writes any
-carried POU. :func:`project_xml` writes the whole file: every POU, the data
-types, and each CONFIGURATION with its resources, tasks and globals
+:func:`pous_of` makes those elements for a loaded ``.st`` file (each block
+type of it names the file as ``st_file``; :func:`.carry.carried` asks when an
+export first meets one), so ``fbd export prog.st:main`` and a network placing
+an ST block write it as :mod:`.writer` writes any carried POU.
+:func:`project_xml` writes the whole file: every POU, the data types, and
+each CONFIGURATION with its resources, tasks and globals
 (``fbd export prog.st``); a file without a configuration and with one
 PROGRAM runs it in a cyclic task, as the export of one network does.
 """
@@ -26,13 +27,13 @@ from __future__ import annotations
 
 import copy
 import datetime as _dt
+import weakref
 from pathlib import Path
 
 from lxml import etree
 
 from ..st import ast as A
-from .carry import CarriedPou
-from .emit import NS_URI, XHTML_URI, P, sub
+from .emit import NS_URI, XHTML_URI, CarriedPou, P, sub
 from .st_declarations import Declarations
 from .st_sfc import ChartWriter, text_el
 from .st_source import SourceText
@@ -119,29 +120,22 @@ class StPous:
         return out
 
 
-class _Source:
-    """A block type's ``plcopen_source``: its POU's element, made on first use."""
-
-    def __init__(self, pous: StPous, name: str):
-        self.pous, self.name = pous, name
-
-    def __get__(self, obj, owner=None) -> CarriedPou:
-        return self.pous.carried(self.name)
+#: each loaded ``.st`` file's elements, made once (a file's POUs are written once
+#: per export, however many blocks of it the exported network places)
+_MADE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def attach(project, unit: A.CompilationUnit, filename: str) -> StPous:
-    """Give each block type of ``project`` (a loaded ``.st`` file) the POU it was
-    written as, for the export."""
-    pous = StPous(unit, filename)
-    for name, cls in project.blocks.items():
-        cls.plcopen_source = _Source(pous, name)
-    project.st_pous = pous
+def pous_of(source) -> StPous:
+    """The ``<pou>`` elements of a loaded ``.st`` file (:class:`fbd.st.project.SourceFile`)."""
+    pous = _MADE.get(source)
+    if pous is None:
+        pous = _MADE[source] = StPous(source.unit, source.path)
     return pous
 
 
 def project_xml(project, *, cycle: str = "T#5ms", company: str = "fbd"):
     """The whole ``.st`` file as a PLCopen project (see the module docstring)."""
-    pous: StPous = project.st_pous
+    pous: StPous = pous_of(project.source)
     unit = pous.unit
     root = etree.Element(P + "project", nsmap={None: NS_URI, "xhtml": XHTML_URI})
     now = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
@@ -170,4 +164,4 @@ def project_xml(project, *, cycle: str = "T#5ms", company: str = "fbd"):
     return etree.ElementTree(root)
 
 
-__all__ = ["StPous", "attach", "project_xml"]
+__all__ = ["StPous", "pous_of", "project_xml"]

@@ -25,11 +25,14 @@ from ..network import Network
 from ..st import analyze
 from ..st import ast as A
 from ..st.errors import StError
+from ..st.project import keep_written_inputs
 from ..st.stdlib import STANDARD, LibraryPou
 from ..types import DataType
-from .project import TEXT_LANGUAGES  # noqa: E402  (one list of them)
 from .source import PlcOpenError, child, children, in_file, quote, tag
 from .textual import POU_KINDS, PouText, language_of, st_error
+
+#: body languages compiled by the ST compiler (fbd.st); the rest are networks
+TEXT_LANGUAGES = ("ST", "IL", "SFC")
 
 
 class TextPous:
@@ -318,12 +321,12 @@ def program_network(name: str, block, doc: str = "") -> Network:
     wires = {}
     for port in block.input_ports():
         default = port.default
-        if isinstance(port.type, DataType):
-            # a port's default is a run-time value (TIME in µs), a network's the public one
-            raw = port.type.default if default is REQUIRED else default
-            default = port.type.to_python(raw)
+        if default is REQUIRED and isinstance(port.type, DataType):
+            default = port.type.to_python(port.type.default)
         wires[port.name] = net.input(port.name, port.type, default, at=where.get(port.name))
     inst = net.add(name, block, **wires)
+    if info is not None:
+        keep_written_inputs(net, inst)
     for port in block.output_ports():
         net.output(port.name, inst.port(port.name),
                    port.type if isinstance(port.type, DataType) else None, at=where.get(port.name))

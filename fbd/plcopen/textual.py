@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from .. import st
+from ..files import open_regular
 from ..st import ast as A
 from ..st.errors import StError
 from .source import PlcOpenError, child, children, quote, tag, true
@@ -51,7 +52,7 @@ class Source:
     def line(self, number: int) -> str:
         if self._lines is None:
             try:
-                with open(self.path, "rb") as f:
+                with open_regular(self.path) as f:
                     self._lines = f.read().decode("utf-8", errors="replace").split("\n")
             except OSError:
                 self._lines = []

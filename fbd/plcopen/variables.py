@@ -42,7 +42,7 @@ class VariablesMixin:
                 role = "derived"
             elif var.constant and var.kind not in ("externalVars", "globalVars"):
                 role = "const"
-            elif var.kind == "inputVars" and written and self.kind == "program":
+            elif var.kind == "inputVars" and written and self.kind == "program" and area != "I":
                 # matiec lets a POU write its own VAR_INPUT; a program's, which no caller
                 # passes, then keeps what was written from scan to scan
                 role = "state"
@@ -57,9 +57,8 @@ class VariablesMixin:
             elif var.kind in ("externalVars", "globalVars"):
                 role = "state" if written else "input"
             elif area == "I" or (area == "M" and not written):
-                # written or not, a %I variable starts each scan from the input image:
-                # matiec lets a program write it, and the runtime's next input scan
-                # overwrites what it wrote (OpenPLC copies the inputs in every cycle)
+                # a program that writes its %I variable writes the input image itself
+                # (finish keeps the value there), as matiec's variable is that memory
                 role = "input"
             elif (var.kind == "localVars" and self.kind == "program" and not written
                   and area is None and not var.feedback):
@@ -120,6 +119,14 @@ class VariablesMixin:
     def finish(self):
         for key, (block, port) in self.starts.items():
             self.net.connect(self.current[key][0], block.port(port), feedback=True)
+        for key, var in self.vars.items():
+            if self.role[key] == "input" and key in self.current and self.kind != "function":
+                # a program's %I variable or a function block's input that the body
+                # writes is memory: the block of the last write writes the input, so what
+                # it wrote lasts until a value is latched (a program's) or the caller
+                # passes the input again (a function block's; IEC's instance data).
+                # Blocks reading the variable later in the scan read the writes themselves.
+                self.net.store(var.name, self.current[key][0].owner, self.current[key][0].port)
         for key, var in self.vars.items():
             role = self.role[key]
             if role in ("input", "const", "derived", "temp"):

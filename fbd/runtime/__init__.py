@@ -1,7 +1,10 @@
 """Running a compiled program: the :class:`Plc` (scan cycle on simpy, tasks,
-forcing, real time) and :class:`~fbd.runtime.trace.Trace` (signals recorded per scan)."""
+forcing, real time), :class:`~fbd.runtime.trace.Trace` (signals recorded per
+scan), and a project's configuration run as one Plc
+(:mod:`fbd.runtime.configuration`, its names in :mod:`fbd.runtime.names`)."""
 
-from .plc import Plc, ScanStats, SteppedScan, Task, to_us
+from .plc import Plc, SteppedScan, to_us
+from .task import ScanStats, Task
 from .trace import Trace
 
 __all__ = ["Plc", "Task", "ScanStats", "SteppedScan", "Trace", "to_us"]

@@ -25,6 +25,15 @@ A run (:meth:`Plc.scan`, :meth:`Plc.run_for`, :meth:`Plc.run_until`) can be
 ended early from inside a scan with :meth:`Plc.halt` (a debugger's
 breakpoint): the scan completes and the clock advances to the end of its
 cycle, exactly as if the run had been asked for that many scans.
+
+Several tasks (:meth:`Plc.add_task`, a configuration's program instances):
+those due at the same instant run by priority, then in the order they were
+added; an event task (one with a ``trigger``) runs only in the instants its
+trigger fires, and every trigger of an instant is asked before any task of
+that instant runs. A recorder of signals of several tasks (:meth:`Plc.trace`,
+``fbd run``'s rows) samples them after every task of the instant has run.
+A configuration names its variables as IEC does (``plc.names``,
+:mod:`fbd.runtime.names`).
 """
 
 from __future__ import annotations
@@ -32,8 +41,6 @@ from __future__ import annotations
 import datetime
 import logging
 import time as _time
-from collections import deque
-from dataclasses import dataclass, field
 
 import simpy
 import simpy.rt
@@ -44,6 +51,7 @@ from .. import types as t
 from ..compiler.pycode import ScanProgram, compile_network
 from ..errors import FbdError, UnknownSignal
 from ..network import Network
+from .task import ScanStats, Task
 from .trace import Trace
 
 log = logging.getLogger("fbd")
@@ -63,9 +71,6 @@ def to_us(value, what: str = "time") -> int:
     raise FbdError(f"{what}: {value!r} is not a duration (give seconds, a timedelta or 'T#5ms')")
 
 
-_NEVER = 1 << 62
-
-
 class _StopAt(simpy.events.Event):
     """The end of a run at a given time, scheduled URGENT so that it comes before
     the scans due at that instant, as ``env.run(until=...)``'s own end event does.
@@ -79,143 +84,6 @@ class _StopAt(simpy.events.Event):
         self._value = None
         self.run = run
         env.schedule(self, URGENT, delay)
-
-
-@dataclass(slots=True)
-class ScanStats:
-    """Wall-clock time of the scans, and overruns against the cycle.
-
-    ``late``, ``skipped`` and ``max_late_us`` are kept by a real-time runner
-    (:class:`fbd.runtime.realtime.RealtimeRunner`): scans that started more
-    than half a cycle after they were due, cycles that passed without their
-    scan (:meth:`Plc.skip`), and the worst lateness seen. A scan can be short
-    (no overrun) and still late: the host was busy elsewhere."""
-    cycle_us: int
-    count: int = 0
-    total_ns: int = 0
-    min_ns: int = _NEVER   # no scan yet
-    max_ns: int = 0
-    last_ns: int = 0
-    overruns: int = 0
-    overrun_log: deque = field(default_factory=lambda: deque(maxlen=100))
-    limit_ns: int = 0      # the cycle in ns: a scan longer than this overran
-    late: int = 0
-    skipped: int = 0
-    max_late_us: float = 0.0
-
-    def __post_init__(self):
-        self.limit_ns = self.cycle_us * 1000
-
-    def add(self, scan: int, ns: int) -> bool:
-        """Count one scan of ``ns``; True when it overran its cycle."""
-        self.count += 1
-        self.total_ns += ns
-        self.last_ns = ns
-        if ns < self.min_ns:
-            self.min_ns = ns
-        if ns > self.max_ns:
-            self.max_ns = ns
-        if ns > self.limit_ns:
-            self.overruns += 1
-            self.overrun_log.append((scan, ns / 1000))
-            return True
-        return False
-
-    @property
-    def mean_us(self) -> float:
-        return self.total_ns / self.count / 1000 if self.count else 0.0
-
-    def summary(self) -> dict:
-        return {"scans": self.count, "min_us": self.min_ns / 1000 if self.count else 0.0,
-                "mean_us": self.mean_us,
-                "max_us": self.max_ns / 1000, "overruns": self.overruns,
-                "late": self.late, "skipped": self.skipped, "max_late_us": self.max_late_us,
-                "cycle_us": self.cycle_us}
-
-
-class Task:
-    """One cyclic IEC task: a compiled program with its own signal table and period.
-
-    ``traces`` holds the recorders called after every scan with
-    ``record(s, scan, now_us)``: :class:`~fbd.runtime.trace.Trace` objects, and anything
-    else with that method (the debugger's breakpoint check), at no cost to a
-    scan when the list is empty.
-    """
-
-    def __init__(self, name: str, program: ScanProgram, cycle_us: int, priority: int):
-        self.name = name
-        self.program = program
-        self.cycle_us = cycle_us
-        self.priority = priority
-        self.s = program.new_table()
-        self.pending: dict[int, object] = {}
-        # The last value the process gave each input: what an unforce or a restart returns to.
-        self.image: dict[int, object] = {slot: self.s[slot] for slot in program.inputs.values()}
-        self.forces: dict[int, object] = {}
-        self.scans = 0
-        self.next_due = 0
-        self.stats = ScanStats(cycle_us)
-        self.traces: list[Trace] = []
-        # Called with the task at the start of every scan, before the latch: where
-        # something outside the PLC's thread (a Modbus server) hands over the
-        # input writes it has collected, so they make this very scan.
-        self.before_scan: list = []
-        self.on_overrun: list = []
-
-    def run_scan(self, now_us: int) -> None:
-        """One whole scan at simulated time ``now_us``: the ``before_scan`` hooks,
-        :meth:`latch`, the compiled scan (execute and publish), :meth:`record`,
-        inlined: this is the hot path."""
-        if self.before_scan:
-            for hook in self.before_scan:
-                hook(self)
-        s = self.s
-        if self.pending:
-            for slot, value in self.pending.items():
-                s[slot] = value
-            self.pending.clear()
-        if self.forces:
-            for slot, value in self.forces.items():
-                s[slot] = value
-        t0 = _time.perf_counter_ns()
-        self.program.scan(s, now_us)
-        ns = _time.perf_counter_ns() - t0
-        self.scans += 1
-        if self.stats.add(self.scans, ns):
-            for callback in self.on_overrun:
-                callback(self, self.scans, ns / 1000)
-        for trace in self.traces:
-            trace.record(s, self.scans, now_us)
-
-    def latch(self) -> None:
-        """A scan's first step: pending input writes enter the table, forces are
-        re-applied (as :meth:`run_scan` does)."""
-        for hook in self.before_scan:
-            hook(self)
-        s = self.s
-        if self.pending:
-            for slot, value in self.pending.items():
-                s[slot] = value
-            self.pending.clear()
-        for slot, value in self.forces.items():
-            s[slot] = value
-
-    def record(self, now_us: int, ns: int) -> None:
-        """A scan's last step, after publish: count it, time it (``ns`` of wall
-        time), let the recorders sample it (as :meth:`run_scan` does)."""
-        self.scans += 1
-        if self.stats.add(self.scans, ns):
-            for callback in self.on_overrun:
-                callback(self, self.scans, ns / 1000)
-        for trace in self.traces:
-            trace.record(self.s, self.scans, now_us)
-
-    def restart(self) -> None:
-        """Cold restart: every variable back to its initial value; forces stay."""
-        self.s = self.program.new_table()
-        self.pending = dict(self.image)
-        for slot, value in self.forces.items():
-            self.s[slot] = value
 
 
 class Plc:
@@ -247,6 +115,13 @@ class Plc:
             self.env = simpy.Environment()
         self.clock_start_us = to_us(clock_start, "clock_start")
         self.tasks: list[Task] = []
+        # Recorders sampling signals of several tasks (record_ticks), called once
+        # every task due at an instant of the main task has run.
+        self.tick_recorders: list = []
+        self._view = _TaskSlots()
+        self.names = None       # a configuration's IEC names (fbd.runtime.names)
+        self.globals = None     # a configuration's globals (fbd.runtime.configuration)
+        self.restarts: list = []   # called by a cold restart, after the tasks'
         self._runs = 0  # odd while a run is in progress; identifies its stop events
         self._stepping: SteppedScan | None = None
         self.main = self.add_task(task_name, program, f"T#{cycle_us}us", priority=0)
@@ -269,6 +144,10 @@ class Plc:
         task = Task(name, program, cycle_us, priority)
         task.next_due = self.env.now if self.tasks else 0
         task.on_overrun.append(self._report_overrun)
+        if self.tasks:      # the tick recorders of one task now wait for the others too
+            bridges = [tr for tr in self.main.traces if isinstance(tr, _AfterScan)]
+            self.main.traces[:] = [tr for tr in self.main.traces if tr not in bridges]
+            self.tick_recorders += [bridge.recorder for bridge in bridges]
         self.tasks.append(task)
         self.tasks.sort(key=lambda tk: tk.priority)
         return task
@@ -283,8 +162,9 @@ class Plc:
         env = self.env
         tasks = self.tasks
         offset = self.clock_start_us
-        if len(tasks) == 1:
-            # The common case, kept lean.
+        ticks = self.tick_recorders
+        if len(tasks) == 1 and tasks[0].trigger is None:
+            # The common case, kept lean (its tick recorders are the task's traces).
             task = tasks[0]
             cycle = task.cycle_us
             while len(tasks) == 1:
@@ -305,10 +185,18 @@ class Plc:
                 yield env.timeout(due - now)
         while True:
             now = env.now
+            # an event task's trigger is sampled before any task of the instant runs
+            gated = {task for task in tasks if task.trigger is not None
+                     and task.next_due <= now and not task.trigger.fires(now)}
+            main_due = self.main.next_due <= now
             for task in tasks:
                 if task.next_due <= now:
-                    task.run_scan(now + offset)
+                    if task not in gated:
+                        task.run_scan(now + offset)
                     task.next_due = now + task.cycle_us
+            if main_due and ticks:
+                for recorder in ticks:
+                    recorder.record(self._view, self.main.scans, now + offset)
             yield env.timeout(min(tk.next_due for tk in tasks) - now)
 
     def _report_overrun(self, task: Task, scan: int, us: float) -> None:
@@ -433,14 +321,25 @@ class Plc:
         self._stepping = None
         for task in self.tasks:
             task.restart()
+        for restart in self.restarts:
+            restart()
 
     # -- signals -----------------------------------------------------------------
     def _locate(self, path: str):
+        if self.names is not None:
+            found = self.names.locate(path)
+            if found is not None:
+                return found
         task = self.main
         if ":" in path:
             name, path = path.split(":", 1)
             task = self.task(name)
-        return task, task.program.signal(path)
+        try:
+            return task, task.program.signal(path)
+        except UnknownSignal:
+            if self.names is None or task is not self.main:
+                raise
+            raise UnknownSignal(path, self.names.paths()) from None   # suggest IEC names
 
     def _locate_value(self, path: str, doing: str):
         """As _locate, for a signal that must hold an IEC value (not a block's
@@ -452,6 +351,10 @@ class Plc:
         return task, info
 
     def signals(self) -> list[str]:
+        """Every path: a configuration's IEC names (``inst.var``), else the main
+        task's and each other task's as ``task:path``."""
+        if self.names is not None:
+            return self.names.paths()
         names = list(self.main.program.signals)
         for task in self.tasks:
             if task is not self.main:
@@ -470,8 +373,13 @@ class Plc:
         return info.const if info.slot is None else task.s[info.slot]
 
     def set(self, name: str, value) -> None:
-        """Write a program input; it is latched at the start of the next scan."""
+        """Write a program input; it is latched at the start of the next scan. A
+        configuration's global is written at once (its programs read it when their
+        scans start)."""
         task, info = self._locate(name)
+        if info.kind == "global":
+            task.s[info.slot] = info.type.coerce(value, name)
+            return
         if info.kind != "input":
             raise FbdError(f"{name!r} is not an input of {task.program.name} (its inputs: "
                            f"{', '.join(task.program.inputs) or 'none'}); use write() "
@@ -498,6 +406,9 @@ class Plc:
         task, info = self._locate_value(path, "forced")
         if info.slot is None:
             raise FbdError(f"{path} is wired to the constant {info.const!r}; nothing to force")
+        if info.kind == "global":
+            raise FbdError(f"{path} is a global variable: force it where a program uses it "
+                           f"(instance.{info.path}), or write it")
         value = info.type.coerce(value, path)
         new = not task.forces.keys() & {info.slot}
         task.forces[info.slot] = value
@@ -542,9 +453,12 @@ class Plc:
             for path, info in task.program.signals.items():
                 if info.slot in task.forces and info.kind in ("input", "output", "out", "state"):
                     by_slot.setdefault(info.slot, path)
+            instance = self.names.instance_of(task) if self.names is not None else None
             for slot, value in task.forces.items():
                 path = by_slot.get(slot, f"#{slot}")
-                if task is not self.main:
+                if instance is not None:
+                    path = instance.iec_path(path)
+                elif task is not self.main:
                     path = f"{task.name}:{path}"
                 info = task.program.signals.get(by_slot.get(slot, ""))
                 out[path] = info.type.to_python(value) if info else value
@@ -552,20 +466,42 @@ class Plc:
 
     # -- tracing -----------------------------------------------------------------
     def trace(self, paths, capacity: int | None = None) -> Trace:
-        """Record ``paths`` after every scan into numpy arrays (the last
-        ``capacity`` scans, or all of them). Detach with :meth:`untrace`."""
+        """Record ``paths`` after every scan of the main task into numpy arrays (the
+        last ``capacity`` scans, or all of them). Signals of other tasks are taken
+        once every task due at that instant has run. Detach with :meth:`untrace`."""
         task = self.main
-        infos = [self._locate_value(p, "traced")[1] for p in paths]
+        located = [self._locate_value(p, "traced") for p in paths]
+        # another task's signal keeps the name it was asked by (second:N); a
+        # configuration's names are their IEC names already
+        infos = [info if owner is task or self.names is not None else info._replace(path=p)
+                 for p, (owner, info) in zip(paths, located)]
+        alone = all(owner is task for owner, _info in located)
+        slots = [i.slot if alone or i.slot is None else (owner, i.slot)
+                 for (owner, _info), i in zip(located, infos)]
         tr = Trace(task.program.name, [i.path for i in infos], [i.type for i in infos],
-                   [i.slot for i in infos], [i.const for i in infos], capacity,
-                   task.cycle_us)
-        task.traces.append(tr)
+                   slots, [i.const for i in infos], capacity, task.cycle_us)
+        if alone:
+            task.traces.append(tr)
+        else:
+            self.record_ticks(tr)
         return tr
 
-    def untrace(self, trace: Trace) -> None:
+    def record_ticks(self, recorder) -> None:
+        """Call ``recorder.record(view, scan, now_us)`` once every task due at an
+        instant of the main task has run (``scan``: the main task's count);
+        ``view[(task, slot)]`` reads a slot of that task's table."""
+        if len(self.tasks) == 1 and self.main.trigger is None:
+            self.main.traces.append(_AfterScan(recorder, self._view))   # no cost to the others
+        else:
+            self.tick_recorders.append(recorder)
+
+    def untrace(self, trace) -> None:
+        """Detach a trace (or a recorder given to :meth:`record_ticks`)."""
+        if trace in self.tick_recorders:
+            self.tick_recorders.remove(trace)
         for task in self.tasks:
-            if trace in task.traces:
-                task.traces.remove(trace)
+            task.traces[:] = [tr for tr in task.traces
+                              if tr is not trace and getattr(tr, "recorder", None) is not trace]
 
     @property
     def stats(self) -> ScanStats:
@@ -685,3 +621,23 @@ def _scratch_source(program: ScanProgram, scratch: int) -> int:
         if sc == scratch:
             return real
     return scratch
+
+
+class _AfterScan:
+    """A tick recorder of a PLC of one task: called after each of its scans."""
+
+    def __init__(self, recorder, view):
+        self.recorder = recorder
+        self.view = view
+
+    def record(self, s, scan: int, now_us: int) -> None:
+        self.recorder.record(self.view, scan, now_us)
+
+
+class _TaskSlots:
+    """What a recorder of several tasks reads: ``view[(task, slot)]`` is the slot
+    of that task's table (a table a restart replaces, so looked up each time)."""
+
+    def __getitem__(self, key):
+        task, slot = key
+        return task.s[slot]

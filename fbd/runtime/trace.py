@@ -9,6 +9,7 @@ from typing import TextIO
 import numpy as np
 
 from .. import types as t
+from ..real32 import real32_text
 from ..values import Kind, csv_value
 
 
@@ -205,7 +206,7 @@ def _vcd_scope(out, name, tree, idents, types) -> None:
 def _vcd_value(tp, v, ident: str) -> str:
     if tp.kind is Kind.BOOL:
         return f"{int(bool(v))}{ident}"
-    if tp.kind is Kind.REAL:
-        return f"r{float(v)!r} {ident}"
+    if tp.kind is Kind.REAL:  # a REAL as the shortest text of its single-precision value
+        return f"r{real32_text(float(v)) if tp.bits == 32 else repr(float(v))} {ident}"
     value = int(v) & ((1 << tp.bits) - 1)
     return f"b{value:b} {ident}"

@@ -164,6 +164,8 @@ class Member(Node):
 class Unary(Node):
     op: str
     operand: "Expr"
+    #: an IL instruction's result, which matiec stores in a variable of its type at once
+    il_result: bool = False
 
 
 @_node
@@ -171,6 +173,8 @@ class Binary(Node):
     op: str
     left: "Expr"
     right: "Expr"
+    #: an IL instruction's result, which matiec stores in a variable of its type at once
+    il_result: bool = False
 
 
 @_node

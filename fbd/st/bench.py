@@ -132,11 +132,12 @@ END_FUNCTION_BLOCK
 
 def scan_networks(instances: int):
     """(ST network, block network): ``instances`` copies of Calc each, on the same inputs."""
-    import blocks
-
     from .. import Network
     from .. import types as t
+    from ..library import block_type
     from . import compile_unit, parse
+    ADD, MUL, DIV, SUB, GT, AND, TON = (block_type(n, "the ST benchmark") for n in
+                                        ("ADD", "MUL", "DIV", "SUB", "GT", "AND", "TON"))
     calc = compile_unit(parse(_CALC, "calc.st"))["Calc"]
     st_net, blk_net = Network("st_calc"), Network("block_calc")
     for net in (st_net, blk_net):
@@ -147,13 +148,13 @@ def scan_networks(instances: int):
             if net is st_net:
                 last = net.add(f"c{k}", calc(), a=a, b=b, en=en).q
                 continue
-            s = net.add(f"add{k}", blocks.ADD(t.INT), IN1=a, IN2=b)
-            m = net.add(f"mul{k}", blocks.MUL(t.INT), IN1=s.OUT, IN2=3)
-            d = net.add(f"div{k}", blocks.DIV(t.INT), IN1=a, IN2=7)
-            y = net.add(f"sub{k}", blocks.SUB(t.INT), IN1=m.OUT, IN2=d.OUT)
-            g = net.add(f"gt{k}", blocks.GT(t.INT), IN1=y.OUT, IN2=100)
-            q = net.add(f"and{k}", blocks.AND(t.BOOL), IN1=g.OUT, IN2=en)
-            net.add(f"ton{k}", blocks.TON(), IN=q.OUT, PT="T#1s")
+            s = net.add(f"add{k}", ADD(t.INT), IN1=a, IN2=b)
+            m = net.add(f"mul{k}", MUL(t.INT), IN1=s.OUT, IN2=3)
+            d = net.add(f"div{k}", DIV(t.INT), IN1=a, IN2=7)
+            y = net.add(f"sub{k}", SUB(t.INT), IN1=m.OUT, IN2=d.OUT)
+            g = net.add(f"gt{k}", GT(t.INT), IN1=y.OUT, IN2=100)
+            q = net.add(f"and{k}", AND(t.BOOL), IN1=g.OUT, IN2=en)
+            net.add(f"ton{k}", TON(), IN=q.OUT, PT="T#1s")
             last = q.OUT
         net.output("Q", last)
     return st_net, blk_net

@@ -23,6 +23,7 @@ class BodyCompiler(StmtCompiler):
         self.uses_loops = False
         self.blocks_used: list = []
         self.current_line = info.node.line
+        self.inputs_written: set[str] = set()
 
     # -- scaffolding -------------------------------------------------------
     def emit(self, line: str) -> None:
@@ -59,6 +60,15 @@ class BodyCompiler(StmtCompiler):
     def uses(self, block) -> None:
         self.blocks_used.append(block)
 
+    def wrote(self, target) -> None:
+        """Note that the body writes ``target`` (a variable, an element, a member)."""
+        while isinstance(target, (A.Member, A.Index)):
+            target = target.base
+        if isinstance(target, A.Name):
+            var = self.variables.get(target.name.upper())
+            if var is not None and any(var is v for v in self.info.inputs):
+                self.inputs_written.add(var.name.upper())
+
     # -- names -----------------------------------------------------------------
     def lookup(self, node, name: str) -> Var:
         var = self.variables.get(name.upper())
@@ -86,6 +96,10 @@ class BodyCompiler(StmtCompiler):
         fb = var.fb
         if isinstance(fb, LibraryFb):
             pname = fb.member_name(member)
+            inner = fb.inner(member) if pname is None else None
+            if inner is not None:
+                path = f"{var.path}.{member}"
+                return Var(member, path, local_name(path), None, fb=inner)
             if pname is None:
                 self.fail(node, f"{var.name} is a {fb.name}, which has no variable {member} "
                                 f"(it has {', '.join(p for p in fb.ports)})")
@@ -111,14 +125,19 @@ class BodyCompiler(StmtCompiler):
         if info.kind == "FUNCTION":
             return [local_name(info.name)] + [v.local for v in info.outputs] + \
                    [v.local for v in info.in_outs]
-        return [v.local for v in info.in_outs] + [global_local(g) for g in info.externals] + \
-               [local_name(e.path) for e in info.state]
+        return [v.local for v in info.kept_inputs] + [v.local for v in info.in_outs] + \
+               [global_local(g) for g in info.externals] + [local_name(e.path) for e in info.state]
 
     def return_statement(self) -> str:
+        # what a RETURN hands back depends on the inputs the whole body writes:
+        # written out by function_source once the body is compiled
+        return f"return {_RETURNED}"
+
+    def _returned_text(self) -> str:
         values = self.returned()
         if self.info.kind == "FUNCTION" and len(values) == 1:
-            return f"return {values[0]}"
-        return f"return ({', '.join(values)},)" if values else "return ()"
+            return values[0]
+        return f"({', '.join(values)},)" if values else "()"
 
     def parameters(self) -> list[str]:
         info = self.info
@@ -130,6 +149,10 @@ class BodyCompiler(StmtCompiler):
 
     def function_source(self) -> str:
         info = self.info
+        if info.kept_inputs is None:
+            kept = [] if info.kind == "FUNCTION" else [
+                v for v in info.inputs if v.name.upper() in self.inputs_written]
+            info.kept_inputs = kept
         body = self.lines
         self.lines = []
         # what each call starts from: copies of array inputs (IEC passes them by
@@ -157,8 +180,15 @@ class BodyCompiler(StmtCompiler):
         head = self.lines
         self.lines = body
         self.emit(self.return_statement())
+        marker, returned = self.return_statement(), f"return {self._returned_text()}"
+        body = [line.replace(marker, returned) if line.strip() == marker else line
+                for line in self.lines]
         params = ", ".join(["now"] + self.parameters())
-        return "\n".join([f"def {info.fn_name}({params}):", *head, *self.lines]) + "\n"
+        return "\n".join([f"def {info.fn_name}({params}):", *head, *body]) + "\n"
+
+
+#: stands for what the function returns until the body is compiled (no ST name has it)
+_RETURNED = "__st_returned__"
 
 
 def _fresh_value(v: Var) -> str:

@@ -13,16 +13,50 @@ def same(a: t.DataType, b: t.DataType) -> bool:
     return a is b or a.canonical is b.canonical
 
 
+#: the library functions whose result type only the context gives (matiec's TRUNC
+#: has an overload per integer type and picks one as it picks an untyped literal's)
+RESULT_FROM_CONTEXT = frozenset({"TRUNC"})
+
+
 def untyped(e) -> bool:
-    """A literal without a type prefix (or an expression of such only): its type
-    comes from the context."""
+    """A literal without a type prefix, a call of TRUNC, or an expression or a
+    function call of such only (``MAX(1, 3)``): its type comes from the context,
+    as matiec types it."""
     if isinstance(e, A.Literal):
         return e.type_name is None and e.kind in ("int", "real", "bool")
     if isinstance(e, A.Unary):
         return untyped(e.operand)
     if isinstance(e, A.Binary):
         return untyped(e.left) and untyped(e.right)
+    if isinstance(e, A.Call):
+        if e.name.upper() in RESULT_FROM_CONTEXT:
+            return True
+        return bool(e.args) and all(not a.output and untyped(a.value) for a in e.args)
     return False
+
+
+def context_free_type(e) -> t.DataType | None:
+    """The type matiec gives an untyped expression holding a TRUNC where nothing
+    else decides it (``TRUNC(r) > 0``, ``0 < TRUNC(r)``): the last of TRUNC's
+    overloads, ULINT, unless a negative literal needs LINT. None without a TRUNC:
+    literals alone compute as LINT / LREAL (see the literals' rule)."""
+    calls, negative = False, False
+    todo = [e]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, A.Call):
+            if node.name.upper() in RESULT_FROM_CONTEXT:
+                calls = True        # its argument is typed: not part of this expression
+            else:
+                todo += [a.value for a in node.args if not a.output]
+        elif isinstance(node, A.Unary):
+            negative = negative or (node.op == "-" and isinstance(node.operand, A.Literal))
+            todo.append(node.operand)
+        elif isinstance(node, A.Binary):
+            todo += [node.left, node.right]
+        elif isinstance(node, A.Literal) and isinstance(node.value, int) and node.value < 0:
+            negative = True
+    return (t.LINT if negative else t.ULINT) if calls else None
 
 
 def enable_args(args):
@@ -160,6 +194,16 @@ class CallCompiler:
         for p in ports:
             if p.name not in codes:
                 codes[p.name] = literal(_port_default(p, bound))
+            else:   # a parameter of matiec's C function: cut to its type, as C passes it
+                codes[p.name] = self.narrow(codes[p.name], bound.get(p.type, p.type)
+                                            if isinstance(p.type, str) else p.type)
+        for var in cls.types:
+            if var not in bound and _is_result_var(cls, var):   # TRUNC's result type
+                want = expected if expected is not None else t.ULINT
+                if want.canonical not in cls.types[var]:
+                    self.fail(node, f"{name} gives one of {cls.types[var]}, not {want.name} "
+                                    f"(matiec has no such overload)")
+                bound[var] = want.canonical
         return self.block_call(cls, bound, [codes[p.name] for p in ports], node, n)
 
     def user_function(self, node, info, args):
@@ -179,6 +223,7 @@ class CallCompiler:
                 self.fail(arg, f"{info.name}.{v.name} is {v.type.name}; pass a variable of that type")
             params.append(code)
             inout_targets.append(code)
+            self.wrote(arg.value)
         if given:
             k = next(iter(given))
             self.fail(given[k], f"{info.name} has no input {k}")
@@ -214,4 +259,4 @@ def _port_default(p, bound):
     return tp.coerce(p.default)
 
 
-__all__ = ["CallCompiler", "same", "untyped"]
+__all__ = ["CallCompiler", "same", "untyped", "context_free_type"]

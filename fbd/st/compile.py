@@ -343,7 +343,9 @@ def block_type(info: PouInfo, global_starts: dict | None = None) -> type[Block]:
     if info.in_outs:
         raise FbdError(f"{info.label} has VAR_IN_OUT {info.in_outs[0].name}: it can be called "
                        f"from ST, but a block's wire cannot be written back, so it has no block form")
-    ins = [Port(v.name, v.type, default=v.init) for v in info.inputs]
+    # an unwired input's default is given as a user gives a value (T#5s as a timedelta),
+    # which the network checks and turns into the run-time one (µs)
+    ins = [Port(v.name, v.type, default=v.type.to_python(v.init)) for v in info.inputs]
     if info.kind == "FUNCTION":
         outs = [Port("OUT", info.result_type, doc="the function's result")]
         outs += [Port(v.name, v.type) for v in info.outputs]
@@ -356,6 +358,11 @@ def block_type(info: PouInfo, global_starts: dict | None = None) -> type[Block]:
                   for g, tp in info.externals.items()]
         states += [State(e.path, e.type, init=_init(e.init)) for e in info.state
                    if e.path not in out_names]
+    # the instance's own value of each input its body writes (Block.kept_inputs)
+    kept = {v.name: kept_name(v.name) for v in info.kept_inputs}
+    states += [State(kept[v.name], v.type, init=_init(v.init),
+                     doc=f"{v.name} as the instance keeps it (the body writes it)")
+               for v in info.kept_inputs]
     fn_name, fn = info.fn_name, info.fn
     in_names = [v.name for v in info.inputs]
     if info.kind == "FUNCTION":
@@ -363,7 +370,7 @@ def block_type(info: PouInfo, global_starts: dict | None = None) -> type[Block]:
         extra = []
     else:
         extra = list(info.externals) + [e.path for e in info.state]
-        back = list(info.externals) + [e.path for e in info.state]
+        back = list(kept.values()) + list(info.externals) + [e.path for e in info.state]
 
     def code(self, io):
         # by the names' table: a variable may be called like an IO attribute (n, p, now)
@@ -375,7 +382,7 @@ def block_type(info: PouInfo, global_starts: dict | None = None) -> type[Block]:
         return f"{', '.join(targets)}, = {fn_name}({args})" if targets else f"{fn_name}({args})"
 
     def st(self, types):
-        # a POU loaded from a file carries its text (plcopen_source, fbd.plcopen.st_export)
+        # a POU loaded from a file carries its text (st_file, or plcopen_source: fbd.plcopen.carry)
         # and the export writes that; compiled from a string, there is no file to write
         raise FbdError(f"{info.label} is compiled from Structured Text given as a string: "
                        f"export it from a .st file (fbd.load(\"prog.st\")) so its text "
@@ -385,10 +392,16 @@ def block_type(info: PouInfo, global_starts: dict | None = None) -> type[Block]:
     return type(info.name, (Block,), {
         "__doc__": doc, "type_name": info.name, "family": "st", "inputs": ins, "outputs": outs,
         "state": states, "helpers": {fn_name: fn}, "stateful": info.kind != "FUNCTION",
+        "kept_inputs": kept,
         "code": code, "st": st, "st_info": info, "__module__": __name__,
         # the native engine translates block code, not the POU's generated function
         "no_native_form": f"{info.label} is compiled from a text language (ST, IL or SFC), "
                           f"which runs on the Python engine"})
+
+
+def kept_name(name: str) -> str:
+    """The state holding an input the body writes, as the instance keeps it."""
+    return f"{name}__KEPT"
 
 
 def _init(value):
@@ -437,4 +450,5 @@ def compile_unit(unit: A.CompilationUnit, *, filename: str | None = None, librar
     return out
 
 
-__all__ = ["compile_unit", "compile_pou", "Context", "CompiledUnit", "block_type", "lower_bodies"]
+__all__ = ["compile_unit", "compile_pou", "Context", "CompiledUnit", "block_type", "lower_bodies",
+           "kept_name"]

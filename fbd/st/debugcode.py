@@ -16,6 +16,15 @@ demand by the same compiler, in which
   reads it to build the instance path of the frame below);
 * it returns what the fast function returns (the generator's value).
 
+An SFC POU is lowered to ST (:mod:`fbd.st.lower_sfc`) whose statements are
+mostly the chart's own bookkeeping, run every scan at the lines of the steps,
+transitions and actions (times, edges, action flags). Those do not stop:
+only what the user wrote and what runs when the user expects it to. A
+step's line stops in each scan the step is active, a transition's when it
+is tested (its source steps active), an action's statements when the action
+runs; an ACTION's header line holds no statement (a breakpoint there goes to
+its first statement).
+
 The suspended generator's frame holds the variables: ``gi_frame.f_locals``
 maps ``fbd.st.model.local_name(path)`` to each one's value at that point;
 :func:`pou_of_code` tells which POU a frame runs. The fast function is
@@ -57,7 +66,8 @@ class _SteppedBody(BodyCompiler):
 
     def __init__(self, ctx, info):
         super().__init__(ctx, info)
-        self._previous = None       # the statement before, in the list being compiled
+        self._previous = None       # the statement before that stopped, in this list
+        self._stops = chart_stops(info)
 
     def statements(self, stmts) -> None:
         outer, self._previous = self._previous, None
@@ -67,11 +77,12 @@ class _SteppedBody(BodyCompiler):
             self._previous = outer
 
     def statement(self, s) -> None:
-        before, self._previous = self._previous, s
-        same_line = before is not None and before.line == s.line \
-            and not isinstance(before, _COMPOUND)
-        if not isinstance(s, A.Pragma) and not same_line:
-            self.emit(f"yield {s.line}")
+        if self._stops is None or id(s) in self._stops:
+            before, self._previous = self._previous, s
+            same_line = before is not None and before.line == s.line \
+                and not isinstance(before, _COMPOUND)
+            if not isinstance(s, A.Pragma) and not same_line:
+                self.emit(f"yield {s.line}")
         super().statement(s)
 
     def fb_call(self, node, var, args) -> None:
@@ -142,8 +153,47 @@ def debug_function(info: PouInfo):
 
 def statement_lines(info: PouInfo) -> list[int]:
     """The lines where the stepped variant stops, ascending."""
+    stops = chart_stops(info)
     return sorted({n.line for n in A.iter_nodes(info.node.body)
-                   if isinstance(n, (A.Assign, A.Invoke, *_COMPOUND, A.Exit, A.Continue, A.Return))})
+                   if isinstance(n, (A.Assign, A.Invoke, *_COMPOUND, A.Exit, A.Continue, A.Return))
+                   and (stops is None or id(n) in stops)})
+
+
+def chart_stops(info: PouInfo) -> set[int] | None:
+    """For an SFC POU, the ids of the lowered statements that stop (see the module
+    docstring; every statement of any other POU stops: None)."""
+    chart = info.chart
+    if chart is None:
+        return None
+    action_flags = {f"{a}.Q".upper() for a in chart.actions}
+    step_flags = {f"{s.name}.X".upper(): f"{s.name}.T".upper() for s in chart.steps}
+    transition_flags = {t.flag.upper() for t in chart.transitions}
+    stops: set[int] = set()
+
+    def named(node, names) -> bool:
+        return isinstance(node, A.Name) and node.name.upper() in names
+
+    def user(statements) -> None:
+        for statement in statements:
+            stops.update(id(n) for n in A.iter_nodes(statement))
+
+    for s in info.node.body.statements:
+        if not isinstance(s, A.If) or len(s.branches) != 1:
+            continue
+        condition, body = s.branches[0].condition, s.branches[0].body
+        if s.else_body is None and named(condition, action_flags):
+            user(body)                                   # an action's statements
+        elif s.else_body is not None and len(s.else_body) == 1 \
+                and isinstance(s.else_body[0], A.Assign) \
+                and named(s.else_body[0].target, transition_flags):
+            # a transition tested: its condition, not the sources' deactivation that a
+            # priority adds after it
+            user(b for b in body if not (isinstance(b, A.If) and named(
+                b.branches[0].condition, transition_flags)))
+        elif named(condition, step_flags) and len(body) == 1 and isinstance(body[0], A.Assign) \
+                and named(body[0].target, {step_flags[condition.name.upper()]}):
+            stops.add(id(body[0]))                       # the step active: its time counted
+    return stops
 
 
 def last_line(info: PouInfo) -> int:
@@ -160,4 +210,4 @@ def last_line(info: PouInfo) -> int:
 
 
 __all__ = ["debug_function", "debug_name", "pou_of_code", "pou_functions", "statement_lines",
-           "last_line", "stepped_calls"]
+           "last_line", "stepped_calls", "chart_stops"]

@@ -70,19 +70,32 @@ class StSemanticError(StError):
         return text
 
 
-def excerpt_of(source: str | None, line: int, col: int) -> str:
+def excerpt_of(source: str | None, line: int, col: int, starts: list[int] | None = None) -> str:
     """The source line ``line``, stripped, cut to about EXCERPT_MAX characters
-    around column ``col`` (with '...' where cut), control characters shown as spaces."""
+    around column ``col`` (with '...' where cut), control characters shown as spaces.
+    ``starts``, where each line starts (:func:`line_starts`), saves looking for it."""
     if not source or line < 1:
         return ""
-    start = 0
-    for _ in range(line - 1):
-        start = source.find("\n", start)
-        if start < 0:
+    if starts is not None:
+        if line > len(starts):
             return ""
-        start += 1
+        start = starts[line - 1]
+    else:
+        start = 0
+        for _ in range(line - 1):
+            start = source.find("\n", start)
+            if start < 0:
+                return ""
+            start += 1
     end = source.find("\n", start)
-    text = source[start:end if end >= 0 else len(source)]
+    end = end if end >= 0 else len(source)
+    if end - start > 4 * EXCERPT_MAX:   # a line megabytes long: copy only the column's part
+        lo = max(start, start + col - 1 - 2 * EXCERPT_MAX)
+        hi = min(end, lo + 4 * EXCERPT_MAX)
+        cut = excerpt_of(source[lo:hi], 1, col - (lo - start))
+        return ("..." if lo > start and not cut.startswith("...") else "") + cut + \
+            ("..." if hi < end and not cut.endswith("...") else "")
+    text = source[start:end]
     text = "".join(c if c >= " " else " " for c in text)
     stripped = text.lstrip()
     col -= len(text) - len(stripped)
@@ -93,6 +106,17 @@ def excerpt_of(source: str | None, line: int, col: int) -> str:
     lo = max(0, min(col - 1 - half, len(text) - EXCERPT_MAX))
     cut = text[lo:lo + EXCERPT_MAX]
     return ("..." if lo > 0 else "") + cut + ("..." if lo + EXCERPT_MAX < len(text) else "")
+
+
+def line_starts(source: str) -> list[int]:
+    """The offset where each line of ``source`` starts."""
+    starts = [0]
+    find = source.find
+    at = find("\n")
+    while at >= 0:
+        starts.append(at + 1)
+        at = find("\n", at + 1)
+    return starts
 
 
 class StWarning(StError):
@@ -108,11 +132,14 @@ class Reporter:
         self.errors: list[StSemanticError] = []
         self.warnings: list[StWarning] = []
         self._seen: set = set()
+        self._starts: list[int] | None = None   # made at the first problem: thousands are no slower
 
     def _where(self, node, pou):
-        return {"filename": self.unit.filename, "line": getattr(node, "line", 0),
-                "col": getattr(node, "col", 0), "pou": pou,
-                "excerpt": excerpt_of(self.unit.source, getattr(node, "line", 0), getattr(node, "col", 0))}
+        line, col = getattr(node, "line", 0), getattr(node, "col", 0)
+        if self._starts is None and self.unit.source:
+            self._starts = line_starts(self.unit.source)
+        return {"filename": self.unit.filename, "line": line, "col": col, "pou": pou,
+                "excerpt": excerpt_of(self.unit.source, line, col, self._starts)}
 
     def error(self, node, message: str, pou: str | None = None) -> None:
         # a problem with a shared part ("a, b : T") is said once

@@ -15,14 +15,36 @@ with it:
   MOD's, ``**`` EXPT's, with their wrap-around; comparisons, AND/OR/XOR and
   NOT are the plain Python operations those blocks compute (``AND`` of BOOLs
   short-circuits, as matiec's C ``&&`` does).
+
+Values are those of matiec's C, which computes an operator inline in the
+type C gives its operands, and cuts the value to its IEC type only where it
+stores it (an assignment, a call's parameter, a CASE selector):
+
+* integers in C's promoted type: SINT, INT, USINT, UINT and DINT in ``int``
+  (the library's DINT code), UDINT in ``unsigned int``, LINT and ULINT in 64
+  bits, so ``(a + b) / 2`` of two INTs 30000 is 30000 and ``a + b > 0`` TRUE;
+  NOT of a BYTE or WORD stays within its width (IEC: matiec's ``~`` of the
+  promoted int makes ``NOT b = 16#F0`` FALSE for b = 16#0F, a defect);
+* REALs in ``float``, rounded after each operation (the library's REAL code),
+  except where an operand is an untyped real literal (a C ``double``
+  literal), directly or through an operand computed so, or comes from ``**``
+  (C's ``pow``): that operation is computed in double (LREAL code) and
+  rounded where it is stored; a comparison rounds such an operand first
+  (IEC compares REAL values; matiec's double comparison, which makes
+  ``a > 0.1`` TRUE for a REAL a = 0.1, is a defect).
+
+Such a value's code is a :class:`Wide` string; :meth:`ExprCompiler.narrow`
+cuts it to its type where C would. An IL instruction's result is stored at
+once (matiec keeps it in a variable of its type), so IL narrows at each one.
 """
 
 from __future__ import annotations
 
 from .. import types as t
 from ..block import code_lines, literal
+from ..real32 import round_real32
 from . import ast as A
-from .calls import CallCompiler, same, untyped
+from .calls import CallCompiler, context_free_type, same, untyped
 from .model import Var
 from .stdlib import WSTRING_LITERAL_REFUSED
 from .typemap import STRING_LENGTHS, literal_value
@@ -31,6 +53,22 @@ K = t.Kind
 _NUM = (K.INT, K.REAL)
 _CMP = {"<": "<", ">": ">", "<=": "<=", ">=": ">=", "=": "==", "<>": "!="}
 _ARITH_BLOCKS = {"+": "ADD", "-": "SUB", "*": "MUL", "/": "DIV", "MOD": "MOD", "**": "EXPT"}
+
+
+class Wide(str):
+    """The code of a value computed as matiec's C computes it, beyond its IEC type:
+    an integer in C's promoted type, a REAL in double (see the module docstring)."""
+    __slots__ = ()
+
+
+def promoted(tp: t.DataType) -> t.DataType:
+    """The type C computes an operator on ``tp`` in: ``int`` (DINT) for the
+    integers narrower than 32 bits, else the type itself."""
+    return t.DINT if tp.kind is K.INT and tp.bits < 32 else tp
+
+
+def _single(tp: t.DataType) -> bool:
+    return tp.kind is K.REAL and tp.bits == 32
 
 
 class ExprCompiler(CallCompiler):
@@ -60,8 +98,9 @@ class ExprCompiler(CallCompiler):
             self.fail(e, f"{A.dump(e)} is an FB instance, not a value")
         return code, tp
 
-    def typed(self, e, want: t.DataType, what: str) -> str:
-        """``e`` as a value of type ``want`` (assignment compatible), else an error."""
+    def typed(self, e, want: t.DataType, what: str, narrow: bool = True) -> str:
+        """``e`` as a value of type ``want`` (assignment compatible), else an error;
+        cut to ``want`` as a store does, unless not ``narrow`` (a FOR loop's end)."""
         code, tp = self.expr(e, want)
         if not same(tp, want):
             self.fail(e, f"{what}: {tp.name} where {want.name} is expected (matiec converts "
@@ -69,7 +108,21 @@ class ExprCompiler(CallCompiler):
                       if tp.kind in (K.INT, K.REAL, K.BITS, K.BOOL) and want.kind in
                       (K.INT, K.REAL, K.BITS, K.BOOL) else
                       f"{what}: {tp.name} where {want.name} is expected")
-        return code
+        return self.narrow(code, want) if narrow else code
+
+    def narrow(self, code: str, tp: t.DataType) -> str:
+        """``code`` cut to ``tp`` as C's store cuts it, if it is :class:`Wide`: an
+        integer wrapped to its width, a REAL rounded to single precision (a
+        literal at once)."""
+        if not isinstance(code, Wide):
+            return code
+        c = tp.canonical
+        if _single(c):
+            try:
+                return literal(round_real32(float(code)))
+            except ValueError:
+                pass
+        return str(c.wrap(code))   # str: cut, no longer Wide (LREAL's code stays as it is)
 
     # -- literals ------------------------------------------------------------
     def literal(self, e: A.Literal, expected):
@@ -98,8 +151,10 @@ class ExprCompiler(CallCompiler):
                 return literal(self.types.literal(e, expected)), expected
             if kind == "int" and ck is K.BOOL and value in (0, 1):
                 return literal(bool(value)), t.BOOL
-            if kind == "real" and ck is K.REAL:
-                return literal(float(value)), expected
+            if kind == "real" and ck is K.REAL:   # C's double literal: see Wide
+                if _single(expected.canonical) and round_real32(abs(value)) == float("inf"):
+                    self.fail(e, f"{e.text or value} is out of range for {expected.name}")
+                return Wide(literal(float(value))), expected
             if kind == "int" and ck is K.REAL:
                 self.fail(e, f"{e.text or value} is an integer literal, not a {expected.name} "
                              f"(matiec converts nothing implicitly; write {value}.0)")
@@ -131,6 +186,10 @@ class ExprCompiler(CallCompiler):
     # -- operators -------------------------------------------------------------
     def operands(self, e: A.Binary, expected):
         """Both sides, the untyped one compiled in the other's type."""
+        if expected is None or e.op in _CMP:
+            guess = context_free_type(e) if untyped(e.left) and untyped(e.right) else None
+            if guess is not None:
+                return self.expr(e.left, guess), self.expr(e.right, guess)
         if untyped(e.left) and not untyped(e.right):
             right = self.expr(e.right, None)
             left = self.expr(e.left, right[1])
@@ -155,6 +214,8 @@ class ExprCompiler(CallCompiler):
                 self.fail(e, f"'{op}' cannot compare {ta.name} values")
             if ta.canonical.kind is K.ENUM and op not in ("=", "<>"):
                 self.fail(e, f"'{op}' cannot order enumerated values; only = and <> compare them")
+            if _single(ta.canonical):   # REAL values (IEC), not matiec's doubles
+                a, b = self.narrow(a, ta), self.narrow(b, tb)
             return f"({a} {_CMP[op]} {b})", t.BOOL
         if op in ("AND", "OR", "XOR"):
             if not same(ta, tb) or ta.canonical.kind not in (K.BOOL, K.BITS):
@@ -164,15 +225,22 @@ class ExprCompiler(CallCompiler):
             if ta.canonical.kind is K.BOOL:
                 py = {"AND": "and", "OR": "or", "XOR": "!="}[op]
             return f"({a} {py} {b})", ta.canonical
-        return self.arith(e, op, (a, ta), (b, tb))
+        code, tp = self.arith(e, op, (a, ta), (b, tb))
+        return (self.narrow(code, tp) if e.il_result else code), tp
 
     def logical(self, e: A.Binary, expected):
         """AND / OR: short-circuit (C's && and ||) when the right side needs statements."""
         mark = self.mark()
-        left = self.expr(e.left, None)
-        mark_right = self.mark()
-        right = self.expr(e.right, left[1])
-        pre = self.take(mark_right)
+        if untyped(e.left):   # `16#30 OR b`: the literal takes b's type (it needs no statements)
+            mark_right = self.mark()
+            right = self.expr(e.right, None)
+            pre = self.take(mark_right)
+            left = self.expr(e.left, right[1])
+        else:
+            left = self.expr(e.left, None)
+            mark_right = self.mark()
+            right = self.expr(e.right, left[1])
+            pre = self.take(mark_right)
         ta, tb = left[1], right[1]
         if not same(ta, tb) or ta.canonical.kind not in (K.BOOL, K.BITS):
             self.fail(e, f"'{e.op}' needs two operands of one bit-string type (BOOL, BYTE, "
@@ -193,13 +261,14 @@ class ExprCompiler(CallCompiler):
     def arith(self, e, op, left, right):
         (a, ta), (b, tb) = left, right
         ka, kb = ta.canonical.kind, tb.canonical.kind
-        if op in ("*", "/") and ka is K.TIME and kb in _NUM:
+        if op in ("*", "/") and ka is K.TIME and kb in _NUM:  # C's LREAL factor: not cut
             return self.block_call("MUL_TIME" if op == "*" else "DIV_TIME",
                                    {"N": tb.canonical}, [a, b], e)
-        if op == "**":
+        if op == "**":   # C's pow of two doubles, inline: a REAL's is rounded where stored
             if ka is not K.REAL or kb not in _NUM:
                 self.fail(e, f"'**' raises a REAL or LREAL to a number, not {ta.name} to {tb.name}")
-            return self.block_call("EXPT", {"T": ta.canonical, "N": tb.canonical}, [a, b], e)
+            code, _ = self.block_call("EXPT", {"T": t.LREAL, "N": tb.canonical}, [a, b], e)
+            return (Wide(code) if _single(ta.canonical) else code), ta.canonical
         if not same(ta, tb):
             self.fail(e, f"'{op}' of {ta.name} and {tb.name}: both operands must have one type "
                          f"(matiec converts nothing implicitly)")
@@ -208,7 +277,17 @@ class ExprCompiler(CallCompiler):
                    "*": _NUM, "/": _NUM, "MOD": (K.INT,)}[op]
         if c.kind not in allowed:
             self.fail(e, f"'{op}' is not defined for {ta.name}")
-        return self.block_call(_ARITH_BLOCKS[op], {"T": c}, [a, b], e)
+        computed = self.c_type(c, a, b)
+        code, _ = self.block_call(_ARITH_BLOCKS[op], {"T": computed}, [a, b], e)
+        return (Wide(code) if computed is not c else code), c
+
+    @staticmethod
+    def c_type(c: t.DataType, *operands: str) -> t.DataType:
+        """The type matiec's C computes an operator on ``c`` values in: integers
+        promoted, a REAL in double where an operand is (see the module docstring)."""
+        if _single(c):
+            return t.LREAL if any(isinstance(x, Wide) for x in operands) else c
+        return promoted(c)
 
     def unary(self, e: A.Unary, expected):
         if e.op == "-" and isinstance(e.operand, A.Literal) and e.operand.kind in ("int", "real",
@@ -226,9 +305,13 @@ class ExprCompiler(CallCompiler):
             if c.kind is K.BITS:
                 return f"({code} ^ {(1 << c.bits) - 1})", c
             self.fail(e, f"NOT needs a BOOL or bit string, not {tp.name}")
-        if c.kind is K.REAL or (c.kind in (K.INT, K.TIME) and c.signed):
-            return self.block_call("NEG", {"T": c}, [code], e) if c.kind is not K.TIME else \
-                (c.wrap(f"-{code}"), c)
+        if c.kind is K.TIME and c.signed:
+            return c.wrap(f"-{code}"), c
+        if c.kind is K.REAL or (c.kind is K.INT and c.signed):
+            computed = self.c_type(c, code)
+            negated, _ = self.block_call("NEG", {"T": computed}, [code], e)
+            negated = Wide(negated) if computed is not c else negated
+            return (self.narrow(negated, c) if e.il_result else negated), c
         self.fail(e, f"unary '-' needs a signed number or TIME, not {tp.name}")
 
     # -- library blocks --------------------------------------------------------
@@ -325,7 +408,8 @@ class ExprCompiler(CallCompiler):
             self.fail(node, f"{var.name} is CONSTANT")
         if not same(tp, dtp):
             self.fail(node, f"{tp.name} cannot be assigned to {A.dump(target)}, which is {dtp.name}")
-        self.emit(f"{dest} = {self.copied(code, dtp)}")
+        self.emit(f"{dest} = {self.copied(self.narrow(code, dtp), dtp)}")
+        self.wrote(target)
 
     def copied(self, code: str, tp: t.DataType) -> str:
         c = tp.canonical

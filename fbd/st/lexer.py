@@ -27,6 +27,12 @@ Comments ``(* ... *)`` / ``// ...`` are skipped everywhere; they do not nest
 (matiec without its ``-n`` option). A pragma ``{...}`` / ``{{...}}`` is passed
 on where a statement or IL instruction may stand (matiec keeps them there:
 C code for its back end) and skipped everywhere else.
+
+A token is refused before it is copied when it is longer than its kind may
+be (:data:`MAX_NAME`, :data:`MAX_STRING`, :data:`MAX_LITERAL`); every
+terminal repeats possessively, so a token a megabyte long is matched in
+constant memory (a backtracking repeat of a group keeps a frame per
+character: 700 bytes each).
 """
 
 from __future__ import annotations
@@ -34,6 +40,20 @@ from __future__ import annotations
 import re
 
 from lark.lexer import Token
+
+from ..values import MAX_LITERAL
+
+#: the longest name (identifier) read, in characters
+MAX_NAME = 1024
+#: the longest string literal read, quotes included: more than a STRING holds (254
+#: characters) even with every character escaped ($hh)
+MAX_STRING = 1024
+# the longest token of each kind; numbers, durations, dates and addresses: MAX_LITERAL
+_LONGEST = {"IDENT": MAX_NAME, "TYPED_ENUM": 2 * MAX_NAME + 1, "SSTRING": MAX_STRING,
+            "DSTRING": MAX_STRING, "PRAGMA": None}
+_WHAT = {"IDENT": "a name", "TYPED_ENUM": "an enumerated value", "SSTRING": "a string literal",
+         "DSTRING": "a string literal", "DIRECT": "a direct address"}
+_SHORTEST_LIMIT = min(MAX_LITERAL, MAX_NAME, MAX_STRING)
 
 # Reserved words and the terminal each becomes ("_X" terminals are left out of the tree).
 _RESERVED_NAMES = """
@@ -75,9 +95,10 @@ _TRANSITION_ENDS = frozenset({"_END_TRANSITION"})
 # Looking ahead into a body: skip what the parser skips, find words and ';'.
 _SCAN = re.compile(r"""
     (?P<skip>[ \t\f\r\v\n]+ | \(\*[\s\S]*?\*\) | //[^\n]*
-             | '(?:\$[^\n]|[^'$\n])*' | "(?:\$[^\n]|[^"$\n])*")
+             | '(?:[^'$\n]++|\$[^\n])*+' | "(?:[^"$\n]++|\$[^\n])*+")
   | (?P<pragma>\{\{[\s\S]*?\}\} | \{[^}]*\})
   | (?P<word>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<number>[0-9][0-9A-Za-z_]*)
   | (?P<assign>:=)
   | (?P<other>[\s\S])
 """, re.X)
@@ -87,6 +108,7 @@ _SFC_WORDS = frozenset({"INITIAL_STEP", "STEP", "TRANSITION", "ACTION"})
 _ST_WORDS = frozenset({"IF", "CASE", "FOR", "WHILE", "REPEAT", "EXIT", "CONTINUE", "RETURN"})
 _BODY_ENDS = frozenset({"END_FUNCTION", "END_FUNCTION_BLOCK", "END_PROGRAM", "END_ACTION",
                         "END_TRANSITION"})
+_LONGEST_WORD = max(map(len, _DECLARATION_WORDS | _SFC_WORDS | _ST_WORDS | _BODY_ENDS))
 
 
 def detect_body(text: str, pos: int, accepted: frozenset) -> str | None:
@@ -112,12 +134,13 @@ def detect_body(text: str, pos: int, accepted: frozenset) -> str | None:
             # a body of pragmas only is IL (matiec: an instruction list of pragmas)
             pragma = True
             continue
-        value = m.group(kind)
+        # a word longer than every keyword is no keyword: not copied (it may be megabytes)
+        value = m.group(kind) if pos - m.start() <= _LONGEST_WORD else ""
         if first is None:
             first = (kind, value.upper())
             if "BODY_ST" not in accepted:   # transition condition: IL unless ':='
                 return None if kind == "assign" else "BODY_IL"
-            if kind == "other" and value not in "%&":
+            if kind == "number" or kind == "other" and value not in "%&":
                 return None                 # no statement or instruction starts so: "STRING[" ...
             if kind == "word":
                 word = first[1]
@@ -256,6 +279,8 @@ class Scanner:
                 line += newlines
                 line_start = text.rfind("\n", pos, start) + 1
             pos = m.end()
+            if pos - start > _SHORTEST_LIMIT:
+                _check_length(kind, pos - start, line, start - line_start + 1)
             value = m.group(kind)
             if kind == "IDENT":
                 upper = value.upper()
@@ -294,6 +319,14 @@ class Scanner:
             yield tok
 
 
+def _check_length(kind: str, length: int, line: int, column: int) -> None:
+    longest = _LONGEST.get(kind, MAX_LITERAL)
+    if longest is not None and length > longest:
+        what = _WHAT.get(kind, "a literal")
+        raise LexError(f"{what} of {length:,} characters is too long (at most {longest:,})",
+                       line, column)
+
+
 class LexFailure(Exception):
     """No token starts at ``pos`` (line, column)."""
 
@@ -304,18 +337,20 @@ class LexFailure(Exception):
         self.column = column
 
 
-class UnclosedError(Exception):
-    def __init__(self, what: str, line: int, column: int):
-        super().__init__(what)
-        self.what = what
+class LexError(Exception):
+    """A token that cannot be read: never closed, or too long (``message`` says which)."""
+
+    def __init__(self, message: str, line: int, column: int):
+        super().__init__(message)
+        self.message = message
         self.line = line
         self.column = column
 
 
-def _unclosed(value: str, line: int, column: int) -> UnclosedError:
+def _unclosed(value: str, line: int, column: int) -> LexError:
     what = {"(*": "a comment opened here is never closed with *)",
             "{": "a pragma opened here is never closed with }",
             "'": "a string opened here is not closed on this line (write $N for a line break)",
             '"': "a string opened here is not closed on this line (write $N for a line break)",
             }[value]
-    return UnclosedError(what, line, column)
+    return LexError(what, line, column)

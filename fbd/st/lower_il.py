@@ -36,6 +36,9 @@ _LOGIC = {"AND": "AND", "OR": "OR", "XOR": "XOR"}
 _ARITH = {"ADD": "+", "SUB": "-", "MUL": "*", "DIV": "/", "MOD": "MOD"}
 _COMPARE = {"GT": ">", "GE": ">=", "EQ": "=", "NE": "<>", "LE": "<=", "LT": "<"}
 _FB_INPUTS = ("S1", "R1", "CLK", "CU", "CD", "PV", "IN", "PT")
+#: how deep the CR expression may grow before it is kept in its temporary: half of
+#: MAX_DEPTH, the rest for the statements around it
+_SPILL_DEPTH = A.MAX_DEPTH // 2
 #: a conversion function: its input type
 _CONVERSION = re.compile(r"^(BOOL|SINT|INT|DINT|LINT|USINT|UINT|UDINT|ULINT|BYTE|WORD|DWORD|LWORD|REAL|"
                          r"LREAL|TIME|DATE|TOD|DT|STRING)_TO_", re.I)
@@ -198,6 +201,7 @@ class IlLowering:
         self.pou = pou
         self.filename = filename
         self.temps: dict[str, A.VarDecl] = {}
+        self._depths: dict[int, tuple] = {}     # id(node) -> (node, its depth)
 
     # -- helpers -------------------------------------------------------------------
     def fail(self, node, message: str):
@@ -240,6 +244,29 @@ class IlLowering:
         return cr, cr_type
 
     def instruction(self, i, out, cr, cr_type):
+        cr, cr_type = self._instruction(i, out, cr, cr_type)
+        if cr is not None and self.depth(cr) > _SPILL_DEPTH:
+            # a long run without a store would nest past fbd.st.MAX_DEPTH (20,000 ADDs
+            # overflowed Python's stack): the CR is kept in its temporary there, which
+            # cuts it to its type as matiec's CR variable does after every instruction
+            if (cr_type or self.decls.type_of(cr)) is None:
+                self.fail(i, f"{_SPILL_DEPTH} instructions on untyped literals in a row: the current "
+                             f"result must be kept in a variable of its type here, which is not known; "
+                             f"write the first literal typed, e.g. INT#5")
+            cr, cr_type = self.materialize(cr, cr_type, i, out)
+        return cr, cr_type
+
+    def depth(self, e) -> int:
+        """How deep the expression ``e`` nests; memoised, so each instruction costs
+        the few nodes it adds (the CR below it is known)."""
+        known = self._depths.get(id(e))
+        if known is not None and known[0] is e:
+            return known[1]
+        d = 1 + max((self.depth(c) for c in A.children(e)), default=0)
+        self._depths[id(e)] = (e, d)
+        return d
+
+    def _instruction(self, i, out, cr, cr_type):
         w = _where(i)
         if isinstance(i, A.Pragma):
             return cr, cr_type
@@ -297,7 +324,9 @@ class IlLowering:
         if base in _LOGIC:
             return A.Binary(op=_LOGIC[base], left=left, right=right, **w), left_type or right_type
         if base in _ARITH:
-            return A.Binary(op=_ARITH[base], left=left, right=right, **w), left_type or right_type
+            # matiec keeps the result in a variable of the CR's type: cut there, each time
+            return A.Binary(op=_ARITH[base], left=left, right=right, il_result=True, **w), \
+                left_type or right_type
         if base in _COMPARE:
             return A.Binary(op=_COMPARE[base], left=left, right=right, **w), A.NamedType(name="BOOL")
         self.fail(node, f"{op} cannot take a parenthesised operand")

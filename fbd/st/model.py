@@ -8,9 +8,11 @@ each FB instance it holds, that instance's variables (``T1.IN``, ``T1.Q``,
 POU's *state*, each entry with its path relative to the POU (``T1.Q``), the
 path under which the block shows it, and its type and initial value.
 
-Inputs are parameters only (the caller owns them: the wire, or for an
-instance inside another POU, the holder's state ``fb.IN``). Globals reached
-through VAR_EXTERNAL (also by the FBs inside) are passed in and handed back.
+Inputs are parameters (the caller owns them: the wire, or for an instance
+inside another POU, the holder's state ``fb.IN``); those the body writes are
+handed back too, as IEC keeps an instance's inputs (``kept_inputs``). Globals
+reached through VAR_EXTERNAL (also by the FBs inside) are passed in and handed
+back.
 """
 
 from __future__ import annotations
@@ -58,17 +60,29 @@ class LibraryFb:
     by the caller as a Block: its code is the block's own (``code_lines``)."""
     name: str
     block: Block
+    #: the inner instance this stands for, as its variables' names begin (``ITERM.``:
+    #: the block keeps matiec's PID's INTEGRAL as ``ITERM.XOUT``); "" for the block
+    prefix: str = ""
 
     @property
     def ports(self) -> dict:
         out = {}
-        for p in self.block.input_ports():
-            out[p.name.upper()] = ("input", p)
-        for p in self.block.output_ports():
-            out[p.name.upper()] = ("output", p)
-        for sv in self.block.state_vars():
-            out[sv.name.upper()] = ("state", sv)
+        inner = self.prefix.upper()
+        for kind, decls in (("input", self.block.input_ports()),
+                            ("output", self.block.output_ports()),
+                            ("state", self.block.state_vars())):
+            for p in decls:
+                if p.name.upper().startswith(inner):
+                    out[p.name.upper()[len(inner):]] = (kind, p)
         return out
+
+    def inner(self, name: str) -> "LibraryFb | None":
+        """The variables of an inner instance (a PID's ``ITERM``), read as
+        ``ctrl.ITERM.XOUT`` as matiec allows; None if there is none of that name."""
+        prefix = f"{self.prefix}{name}.".upper()
+        if any(sv.name.upper().startswith(prefix) for sv in self.block.state_vars()):
+            return LibraryFb(f"{self.name}.{name}", self.block, prefix)
+        return None
 
     def flat(self) -> list[StateEntry]:
         entries = []
@@ -96,7 +110,7 @@ class LibraryFb:
 
     def member_name(self, name: str) -> str | None:
         entry = self.ports.get(name.upper())
-        return entry[1].name if entry else None
+        return entry[1].name[len(self.prefix):] if entry else None
 
 
 def library_fb_usable(block: Block) -> str | None:
@@ -120,6 +134,10 @@ class PouInfo:
     in_outs: list[Var] = field(default_factory=list)
     variables: dict[str, Var] = field(default_factory=dict)    # NAME -> every own variable
     state: list[StateEntry] = field(default_factory=list)      # outputs, VARs, instances', in order
+    # the inputs the body writes (assigned, a FOR variable, an output bound to them,
+    # passed as a VAR_IN_OUT): the function hands them back, first, so the caller keeps
+    # the instance's value (None until the body is compiled)
+    kept_inputs: list[Var] | None = None
     externals: dict[str, t.DataType] = field(default_factory=dict)   # GLOBAL -> type (own and inner)
     result_type: t.DataType | None = None
     fn_name: str = ""

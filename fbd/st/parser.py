@@ -12,7 +12,7 @@ from lark import Lark
 from . import ast as A
 from .driver import Driver, ParseFailure
 from .errors import StNestingError, StSyntaxError
-from .lexer import _SCAN, RESERVED, LexFailure, UnclosedError, parser_accepts
+from .lexer import _SCAN, RESERVED, LexError, LexFailure, parser_accepts
 from .transform import AstBuilder, PositionedError
 
 __all__ = ["parse", "parse_body", "parse_expression", "LANGUAGES"]
@@ -59,8 +59,8 @@ def _run(text: str, start: str, filename: str, pou: str | None):
         cls = StNestingError if e.nesting else StSyntaxError
         raise cls(e.message, filename=filename, line=e.line, col=e.col,
                   pou=pou or enclosing_pou(text, _offset(text, e.line, e.col)), source=text) from None
-    except UnclosedError as e:
-        raise StSyntaxError(e.what, filename=filename, line=e.line, col=e.column,
+    except LexError as e:
+        raise StSyntaxError(e.message, filename=filename, line=e.line, col=e.column,
                             pou=pou or enclosing_pou(text, _offset(text, e.line, e.column)),
                             source=text) from None
     except LexFailure as e:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from lark import Token
 
+from .. import address
+from ..errors import WiringError
 from . import ast as A
 from . import literals as lit
 
@@ -76,6 +78,10 @@ def direct_var(tok: Token) -> A.DirectVar:
     area = body[0]
     if body[1:2] == "*":
         return A.DirectVar(text=text, area=area, size="", address=(), partial=True, **at(tok))
+    try:        # what a port may be located at (fields and digits bounded), said here with the place
+        address.parse(text, "the address")
+    except WiringError as e:
+        raise PositionedError(str(e), tok.line, tok.column) from None
     size = body[1] if body[1:2].isalpha() else ""
     digits = body[2:] if size else body[1:]
     return A.DirectVar(text=text, area=area, size=size, address=tuple(int(p) for p in digits.split(".")),

@@ -1,5 +1,5 @@
-"""A ``.st`` file as a project: its POUs as block types and networks, its
-CONFIGURATION as PLC tasks, with the interface of :class:`fbd.plcopen.project.Project`.
+"""A ``.st`` file as a project (:class:`fbd.project.Project`, the model a PLCopen
+file gives too): its POUs as block types and networks, its CONFIGURATION.
 
 ::
 
@@ -15,40 +15,45 @@ ones in the process image at their address), its VAR_OUTPUTs and ``AT %Q..``
 / ``%M..`` variables its outputs; everything else is that instance's state
 (``Main.counter``, ``Main.T1.Q``).
 
-The configuration is read as matiec reads it: one task per program instance
-(``PROGRAM p WITH t : Main``), with its task's INTERVAL and PRIORITY, the
-configuration's and resources' VAR_GLOBALs shared by all program instances
-(bound to each program's VAR_EXTERNALs as :mod:`fbd.plcopen.project` binds
-them: each scan starts from the globals' values and hands its writes back).
-A file without a configuration runs with :meth:`Project.plc` only when it has
-one PROGRAM (a task at ``cycle``). Connections ``PROGRAM p : Main (x := g)``
-and event tasks (SINGLE) are refused.
+The configuration is read as matiec reads it: one
+:class:`~fbd.project.TaskSpec` per program instance (``PROGRAM p WITH t :
+Main``) with its task's INTERVAL, PRIORITY and SINGLE, the configuration's and
+resources' VAR_GLOBALs shared by all program instances (each program's
+VAR_EXTERNALs are the state ``Main.G`` the run binds to them), and VAR_CONFIG's
+initial values; :mod:`fbd.runtime.configuration` runs it. A file without a
+configuration runs with :meth:`Project.plc` only when it has one PROGRAM (a
+task at ``cycle``). Connections ``PROGRAM p : Main (x := g)`` are refused.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..errors import FbdError
+from ..files import open_regular
 from ..library import load_libraries
 from ..network import Network
-from ..plcopen.project import Configuration, Project, TaskSpec
+from ..project import Configuration, GlobalVar, InstanceInit, ProgramSource, Project, TaskSpec
 from . import ast as A
 from .compile import compile_unit
 from .errors import StSemanticError
 from .parser import parse
 
 
-class _Var:
-    """A global as :class:`fbd.plcopen.project.Project` keeps one."""
-
-    def __init__(self, name, type_, start, constant):
-        self.name, self.type, self.start, self.constant = name, type_, start, constant
-        self.type_name = type_.name
+@dataclass(eq=False)
+class SourceFile:
+    """The text a project's POUs were compiled from, as parsed: what an export
+    writes back (each block type of the file names it as ``st_file``)."""
+    path: str
+    unit: A.CompilationUnit
 
 
 class StProject(Project):
-    """A ``.st`` file's project: :class:`fbd.plcopen.project.Project`'s interface."""
+    """A ``.st`` file's project."""
 
     def network(self, name: str) -> Network:
+        if name in self.errors:       # a PROGRAM whose network could not be made says why
+            raise self.errors[name]
         if name not in self.pous and name in self.blocks:
             kind = self.blocks[name].st_info.kind
             raise FbdError(f"{self.path}: {kind} {name} is a block type, not a program; place "
@@ -64,12 +69,10 @@ class StImporter:
         self.project = project
         self.compiled = compiled
 
-    def for_configuration(self, name: str):
+    def for_configuration(self, name: str) -> ProgramSource:
         net = self.project.network(name)
         info = self.compiled.infos[name]
-        conf = self.project.configuration
-        spelled = {g.upper(): g for g in (conf.variables if conf is not None else {})}
-        return net, {spelled.get(g, g): ("state", f"{name}.{g}") for g in info.externals}
+        return ProgramSource(net, {g: ("state", f"{name}.{g}") for g in info.externals}, name)
 
 
 def program_network(name: str, block_cls) -> Network:
@@ -78,12 +81,50 @@ def program_network(name: str, block_cls) -> Network:
     wires = {}
     for v in info.inputs:
         at = v.node.location.text if v.node is not None and v.node.location is not None else None
-        wires[v.name] = net.input(v.name, v.type, v.init, at=at)
+        wires[v.name] = net.input(v.name, v.type, v.type.to_python(v.init), at=at)
     inst = net.add(name, block_cls(), **wires)
+    keep_written_inputs(net, inst)
     for v in info.outputs:
         at = v.node.location.text if v.node is not None and v.node.location is not None else None
         net.output(v.name, inst.port(v.name), v.type, at=at)
     return net
+
+
+def keep_written_inputs(net: Network, inst) -> None:
+    """A PROGRAM's located inputs that its body writes are memory, as in matiec: each
+    is kept in the block (``Network.store``), so what the program wrote is the
+    input's value until the next value is latched."""
+    info = inst.element.st_info
+    if info.kind != "PROGRAM":
+        return
+    located = {v.name for v in info.inputs if v.node is not None and v.node.location is not None}
+    for port, kept in type(inst.element).kept_inputs.items():
+        if port in located:
+            net.store(port, inst, kept)
+
+
+#: the largest ``.st`` file read: four times the 100,000 statements python -m
+#: fbd.st.bench times (a file of 16 MiB parses in about half a minute)
+MAX_SOURCE_BYTES = 16 * 1024 * 1024
+
+
+def read_source(path: str) -> str:
+    """The text of a ``.st`` file: UTF-8 (a byte order mark dropped), else Latin-1,
+    line ends as Python's text files give them; a regular file of at most
+    :data:`MAX_SOURCE_BYTES` only, else one FbdError naming it."""
+    try:
+        with open_regular(path) as f:
+            data = f.read(MAX_SOURCE_BYTES + 1)
+    except OSError as e:
+        raise FbdError(f"{path}: cannot read: {e.strerror or e}") from None
+    if len(data) > MAX_SOURCE_BYTES:
+        raise FbdError(f"{path}: larger than {MAX_SOURCE_BYTES // (1024 * 1024)} MiB, the most "
+                       f"a .st file may have")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def load(path, text: str | None = None) -> Project:
@@ -91,14 +132,7 @@ def load(path, text: str | None = None) -> Project:
     load_libraries()
     path = str(path)
     if text is None:
-        try:
-            with open(path, encoding="utf-8-sig") as f:
-                text = f.read()
-        except UnicodeDecodeError:
-            with open(path, encoding="latin-1") as f:
-                text = f.read()
-        except OSError as e:
-            raise FbdError(f"{path}: cannot read: {e.strerror or e}") from None
+        text = read_source(path)
     unit = parse(text, path)
     compiled = compile_unit(unit, filename=path)
     project = StProject(path)
@@ -117,8 +151,9 @@ def load(path, text: str | None = None) -> Project:
                 project.errors[pou.name] = FbdError(f"{path}: PROGRAM {pou.name}: {e}")
     project._importer = StImporter(project, compiled)
     project.compiled = compiled
-    from ..plcopen.st_export import attach  # the export writes each POU as written
-    attach(project, unit, path)
+    project.source = SourceFile(path, unit)
+    for cls in project.blocks.values():
+        cls.st_file = project.source
     try:
         project.configuration = configuration(compiled, path)
     except FbdError as e:
@@ -138,10 +173,11 @@ def configuration(compiled, path: str) -> Configuration | None:
         return conf
     node = unit.configurations[0]
     conf = Configuration(node.name)
+    label = f"CONFIGURATION {node.name}"
 
     def fail(at, message):
         raise StSemanticError(message, filename=path, line=at.line, col=at.col,
-                              pou=f"CONFIGURATION {node.name}", source=unit.source)
+                              pou=label, source=unit.source)
 
     def add_globals(blocks):
         for vb in blocks:
@@ -151,14 +187,14 @@ def configuration(compiled, path: str) -> Configuration | None:
                             f"supported; declare the variable with AT in the PROGRAM")
                 tp = ctx.types.spec(d.spec)
                 start = ctx.types.initial(d.init, tp) if d.init is not None else tp.default
-                conf.variables[d.name] = _Var(d.name, tp, start, vb.qualifier == "CONSTANT")
+                conf.variables[d.name] = GlobalVar(d.name, tp, start, vb.qualifier == "CONSTANT")
                 conf.globals[d.name] = start
 
-    if node.var_config:
-        fail(node.var_config[0], "VAR_CONFIG is not supported")
     add_globals(node.var_blocks)
+    seen = {}
     for res in node.resources:
         add_globals(res.var_blocks)
+        conf.resources.append(res.name or "")
         tasks = {tk.name.upper(): tk for tk in res.tasks}
         for inst in res.programs:
             if inst.connections:
@@ -168,22 +204,65 @@ def configuration(compiled, path: str) -> Configuration | None:
                 fail(inst.connections[0], "connections of a program instance (x := g, y => g) are "
                                           "not supported (the C matiec generates for them does not "
                                           "compile); use VAR_EXTERNAL in the program")
-            us, prio = None, 0
+            if inst.name.upper() in seen:
+                fail(inst, f"program instance {inst.name} is declared in resource {seen[inst.name.upper()]} "
+                           f"too: a variable is named by its instance ({inst.name}.x), so instances of "
+                           f"one configuration need names of their own")
+            seen[inst.name.upper()] = res.name
+            us, prio, single = None, 0, None
             task = tasks.get(inst.task.upper()) if inst.task else None
             if task is not None:
-                if task.single is not None:
-                    fail(task, f"task {task.name}: event tasks (SINGLE) are not supported")
                 prio = task.priority
                 if task.interval is not None:
                     if not isinstance(task.interval, A.Literal) or task.interval.kind != "time":
                         fail(task, f"task {task.name}: INTERVAL must be a TIME literal")
                     us = task.interval.value // 1000
+                if task.single is not None:
+                    single = _single(task, conf, fail)
             type_name = next((p.name for p in unit.pous if p.name.upper() == inst.type_name.upper()),
                              inst.type_name)
             conf.tasks.append(TaskSpec(inst.name, type_name, inst.task or "", us, prio,
-                                       res.name or ""))
+                                       res.name or "", single))
+    for init in node.var_config:
+        conf.inits += _instance_inits(ctx, init, fail, f"{path}:{init.line}:{init.col}: in {label}")
     _rename_globals(conf, compiled)
     return conf
+
+
+def _single(task, conf: Configuration, fail) -> str:
+    """The global whose rising edge runs an event task."""
+    source = task.single
+    if not isinstance(source, A.Name):
+        # matiec's parser refuses a direct variable, and iec2c fails on a constant
+        fail(task, f"task {task.name}: SINGLE takes a BOOL global variable (matiec accepts "
+                   f"nothing else)")
+    glob = next((v for n, v in conf.variables.items() if n.upper() == source.name.upper()), None)
+    if glob is not None and glob.type.name != "BOOL":
+        fail(task, f"task {task.name}: SINGLE := {source.name}, which is {glob.type.name}; "
+                   f"SINGLE takes a BOOL")
+    return glob.name if glob is not None else source.name
+
+
+def _instance_inits(ctx, node: A.ConfigInit, fail, where: str) -> list:
+    """The InstanceInits of one VAR_CONFIG line: one, or one per member a function
+    block's initialiser names; none without an initial value."""
+    dotted = ".".join(node.path)
+    if node.location is not None:
+        fail(node, f"VAR_CONFIG {dotted} AT {node.location.text}: a location given in VAR_CONFIG "
+                   f"is not supported; give the variable its address where the program declares it")
+    if node.init is None:
+        return []
+    spec = node.spec
+    if isinstance(spec, A.NamedType) and ctx.fb_type(spec.name, spec, None) is not None:
+        if not isinstance(node.init, A.StructInit):
+            fail(node, f"VAR_CONFIG {dotted}: {spec.name} is a function block; initialise its "
+                       f"members as in {dotted} : {spec.name} := (PT := T#1s, ...)")
+        return [InstanceInit(node.path + (f.name,), None,
+                             lambda tp, value=f.value: ctx.types.initial(value, tp), where)
+                for f in node.init.fields]
+    tp = ctx.types.spec(spec)
+    value = ctx.types.initial(node.init, tp)      # a literal that does not fit fails here
+    return [InstanceInit(node.path, tp, lambda _tp: value, where)]
 
 
 def _rename_globals(conf: Configuration, compiled) -> None:
@@ -200,4 +279,5 @@ def _rename_globals(conf: Configuration, compiled) -> None:
                                f"global {g}, which the configuration does not declare")
 
 
-__all__ = ["load", "program_network", "StProject", "StImporter"]
+__all__ = ["load", "read_source", "MAX_SOURCE_BYTES", "program_network", "keep_written_inputs", "StProject",
+           "StImporter"]

@@ -27,7 +27,9 @@ standard leaves room:
   naming an action or a BOOL variable; IL: jumps to labels of the body;
 * configurations: tasks and program types exist, connections name the
   program's inputs and outputs, every VAR_EXTERNAL of an instantiated
-  program (and of the FBs it holds) has its VAR_GLOBAL, CONSTANT if that is.
+  program (and of the FBs it holds) has its VAR_GLOBAL, CONSTANT if that is;
+* limits (:mod:`fbd.st.limits`): how deep POUs hold or call one another, how
+  many values a POU instance and a configuration hold.
 
 Types are referred to by name only; expression types are the next stage's.
 """
@@ -38,6 +40,7 @@ from . import ast as A
 from .configure import check_configurations
 from .declare import declare_globals, declare_pou
 from .errors import Reporter
+from .limits import check_limits
 from .resolve import resolve_pou
 from .stdlib import EMPTY, STANDARD, Library
 from .symbols import Analysis, key
@@ -65,6 +68,7 @@ def analyze(unit: A.CompilationUnit, *, library: Library | None = STANDARD, chec
     for scope in analysis.pous.values():
         resolve_pou(analysis, scope, report)
     check_configurations(analysis, report)
+    check_limits(analysis, report)
     analysis.errors = report.sorted_errors()
     analysis.warnings = sorted(report.warnings, key=lambda w: (w.line, w.col))
     if check:

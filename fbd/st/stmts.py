@@ -140,7 +140,7 @@ class StmtCompiler(ExprCompiler):
         if c.kind not in (K.INT, K.BITS, K.ENUM):
             self.fail(s.selector, f"CASE needs an integer or enumerated selector, not {tp.name}")
         sel = self.tmp()
-        self.emit(f"{sel} = {code}")
+        self.emit(f"{sel} = {self.narrow(code, tp)}")   # matiec's C stores it in a variable
         word = "if"
         for branch in s.branches:
             tests = []
@@ -173,13 +173,15 @@ class StmtCompiler(ExprCompiler):
         if vtp is None or vtp.canonical.kind not in (K.INT, K.BITS):
             self.fail(s.variable, "a FOR variable must be an integer")
         self.emit(f"{var} = {self.typed(s.start, vtp, 'FOR start')}")
+        self.wrote(s.variable)
         first = self.tmp()
         self.emit(f"{first} = True")
         mark = self.mark()
-        end = self.typed(s.end, vtp, "FOR end")
+        # matiec's C tests the end and adds the step as computed (a store cuts the sum)
+        end = self.typed(s.end, vtp, "FOR end", narrow=False)
         step = None
         if s.step is not None:
-            step = self.typed(s.step, vtp, "FOR step")
+            step = self.typed(s.step, vtp, "FOR step", narrow=False)
         pre = self.take(mark)
         # IEC: the body runs while the variable has not passed the end, so
         # FOR i := 1 TO 1 runs once (matiec's C runs it zero times: its first test
@@ -297,6 +299,7 @@ class StmtCompiler(ExprCompiler):
             if tp is None or not same(tp, v.type):
                 self.fail(arg, f"{info.name}.{v.name} is {v.type.name}; pass a variable of that type")
             inouts.append(code)
+            self.wrote(arg.value)
         if given:
             k = next(iter(given))
             self.fail(given[k], f"{info.name} has no input {k}")
@@ -304,7 +307,9 @@ class StmtCompiler(ExprCompiler):
         params = [self.member_local(var, v.path) for v in info.inputs] + inouts
         params += [self.global_of(g, tp, node) for g, tp in info.externals.items()]
         state = [self.member_local(var, e.path) for e in info.state]
-        back = inouts + [self.global_of(g, tp, node) for g, tp in info.externals.items()] + state
+        kept = [self.member_local(var, v.path) for v in info.kept_inputs]  # what its body wrote
+        back = kept + inouts + [self.global_of(g, tp, node) for g, tp in info.externals.items()] \
+            + state
         call = f"{info.fn_name}(now{''.join(', ' + p for p in params + state)})"
         self.emit(f"{', '.join(back)}, = {call}" if back else call)
         for oname, arg in outs.items():

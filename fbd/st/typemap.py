@@ -89,6 +89,9 @@ class TypeMap:
             self.fail(node, f"{name} is not a data type")
         if key in self._making:
             self.fail(decl, f"type {decl.name} is defined through itself")
+        if len(self._making) >= t.MAX_TYPE_DEPTH:    # each makes a level: fbd.types would refuse it
+            self.fail(decl, f"type {decl.name}: types defined through one another more than "
+                            f"{t.MAX_TYPE_DEPTH} deep (the most a type may be built on)")
         self._making.add(key)
         try:
             tp = self._declared(decl)
@@ -103,7 +106,7 @@ class TypeMap:
         if isinstance(spec, A.NamedType):
             base = self.named(spec.name, spec)
             init = self.initial(decl.init, base) if decl.init is not None else None
-            return t.DerivedType.of(decl.name, base, init)
+            return t.DerivedType.of(decl.name, base, _given(base, init))
         if isinstance(spec, A.StringType):
             return t.DerivedType.of(decl.name, self.spec(spec),
                                     self.initial(decl.init, t.STRING) if decl.init else None)
@@ -124,17 +127,18 @@ class TypeMap:
         if isinstance(spec, A.ArrayType):
             arr = self.spec(spec)
             if decl.init is not None:
-                return t.ArrayType.of(arr.element, arr.dims, decl.name, self.initial(decl.init, arr))
+                return t.ArrayType.of(arr.element, arr.dims, decl.name,
+                                      _given(arr, self.initial(decl.init, arr)))
             return t.ArrayType.of(arr.element, arr.dims, decl.name)
         if isinstance(spec, A.StructType):
             fields = []
             for m in spec.members:
                 ftp = self.spec(m.spec)
-                fields.append(t.Field(m.name, ftp, self.initial(m.init, ftp) if m.init is not None
-                                      else None))
+                fields.append(t.Field(m.name, ftp, _given(ftp, self.initial(m.init, ftp))
+                                      if m.init is not None else None))
             st = t.StructType.of(decl.name, fields)
             if decl.init is not None:
-                return t.DerivedType.of(decl.name, st, self.initial(decl.init, st))
+                return t.DerivedType.of(decl.name, st, _given(st, self.initial(decl.init, st)))
             return st
         self.fail(decl, f"type {decl.name}: this kind of type is not supported")
 
@@ -171,6 +175,10 @@ class TypeMap:
             if isinstance(init, A.ArrayInit):
                 if not isinstance(canon, t.ArrayType):
                     self.fail(init, f"an array initialiser for {tp.name}")
+                # counted before any is made: 1000000(0) must not build a million values
+                given = sum(1 if item.count is None else item.count for item in init.items)
+                if given > canon.size:
+                    self.fail(init, f"{given} values for {tp.name}, which has {canon.size}")
                 values = []
                 for item in init.items:
                     count = 1 if item.count is None else item.count
@@ -179,9 +187,9 @@ class TypeMap:
                     else:
                         one = self.initial(item.value, canon.element)
                         values += [canon.element.copy(one) for _ in range(count)]
-                if len(values) > canon.size:
-                    self.fail(init, f"{len(values)} values for {tp.name}, which has {canon.size}")
-                return canon.coerce(values)
+                # IEC: the elements not given keep the element type's initial value
+                return values + [canon.element.copy(canon.element.default)
+                                 for _ in range(canon.size - len(values))]
             if isinstance(init, A.StructInit):
                 if not isinstance(canon, t.StructType):
                     self.fail(init, f"a structure initialiser for {tp.name}")
@@ -197,6 +205,9 @@ class TypeMap:
                 value = init.value if isinstance(init, A.EnumLiteral) else init.name
                 if canon.kind is not t.Kind.ENUM:
                     self.fail(init, f"{value} is an enumerated value, not a {tp.name}")
+                if value.upper() not in (v.upper() for v in canon.values):
+                    self.fail(init, f"{tp.name} has no value {value} (its values: "
+                                    f"{', '.join(canon.values)})")
                 return canon.code_of(value)
             if isinstance(init, A.Literal):
                 return self.literal(init, tp)
@@ -223,8 +234,11 @@ class TypeMap:
             if value not in (0, 1):
                 self.fail(lit, f"{value} is not a BOOL")
             return bool(value)
-        if kind is t.Kind.REAL:
-            return float(value)
+        if kind is t.Kind.REAL:   # a REAL's is rounded to single precision (a C float)
+            try:
+                return tp.canonical.coerce(float(value))
+            except t.InvalidValue:
+                self.fail(lit, f"{lit.text or value} is out of range for {tp.name}")
         if kind is t.Kind.STRING:
             n = STRING_LENGTHS.get(id(tp))
             return value[:n] if n is not None else value
@@ -237,6 +251,13 @@ class TypeMap:
             if not c.min <= value <= c.max:
                 self.fail(lit, f"{value} is out of range for {c.name} ({c.min}..{c.max})")
         return value
+
+
+def _given(tp: t.DataType, raw):
+    """A run-time value as the types' constructors take an initial value: in the
+    public form (:meth:`fbd.types.DataType.to_python`), which they check and turn
+    back (a TIME's µs would be refused there as a number without a unit)."""
+    return None if raw is None else tp.to_python(raw)
 
 
 def declarations(types: dict) -> tuple:

@@ -15,6 +15,9 @@ measures, in one run and on one machine:
 * **native**: the same network on the native engine (:mod:`fbd.native`):
   compile plus first Plc, and the scan called the same way (one ctypes call
   per scan), side by side with the Python engine's figures;
+* **export**: the network written as a PLCopen project file, as ``fbd export``
+  writes it (its layout included), once, wall-clock and CPU time (the export
+  runs in one thread: on a busy machine its CPU time is what it costs);
 
 and on a shipped program (``--program``, by default ``2048`` when the games
 are installed) the scan on both engines, and what reading one signal
@@ -29,7 +32,10 @@ Timed loops run with the garbage collector off, as :mod:`timeit` does. The
 figures are wall-clock times on a machine that may be busy with other work;
 medians make them robust to a few disturbed runs, not to a loaded machine, so
 the report also gives the spread of the runs (fastest to slowest) and says
-when it is wide.
+when it is wide. ``--cpu`` times the scans in the process's CPU time instead
+(compiles stay wall-clock: half of a big one runs in a forked child), which
+a machine shared with other work disturbs far less: what to compare two
+versions of the code with.
 """
 
 from __future__ import annotations
@@ -40,18 +46,24 @@ import os
 import platform
 import statistics
 import sys
+import tempfile
 import time
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 from ..compiler.interp import Interpreter
 from ..compiler.pycode import compile_network
 from ..errors import FbdError
 from ..runtime.plc import Plc
-from .synthetic import random_network, usable_kinds
+from .synthetic import CONTROL_LOOP, control_network, random_network, usable_kinds
 
-__all__ = ["run_bench", "targets", "format_report", "parse_sizes", "add_arguments", "main"]
+__all__ = ["run_bench", "targets", "format_report", "parse_sizes", "add_arguments", "main",
+           "time_export"]
 
 SIZES = (1000, 10_000, 100_000)
+#: the synthetic networks ``--mix`` chooses: BOOL and INT logic and arithmetic, or
+#: REAL control loops (what REAL arithmetic costs)
+MIXES = ("default", "real")
 CYCLE_US = 5000
 COMPILES = 3      # compiles timed per size (1 with --quick)
 WIDE_SPREAD = 1.3  # slowest run / fastest beyond this: something else slowed the runs
@@ -64,6 +76,8 @@ TARGETS = (
     ("native_compile_10k", "native compile + first Plc < 0.5 s at 10k", 0.5, "s", 10_000),
     ("native_compile_100k", "native compile + first Plc < 4 s at 100k", 4.0, "s", 100_000),
     ("native_program", "the program's scan >= 20x faster native", 20.0, "x", None),
+    ("export_10k", "PLCopen export < 5 s at 10k blocks", 5.0, "s", 10_000),
+    ("export_100k", "PLCopen export < 60 s at 100k blocks", 60.0, "s", 100_000),
     ("ns_per_block", "compiled scan <= 50 ns/block at 10k blocks", 50.0, "ns", 10_000),
     ("cycle", "100k blocks scan within one 5 ms cycle", 5000.0, "µs", 100_000),
     ("speedup", ">= 8x faster than the interpreter", 8.0, "x", 10_000),
@@ -95,6 +109,8 @@ class SizeResult:
     native_ns_per_block: float | None = None
     native_scan_range_us: tuple | None = None
     native_speedup: float | None = None    # Python engine's scan / the native scan
+    export_s: float | None = None          # fbd export to a file: wall-clock seconds
+    export_cpu_s: float | None = None      # ... and the CPU seconds it took
 
 
 @dataclass
@@ -133,6 +149,7 @@ class BenchResult:
     engines: tuple = ("python",)
     native_note: str = ""
     load: str = ""   # the machine's load average at the start, and its cores
+    clock: str = "wall"   # what the scans were timed with: wall or cpu
     program: ProgramResult | None = None
 
     def to_dict(self) -> dict:
@@ -174,39 +191,43 @@ def parse_sizes(text: str) -> list[int]:
 
 
 # ------------------------------------------------------------------- timing loops
+#: what scans are timed with: the wall clock, or with --cpu the process's CPU time
+_scan_clock = time.perf_counter_ns
+
+
 def _time_bare(program, s, scans: int, now: int) -> float:
     """Mean µs per scan of ``program.scan`` in a bare loop."""
     scan = program.scan
-    t0 = time.perf_counter_ns()
+    t0 = _scan_clock()
     for _ in range(scans):
         scan(s, now)
         now += CYCLE_US
-    return (time.perf_counter_ns() - t0) / scans / 1000
+    return (_scan_clock() - t0) / scans / 1000
 
 
 def _time_interp(it: Interpreter, scans: int) -> float:
     scan = it.scan
-    t0 = time.perf_counter_ns()
+    t0 = _scan_clock()
     for _ in range(scans):
         scan()
-    return (time.perf_counter_ns() - t0) / scans / 1000
+    return (_scan_clock() - t0) / scans / 1000
 
 
 def _time_task(plc: Plc, scans: int) -> float:
     """Mean µs per scan of the PLC's own scan step (latch, scan, watchdog), no simpy."""
     run_scan = plc.main.run_scan
     now = 0
-    t0 = time.perf_counter_ns()
+    t0 = _scan_clock()
     for _ in range(scans):
         run_scan(now)
         now += CYCLE_US
-    return (time.perf_counter_ns() - t0) / scans / 1000
+    return (_scan_clock() - t0) / scans / 1000
 
 
 def _time_plc(plc: Plc, scans: int) -> float:
-    t0 = time.perf_counter_ns()
+    t0 = _scan_clock()
     plc.scan(scans)
-    return (time.perf_counter_ns() - t0) / scans / 1000
+    return (_scan_clock() - t0) / scans / 1000
 
 
 def _runs(timer, budget_s: float, runs: int, max_scans: int = 1_000_000) -> tuple:
@@ -262,10 +283,10 @@ def _time_reads(s, slots, rounds: int = 5) -> float:
     """ns per ``s[slot]`` read from Python, best of ``rounds``."""
     best = None
     for _ in range(rounds):
-        t0 = time.perf_counter_ns()
+        t0 = _scan_clock()
         for k in slots:
             s[k]
-        ns = (time.perf_counter_ns() - t0) / len(slots)
+        ns = (_scan_clock() - t0) / len(slots)
         best = ns if best is None else min(best, ns)
     return best
 
@@ -302,24 +323,44 @@ def _default_program() -> str | None:
     return None
 
 
+def time_export(net) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of writing ``net`` as a PLCopen project file, as
+    ``fbd export`` writes it."""
+    from ..plcopen import to_xml, write_tree
+    with tempfile.TemporaryDirectory() as folder:
+        gc.collect()
+        wall, cpu = time.perf_counter(), time.process_time()
+        write_tree(to_xml(net), Path(folder) / "export.xml")
+        return time.perf_counter() - wall, time.process_time() - cpu
+
+
 def run_bench(sizes=SIZES, *, quick: bool = False, seed: int = 1, library: dict | None = None,
               progress=_stderr, interp_limit: int | None = None,
-              engines=("python", "native"), target: str | None = "") -> BenchResult:
+              engines=("python", "native"), target: str | None = "",
+              mix: str = "default", cpu: bool = False, export: bool = True) -> BenchResult:
     """Measure every size; ``progress(text)`` is told what is being done.
 
     ``interp_limit``: the largest size the interpreter is run at (default: all
     sizes, with as few scans as its time budget allows; 10k when ``quick``).
     ``engines``: which engines to time ("python", "native"); ``target``: a
-    ``MODULE:FUNCTION`` to time on both ("" for 2048 where installed, None for none).
+    ``MODULE:FUNCTION`` to time on both ("" for 2048 where installed, None for none);
+    ``mix``: one of :data:`MIXES`; ``cpu``: time the scans in CPU time;
+    ``export``: time the PLCopen export of each size.
     """
+    global _scan_clock
+    _scan_clock = time.process_time_ns if cpu else time.perf_counter_ns
     budget = 0.02 if quick else 0.1
     runs = 3 if quick else 7
     compiles = 1 if quick else COMPILES
     interp_runs = 3 if quick else 5
     if interp_limit is None:
         interp_limit = 10_000 if quick else max(sizes)
+    build_network = random_network if mix == "default" else control_network
     result = BenchResult(seed, quick, platform.python_version(),
-                         ", ".join(k.label for k in usable_kinds(library=library)))
+                         ", ".join(k.label for k in usable_kinds(library=library))
+                         if mix == "default" else
+                         f"REAL control loops of {', '.join(CONTROL_LOOP)} (REAL but SR)")
+    result.clock = "cpu" if cpu else "wall"
     native, result.native_note = _native_engine(engines)
     if hasattr(os, "getloadavg"):  # other work on the machine slows every figure
         result.load = f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
@@ -327,7 +368,7 @@ def run_bench(sizes=SIZES, *, quick: bool = False, seed: int = 1, library: dict 
     for n in sizes:
         progress(f"bench: {n} blocks: building the network")
         t0 = time.perf_counter()
-        net = random_network(n, seed, library=library)
+        net = build_network(n, seed, library=library)
         build = time.perf_counter() - t0
         comps = []
         program = None
@@ -360,8 +401,12 @@ def run_bench(sizes=SIZES, *, quick: bool = False, seed: int = 1, library: dict 
             del it
         if native:
             _bench_native(r, net, scan_us, budget, runs, compiles, progress)
+        del program, s
+        if export:
+            progress(f"bench: {n} blocks: exporting to PLCopen XML")
+            r.export_s, r.export_cpu_s = time_export(net)
         result.sizes.append(r)
-        del net, program, s
+        del net
         gc.collect()
     if target == "":
         target = _default_program()
@@ -426,6 +471,8 @@ def targets(result: BenchResult) -> list[dict]:
             measured = by_size[size].native_compile_s
         elif key == "native_program" and result.program is not None:
             measured, at = result.program.speedup, result.program.blocks
+        elif key.startswith("export") and size in by_size:
+            measured = by_size[size].export_s
         if measured is None:
             status = "n/a"
         elif key in ("speedup", "native_program"):
@@ -485,7 +532,8 @@ def format_report(result: BenchResult) -> str:
         lines.append("  ".join(c.rjust(w) for c, w in zip(row, widths)))
     lines.append("")
     lines.append("scan µs: median over runs of the mean compiled scan (bare loop); interp: "
-                 "the object-per-block interpreter on the same program")
+                 "the object-per-block interpreter on the same program"
+                 + ("; scans timed in the process's CPU time" if result.clock == "cpu" else ""))
     lines += _spread_lines(result)
     if "native" in result.engines:
         lines += ["", "native engine, side by side:"]
@@ -505,6 +553,11 @@ def format_report(result: BenchResult) -> str:
                              f"compile {clo:.2f}-{chi:.2f} s (fastest-slowest)")
     elif result.native_note:
         lines.append(f"native engine not measured: {result.native_note}")
+    exports = [r for r in result.sizes if r.export_s is not None]
+    if exports:
+        lines.append("PLCopen export (fbd export, layout and file), wall-clock (CPU) seconds: "
+                     + "; ".join(f"{r.blocks:,} blocks {r.export_s:.2f} ({r.export_cpu_s:.2f})"
+                                 for r in exports))
     pr = result.program
     if pr is not None:
         lines.append(f"program {pr.target} ({pr.blocks:,} blocks): Python engine "
@@ -551,11 +604,19 @@ def add_arguments(p) -> None:
     p.add_argument("--quick", action="store_true",
                    help="shorter timing runs; the interpreter only up to 10k blocks")
     p.add_argument("--seed", type=int, default=1, help="seed of the synthetic networks")
+    p.add_argument("--mix", choices=MIXES, default="default",
+                   help="the synthetic networks: random BOOL and INT logic and arithmetic "
+                        "(default), or REAL control loops (real)")
+    p.add_argument("--cpu", action="store_true",
+                   help="time the scans in the process's CPU time, which other work on the "
+                        "machine disturbs less than the wall clock")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.add_argument("--check", action="store_true",
                    help="exit with status 1 when a measured target is missed")
     p.add_argument("--engine", choices=("both", "python", "native"), default="both",
                    help="which engines to time (default both, side by side)")
+    p.add_argument("--no-export", action="store_true",
+                   help="leave out the PLCopen export's timing")
     p.add_argument("--program", default="", metavar="MODULE:FUNCTION",
                    help="a program to time on both engines (default: the 2048 game, "
                         "where installed; 'none' for none)")
@@ -567,7 +628,8 @@ def main(args) -> int:
     engines = ("python", "native") if args.engine == "both" else ("python",) if \
         args.engine == "python" else ("python", "native")
     result = run_bench(sizes, quick=args.quick, seed=args.seed, engines=engines,
-                       target=None if args.program == "none" else args.program)
+                       target=None if args.program == "none" else args.program,
+                       mix=args.mix, cpu=args.cpu, export=not args.no_export)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:

@@ -71,7 +71,7 @@ def _parse_set(text: str, program: ScanProgram, scans: int):
     if not eq or not name:
         raise CliError(f"--set {text!r}: write NAME=VALUE or NAME=VALUE@SCAN")
     info = program.signal(name)
-    if info.kind != "input":
+    if info.kind not in ("input", "global"):
         raise CliError(f"--set {name}: not an input of {program.name} (its inputs: "
                        f"{', '.join(program.inputs) or 'none'})")
     value, at = rest, 1
@@ -189,64 +189,57 @@ def _run_scans(plc, total: int, sets) -> None:
         print(file=sys.stderr)
 
 
-class _Tasks:
-    """A configuration's tasks seen as one program: signals by ``instance:path``,
-    read from each task's own table (what ``fbd run plc.xml`` traces and prints)."""
+class _Configuration:
+    """A configuration's variables seen as one program's signals, by their IEC names
+    (``instance.variable``, a global alone): what ``fbd run plc.xml`` sets, traces
+    and prints."""
 
-    def __init__(self, plc, name: str, tasks: list):
+    def __init__(self, plc, name: str):
         self.plc = plc
         self.name = name
-        self.inputs = [f"{tk.name}:{n}" for tk in tasks for n in tk.program.inputs]
-        self.outputs = [f"{tk.name}:{n}" for tk in tasks for n in tk.program.outputs]
+        instances = plc.names.instances.values()
+        self.inputs = [i.iec_path(n) for i in instances for n in i.task.program.inputs]
+        self.inputs += plc.globals.names
+        self.outputs = [i.iec_path(n) for i in instances for n in i.task.program.outputs]
 
     def signal(self, path: str):
-        task, info = self.plc._locate(path if ":" in path else f"{self.plc.main.name}:{path}")
-        return info
-
-    def __getitem__(self, key):       # a trace reads "slot" (task, slot)
-        task, slot = key
-        return task.s[slot]
+        return self.plc._locate(path)[1]
 
     def rows(self, fmt: str, paths, vcd) -> RowWriter:
-        """A row writer over ``paths`` of every task, called after each main-task scan."""
+        """A row writer over ``paths``, called once every program due at an instant
+        of the main task has run (the instant's last values, as ``plc.scan()``
+        leaves them)."""
         infos = []
         for p in paths:
-            task, info = self.plc._locate(p)[0:2]
+            task, info = self.plc._locate(p)
             if info.type is None:
                 raise CliError(f"{p} is a block's internal storage, not an IEC value")
             slot = None if info.slot is None else (task, info.slot)
             infos.append(info._replace(path=p, slot=slot))
         writer = RowWriter(fmt, sys.stdout, self.name, infos, self.plc.main.cycle_us, vcd)
-        view = self
-
-        class _Recorder:
-            def record(self, s, scan, now_us):
-                writer.record(view, scan, now_us)
-
-        self.plc.main.traces.append(_Recorder())
+        self.plc.record_ticks(writer)
         return writer
 
 
 def _run_configuration(args, cycle_us: int) -> int:
     """``fbd run plc.xml``: the project's configuration, one PLC task per program
-    instance; rows are the main (first) task's scans; signals are ``instance:path``."""
+    instance; a row after each instant of the main task (docs/st.md); variables
+    are named ``instance.variable``."""
     from .. import load as load_project
     project = load_project(args.target)
     plc = project.plc(cycle=f"T#{cycle_us}us", dump=args.dump)
-    view = _Tasks(plc, project.configuration.name,
-                  [plc.task(spec.name) for spec in project.configuration.tasks])
-    sets = sorted((_parse_set(text if ":" in text.split("=", 1)[0] else
-                              f"{plc.main.name}:{text}", view, args.scans)
-                   for text in args.set), key=lambda s: s[0])
-    watch = [w if ":" in w else f"{plc.main.name}:{w}" for w in args.watch] or view.outputs
+    view = _Configuration(plc, project.configuration.name)
+    sets = sorted((_parse_set(text, view, args.scans) for text in args.set), key=lambda s: s[0])
+    watch = args.watch or view.outputs
     for path in watch:
         view.signal(path)
     with _outputs(args) as vcd:
         rows = view.rows(args.format, watch, vcd)
         _run_scans(plc, args.scans, sets)
         rows.close()
-    tasks = ", ".join(f"{tk.name} ({tk.program.name}) every {t.format_time(tk.cycle_us)}: "
-                      f"{tk.scans:,} scans" for tk in
+    tasks = ", ".join(f"{tk.name} ({tk.program.name}) "
+                      f"{'on its event, sampled ' if tk.trigger is not None else ''}every "
+                      f"{t.format_time(tk.cycle_us)}: {tk.scans:,} scans" for tk in
                       (plc.task(spec.name) for spec in project.configuration.tasks))
     print(f"fbd: configuration {project.configuration.name}: {tasks}", file=sys.stderr)
     return 0
@@ -356,6 +349,7 @@ def _block_json(cls) -> dict:
 # ---------------------------------------------------------------------------- export
 def cmd_export(args) -> int:
     from .. import plcopen
+    from ..plcopen.names import refused as refused_names
     whole = args.target.lower().endswith(".st")   # a whole .st file: its POUs, its configuration
     if whole:
         from ..plcopen.st_export import project_xml
@@ -368,12 +362,16 @@ def cmd_export(args) -> int:
     cycle_us = _cycle_us(args.cycle)
     cycle = t.format_time(cycle_us)
     if whole:
-        plcopen.write_tree(project_xml(project, cycle=cycle), args.output)
+        tree = project_xml(project, cycle=cycle)
         what = "its configuration" if project.compiled.context.unit.configurations \
             else f"a {cycle} task"
     else:
-        plcopen.save(network, args.output, cycle=cycle)
+        tree = plcopen.to_xml(network, cycle=cycle)
         what = f"a {cycle} task"
+    plcopen.write_tree(tree, args.output)
+    # names in POUs brought from a file, which the export keeps as their text uses them
+    for problem in refused_names(tree.getroot()):
+        print(f"fbd: warning: {args.output}: {problem}", file=sys.stderr)
     checked = ""
     if args.validate:
         plcopen.validate(args.output)
@@ -403,8 +401,9 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Run MODULE:FUNCTION (a function returning a Network, or a "
                                    "Network) on a simulated PLC and print one row per scan. "
                                    "A PLCopen FILE.xml or ST FILE.st runs its configuration (one task per "
-                                   "program instance, signals as instance:path); FILE.xml:POU "
-                                   "or --program POU runs one POU.")
+                                   "program instance, variables as instance.variable, globals "
+                                   "alone; a row once every program of the tick has run); "
+                                   "FILE.xml:POU or --program POU runs one POU.")
     p.add_argument("target", metavar="MODULE:FUNCTION")
     p.add_argument("--scans", type=int, default=10, help="scans to run (default 10)")
     p.add_argument("--cycle", default="5ms", help="cycle time, e.g. 5ms, 100us, T#10ms "

@@ -13,6 +13,11 @@ kinds the library does not have (yet) are left out of the mix, and a kind is
 wired by its declared ports, whatever they are, as long as every required
 input is BOOL or INT. Everything is drawn from ``random.Random(seed)``: the
 same arguments give the same network.
+
+:func:`control_network` is REAL arithmetic instead: first-order filters
+(``y := y + k * (x - y)``) chained into one another, each with a limit and
+an alarm, as process-control programs compute; its values stay finite,
+which random REAL arithmetic does not.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from ..block import REQUIRED, Block, registry
 from ..errors import FbdError, WiringError
 from ..network import Binding, Instance, Network, Ref
 
-__all__ = ["random_network", "usable_kinds", "DEFAULT_MIX", "Kind"]
+__all__ = ["random_network", "control_network", "usable_kinds", "DEFAULT_MIX", "Kind"]
 
 #: (block type name, type bound to its type variable, weight)
 DEFAULT_MIX: tuple = (
@@ -222,4 +227,54 @@ def random_network(n_blocks: int, seed: int = 0, *, mix=DEFAULT_MIX, library: di
             net.output(f"Q{prefix[tp]}{j}", pool[-1 - int(rand() * tail)])
     net.doc = (f"random_network({n_blocks}, seed={seed}): "
                f"{', '.join(k.label for k in kinds)}; {len(deferred)} feedback wires")
+    return net
+
+
+#: the blocks of one loop of :func:`control_network`
+CONTROL_LOOP = ("SUB", "MUL", "ADD", "LIMIT", "GT", "SR")
+
+
+def control_network(n_blocks: int, seed: int = 0, *, library: dict | None = None,
+                    n_inputs: int = 4, name: str = "control") -> Network:
+    """About ``n_blocks`` blocks of REAL control loops, reproducible from ``seed``.
+
+    Each loop of six blocks filters a process value ``x`` (a network input,
+    or the limited output of one of the 16 loops placed before it):
+    ``y := y + k * (x - y)`` (SUB, MUL, ADD, the ADD's output read back by a
+    feedback wire), ``LIMIT(lo, y, hi)``, and an alarm latched when the
+    limited value passes a threshold (GT, SR); ``k``, the limits and the
+    threshold are literals. Four REAL operations in six blocks, every value
+    bounded by the inputs'. Outputs: the last loop's limited value and alarm.
+    """
+    if not isinstance(n_blocks, int) or n_blocks < 1:
+        raise FbdError(f"n_blocks must be a positive integer, not {n_blocks!r}")
+    lib = registry() if library is None else library
+    missing = [b for b in CONTROL_LOOP if b not in lib]
+    if missing:
+        raise FbdError(f"the library has no {', '.join(missing)}; load the libraries "
+                       "first (fbd.library.load_libraries())")
+    rng = random.Random(seed)
+    net = Network(name)
+    real = t.REAL
+    sources = [net.input(f"X{j}", real, 0.0) for j in range(n_inputs)]
+    limited = alarm = None
+    for b in range(max(1, n_blocks // len(CONTROL_LOOP))):
+        x = sources[-1 - rng.randrange(min(16, len(sources)))]
+        sub = net.add(f"e{b}", lib["SUB"](real), IN1=x)
+        mul = net.add(f"d{b}", lib["MUL"](real), IN1=sub.OUT,
+                      IN2=round(rng.uniform(0.01, 0.5), 2))
+        add = net.add(f"y{b}", lib["ADD"](real), IN2=mul.OUT)
+        net.connect(add.OUT, add.IN1, feedback=True)
+        net.connect(add.OUT, sub.IN2, feedback=True)
+        lo = round(rng.uniform(-100.0, 0.0), 1)
+        limit = net.add(f"l{b}", lib["LIMIT"](real), MN=lo, IN=add.OUT,
+                        MX=round(lo + rng.uniform(10.0, 200.0), 1))
+        gt = net.add(f"g{b}", lib["GT"](real), IN1=limit.OUT,
+                     IN2=round(rng.uniform(-50.0, 50.0), 1))
+        latch = net.add(f"a{b}", lib["SR"](), S1=gt.OUT, R=False)
+        limited, alarm = limit.OUT, latch.Q1
+        sources.append(limited)
+    net.output("Y", limited)
+    net.output("ALARM", alarm)
+    net.doc = f"control_network({n_blocks}, seed={seed}): {len(net.instances) // 6} loops"
     return net

@@ -1,10 +1,12 @@
 """The debugger's views (Qt) over the model in :mod:`fbd.debug`.
 
-- :mod:`.layout`: the Qt-free layout of one network level;
-- :mod:`.diagram`: the diagram view (boxes, wires, live values, breadcrumb);
-- :mod:`.views`: hierarchy tree, watch list, breakpoints, trends;
-- :mod:`.window`: :class:`DebuggerWindow`, the toolbar and the 30 Hz timer;
-- :mod:`.cli`: the ``fbd debug MODULE:FUNCTION`` verb.
+- :mod:`.diagram`: the diagram view (boxes, wires, live values; its layout is
+  :mod:`fbd.debug.layout`'s), :mod:`.diagram_panel` with its breadcrumb;
+- :mod:`.views`: hierarchy tree, watch list, breakpoints; :mod:`.trends`;
+  :mod:`.source`: an ST POU's source and an SFC chart's steps;
+- :mod:`.window`: :class:`DebuggerWindow`, the status bar and the 30 Hz timer;
+  :mod:`.toolbar` and its painted :mod:`.icons`;
+- :mod:`.cli`: the ``fbd debug TARGET`` verb.
 """
 
 from __future__ import annotations

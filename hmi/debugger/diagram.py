@@ -3,16 +3,24 @@
 The layout comes from :mod:`fbd.debug.layout`; this module only draws it
 and refreshes the values (one :class:`~fbd.debug.Probe` per level, read at
 each refresh, touching only the wires whose value changed; a hidden view
-refreshes when shown). A level opens at a readable zoom (the whole level if
-it fits at :data:`READABLE` or more, else its top left). Double-click a
-macro's box to enter it; the breadcrumb above the view goes back up. The
-wheel zooms, dragging pans.
+refreshes when shown). The program's top level opens whole; a macro entered
+at a readable zoom (the whole level if it fits at :data:`READABLE` or more,
+else its top left). Double-click a
+macro's box to enter it; the breadcrumb above the view (:mod:`.diagram_panel`), its
+Up button or Backspace go back up. The wheel zooms, dragging pans.
 """
 
 from __future__ import annotations
 
 from PyQt6.QtCore import QPointF, QRectF, Qt, pyqtSignal
-from PyQt6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
+from PyQt6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QPainter,
+    QPainterPath,
+    QPen,
+)
 from PyQt6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPathItem,
@@ -20,11 +28,6 @@ from PyQt6.QtWidgets import (
     QGraphicsScene,
     QGraphicsSimpleTextItem,
     QGraphicsView,
-    QHBoxLayout,
-    QLabel,
-    QPushButton,
-    QVBoxLayout,
-    QWidget,
 )
 
 from fbd.debug.debugger import format_value
@@ -32,7 +35,7 @@ from fbd.debug.layout import HEADER_H, PORT_H, Level, layout_level
 from fbd.network import Network
 from fbd.values import Kind
 
-__all__ = ["DiagramView", "DiagramPanel", "TRUE_COLOUR", "FORCED_COLOUR", "CURRENT_COLOUR"]
+__all__ = ["DiagramView", "TRUE_COLOUR", "FORCED_COLOUR", "CURRENT_COLOUR"]
 
 TRUE_COLOUR = QColor("#1a9e3a")
 WIRE_COLOUR = QColor("#555555")
@@ -197,7 +200,9 @@ class DiagramView(QGraphicsView):
             text = QGraphicsSimpleTextItem(wire.text)
             text.setFont(_font(8))
             text.setBrush(QBrush(LITERAL_COLOUR))
-            text.setPos(dx - text.boundingRect().width() - 6, dy - text.boundingRect().height() / 2)
+            # above its pin's line, as a wire's value is above its wire: beside the value of
+            # the next pin down, never over it (MUX IN0 and IN1)
+            text.setPos(dx - text.boundingRect().width() - 6, dy - text.boundingRect().height() - 1)
             scene.addItem(text)
             return
         index = None
@@ -267,7 +272,10 @@ class DiagramView(QGraphicsView):
                            + "\ndouble-click: go to its connector")
         scene.addItem(tag)
         text = QGraphicsSimpleTextItem(c.name, tag)
-        text.setFont(_font(7.5))
+        # small enough that its descent (an underscore) is inside the tag's border, not on it
+        font = _font(8)
+        font.setPixelSize(max(6, int(h) - 4))
+        text.setFont(font)
         text.setBrush(QBrush(CONNECTOR_PEN))
         text.setPos(x + 3, y + (h - text.boundingRect().height()) / 2)
         self.connector_items.append((c, tag))
@@ -396,6 +404,12 @@ class DiagramView(QGraphicsView):
             raise KeyError(f"{self.prefix}{name} is not a macro instance")
         self.show_level(f"{self.prefix}{name}.")
 
+    def up(self) -> None:
+        """Show the level above the one shown (nothing at the program's top)."""
+        if self.prefix:
+            parts = self.prefix.rstrip(".").split(".")
+            self.show_level("".join(p + "." for p in parts[:-1]))
+
     def box_at(self, item: QGraphicsItem | None) -> str | None:
         while item is not None:
             role = item.data(ROLE)
@@ -450,27 +464,25 @@ class DiagramView(QGraphicsView):
             self.scale(factor, factor)
 
     def fit_level(self) -> None:
-        """The default zoom of a level just entered: the whole level if it fits at a
-        readable size (:data:`READABLE` .. 1.25), else readable from its top left
-        (scroll or zoom out for the rest). Kept while the view is resized, until
-        the user zooms."""
+        """The default zoom of a level just opened: the program's top level whole, an
+        overview to enter macros from; a macro entered whole if it fits at a readable
+        size (:data:`READABLE` .. 1.25), else readable from its top left (scroll or
+        zoom out for the rest). Kept while the view is resized, until the user zooms."""
         self._auto_fit = True
         rect = self.scene().sceneRect()
         vp = self.viewport().size()
         if rect.width() <= 0 or vp.width() <= 0:
             return
         scale = min(vp.width() / rect.width(), vp.height() / rect.height())
-        scale = min(max(scale, READABLE), 1.25)
+        if self.prefix:
+            scale = max(scale, READABLE)
+        scale = min(scale, 1.25)
         self.resetTransform()
         self.scale(scale, scale)
         w, h = vp.width() / scale, vp.height() / scale
+        # what does not fit is shown from its top left corner: no box cut at the top
         cx = rect.center().x() if w >= rect.width() else rect.left() + w / 2
-        if h >= rect.height():
-            cy = rect.center().y()
-        else:      # where the data flow begins: the top of the leftmost boxes
-            first = sorted(self.level.boxes.values(), key=lambda b: (b.column, b.y))[:1]
-            top = first[0].y - 40 if first else rect.top()
-            cy = max(rect.top(), top) + h / 2
+        cy = rect.center().y() if h >= rect.height() else rect.top() + h / 2
         self.centerOn(cx, cy)
 
     def resizeEvent(self, event) -> None:
@@ -481,58 +493,3 @@ class DiagramView(QGraphicsView):
     def fit(self) -> None:
         self._auto_fit = False
         self.fitInView(self.scene().sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
-
-
-class DiagramPanel(QWidget):
-    """The diagram with its breadcrumb (program > cell_0_0 > ...) and zoom buttons."""
-
-    def __init__(self, debugger, parent=None):
-        super().__init__(parent)
-        self.crumbs = QHBoxLayout()
-        self.crumbs.setContentsMargins(0, 0, 0, 0)
-        bar = QWidget()
-        bar.setLayout(self.crumbs)
-        self.view = DiagramView(debugger)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(2, 2, 2, 2)
-        layout.addWidget(bar)
-        layout.addWidget(self.view, 1)
-        self.crumb_buttons: list[QPushButton] = []
-        self.view.entered.connect(self._crumbs)
-        self._crumbs(self.view.prefix)
-
-    def _crumbs(self, prefix: str) -> None:
-        while self.crumbs.count():
-            w = self.crumbs.takeAt(0).widget()
-            if w is not None:
-                w.hide()
-                w.deleteLater()
-        self.crumb_buttons = []
-        parts = [p for p in prefix.split(".") if p]
-        names = [self.view.debugger.program.name, *parts]
-        for i, name in enumerate(names):
-            if i:
-                self.crumbs.addWidget(QLabel("›"))
-            button = QPushButton(name)
-            button.setFlat(True)
-            target = "".join(p + "." for p in parts[:i])
-            button.clicked.connect(lambda _=False, t=target: self.view.show_level(t))
-            button.setEnabled(i < len(names) - 1)
-            self.crumbs.addWidget(button)
-            self.crumb_buttons.append(button)
-        for i in range(self.crumbs.count()):
-            widget = self.crumbs.itemAt(i).widget()
-            if widget is not None and self.isVisible():
-                widget.show()
-        self.crumbs.addStretch(1)
-        for text, slot in (("−", lambda: self.view.zoom(1 / 1.25)),
-                           ("+", lambda: self.view.zoom(1.25)), ("Fit", self.view.fit)):
-            b = QPushButton(text)
-            b.setFixedWidth(40)
-            b.clicked.connect(slot)
-            self.crumbs.addWidget(b)
-            if self.isVisible():
-                b.show()
-
-    def refresh(self) -> None:
-        self.view.refresh()

@@ -18,7 +18,16 @@ Both are views over :class:`fbd.debug.Debugger`: they read it and call it.
 from __future__ import annotations
 
 from PyQt6.QtCore import QPoint, QRect, QSize, Qt, pyqtSignal
-from PyQt6.QtGui import QBrush, QColor, QFont, QFontDatabase, QPainter, QPolygon, QTextFormat
+from PyQt6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontDatabase,
+    QFontMetrics,
+    QPainter,
+    QPolygon,
+    QTextFormat,
+)
 from PyQt6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -82,6 +91,10 @@ class SourceView(QPlainTextEdit):
         self.blockCountChanged.connect(lambda _n: self._margins())
         self.updateRequest.connect(self._scrolled)
         self._margins()
+        # the values are drawn past the text, where the document does not reach: the
+        # horizontal range is widened to the widest line with its values
+        self._widest = 0
+        self.horizontalScrollBar().rangeChanged.connect(lambda _lo, _hi: self._widen())
 
     # -- content ------------------------------------------------------------------------
     def set_rows(self, rows) -> None:
@@ -93,8 +106,38 @@ class SourceView(QPlainTextEdit):
             self.first_line = key[0]
         self.rows = rows
         self._mark_lines()
+        self._widest = self._width_with_values()
+        self._widen()
         self.viewport().update()
         self.gutter.update()
+
+    def _width_with_values(self) -> int:
+        """The width of the widest line with its values, as :meth:`paintEvent` draws it."""
+        plain = self.fontMetrics()
+        italic = QFont(self.font())
+        italic.setItalic(True)
+        values = QFontMetrics(italic)
+        widest = 0
+        for row in self.rows:
+            if row.values:
+                widest = max(widest, 4 + plain.horizontalAdvance(row.text + "   ")
+                             + values.horizontalAdvance(self.values_text(row)))
+        return widest + 2 * plain.horizontalAdvance("9")
+
+    def _widen(self) -> None:
+        bar = self.horizontalScrollBar()
+        needed = self._widest - self.viewport().width()
+        if needed > bar.maximum():
+            blocked = bar.blockSignals(True)
+            bar.setRange(0, needed)
+            bar.setPageStep(self.viewport().width())
+            bar.blockSignals(blocked)
+            bar.show()
+
+    @staticmethod
+    def values_text(row) -> str:
+        """What is drawn after a line: its variables and their values."""
+        return "⟵ " + "   ".join(f"{k} = {v}" for k, v in row.values.items())
 
     def visible_lines(self) -> range:
         """The source lines on screen (and a few around), whose values are read."""
@@ -144,6 +187,7 @@ class SourceView(QPlainTextEdit):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
+        self._widen()
         r = self.contentsRect()
         self.gutter.setGeometry(QRect(r.left(), r.top(), self.gutter_width(), r.height()))
 
@@ -204,8 +248,7 @@ class SourceView(QPlainTextEdit):
             row = self.row_of(self.first_line + block.blockNumber())
             if row is not None and row.values:
                 x = offset.x() + 4 + metrics.horizontalAdvance(block.text() + "   ")
-                shown = "   ".join(f"{k} = {v}" for k, v in row.values.items())
-                p.drawText(int(x), int(geometry.top() + metrics.ascent()), f"⟵ {shown}")
+                p.drawText(int(x), int(geometry.top() + metrics.ascent()), self.values_text(row))
             block = block.next()
 
 

@@ -13,9 +13,11 @@ whole recording again.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pyqtgraph as pg
-from PyQt6.QtCore import Qt
+from PyQt6.QtCore import QStandardPaths, Qt
 from PyQt6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -65,7 +67,8 @@ class Lane:
                                    fillLevel=0, brush=pg.mkBrush(PENS[index % len(PENS)] + "33"))
         else:
             plot.enableAutoRange(axis="y")
-            self.curve = plot.plot([], [], pen=pen)
+            # a PLC value holds from one scan to the next: steps, never slopes between samples
+            self.curve = plot.plot([], [], pen=pen, stepMode="left")
         self.cursor = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#555", width=1))
         plot.addItem(self.cursor, ignoreBounds=True)
         unit = " [s]" if self.is_time else ""
@@ -86,6 +89,13 @@ class Lane:
         """The tag in the lane's top left corner, wherever the view is."""
         (x0, _x1), (_y0, y1) = self.plot.getViewBox().viewRange()
         self.tag.setPos(x0, y1)
+
+
+def export_folder() -> Path:
+    """Where an export is offered first: the user's documents (else home), not the
+    folder the program was started from."""
+    docs = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(docs) if docs else Path.home()
 
 
 class TrendPanel(QWidget):
@@ -164,7 +174,8 @@ class TrendPanel(QWidget):
 
     def _export(self, kind: str) -> None:
         path, _ = QFileDialog.getSaveFileName(self, f"Export the trend as {kind.upper()}",
-                                              f"trace.{kind}", f"{kind.upper()} (*.{kind})")
+                                              str(export_folder() / f"trace.{kind}"),
+                                              f"{kind.upper()} (*.{kind})")
         if path:
             try:
                 (self.debugger.export_csv if kind == "csv" else self.debugger.export_vcd)(path)

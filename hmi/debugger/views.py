@@ -54,8 +54,10 @@ class PathEdit(QLineEdit):
 
 # =========================================================================== hierarchy
 class HierarchyTree(QTreeWidget):
-    """Program → macro instances → blocks → ports (type, live value). A block's
-    ports are made when it is expanded, and only expanded blocks are refreshed."""
+    """Program → macro instances → blocks → ports and variables (type, live value).
+    A block's ports are made when it is expanded, and only expanded blocks are refreshed.
+    A configuration's other tasks follow the main task's program, their paths
+    ``instance:path``."""
 
     def __init__(self, debugger, parent=None):
         super().__init__(parent)
@@ -64,26 +66,37 @@ class HierarchyTree(QTreeWidget):
         self.setColumnCount(3)
         self.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         self._open: dict[int, tuple[QTreeWidgetItem, object]] = {}   # id(item) -> (item, probe)
-        program = debugger.program
-        root = QTreeWidgetItem([program.name, "program", ""])
-        self.addTopLevelItem(root)
-        self._fill(root, program.network, "")
-        root.setExpanded(True)
+        plc = debugger.plc
+        for task in [plc.main, *(t for t in plc.tasks if t is not plc.main)]:
+            program = task.program
+            main = task is plc.main
+            root = QTreeWidgetItem([program.name if main else f"{task.name}: {program.name}",
+                                    "program", ""])
+            if not main:
+                root.setData(0, PATH_ROLE, f"{task.name}:")
+                root.setToolTip(0, f"program instance {task.name} of {program.name}, in a task "
+                                   f"of its own: its signals are {task.name}:path")
+            self.addTopLevelItem(root)
+            self._fill(root, program.network, "" if main else f"{task.name}:", program.signals)
+            root.setExpanded(main)
         self.itemExpanded.connect(self._expanded)
         self.itemCollapsed.connect(lambda item: self._open.pop(id(item), None))
 
-    def _fill(self, parent: QTreeWidgetItem, net, prefix: str) -> None:
-        signals = self.debugger.program.signals
+    def _fill(self, parent: QTreeWidgetItem, net, prefix: str, signals) -> None:
+        task = prefix if prefix.endswith(":") else ""
         for name, inst in net.instances.items():
             item = QTreeWidgetItem([name, inst.type_name, ""])
             item.setData(0, PATH_ROLE, prefix + name)
             parent.addChild(item)
             if inst.is_macro:
-                self._fill(item, inst.element, f"{prefix}{name}.")
+                self._fill(item, inst.element, f"{prefix}{name}.", signals)
             else:
                 ports = [p.name for p in inst.input_ports()] + [p.name for p in inst.output_ports()]
+                # and its variables: an ST POU's, a timer's elapsed time, a memory's state
+                ports += [v.name for v in inst.element.state_vars()]
+                local = prefix[len(task):]
                 item.setData(1, PATH_ROLE, [f"{prefix}{name}.{p}" for p in ports
-                                            if f"{prefix}{name}.{p}" in signals])
+                                            if f"{local}{name}.{p}" in signals])
                 item.setChildIndicatorPolicy(QTreeWidgetItem.ChildIndicatorPolicy.ShowIndicator)
 
     def _expanded(self, item: QTreeWidgetItem) -> None:
@@ -91,10 +104,13 @@ class HierarchyTree(QTreeWidget):
         if not paths:
             return
         if item.childCount() == 0:
+            block = len(item.data(0, PATH_ROLE)) + 1
             for path in paths:
                 info = self.debugger.info(path)
-                direction = "in" if info.kind in ("in", "input") else "out"
-                child = QTreeWidgetItem([f"{path.rsplit('.', 1)[1]} ({direction})",
+                direction = {"in": "in", "input": "in", "state": "var"}.get(info.kind, "out")
+                # named within the block: an inner instance's variable by its member path
+                # (ITERM.XOUT of a PID, T1.Q of an ST block)
+                child = QTreeWidgetItem([f"{path[block:]} ({direction})",
                                          info.type.name if info.type else "", ""])
                 child.setData(0, PATH_ROLE, path)
                 item.addChild(child)

@@ -16,24 +16,15 @@ import logging
 import time
 
 from PyQt6.QtCore import Qt, QTimer, pyqtSignal
-from PyQt6.QtGui import QAction, QFontMetrics
-from PyQt6.QtWidgets import (
-    QComboBox,
-    QLabel,
-    QMainWindow,
-    QSpinBox,
-    QSplitter,
-    QStyle,
-    QTabWidget,
-    QToolBar,
-)
+from PyQt6.QtWidgets import QLabel, QMainWindow, QSizePolicy, QSplitter, QTabWidget
 
 from fbd.debug.debugger import MAX, Debugger
 from fbd.errors import FbdError
 
-from ..widgets import MessageField
-from .diagram import DiagramPanel
+from ..widgets import ElidedLabel, MessageField, fit_to_screen
+from .diagram_panel import DiagramPanel
 from .source import SfcPanel, SourcePanel
+from .toolbar import SPEEDS, DebugToolbar
 from .trends import TrendPanel
 from .views import PATH_ROLE, BreakpointPanel, HierarchyTree, WatchPanel
 
@@ -42,7 +33,10 @@ __all__ = ["DebuggerWindow", "REFRESH_HZ", "SPEEDS"]
 log = logging.getLogger("hmi")
 
 REFRESH_HZ = 30
-SPEEDS = {"real time": 1.0, "x10": 10.0, "max": MAX}
+DEFAULT_SIZE = (1280, 860)          # the window's first size, if the screen has room
+#: the colour of each run state the status bar shows (Debugger.run_state)
+STATE_COLOURS = {"RUNNING": "#1a7a30", "RUNNING TO BREAK": "#1a7a30", "PAUSED": "#b36b00",
+                 "PAUSED IN SCAN": "#b36b00"}
 
 
 class DebuggerWindow(QMainWindow):
@@ -52,12 +46,16 @@ class DebuggerWindow(QMainWindow):
     refreshed = pyqtSignal()
     #: the window closed (the debugger is detached; the host resumes its loop)
     closed = pyqtSignal()
+    #: closing could not finish the scan stepped into (a run-time fault): why
+    stopped = pyqtSignal(str)
 
     def __init__(self, plc=None, *, debugger: Debugger | None = None, clock=time.perf_counter,
                  autostart: bool = True, parent=None):
         super().__init__(parent)
         self.debugger = dbg = debugger if debugger is not None else Debugger(plc)
         self.clock = clock
+        #: asked before a restart wipes the PLC's state (a host with a game asks the player)
+        self.may_restart = lambda: True
         self._last_wall: float | None = None
         self._dirty = True
         self._urgent = False            # a state change: refresh at the next tick
@@ -65,7 +63,17 @@ class DebuggerWindow(QMainWindow):
         self.setWindowTitle(f"Debugger — {dbg.program.name}")
         dbg.listeners.append(self._event)
 
-        self._build_toolbar()
+        self.toolbar = DebugToolbar(
+            {"run": self.run, "pause": dbg.pause, "step": lambda: dbg.step(1),
+             "step_n": lambda: dbg.step(self.step_n.value()), "step_into": dbg.step_into,
+             "finish": dbg.finish_scan, "until": self.run_until_break,
+             "step_line": dbg.step_line, "step_over": lambda: dbg.step_line(over=True),
+             "warm": lambda: self.restart(cold=False), "cold": lambda: self.restart(cold=True)},
+            self._guard, has_st=bool(dbg.st_instances()), parent=self)
+        self.addToolBar(self.toolbar)
+        self.actions_by_name = self.toolbar.actions_by_name
+        self.step_n, self.speed = self.toolbar.step_n, self.toolbar.speed
+        self.speed.currentTextChanged.connect(self.set_speed)
         self.tree = HierarchyTree(dbg)
         self.diagram = DiagramPanel(dbg)
         self.watch = WatchPanel(dbg)
@@ -89,6 +97,10 @@ class DebuggerWindow(QMainWindow):
         if self.source.instances.count():
             upper.addWidget(self.source)
             upper.setSizes([220, 420, 640])
+            if self._one_st_block():
+                # its diagram would be one box with nothing inside: the source instead
+                self.diagram.hide()
+                upper.setSizes([260, 0, 1020])
         else:
             self.source.hide()
         main = QSplitter(Qt.Orientation.Vertical)
@@ -96,12 +108,23 @@ class DebuggerWindow(QMainWindow):
         main.addWidget(self.tabs)
         main.setSizes([520, 280])
         self.setCentralWidget(main)
-        # the message is a field of its own, so a long one never runs over the others
+        # the status bar, left to right: the run state and the counter (always seen),
+        # the message (a field of its own, so a long one never runs over the others),
+        # where a scan stepped into is, what scans cost
+        self.counter = QLabel()
+        bold = self.counter.font()
+        bold.setBold(True)
+        self.counter.setFont(bold)
+        self.counter.setToolTip("What the PLC is doing, the scans it has run and its "
+                                "simulated time")
+        self.statusBar().addWidget(self.counter)
         self.message_field = MessageField()
         self.statusBar().addWidget(self.message_field, 1)
-        self.position = QLabel()       # the block a scan stepped into is at
+        self.position = ElidedLabel()       # the block or line a scan stepped into is at
         self.position.setStyleSheet("font-weight: bold; color: #b36b00")
-        self.position.setMaximumWidth(460)   # a long block path is cut, in full as a tip
+        self.position.setMaximumWidth(520)
+        # its text's width while there is room, the message the rest; both elide when short
+        self.position.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.stats_label = QLabel()
         self.stats_label.setToolTip(
             "Wall-clock time of one scan (min / mean / max); an overrun is a scan that took "
@@ -116,90 +139,10 @@ class DebuggerWindow(QMainWindow):
         self.timer = QTimer(self)
         self.timer.setInterval(1000 // REFRESH_HZ)
         self.timer.timeout.connect(self.tick)
-        self.resize(1280, 860)
+        fit_to_screen(self, *DEFAULT_SIZE)
         self.refresh()
         if autostart:
             self.timer.start()
-
-    # -- toolbar --------------------------------------------------------------------
-    def _build_toolbar(self) -> None:
-        bar = QToolBar("Debug")
-        bar.setMovable(False)
-        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.addToolBar(bar)
-        self.actions_by_name: dict[str, QAction] = {}
-        style = self.style()
-
-        def action(name: str, text: str, slot, shortcut: str | None = None, tip: str = "",
-                   icon: QStyle.StandardPixmap | None = None):
-            a = bar.addAction(text)
-            if icon is not None:      # Qt's own icons: no glyph a font may lack
-                a.setIcon(style.standardIcon(icon))
-            a.triggered.connect(lambda _=False: self._guard(slot))
-            if shortcut:
-                a.setShortcut(shortcut)
-            a.setToolTip(f"{tip or text} ({shortcut})" if shortcut else tip or text)
-            self.actions_by_name[name] = a
-            return a
-
-        sp = QStyle.StandardPixmap
-        action("run", "Run", self.run, "F5", icon=sp.SP_MediaPlay)
-        action("pause", "Pause", self.debugger.pause, "Shift+F5", icon=sp.SP_MediaPause)
-        bar.addSeparator()
-        action("step", "Step", lambda: self.debugger.step(1), "F10", "Run one whole scan",
-               icon=sp.SP_MediaSkipForward)
-        action("step_n", "", lambda: self.debugger.step(self.step_n.value()), None,
-               "Run the number of whole scans set beside", icon=sp.SP_MediaSeekForward)
-        self.step_n = QSpinBox()
-        self.step_n.setRange(1, 1_000_000)
-        self.step_n.setToolTip("how many scans the button before runs")
-        self.step_n.valueChanged.connect(self._step_n_text)
-        self.step_n.setValue(10)
-        bar.addWidget(self.step_n)
-        self._step_n_text(self.step_n.value())
-        bar.addSeparator()
-        action("step_into", "Step into", self.debugger.step_into, "F11",
-               "Run the next block of the scan (begins a scan first); the diagram follows it "
-               "into macros", icon=sp.SP_ArrowDown)
-        action("finish", "Finish", self.debugger.finish_scan, "Shift+F11",
-               "Run the rest of the scan stepped into")
-        action("until", "To break", self.run_until_break, "Ctrl+F5",
-               "Run until a breakpoint fires")
-        bar.addSeparator()
-        action("step_line", "Step line", self.debugger.step_line, "F7",
-               "Run to the next statement of an ST, IL or SFC POU, into the POUs it calls",
-               icon=sp.SP_ArrowRight)
-        action("step_over", "Line over", lambda: self.debugger.step_line(over=True), "F8",
-               "Run to the next statement, over the POUs this one calls")
-        if not self.debugger.st_instances():
-            for name in ("step_line", "step_over"):
-                self.actions_by_name[name].setEnabled(False)
-                self.actions_by_name[name].setToolTip("no ST, IL or SFC POU in this program")
-        bar.addSeparator()
-        action("warm", "Warm", lambda: self.debugger.restart(cold=False), None,
-               "Warm restart (memories and forces kept)")
-        action("cold", "Cold", lambda: self.debugger.restart(cold=True), None,
-               "Cold restart (everything from its initial value)")
-        bar.addSeparator()
-        self.speed = QComboBox()
-        self.speed.addItems(list(SPEEDS))
-        self.speed.currentTextChanged.connect(self.set_speed)
-        self.speed.setToolTip("speed: real time, x10, or as fast as possible")
-        bar.addWidget(self.speed)
-        bar.addSeparator()
-        self.counter = QLabel()
-        self.counter.setStyleSheet("font-weight: bold; padding: 0 6px")
-        # room for the longest text, so the scan and the time are never clipped
-        bold = self.counter.font()
-        bold.setBold(True)
-        self.counter.setMinimumWidth(12 + QFontMetrics(bold).horizontalAdvance(
-            "RUNNING · scan 99,999,999 · 99,999.999 s"))
-        bar.addWidget(self.counter)
-
-    def _step_n_text(self, n: int) -> None:
-        step_n = self.actions_by_name.get("step_n")
-        if step_n is not None:
-            step_n.setText(f"Step {n:,} scan{'s' if n != 1 else ''}")
 
     def show_message(self, text: str, ms: int = 8000) -> None:
         self.message_field.show_message(text, ms)
@@ -226,10 +169,14 @@ class DebuggerWindow(QMainWindow):
             self.tabs.setCurrentWidget(self.breakpoints)
             self.breakpoints.edit.setFocus()
             return None
-        hit = self.debugger.run_until_break()
-        if hit is None:
-            self.show_message("no breakpoint fired (stopped after the guard)", 8000)
-        return hit
+        self._last_wall = None
+        return self.debugger.run_to_break()
+
+    def restart(self, cold: bool) -> None:
+        """Warm or cold restart, once :attr:`may_restart` agreed (a game being played
+        is lost: its host asks the player)."""
+        if self.may_restart():
+            self.debugger.restart(cold=cold)
 
     def set_speed(self, name: str) -> None:
         self.debugger.speed = SPEEDS[name]
@@ -241,6 +188,8 @@ class DebuggerWindow(QMainWindow):
             self._urgent = True
         if event == "hit" and self.debugger.last_hit is not None:
             self._show_hit(self.debugger.last_hit)
+        elif event == "to_break" and self.debugger.to_break_outcome:
+            self.show_message(self.debugger.to_break_outcome, 0)
         elif self._hit_shown and (event in ("scan", "block", "restart") or (
                 event == "state" and self.debugger.state == "running")):
             self.message_field.show_message("")        # the pause it told of is over
@@ -262,14 +211,15 @@ class DebuggerWindow(QMainWindow):
         last, self._last_wall = self._last_wall, now
         dbg = self.debugger
         before = dbg.scans
-        if dbg.state == "running" and last is not None:
+        if dbg.state == "running" and (last is not None or dbg.to_break is not None):
             try:
-                dbg.advance(max(0.0, now - last))
+                dbg.advance(max(0.0, now - (now if last is None else last)))
             except Exception as e:    # an exception escaping a Qt slot aborts the process
                 log.exception("the PLC stopped")
                 dbg.pause()
                 self.show_message(f"PLC stopped: {type(e).__name__}: {e}", 0)
-        interval = 0 if dbg.state == "running" and dbg.speed == MAX else 1000 // REFRESH_HZ
+        fastest = dbg.speed == MAX or dbg.to_break is not None
+        interval = 0 if dbg.state == "running" and fastest else 1000 // REFRESH_HZ
         if self.timer.interval() != interval:
             self.timer.setInterval(interval)
         if self._urgent or (self._dirty and dbg.state != "running") or (
@@ -290,18 +240,28 @@ class DebuggerWindow(QMainWindow):
         elif dbg.in_scan:
             done, total = dbg.block_position
             where = f"in scan: block {done}/{total}, next {dbg.current_block}"
-        self.counter.setText(f"{dbg.state.upper()} · scan {dbg.scans:,} · {dbg.time:,.3f} s")
+        elif dbg.to_break is not None:
+            where = dbg.to_break.progress(dbg.scans, dbg.time_us) + "  ·  Esc stops"
+        state = dbg.run_state
+        text = f"● {state} · scan {dbg.scans:,} · {dbg.time:,.3f} s"
+        self.counter.setText(text)
+        # never clipped, and it only grows: the fields beside it do not jump as it changes
+        need = 16 + self.counter.fontMetrics().horizontalAdvance(text)
+        if need > self.counter.minimumWidth():
+            self.counter.setMinimumWidth(need)
+        self.counter.setStyleSheet(f"color: {STATE_COLOURS.get(state, '#333333')}; "
+                                   f"padding: 0 6px")
         self.position.setText(where)
-        self.position.setToolTip(where)
         self.position.setVisible(bool(where))
         st = dbg.stats()
         self.stats_label.setText(
-            f"scan µs min {st['min_us']:.0f} / mean {st['mean_us']:.0f} / "
-            f"max {st['max_us']:.0f} · overruns {st['overruns']}"
+            f"scan {st['min_us']:.0f} / {st['mean_us']:.0f} / {st['max_us']:.0f} µs · "
+            f"{st['overruns']} overrun{'s' if st['overruns'] != 1 else ''}"
             + (f"  ·  dropped {dbg.dropped_scans}" if dbg.dropped_scans else ""))
         running = dbg.state == "running"
         self.actions_by_name["run"].setEnabled(not running)
         self.actions_by_name["pause"].setEnabled(running)
+        self.actions_by_name["finish"].setEnabled(dbg.in_scan)
         # a scan stepped into: the diagram follows it into the macro that holds the
         # block and comes back out when the scan ends
         if dbg.in_scan:
@@ -350,6 +310,11 @@ class DebuggerWindow(QMainWindow):
         if path in self.debugger.st_instances():
             self.source.show_instance(path)
 
+    def _one_st_block(self) -> bool:
+        """The program is one ST (IL, SFC) POU: a PROGRAM from a .st file, alone."""
+        instances = self.debugger.program.network.instances
+        return len(instances) == 1 and next(iter(instances)) in self.debugger.st_instances()
+
     def _instance(self, path: str):
         """The instance at ``path`` (a block or a macro instance), or None."""
         net = self.debugger.program.network
@@ -366,6 +331,10 @@ class DebuggerWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:
         self.timer.stop()
-        self.debugger.close()
+        try:
+            self.debugger.close()        # a scan stepped into is finished: the PLC runs on
+        except Exception as e:           # escaping a Qt handler would abort the process
+            log.exception("finishing the scan stepped into failed")
+            self.stopped.emit(f"{type(e).__name__}: {e}")
         self.closed.emit()
         super().closeEvent(event)

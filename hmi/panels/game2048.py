@@ -63,6 +63,8 @@ TILE_COLOURS = {
     128: "#edcf72", 256: "#edcc61", 512: "#edc850", 1024: "#edc53f", 2048: "#edc22e",
 }
 FAMILIES = ["Clear Sans", "Helvetica Neue", "Arial", "DejaVu Sans", "sans-serif"]
+HEADING_PX = 56         # the title: 2048's 80 px on its 500 px board, made room for 800x600
+MIN_BOARD = 200         # the smallest board (an 800x600 screen leaves about 230 px)
 
 
 def tile_style(value: int) -> tuple[str, str, int]:
@@ -148,20 +150,14 @@ class BoardView(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self._board = [[0] * self.SIZE for _ in range(self.SIZE)]
-        self.setMinimumSize(340, 340)
-        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        policy.setHeightForWidth(True)
-        self.setSizePolicy(policy)
+        # the field is the largest square that fits, centred: any rectangle will do, so
+        # the window may be short (800x600 screens) and the board shrinks to fit
+        self.setMinimumSize(MIN_BOARD, MIN_BOARD)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.overlays: list[QWidget] = []
 
     def sizeHint(self) -> QSize:
         return QSize(450, 450)
-
-    def hasHeightForWidth(self) -> bool:
-        return True
-
-    def heightForWidth(self, width: int) -> int:
-        return width
 
     @property
     def board(self) -> list[list[int]]:
@@ -369,15 +365,22 @@ class Game2048Panel(GamePanel):
 
     def end(self) -> None:
         """Stop: the program's reset (an empty board); during a game, only once agreed."""
-        if self.game_state() == "playing" and not self.confirm(self, "the game in progress"):
+        if not self.may_discard():
             return
         self.command("reset")
 
     def new(self) -> None:
         """A new game with a new random seed (keeping the program's settings)."""
-        if self.game_state() == "playing" and not self.confirm(self, "the game in progress"):
-            return
-        self.new_game(replace(self.settings, seed=None))
+        self.new_game_asking(replace(self.settings, seed=None))
+
+    def new_game_asking(self, settings: Settings) -> bool:
+        """:meth:`new_game` with ``settings``, during a game only once the player agreed
+        to discard it (else the menus show the settings still in use)."""
+        if not self.may_discard():
+            self._sync_menu()
+            return False
+        self.new_game(settings)
+        return True
 
     # -- building the widgets ------------------------------------------------------------
     def _build(self) -> None:
@@ -408,8 +411,8 @@ class Game2048Panel(GamePanel):
         pad.setSpacing(6)
         for direction, symbol, letter, row, col in (("up", "↑", "W", 0, 1), ("left", "←", "A", 1, 0),
                                                     ("down", "↓", "S", 1, 1), ("right", "→", "D", 1, 2)):
-            b = _button(symbol, width=64)
-            b.setFont(_font(20))
+            b = _button(symbol, width=60)
+            b.setFont(_font(18))
             b.setToolTip(f"{direction} (arrow key or {letter})")
             b.clicked.connect(lambda _=False, d=direction: self.command(d))
             self.arrows[direction] = b
@@ -421,11 +424,11 @@ class Game2048Panel(GamePanel):
         centred.addWidget(pad_widget)
         centred.addStretch(1)
 
-        self.build_frame(heading="2048", heading_px=72, top_right=scores, choice=[intro],
+        self.build_frame(heading="2048", heading_px=HEADING_PX, top_right=scores, choice=[intro],
                          board=self.board_view, below=[below], extras=[],
                          instructions="Arrow keys or WASD move the tiles; equal tiles merge.",
                          new_tip="A new game with a new random seed")
-        self.heading.setFont(_font(72))
+        self.heading.setFont(_font(HEADING_PX))
         self.start_button.setToolTip("Start a new game (F2, PLC command 5); during one, asks "
                                      "before discarding it")
         self.stop_button.setToolTip("Clear the board (F3, PLC command 6: reset)")
@@ -450,7 +453,7 @@ class Game2048Panel(GamePanel):
         for value, text in choices.items():
             action = QAction(text, sub, checkable=True)
             action.setData(value)
-            action.triggered.connect(lambda _=False, v=value: self.new_game(settings_for(v)))
+            action.triggered.connect(lambda _=False, v=value: self.new_game_asking(settings_for(v)))
             group.addAction(action)
             sub.addAction(action)
             actions[value] = action
@@ -468,7 +471,7 @@ class Game2048Panel(GamePanel):
         seed, ok = QInputDialog.getInt(self, "2048", "Seed of a new game:", self.settings.seed,
                                        0, 999_999)
         if ok:
-            self.new_game(replace(self.settings, seed=seed))
+            self.new_game_asking(replace(self.settings, seed=seed))
 
     # -- input -----------------------------------------------------------------------
     def keyPressEvent(self, event: QKeyEvent) -> None:

@@ -29,7 +29,16 @@ import random
 from collections import deque
 
 from PyQt6.QtCore import QPointF, QRectF, QSize, Qt, pyqtSignal
-from PyQt6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QPen
+from PyQt6.QtGui import (
+    QAction,
+    QActionGroup,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QKeyEvent,
+    QPainter,
+    QPen,
+)
 from PyQt6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -44,7 +53,7 @@ from ..panel import GamePanel
 from ..widgets import Theme
 
 __all__ = ["HidatoPanel", "BoardView", "cell_style", "next_number", "path_segments", "PAGE",
-           "CONFLICT", "GIVEN_TEXT", "ENTERED_TEXT", "PATH"]
+           "CONFLICT", "GIVEN_TEXT", "ENTERED_TEXT", "PATH", "SELECTION_FRAME", "GIVEN_HINT"]
 
 # -- the look ---------------------------------------------------------------------------
 PAGE = "#f3f0e8"
@@ -53,6 +62,7 @@ CELL = "#ffffff"
 GIVEN_CELL = "#e6e1d3"
 GRID = "#a39e93"
 SELECTED = "#ffe08a"
+SELECTION_FRAME = "#e0a100"     # around the selected cell, whatever its background
 CONFLICT = "#f4b4b0"
 CONFLICT_TEXT = "#c0392b"
 GIVEN_TEXT = "#1e272e"
@@ -133,7 +143,7 @@ class BoardView(QWidget):
         self.selected: tuple[int, int] | None = None
         self.typed = ""
         self.ends: tuple[int, ...] = ()
-        self.setMinimumSize(320, 320)
+        self.setMinimumSize(250, 250)         # 25 px a cell at 10x10: room for 800x600
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
 
@@ -199,6 +209,14 @@ class BoardView(QWidget):
                 painter.setBrush(QColor(background))
                 painter.drawRoundedRect(self.cell_rect(r, c).adjusted(inset, inset, -inset, -inset),
                                         side * 0.12, side * 0.12)
+        if self.selected is not None and self.current[self.selected[0]][self.selected[1]] != -1:
+            # a frame, so the selection shows on any background (a conflict's red too)
+            frame = QPen(QColor(SELECTION_FRAME), max(2.0, side * 0.07))
+            painter.setPen(frame)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            ring = inset + frame.widthF() / 2
+            painter.drawRoundedRect(self.cell_rect(*self.selected).adjusted(ring, ring, -ring, -ring),
+                                    side * 0.12, side * 0.12)
         # the path: consecutive numbers placed next to each other, joined from the
         # edge of one number to the edge of the next, under the numbers, so it
         # never runs through a digit
@@ -243,6 +261,9 @@ THEME = Theme(page=PAGE, ink=INK, muted="#6b6b6b", button=BUTTON, button_pressed
               button_disabled="#b0bec5", playing=STATE_COLOURS["playing"],
               solved=STATE_COLOURS["solved"], ready=STATE_COLOURS["unsolved"],
               alert=CONFLICT_TEXT, families=tuple(FAMILIES))
+
+#: said when a number is typed into a given cell
+GIVEN_HINT = "That number is given: it cannot be changed. Pick an empty cell."
 
 MOVES = {Qt.Key.Key_Up: (-1, 0), Qt.Key.Key_Down: (1, 0), Qt.Key.Key_Left: (0, -1),
          Qt.Key.Key_Right: (0, 1)}
@@ -349,6 +370,11 @@ class HidatoPanel(GamePanel):
             index = self.size_box.findData(rows)
             if index >= 0:
                 self.size_box.setCurrentIndex(index)
+        difficulty = next((d for d in DIFFICULTIES if d in name.replace("-", " ").split()), None)
+        if difficulty is not None:  # and its difficulty, if it has one (a published one has not)
+            self.difficulty_box.setCurrentText(difficulty)
+        for key, action in self.puzzle_actions.items():
+            action.setChecked(key == name)
         self.message.emit(f"{name}: {rows}x{cols}, {board.first}..{board.last}; Start to play")
         self.refresh()
 
@@ -367,7 +393,7 @@ class HidatoPanel(GamePanel):
         data = self.chooser.itemData(index)
         if data is None:
             return
-        if self.game_state() == "playing" and not self.confirm(self, self.discards):
+        if not self.may_discard():
             self.chooser.blockSignals(True)
             self.chooser.setCurrentIndex(self._shown_index)
             self.chooser.blockSignals(False)
@@ -500,8 +526,14 @@ class HidatoPanel(GamePanel):
         self.status_label = self.state_label
         menu = self.game_menu
         sub = menu.addMenu("&Puzzle")
+        puzzles = QActionGroup(sub)
+        self.puzzle_actions: dict[str, QAction] = {}
         for name in self.puzzles:
-            sub.addAction(name, lambda n=name: self._chosen(self.chooser.findData(n)))
+            action = QAction(name, sub, checkable=True)
+            action.triggered.connect(lambda _=False, n=name: self._chosen(self.chooser.findData(n)))
+            puzzles.addAction(action)
+            sub.addAction(action)
+            self.puzzle_actions[name] = action
         self.next_action = menu.addAction("Ne&xt number mode")
         self.next_action.setToolTip(self.next_mode.toolTip())
         self.next_action.setCheckable(True)
@@ -542,7 +574,9 @@ class HidatoPanel(GamePanel):
             super().keyPressEvent(event)
             return
         r, c = self.selected
-        if text.isdigit() and len(text) == 1:
+        if text.isdigit() and len(text) == 1 and self.game.givens[r][c] > 0:
+            self.hint.flash(GIVEN_HINT)               # a given number stays as it is
+        elif text.isdigit() and len(text) == 1:
             self.typed = (self.typed + text).lstrip("0")
             if self.typed and int(self.typed) * 10 > self.game.last:
                 self._confirm()                       # no further digit could follow

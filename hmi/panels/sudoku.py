@@ -105,20 +105,13 @@ class BoardView(QWidget):
         self.colours: dict[int, int] = {}
         self.selected = (0, 0)
         self.solved = False
-        self.setMinimumSize(300, 300)
-        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        policy.setHeightForWidth(True)
-        self.setSizePolicy(policy)
+        # the grid is the largest square that fits, centred: the window may be short
+        self.setMinimumSize(9 * 27, 9 * 27)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
 
     def sizeHint(self) -> QSize:
         return QSize(480, 480)
-
-    def hasHeightForWidth(self) -> bool:
-        return True
-
-    def heightForWidth(self, width: int) -> int:
-        return width
 
     # -- what is shown ----------------------------------------------------------------
     def set_regions(self, regions) -> None:
@@ -266,6 +259,8 @@ MOVES = {K.Key_Up: (-1, 0), K.Key_Down: (1, 0), K.Key_Left: (0, -1), K.Key_Right
 DIGITS = {getattr(K, f"Key_{d}"): d for d in range(1, 10)}
 CLEAR_KEYS = {K.Key_0, K.Key_Delete, K.Key_Backspace}
 
+#: said when a digit is typed into a given cell (the PLC ignores it)
+GIVEN_HINT = "That number is given: it cannot be changed. Pick an empty cell."
 #: what a click on a cell does: select it (then type), or count it up as Qt's example
 SELECT, COUNT_UP = "select", "count up"
 INSTRUCTIONS = {
@@ -361,6 +356,8 @@ class SudokuPanel(GamePanel):
         self._shown = None
         self.touched = False
         self.board_view.set_regions(regions)
+        self._chosen = name
+        self._show_chosen(name)
         self.message.emit(f"{self.KIND}: {name}")
         self.refresh()
 
@@ -376,6 +373,8 @@ class SudokuPanel(GamePanel):
             self.send("stop")
         self.send("setup", grid=grid)
         self.touched = False
+        self._chosen = name
+        self._show_chosen(name)
         self.message.emit(f"{name}: Start to play")
 
     # -- GamePanel ------------------------------------------------------------------------------
@@ -440,8 +439,14 @@ class SudokuPanel(GamePanel):
         self.start_action = menu.start_action
         self.undo_action = menu.undo_action
         sub = menu.addMenu("&Grid")
+        grids = QActionGroup(sub)
+        self.grid_actions: dict[str, QAction] = {}
         for i, p in enumerate(self.puzzles):
-            sub.addAction(self.chooser.itemText(i), lambda p=p: self._pick(p))
+            action = QAction(self.chooser.itemText(i), sub, checkable=True)
+            action.triggered.connect(lambda _=False, p=p: self._pick(p))
+            grids.addAction(action)
+            sub.addAction(action)
+            self.grid_actions[p["name"]] = action
         self.click_actions = {}
         clicks = menu.addMenu("&Click on a cell")
         group = QActionGroup(clicks)
@@ -475,10 +480,24 @@ class SudokuPanel(GamePanel):
 
     def _pick(self, puzzle: dict) -> None:
         for i in range(self.chooser.count()):
-            if self.chooser.itemData(i) is puzzle:
-                self.chooser.setCurrentIndex(i)
+            data = self.chooser.itemData(i)     # a copy of the dict given (Qt's), not it
+            if isinstance(data, dict) and data["name"] == puzzle["name"]:
                 self.choose(i)
                 return
+
+    def _show_chosen(self, name: str) -> None:
+        """The grid now played, shown where it is chosen: the list, the Grid menu's
+        checkmark (none for a generated grid), the difficulty of the next New."""
+        for i in range(self.chooser.count()):
+            data = self.chooser.itemData(i)
+            if isinstance(data, dict) and data["name"] == name:
+                self.chooser.setCurrentIndex(i)
+        for key, action in self.grid_actions.items():
+            action.setChecked(key == name)
+        difficulty = next((d for d in DIFFICULTIES if f"-{d}-" in f"-{name}-".replace(" ", "-")),
+                          None)
+        if difficulty is not None:
+            self.difficulty_box.setCurrentText(difficulty)
 
     def choose(self, index: int) -> None:
         """The chooser's entry ``index`` was picked: a bundled or a generated grid."""
@@ -486,7 +505,8 @@ class SudokuPanel(GamePanel):
         self.setFocus()
         if not isinstance(data, dict):
             return
-        if self.game_state() == "playing" and not self.confirm(self, self.discards):
+        if not self.may_discard():
+            self._show_chosen(self._chosen)
             return
         grid, regions = data.get("grid"), data.get("regions")
         if grid is None:
@@ -534,12 +554,13 @@ class SudokuPanel(GamePanel):
         if key in MOVES:
             dr, dc = MOVES[key]
             self.board_view.select(r + dr, c + dc)
-        elif key in DIGITS:
-            self.input_ignored()
-            self.send("enter", x=r, y=c, digit=DIGITS[key])
-        elif key in CLEAR_KEYS:
-            self.input_ignored()
-            self.send("clear", x=r, y=c)
+        elif key in DIGITS or key in CLEAR_KEYS:
+            if not self.input_ignored() and self.board_view.is_given(r, c):
+                self.hint.flash(GIVEN_HINT)       # the PLC ignores it: said where one looks
+            if key in DIGITS:
+                self.send("enter", x=r, y=c, digit=DIGITS[key])
+            else:
+                self.send("clear", x=r, y=c)
         else:
             super().keyPressEvent(event)
             return

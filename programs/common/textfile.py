@@ -2,8 +2,12 @@
 
 A puzzle file is a few hundred bytes (a 100x100 Hidato board with comments is
 under 100 KB), so :func:`read_puzzle_text` reads at most
-:data:`MAX_PUZZLE_BYTES` and refuses anything longer at once: a huge file, or
-``/dev/zero``, costs one read of the limit, never the whole file. A UTF-8
+:data:`MAX_PUZZLE_BYTES` and refuses anything longer at once: a huge file costs
+one read of the limit, never the whole file. It reads regular files only
+(:func:`fbd.files.open_regular`): a FIFO, which would wait for a writer
+forever, or a device such as ``/dev/zero`` is refused before any read;
+standard input is read where a command documents ``-`` for it
+(:func:`read_puzzle_stream`). A UTF-8
 byte order mark (what Windows editors write) is accepted and dropped; bytes
 that are not UTF-8, and NUL bytes (a binary file), are refused, saying where.
 Every refusal is a :class:`PuzzleFileError` whose message starts with the
@@ -16,6 +20,7 @@ import codecs
 import os
 
 from fbd.errors import FbdError
+from fbd.files import open_regular
 
 #: The most bytes a puzzle file may have (1 MiB).
 MAX_PUZZLE_BYTES = 1 << 20
@@ -54,7 +59,7 @@ def _size(n: int) -> str:
 def read_puzzle_text(path: str | os.PathLike, limit: int = MAX_PUZZLE_BYTES) -> str:
     """The text of the puzzle file ``path``, or :class:`PuzzleFileError` saying why not."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             try:
                 size = os.fstat(f.fileno()).st_size
             except OSError:  # pragma: no cover - fstat on an open file does not fail

@@ -17,6 +17,7 @@ from fbd.block import registry
 from fbd.compiler.interp import Interpreter
 from fbd.errors import ValidationError, WiringError
 from fbd.network import Network
+from fbd.real32 import FLT_MAX, is_real32, round_real32
 from fbd.testing import Harness
 from fbd.types import (
     DINT,
@@ -219,12 +220,18 @@ def test_div_is_exact_on_64_bit_integers():
     (0.0, 0.0, NAN),
     (NAN, 0.0, NAN),
     (NAN, 1.0, NAN),
-    (1e308, 1e-10, INF),    # overflow is inf, not an exception
     (INF, INF, NAN),
 ])
 def test_real_div_follows_ieee(a, b, want):
     for tp in (REAL, LREAL):
         assert same_float(out(blocks.DIV(tp), IN1=a, IN2=b), want)
+
+
+def test_real_overflow_is_an_infinity_at_each_types_own_limit():
+    assert out(blocks.DIV(REAL), IN1=3e38, IN2=0.5) == INF         # past FLT_MAX
+    assert out(blocks.DIV(LREAL), IN1=3e38, IN2=0.5) == 6e38
+    assert out(blocks.DIV(LREAL), IN1=1e308, IN2=1e-10) == INF
+    assert out(blocks.MUL(REAL), IN1=-2e38, IN2=2.0) == -INF
 
 
 # -------------------------------------------------------------------- MOD
@@ -363,8 +370,18 @@ def test_real_functions_give_nan_or_inf_never_an_exception(name, x, want):
         got = out(getattr(blocks, name)(tp), IN=x)
         if math.isnan(want) or math.isinf(want) or want == 0:
             assert same_float(got, want), (name, tp, x, got)
+        elif tp is REAL:  # the single-precision value nearest the double function's
+            assert same_float(got, round_real32(want)), (name, tp, x, got)
         else:
             assert got == pytest.approx(want, rel=1e-15), (name, tp, x, got)
+
+
+def test_a_real_function_is_cs_double_function_rounded_to_single_precision():
+    # matiec (iec2c 6bb2c339): SIN(REAL#0.1) = 0.0998334214091301, the float nearest
+    # sin(0.10000000149011612); LREAL keeps the double
+    assert out(blocks.SIN(REAL), IN=0.1) == 0.0998334214091301
+    assert out(blocks.SIN(LREAL), IN=0.1) == math.sin(0.1)
+    assert out(blocks.SQRT(REAL), IN=2.0) == 1.4142135381698608
 
 
 @pytest.mark.parametrize("name", ["SQRT", "LN", "LOG", "EXP", "SIN", "COS", "TAN", "ASIN",
@@ -398,9 +415,24 @@ def test_real_literals_inf_nan_and_negative_zero_reach_the_blocks():
     assert math.isnan(h.get("sqrt")) and math.isnan(h.get("neg"))
 
 
-def test_real_add_is_not_rounded_to_single_precision():
-    # REAL is held as a double (documented in fbd.types).
-    assert out(blocks.ADD(REAL), IN1=0.1, IN2=0.2) == 0.30000000000000004
+def test_real_arithmetic_rounds_to_single_precision_and_lreal_keeps_the_double():
+    # matiec (iec2c 6bb2c339): REAL 0.1 + 0.2 = 0.30000001192092896, 16777216.0 + 1.0
+    # = 16777216.0 (a C float has 24 bits)
+    assert out(blocks.ADD(REAL), IN1=0.1, IN2=0.2) == 0.30000001192092896
+    assert out(blocks.ADD(REAL), IN1=16777216.0, IN2=1.0) == 16777216.0
+    assert out(blocks.SUB(REAL), IN1=16777216.0, IN2=-1.0) == 16777216.0
+    assert out(blocks.MUL(REAL), IN1=0.1, IN2=3.0) == 0.30000001192092896
+    assert out(blocks.DIV(REAL), IN1=1.0, IN2=3.0) == 0.3333333432674408
+    assert out(blocks.ADD(LREAL), IN1=0.1, IN2=0.2) == 0.30000000000000004
+    assert out(blocks.ADD(LREAL), IN1=16777216.0, IN2=1.0) == 16777217.0
+
+
+def test_extensible_real_add_and_mul_round_after_each_step_as_the_library_loop():
+    # matiec (iec2c 6bb2c339): ADD(x, REAL#1.0, REAL#1.0) with x = 16777216.0 gives
+    # 16777216.0 (each step a float); rounding the exact sum once would give 16777218.0
+    assert out(blocks.ADD(REAL, n=3), IN1=16777216.0, IN2=1.0, IN3=1.0) == 16777216.0
+    assert out(blocks.ADD(LREAL, n=3), IN1=16777216.0, IN2=1.0, IN3=1.0) == 16777218.0
+    assert out(blocks.MUL(REAL, n=3), IN1=3e38, IN2=2.0, IN3=0.5) == INF
 
 
 # ---------------------------------------------------------- type inference
@@ -460,7 +492,9 @@ def test_add_refuses_strings_naming_the_family():
 EDGES = {
     "int": lambda tp: sorted({tp.min, tp.max, 0, 1, tp.min + 1, tp.max - 1}
                              | ({-1} if tp.signed else set())),
-    "real": lambda tp: [0.0, -0.0, 1.0, -1.0, 0.5, 1e308, -1e308, 5e-324, INF, -INF, NAN],
+    "real": lambda tp: [0.0, -0.0, 1.0, -1.0, 0.5, 0.1, 16777217.0 if tp is LREAL else 16777216.0,
+                        *((1e308, -1e308, 5e-324) if tp is LREAL else (FLT_MAX, -FLT_MAX, 1e-45)),
+                        INF, -INF, NAN],
     "time": lambda tp: [us(v) for v in (0, 1, -1, T_MIN, T_MAX)],
 }
 
@@ -470,8 +504,8 @@ def same_value(a, b) -> bool:
 
 
 def valid(tp, raw) -> bool:
-    if tp.kind == "real":
-        return isinstance(raw, float)
+    if tp.kind == "real":  # and a REAL result is a single-precision value
+        return isinstance(raw, float) and (tp is LREAL or is_real32(raw))
     return isinstance(raw, int) and not isinstance(raw, bool) and tp.min <= raw <= tp.max
 
 

@@ -17,8 +17,9 @@ from fbd.block import register, registry
 from fbd.compiler.interp import Interpreter
 from fbd.errors import ValidationError
 from fbd.network import Network
+from fbd.real32 import FLT_MAX, is_real32
 from fbd.testing import Harness
-from fbd.types import DINT, INT, LINT, LREAL, REAL, STRING, UINT, ULINT, USINT
+from fbd.types import DINT, INT, LINT, LREAL, REAL, SINT, STRING, UDINT, UINT, ULINT, USINT
 
 INF, NAN = math.inf, math.nan
 T_MIN = -(1 << 63)
@@ -141,8 +142,18 @@ TABLE = [
     ("LREAL_TO_SINT", -128.4, -128),
     # -- REAL <-> LREAL: the same double
     ("REAL_TO_LREAL", 1.5, 1.5),
-    ("LREAL_TO_REAL", 0.1, 0.1),                 # REAL is held as a double: no single rounding
-    ("LREAL_TO_REAL", 1e300, 1e300),
+    # -- to REAL: rounded once to single precision (matiec, iec2c 6bb2c339: these values)
+    ("LREAL_TO_REAL", 0.1, 0.10000000149011612),
+    ("LREAL_TO_REAL", 1e38, 9.999999680285692e+37),
+    ("LREAL_TO_REAL", 1e300, INF),               # past FLT_MAX: C's float is inf
+    ("LREAL_TO_REAL", -3.4028235677973366e38, -INF),   # FLT_MAX + half an ulp: even is inf
+    ("LREAL_TO_REAL", 3.4028235677973362e38, 3.4028234663852886e38),
+    ("LREAL_TO_REAL", 1e-46, 0.0),
+    ("DINT_TO_REAL", 16777217, 16777216.0),
+    ("LINT_TO_REAL", 2**60 + 2**36 + 1, 1.1529216420458004e18),  # once, not 2**60 via a double
+    ("ULINT_TO_REAL", 18446744073709551615, 1.8446744073709552e19),
+    ("LWORD_TO_REAL", 2**60 + 2**36, float(2**60)),   # a tie, to even
+    ("STRING_TO_REAL", "0.1", 0.10000000149011612),
     ("LREAL_TO_REAL", NAN, NAN),
     # -- TIME -> integers: whole seconds toward zero, wrapped (matiec counts seconds)
     ("TIME_TO_DINT", "T#1s500ms", 1),
@@ -168,7 +179,8 @@ TABLE = [
     # -- TIME <-> REAL: seconds with the fraction
     ("TIME_TO_REAL", "T#1s500ms", 1.5),
     ("TIME_TO_LREAL", "T#1500us", 0.0015),
-    ("TIME_TO_REAL", us(-1000), -0.001),
+    ("TIME_TO_REAL", us(-1000), -0.0010000000474974513),
+    ("TIME_TO_LREAL", us(-1000), -0.001),
     ("REAL_TO_TIME", 1.5, 1_500_000),
     ("REAL_TO_TIME", 1500.0, 1_500_000_000),
     ("LREAL_TO_TIME", 0.0625, 62_500),
@@ -198,7 +210,7 @@ TABLE = [
     ("REAL_TO_STRING", 1 / 3, "0.3333333433"),
     ("REAL_TO_STRING", 123456789.0, "123456792"),
     ("REAL_TO_STRING", 0.0001, "9.999999747e-05"),
-    ("REAL_TO_STRING", 1e39, "inf"),                  # beyond a C float
+    ("REAL_TO_STRING", 3.4028234663852886e38, "3.402823466e+38"),
     ("REAL_TO_STRING", INF, "inf"),
     ("REAL_TO_STRING", NAN, "nan"),
     ("REAL_TO_STRING", -NAN, "-nan"),                 # C prints a NaN's sign
@@ -328,6 +340,42 @@ def test_a_positive_time_round_trips_through_string(value):
 
 
 # ------------------------------------------------------------------ TRUNC
+TRUNC_TYPES = [SINT, INT, DINT, LINT, USINT, UINT, UDINT, ULINT]
+# matiec (iec2c 6bb2c339df6f, gcc on x86-64): x := TRUNC(lr) into each of TRUNC_TYPES, lr an
+# LREAL set per scan; inf, -inf and nan are 1.0 / z, -1.0 / z and 0.0 / z with z = 0.0
+TRUNC_ROWS = """
+2.7,2,2,2,2,2,2,2,2
+-2.7,-2,-2,-2,-2,254,65534,4294967294,18446744073709551614
+0.5,0,0,0,0,0,0,0,0
+-0.5,0,0,0,0,0,0,0,0
+127.9,127,127,127,127,127,127,127,127
+-128.9,-128,-128,-128,-128,128,65408,4294967168,18446744073709551488
+300.7,44,300,300,300,44,300,300,300
+-300.7,-44,-300,-300,-300,212,65236,4294966996,18446744073709551316
+70000.5,112,4464,70000,70000,112,4464,70000,70000
+-70000.5,-112,-4464,-70000,-70000,144,61072,4294897296,18446744073709481616
+3e9,0,0,-2147483648,3000000000,0,0,3000000000,3000000000
+-3e9,0,0,-2147483648,-3000000000,0,0,1294967296,18446744070709551616
+5e9,0,0,-2147483648,5000000000,0,0,705032704,5000000000
+1e19,0,0,-2147483648,-9223372036854775808,0,0,0,10000000000000000000
+-1e19,0,0,-2147483648,-9223372036854775808,0,0,0,9223372036854775808
+1e20,0,0,-2147483648,-9223372036854775808,0,0,0,0
+inf,0,0,-2147483648,-9223372036854775808,0,0,0,0
+-inf,0,0,-2147483648,-9223372036854775808,0,0,0,9223372036854775808
+nan,0,0,-2147483648,-9223372036854775808,0,0,0,9223372036854775808
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_trunc_gives_what_matiecs_c_cast_gives_in_range_and_beyond(engine):
+    harnesses = [Harness.block(blocks.TRUNC(types={"I": out, "R": LREAL}), engine=engine)
+                 for out in TRUNC_TYPES]
+    for row in TRUNC_ROWS.split():
+        value, *want = row.split(",")
+        got = [h.set(IN=float(value)).scan().get("OUT") for h in harnesses]
+        assert got == [int(w) for w in want], value
+
+
 @pytest.mark.parametrize("out_type, in_type, value, want", [
     (INT, REAL, 2.9, 2),
     (INT, REAL, -2.9, -2),
@@ -337,7 +385,6 @@ def test_a_positive_time_round_trips_through_string(value):
     (INT, REAL, INF, 0),
     (DINT, LREAL, -2147483648.9, -2147483648),
     (USINT, REAL, -1.0, 255),
-    (LINT, LREAL, 1e19, -8446744073709551616),
     (ULINT, LREAL, 1e19, 10000000000000000000),
 ])
 def test_trunc_truncates_toward_zero_and_wraps(out_type, in_type, value, want):
@@ -413,7 +460,8 @@ EDGE_INPUTS = {
     "bool": lambda tp: [False, True],
     "int": lambda tp: sorted({tp.min, tp.max, 0, 1} | ({-1} if tp.signed else set())),
     "bits": lambda tp: [0, 1, tp.max],
-    "real": lambda tp: [0.0, -0.0, 0.5, -0.5, 2.5, 1e300, -1e300, 5e-324, INF, -INF, NAN],
+    "real": lambda tp: [0.0, -0.0, 0.5, -0.5, 2.5, INF, -INF, NAN,
+                        *((1e300, -1e300, 5e-324) if tp.bits == 64 else (FLT_MAX, -FLT_MAX, 1e-45))],
     "time": lambda tp: [us(v) for v in (0, 1, -1, 1500, T_MIN, T_MAX)],
     "string": lambda tp: ["", "abc", "-1", "16#FF", "T#1s", "1.5e3", "TRUE", "x" * 254,
                           "9" * 254, "-" + "9" * 253, "2#" + "1" * 252, "T#" + "9" * 250 + "d",
@@ -425,8 +473,8 @@ def valid(tp, raw) -> bool:
     kind = tp.kind
     if kind == "bool":
         return type(raw) is bool
-    if kind == "real":
-        return type(raw) is float
+    if kind == "real":  # a REAL's value is a single-precision one
+        return type(raw) is float and (tp.bits == 64 or is_real32(raw))
     if kind == "string":
         return type(raw) is str and len(raw) <= 254
     return type(raw) is int and tp.min <= raw <= tp.max  # int, bits, time

@@ -1,15 +1,16 @@
-"""MEMORY, SR, RS, LIFO and FIFO."""
+"""MEMORY, SR, RS, SEMA, LIFO and FIFO."""
 
 from datetime import timedelta
 
 import pytest
 
-from blocks.memory import FIFO, LIFO, MEMORY, RS, SR
+from blocks.memory import FIFO, LIFO, MEMORY, RS, SEMA, SR
 from fbd import BOOL, INT, REAL, STRING, TIME
 from fbd.block import registry
 from fbd.errors import WiringError
 from fbd.testing import Harness
 from tests.blocks.agreement import assert_agrees_with_interpreter
+from tests.blocks.scenario import ENGINES, assert_rows, assert_st_rows
 
 
 # ---------------------------------------------------------------------- MEMORY
@@ -65,6 +66,34 @@ def test_rs_is_reset_dominant():
            ({"S": True, "R1": True}, {"Q1": False}),  # both: reset wins
            ({"R1": False}, {"Q1": True}),
            ({"S": False, "R1": True}, {"Q1": False})])
+
+
+# ------------------------------------------------------------------------- SEMA
+SEMA_SETS = {2: {"CLAIM": True}, 3: {"CLAIM": False}, 5: {"RELEASE": True},
+             6: {"CLAIM": True}, 7: {"CLAIM": False}, 8: {"RELEASE": False}}
+# matiec (iec2c 6bb2c339df6f): oracle.py sema.st --cycle 5ms --scans 8 --set claim=TRUE@2
+#   --set claim=FALSE@3 --set release=TRUE@5 --set claim=TRUE@6 --set claim=FALSE@7
+#   --set release=FALSE@8 --watch claim --watch release --watch sem.BUSY
+SEMA_ROWS = """
+scan,t_ms,claim,release,sem.BUSY
+1,0,FALSE,FALSE,FALSE
+2,5,TRUE,FALSE,TRUE
+3,10,FALSE,FALSE,TRUE
+4,15,FALSE,FALSE,TRUE
+5,20,FALSE,TRUE,FALSE
+6,25,TRUE,TRUE,TRUE
+7,30,FALSE,TRUE,FALSE
+8,35,FALSE,FALSE,FALSE
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_sema_is_claimed_until_released_and_a_claim_wins_as_matiec_on_every_engine(engine):
+    assert_rows(SEMA(), ["CLAIM", "RELEASE", "BUSY"], SEMA_SETS, SEMA_ROWS, engine)
+
+
+def test_sema_called_from_st_runs_the_block_as_matiec():
+    assert_st_rows("SEMA", "sem", {"CLAIM": "BOOL", "RELEASE": "BOOL"}, SEMA_SETS, SEMA_ROWS)
 
 
 # ------------------------------------------------------------------ LIFO, FIFO
@@ -226,14 +255,15 @@ def test_depth_must_be_an_int_from_1_to_32767(depth):
 
 
 # ----------------------------------------------------------------- declarations
-@pytest.mark.parametrize("name", ["MEMORY", "SR", "RS", "LIFO", "FIFO"])
+@pytest.mark.parametrize("name", ["MEMORY", "SR", "RS", "SEMA", "LIFO", "FIFO"])
 def test_memory_blocks_are_registered_function_blocks_with_a_summary(name):
     cls = registry()[name]
     assert cls.family == "memory" and cls.stateful
     assert cls.summary() and "Ports::" in cls.__doc__
 
 
-@pytest.mark.parametrize("block", [MEMORY(INT), MEMORY(STRING), SR(), RS(), LIFO(INT, depth=3),
-                                   FIFO(BOOL, depth=2), FIFO(STRING, depth=4)], ids=repr)
+@pytest.mark.parametrize("block", [MEMORY(INT), MEMORY(STRING), SR(), RS(), SEMA(),
+                                   LIFO(INT, depth=3), FIFO(BOOL, depth=2),
+                                   FIFO(STRING, depth=4)], ids=repr)
 def test_memory_blocks_agree_with_the_interpreter(block):
     assert_agrees_with_interpreter(block)

@@ -58,6 +58,17 @@ def test_coerce_accepts_iec_literals_and_refuses_out_of_range():
     assert t.WORD.coerce("16#FF") == 255
     assert t.INT.coerce("INT#-5") == -5
     assert t.REAL.coerce(2) == 2.0
+    assert t.REAL.coerce(0.1) == 0.10000000149011612     # a REAL holds single precision
+    assert t.REAL.coerce("0.1") == t.REAL.coerce(0.1) and t.LREAL.coerce("0.1") == 0.1
+    assert t.REAL.coerce(16777217) == 16777216.0 and t.LREAL.coerce(16777217) == 16777217.0
+    assert t.REAL.coerce(2**60 + 2**36 + 1) == 2.0**60 + 2.0**37  # rounded once
+    assert t.REAL.coerce(float("inf")) == float("inf") and t.LREAL.coerce(1e39) == 1e39
+    with pytest.raises(t.InvalidValue, match=r"x: 1e\+39 is out of range for REAL"):
+        t.REAL.coerce(1e39, "x")
+    with pytest.raises(t.InvalidValue, match="out of range for REAL"):
+        t.REAL.coerce("3.5E38")
+    with pytest.raises(t.InvalidValue, match="out of range for REAL"):
+        t.REAL.coerce(10**39)
     with pytest.raises(t.InvalidValue, match=r"x: 40000 is out of range for INT \(-32768..32767\)"):
         t.INT.coerce(40000, "x")
     with pytest.raises(t.InvalidValue, match="is not a BOOL"):
@@ -97,3 +108,31 @@ def test_numpy_scalars_from_a_trace_are_accepted_as_their_python_values():
     assert LREAL.coerce(np.float32(1.5)) == 1.5
     with pytest.raises(t.InvalidValue, match="out of range for UINT"):
         UINT.coerce(np.int64(-1))
+
+
+def test_a_type_counts_the_types_it_is_built_on_and_the_values_it_holds():
+    row = t.ArrayType.of(t.INT, [(1, 10)])
+    pair = t.StructType.of("PAIR", [("a", row), ("b", t.REAL)])
+    grid = t.ArrayType.of(pair, [(0, 2), (0, 1)], "GRID")
+    alias = t.DerivedType.of("MY_GRID", grid)
+    assert [tp.depth for tp in (t.INT, row, pair, grid, alias)] == [1, 2, 3, 4, 5]
+    assert [tp.elements for tp in (t.INT, row, pair, grid, alias)] == [1, 10, 11, 66, 66]
+
+
+def test_a_type_nested_past_the_limit_is_refused_when_it_is_made():
+    tp = t.INT
+    for k in range(t.MAX_TYPE_DEPTH - 1):
+        tp = t.DerivedType.of(f"T{k}", tp) if k % 2 else t.ArrayType.of(tp, [(0, 0)])
+    assert tp.depth == t.MAX_TYPE_DEPTH
+    with pytest.raises(t.InvalidValue, match=f"built on 33 types .* more than the {t.MAX_TYPE_DEPTH}"):
+        t.StructType.of("DEEP", [("x", tp)])
+
+
+def test_a_value_of_more_elements_than_one_may_hold_is_refused_before_it_is_made():
+    big = t.ArrayType.of(t.LREAL, [(0, t.ARRAY_MAX - 1)], "BIG_ROW")   # the largest array
+    with pytest.raises(t.InvalidValue, match="would hold 1,048,577 elements, more than the 1,048,576"):
+        t.StructType.of("BIG", [("a", big), ("b", t.INT)])
+    row = t.ArrayType.of(t.INT, [(1, 1024)])
+    with pytest.raises(t.InvalidValue, match="would hold 1,049,600 elements"):
+        t.ArrayType.of(row, [(1, 1025)])                           # each dimension fits, not the whole
+    assert "default" not in vars(big)                              # nothing was built

@@ -26,6 +26,16 @@ def test_every_elementary_value_reads_back_from_its_text(tp, raw, text):
     assert v.parse_value(tp, text) == raw
 
 
+def test_a_real_reads_as_the_shortest_text_of_its_single_precision_value():
+    single = t.REAL.coerce(0.1)      # 0.10000000149011612
+    assert v.format_value(t.REAL, single) == "0.1" and v.format_value(t.LREAL, single) != "0.1"
+    assert v.format_value(t.LREAL, 0.1) == "0.1"
+    assert v.format_value(t.REAL, t.REAL.coerce(1 / 3)) == "0.33333334"
+    assert v.format_value(t.REAL, t.REAL.coerce(1e30)) == "1.0E+30"
+    assert v.csv_value(t.REAL, single) == "0.1" and v.json_value(t.REAL, single) == single
+    assert v.parse_value(t.REAL, v.format_value(t.REAL, single)) == single
+
+
 def test_a_literal_knows_its_type_from_its_spelling():
     assert v.parse_literal("INT#5") == (5, "INT")
     assert v.parse_literal("T#2s") == (2_000_000, "TIME")

@@ -58,3 +58,22 @@ class Rig:
     def load(self, grid) -> None:
         self.game.load_board(grid)
         self.window.tick()
+
+
+def open_debugger(qtbot, plc, size=(1280, 860)):
+    """A DebuggerWindow on ``plc``, its timer stopped (time moves when a test ticks it),
+    shown at ``size``."""
+    from hmi.debugger.window import DebuggerWindow
+    window = DebuggerWindow(plc, autostart=False)
+    qtbot.addWidget(window)
+    window.resize(*size)
+    window.show()
+    return window
+
+
+def game_2048_plc():
+    """A started 2048's PLC on seed 1."""
+    from programs.game2048 import Game2048
+    game = Game2048(seed=1)
+    game.start()
+    return game.plc

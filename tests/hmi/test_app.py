@@ -193,3 +193,9 @@ def test_the_installed_command_has_the_hmi_verb():
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
         "fbd: error: no HMI panel for program 'nosuch' (there are: 2048, sudoku, jigsaw, hidato)"]
+
+
+def test_about_names_the_version(rig):
+    from importlib.metadata import version
+    assert f"</b> {version('fbd-sim')}<p>" in rig.window.about_text()
+    assert QApplication.instance().applicationVersion() == version("fbd-sim")

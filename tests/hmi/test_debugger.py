@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from PyQt6.QtCore import QPoint, QPointF, Qt
-from PyQt6.QtGui import QWheelEvent
+from PyQt6.QtGui import QFontMetrics, QWheelEvent
 from PyQt6.QtWidgets import QApplication
 
 from fbd.debug.debugger import MAX
@@ -14,7 +14,7 @@ from fbd.debug.layout import crossings, overlaps
 from hmi.debugger.cli import register  # noqa: F401  (the verb imports no Qt)
 from hmi.debugger.window import DebuggerWindow
 from programs.game2048 import Game2048
-from tests.hmi.rig import Rig
+from tests.hmi.rig import Rig, open_debugger
 
 SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
 
@@ -52,6 +52,17 @@ def test_step_increments_the_counter_and_the_values(win):
     assert port.text(2) == dbg.text(port.data(0, Qt.ItemDataRole.UserRole))
 
 
+def test_the_tree_names_a_variable_of_an_inner_instance_by_its_member_path(qtbot):
+    from fbd import Plc
+    from tests.blocks.test_control import control_loop
+    window = open_debugger(qtbot, Plc(control_loop(), cycle=0.02))
+    pid = window.tree.find("ctrl")
+    pid.setExpanded(True)
+    names = [pid.child(i).text(0) for i in range(pid.childCount())]
+    assert {"ITERM.XOUT (var)", "DTERM.XOUT (var)", "ERROR (var)", "XOUT (out)"} <= set(names)
+    window.close()
+
+
 def test_the_timer_runs_at_the_chosen_speed(win):
     dbg = win.debugger
     dbg.budget_s = 60.0                # the scans due, however slow this machine is
@@ -77,7 +88,7 @@ def test_step_into_highlights_the_block_in_the_diagram(win):
     win.actions_by_name["step_into"].trigger()       # runs the first block
     assert dbg.in_scan and dbg.current_block == dbg.order[1]
     assert win.diagram.view.current == dbg.order[1].rsplit(".", 1)[1]  # followed into its macro
-    assert "in scan: block 1/" in win.position.text() and win.position.isVisible()
+    assert "in scan: block 1/" in win.position.full_text() and win.position.isVisible()
     win.actions_by_name["finish"].trigger()
     assert not dbg.in_scan and win.diagram.view.current is None
 
@@ -135,10 +146,19 @@ def test_a_breakpoint_pauses_the_run(win, game):
     assert win.debugger.breakpoints == [] and panel.table.rowCount() == 0
 
 
+def to_break(win) -> None:
+    """*To break*, and the timer's ticks until it pauses."""
+    win.actions_by_name["until"].trigger()
+    t = 0.0
+    while win.debugger.state == "running":
+        t += 0.05
+        win.tick(t)
+
+
 def test_a_stale_breakpoint_message_clears_when_running_again(win):
     dbg = win.debugger
     dbg.add_breakpoint("SCORE >= 0")
-    win.actions_by_name["until"].trigger()
+    to_break(win)
     assert "paused by a breakpoint" in win.message_field.message()
     dbg.remove_breakpoint(dbg.breakpoints[0])
     win.actions_by_name["run"].trigger()
@@ -481,10 +501,7 @@ def test_trends_are_lanes_like_a_logic_analyser(win):
 def st_win(qtbot):
     from fbd.st.project import load
     from hmi.screenshots import TANK
-    w = DebuggerWindow(load("tank.st", TANK).plc(cycle=0.01), autostart=False)
-    qtbot.addWidget(w)
-    w.resize(1280, 860)
-    w.show()
+    w = open_debugger(qtbot, load("tank.st", TANK).plc(cycle=0.01))
     yield w
     w.close()
 
@@ -514,11 +531,11 @@ def test_paused_at_a_line_the_pane_highlights_it_with_the_calls_values(st_win):
     dbg = st_win.debugger
     dbg.step(5)
     st_win.source.toggle(24)
-    st_win.actions_by_name["until"].trigger()
+    to_break(st_win)
     row = st_win.source.view.row_of(24)
     assert row.current and dbg.current_line == ("Tank", 24)
     assert st_win.source.view.row_of(23).values == {"seq.pump": "TRUE"}
-    assert "before line 24 of PROGRAM Tank" in st_win.position.text()
+    assert "before line 24 of PROGRAM Tank" in st_win.position.full_text()
     assert "paused by a breakpoint: line breakpoint 1" in st_win.message_field.text()
     # the values are the call's: level is the table's only when Tank returns
     assert row.values == {"level": "82.5"} and dbg.get("Tank.level") == 82.5
@@ -541,13 +558,62 @@ def test_step_line_follows_the_call_into_the_fb_and_marks_the_caller(st_win):
     assert st_win.source.shown == "Tank.seq"            # followed the next statement
 
 
-def test_a_click_on_an_st_block_in_the_diagram_shows_its_source(st_win, qtbot):
-    st_win.source.show_instance("Tank.seq")
-    view = st_win.diagram.view
-    box = view.box_items["Tank"]
+def fillings(qtbot):
+    """The debugger on a network of two ST function blocks, one driving the other."""
+    from fbd import BOOL, Network, Plc
+    from fbd.st.project import load
+    from hmi.screenshots import TANK
+    filling = load("tank.st", TANK).blocks["Filling"]
+    net = Network("Line")
+    first = net.add("first", filling(), start=net.input("GO", BOOL))
+    second = net.add("second", filling(), start=first.valve)
+    net.output("PUMP", second.pump)
+    return open_debugger(qtbot, Plc(net))
+
+
+def test_a_click_on_an_st_block_in_the_diagram_shows_its_source(qtbot):
+    w = fillings(qtbot)
+    assert w.diagram.isVisible() and w.source.isVisible()    # a network: both
+    w.source.show_instance("second")
+    view = w.diagram.view
+    box = view.box_items["first"]
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
                      pos=view.mapFromScene(box.sceneBoundingRect().center()))
-    assert st_win.source.shown == "Tank"
+    assert w.source.shown == "first"
+    w.close()
+
+
+def test_a_program_that_is_one_st_pou_shows_its_source_instead_of_an_empty_diagram(st_win):
+    assert not st_win.diagram.isVisible()
+    assert st_win.source.width() > st_win.width() * 0.6
+
+
+LONG_ARRAY = """\
+PROGRAM prg
+VAR a : ARRAY[1..40] OF INT; k : INT; END_VAR
+  k := k + 1;
+  a[1 + k MOD 40] := k;
+END_PROGRAM
+"""
+
+
+def test_the_values_after_a_long_line_can_be_scrolled_into_view(qtbot):
+    from fbd.st.project import load
+    w = open_debugger(qtbot, load("arr.st", LONG_ARRAY).plc(cycle=0.01))
+    w.debugger.step(50)
+    w.refresh()
+    view = w.source.view
+    bar = view.horizontalScrollBar()
+    row = view.row_of(4)
+    assert row.values["a"].startswith("[40, 41, ") and row.values["a"].endswith(", 39]")
+    text_end = view.fontMetrics().horizontalAdvance(row.text + "   ")
+    # the whole of the values fits between the scroll bar's ends (it ended with the text)
+    assert bar.maximum() + view.viewport().width() > text_end + QFontMetrics(
+        view.font()).horizontalAdvance(view.values_text(row))
+    bar.setValue(bar.maximum())
+    w.resize(1000, 860)                                       # a relayout keeps the range
+    assert bar.maximum() > 0
+    w.close()
 
 
 def test_the_sfc_tab_shows_the_active_step_live(st_win):

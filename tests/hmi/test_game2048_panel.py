@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import pytest
 from PyQt6.QtCore import Qt
 from PyQt6.QtGui import QColor
+from PyQt6.QtWidgets import QApplication
 
 from hmi.panel import TOUCHED_NOTE, plc_status
 from hmi.panels.game2048 import THEME, BestScore, Game2048Panel, tile_style
@@ -278,6 +279,7 @@ def test_the_status_line_counts_overruns_in_words(overruns, says):
 
 
 def test_menu_settings_start_a_new_game(rig):
+    rig.panel.confirm = lambda parent, what: True       # the game in progress may go
     old = rig.game
     rig.panel.placement_actions["article"].trigger()
     assert rig.game is not old
@@ -301,6 +303,7 @@ def test_seed_from_the_menu(rig, monkeypatch):
     from hmi.panels import game2048 as module
     assert rig.panel.settings.seed == 1 and rig.game.seed == 1
     assert rig.panel.seed_action.text() == "Seed (1)..."
+    rig.panel.confirm = lambda parent, what: True
     monkeypatch.setattr(module.QInputDialog, "getInt", lambda *a: (42, True))
     rig.panel.seed_action.trigger()
     assert rig.game.seed == 42 and rig.panel.seed_action.text() == "Seed (42)..."
@@ -384,3 +387,16 @@ def test_the_panel_is_registered_and_builds_by_default(qtbot, tmp_path, monkeypa
     panel = factory()
     qtbot.addWidget(panel)
     assert isinstance(panel.game, Game2048)
+
+
+def test_the_changed_in_the_debugger_note_is_whole_at_the_default_width(rig):
+    rig.window.resize(560, 820)                        # the window's first size
+    dbg_win = rig.window.open_debugger(autostart=False)
+    dbg_win.debugger.write("SCORE", 5000)
+    dbg_win.close()
+    rig.advance(20)
+    QApplication.processEvents()                       # laid out again
+    line = rig.panel.status_line
+    assert line.note.text() == TOUCHED_NOTE and line.note.isVisible()
+    assert line.note.width() >= line.note.fontMetrics().horizontalAdvance(TOUCHED_NOTE)
+    assert "…" not in line.left.text()                 # the cost gave up its room first

@@ -291,3 +291,33 @@ def test_the_path_runs_between_the_numbers_not_through_them():
     (ax, ay), (bx, by) = segments[1]                             # 2 -> 3, diagonal
     for (x, y), (cx, cy) in (((ax, ay), (150, 50)), ((bx, by), (250, 150))):
         assert ((x - cx) ** 2 + (y - cy) ** 2) ** 0.5 >= 0.3 * side    # clear of the number
+
+
+def test_the_difficulty_box_shows_the_puzzles_difficulty(qtbot):
+    rig = HidatoRig(qtbot, start=False)
+    panel = rig.panel
+    assert PUZZLE == "5x5-easy-s1" and panel.difficulty_box.currentText() == "easy"
+    panel.choose("7x7-hard-s6")
+    assert panel.difficulty_box.currentText() == "hard"
+    assert [n for n, a in panel.puzzle_actions.items() if a.isChecked()] == ["7x7-hard-s6"]
+
+
+def test_the_selection_shows_on_a_conflicting_cell(rig, qtbot):
+    from hmi.panels.hidato import SELECTION_FRAME
+    rig.type_number(qtbot, 4, 0, 3)          # a conflict, and the cell stays selected
+    assert rig.game.conflicts[4][0] and rig.panel.selected == (4, 0)
+    view = rig.panel.board_view
+    rect = view.cell_rect(4, 0)
+    image = view.grab().toImage()
+    ratio = image.devicePixelRatio()
+    edge = [image.pixelColor(round((rect.x() + rect.width() * f) * ratio),
+                             round((rect.y() + rect.height() * 0.09) * ratio)).name()
+            for f in (0.3, 0.5, 0.7)]
+    assert SELECTION_FRAME in edge           # was: all the conflict's red
+
+
+def test_typing_into_a_given_cell_says_it_is_given(rig, qtbot):
+    from hmi.panels.hidato import GIVEN_HINT
+    rig.click(qtbot, 1, 0)                   # the given 7
+    qtbot.keyClick(rig.panel, Qt.Key.Key_8)
+    assert rig.panel.typed == "" and rig.panel.hint.text() == GIVEN_HINT

@@ -191,8 +191,8 @@ def test_nothing_clips_at_the_minimum_window_size(opened):
     assert window.size() == window.minimumSize()
     assert panel.state_label.text() == "Paused"
     check_no_clipping(window)
-    board = rect_in(panel.board_view, window)
-    assert board.width() >= 300 and board.height() >= 300
+    board = rect_in(panel.board_view, window)   # room for 800x600 screens, still playable
+    assert board.width() >= 200 and board.height() >= 200
 
 
 def test_at_the_default_size_the_status_line_shows_everything(opened):

@@ -330,3 +330,31 @@ def test_a_jigsaw_grid_of_another_layout_builds_a_new_program(qtbot):
     grid, regions = read_grid(jigsaw[1]["path"])
     assert rig.panel.plc is not old and rig.window.panel.plc is rig.panel.plc
     assert rig.game.regions == regions and rig.game.initial == grid
+
+
+def test_the_grid_menu_checks_the_grid_played_and_the_difficulty_follows_it(rig):
+    panel = rig.panel
+    first = panel.puzzles[0]["name"]
+    assert [n for n, a in panel.grid_actions.items() if a.isChecked()] == [first]
+    hard = next(p for p in panel.puzzles if "-hard-" in p["name"])
+    panel.grid_actions[hard["name"]].trigger()          # Game > Grid > a hard one
+    assert [n for n, a in panel.grid_actions.items() if a.isChecked()] == [hard["name"]]
+    assert panel.chooser.currentData()["name"] == hard["name"]
+    assert panel.difficulty_box.currentText() == "hard"
+
+
+def test_a_grid_declined_in_the_list_leaves_the_grid_played_shown(rig):
+    rig.start()
+    rig.panel.confirm = lambda parent, what: False
+    rig.panel.choose(3)
+    assert rig.panel.chooser.currentIndex() == 0
+    assert rig.panel.grid_actions[rig.panel.puzzles[0]["name"]].isChecked()
+
+
+def test_typing_into_a_given_cell_says_it_is_given(rig, qtbot):
+    from hmi.panels.sudoku import GIVEN_HINT
+    rig.start()
+    r, c = first_given(rig.game.initial)
+    rig.panel.board_view.select(r, c)
+    qtbot.keyClick(rig.panel, Qt.Key.Key_5)
+    assert rig.panel.hint.text() == GIVEN_HINT and rig.panel.hint.flashing

@@ -45,6 +45,12 @@ def pou(name, iface, body, kind="program", lang="FBD", extra=""):
             f"<body><{lang}>{body}</{lang}></body>{extra}</pou>")
 
 
+def st_pou(name, iface, text, kind="program"):
+    """A POU whose body is Structured Text, as Beremiz writes one."""
+    return pou(name, iface, f'<xhtml:p xmlns:xhtml="http://www.w3.org/1999/xhtml"><![CDATA[{text}]]>'
+                            f"</xhtml:p>", kind, lang="ST")
+
+
 def var(name, tp, init=None, at=None):
     iv = f'<initialValue><simpleValue value="{init}"/></initialValue>' if init is not None else ""
     address = f' address="{at}"' if at else ""
@@ -175,6 +181,19 @@ def cases():
     yield Case("address-huge-integer", project(
         pou("Main", "<localVars>" + var("B", "BOOL", at=f"%IX{'9' * 5000}.0")
             + "</localVars>", "")), "pou", "is not a located address")
+    out_lint = "<outputVars>" + var("O", "LINT") + "</outputVars>"
+    yield Case("st-body-integer-thousands-of-digits", project(
+        st_pou("Main", out_lint, f"O := {'9' * 5000};")), "pou",
+        "in PROGRAM Main: a literal of 5,000 characters is too long (at most 200)")
+    yield Case("st-body-name-a-megabyte-long", project(
+        st_pou("Main", out_lint, f"O := {'n' * 1_000_000};")), "pou",
+        "in PROGRAM Main: a name of 1,000,000 characters is too long (at most 1,024)")
+    yield Case("st-body-calls-a-thousand-deep", project(
+        "".join(st_pou(f"F{k}", "<returnType><LINT/></returnType><inputVars>" + var("X", "LINT")
+                       + "</inputVars>", f"F{k} := F{k + 1}(X);" if k < 999 else f"F{k} := X;",
+                       kind="function") for k in range(1000))
+        + st_pou("Main", out_lint, "O := F0(1);")), "pou",
+        "POUs placed inside one another more than 64 deep")
     yield Case("connector-chain-1000", project(pou("Main", OUT_INT, _connector_chain(1000))),
                "pou", None)
     yield Case("pous-nested-63", project(_nested_pous(63)), "pou", None)

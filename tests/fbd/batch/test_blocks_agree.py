@@ -6,8 +6,10 @@ One network per family holds one instance of each configuration: every
 binding of the block's type variables, extensible blocks at their smallest
 size and one more, both settings of F_TRIG's first-scan pulse, LIFO and FIFO
 two deep (so that they fill). Hypothesis draws, per IEC type, a few values
-besides the type's edges (its limits, 0, 1, -1; for REAL NaN, the infinities,
--0.0, the smallest subnormal, 2**53 + 1; for TIME small multiples of the
+besides the type's edges (its limits, 0, 1, -1; for REAL and LREAL NaN, the
+infinities, -0.0, the smallest subnormal, 2**24 or 2**53 plus 2, and for REAL
+the single-precision 0.1, whose sums expose a double's extra bits; for TIME
+small multiples of the
 cycle as well as the extremes; for STRING literals of every kind), and a
 seed that spreads them over the instances and scans.
 """
@@ -26,6 +28,7 @@ import blocks
 from fbd import Network
 from fbd import types as t
 from fbd.block import Extensible, registry
+from fbd.real32 import FLT_MAX, round_real32
 from tests.fbd.batch.agreement import Pair
 
 LANES = 16
@@ -77,6 +80,10 @@ def _edges(tp) -> list:
         if tp.signed:
             values |= {-1, -2}
         return sorted(values)
+    if tp is t.REAL:   # its values are single-precision ones
+        return [round_real32(x) for x in (
+            0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1.5, float("nan"), float("inf"), -float("inf"),
+            1e-45, FLT_MAX, 2.0 ** 24 + 2, 0.1, 0.2, 1e19, -1e19, 3.0)]
     if tp.kind == "real":
         return [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1.5, float("nan"), float("inf"), -float("inf"),
                 5e-324, 1.7976931348623157e308, 2.0 ** 53 + 2, 1e19, -1e19, 3.0]
@@ -90,7 +97,7 @@ def _drawn(tp):
     if tp.is_integral:
         return st.lists(st.integers(tp.min, tp.max), max_size=3)
     if tp.kind == "real":
-        return st.lists(st.floats(width=64), max_size=3)
+        return st.lists(st.floats(width=tp.bits), max_size=3)
     return st.lists(st.text(alphabet="0123456789#.-+eETtRUFASLs_ xyz", max_size=8), max_size=3)
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import blocks
-from fbd import BOOL, INT, STRING, TIME, FbdError, Network, UnknownSignal
+from fbd import BOOL, INT, LINT, LREAL, REAL, STRING, TIME, FbdError, Network, UnknownSignal
 from fbd.batch import BatchHarness
 from fbd.testing import Harness
 
@@ -78,6 +78,24 @@ def test_time_comes_as_timedelta64_and_goes_in_as_timedeltas_or_timedelta64():
         h.set(PT=np.array([1, 2, 3]))
     with pytest.raises(FbdError, match="below the µs"):
         h.set(PT=np.array([1, 2, 3], "timedelta64[ns]"))
+
+
+def test_reals_are_single_precision_in_and_out_and_one_out_of_range_is_refused():
+    net = Network("Sum")
+    x, y = net.input("X", REAL), net.input("Y", LREAL)
+    net.output("S", net.add("s", blocks.ADD(REAL), IN1=x, IN2=0.2).OUT)
+    net.output("T", net.add("t", blocks.ADD(LREAL), IN1=y, IN2=0.2).OUT)
+    net.output("L", net.add("l", blocks.LINT_TO_REAL(), IN=net.input("N", LINT)).OUT)
+    h = BatchHarness(net, n=3)
+    h.set(X=np.array([0.1, 16777217.0, -3e38]), Y=[0.1, 16777217.0, -3e38],
+          N=np.array([2**60 + 2**36 + 1, 1, -1])).scan()
+    assert h.get("S").dtype == np.float32 and h.get("T").dtype == np.float64
+    assert h.get("S").tolist() == [0.30000001192092896, 16777216.0, -3.0000000054977558e38]
+    assert h.get("T").tolist() == [0.30000000000000004, 16777217.2, -3e38]
+    assert h.get("L").tolist() == [2.0**60 + 2.0**37, 1.0, -1.0]   # rounded once
+    with pytest.raises(FbdError, match=r"X\[1\]: 3.5e\+38 is out of range for REAL"):
+        h.set(X=np.array([0.0, 3.5e38, 1.0]))
+    h.set(Y=np.array([0.0, 3.5e38, 1.0]))     # an LREAL holds it
 
 
 def test_a_constant_driven_signal_reads_as_n_copies():
@@ -196,3 +214,17 @@ def test_memory_is_checked_before_anything_is_allocated():
     with pytest.raises(FbdError, match=r"1000000 instances of Counter need about .* MiB .* "
                                        r"over the batch limit of 1.0 MiB: lower n"):
         BatchHarness(net, n=1_000_000, memory_limit=1 << 20)
+
+
+def test_reals_rounding_is_vector_code_a_float32_cast():
+    net = Network("Reals")
+    x = net.input("X", REAL)
+    net.output("S", net.add("s", blocks.MUL(REAL, n=3), IN1=x, IN2=x, IN3=0.1).OUT)
+    h = BatchHarness(net, n=4)
+    assert h.per_instance == {}
+    h.set(X=[0.1, 3e38, -1e-30, float("nan")]).scan()   # normal, overflowing, subnormal, NaN
+    scalar = Harness(net)
+    for k, value in enumerate([0.1, 3e38, -1e-30, float("nan")]):
+        want = scalar.set(X=value).scan().get("S")
+        got = float(h.get("S")[k])
+        assert got == want or (want != want and got != got), (value, got, want)

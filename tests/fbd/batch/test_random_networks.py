@@ -18,6 +18,7 @@ from fbd import BOOL
 from fbd.batch import BatchHarness
 from fbd.batch.bench import mixed_network
 from fbd.testing import Harness
+from fbd.tools.synthetic import control_network
 from tests.fbd.batch.agreement import same
 
 LANES = 5
@@ -61,3 +62,26 @@ def test_a_batch_equals_n_scalar_harness_runs(blocks_, seed, feedback):
                 want = h.plc.get_raw(path)
                 assert same(got[lane], want), (f"scan {k}, instance {lane}: {path} is {got[lane]!r} "
                                                f"in the batch, {want!r} in its Harness")
+
+
+def test_real_control_loops_equal_n_scalar_runs_scan_by_scan():
+    """REAL filters with feedback, float32 in the batch and single-precision floats
+    in the scalar engine, with inputs whose doubles single precision rounds."""
+    net = control_network(240, 5)
+    batch = BatchHarness(net, n=LANES)
+    scalar = [Harness(net) for _ in range(LANES)]
+    paths = scalar[0].plc.signals()
+    rng = np.random.default_rng(5)
+    for k in range(1, 41):
+        inputs = {f"X{j}": rng.choice([0.1, 16777217.0, -3.3, 1e6 / 3, 250.0], LANES)
+                  for j in range(4) if rng.random() < 0.4}
+        batch.set(inputs)
+        for lane, h in enumerate(scalar):
+            h.set({name: float(v[lane]) for name, v in inputs.items()})
+        batch.scan()
+        for h in scalar:
+            h.scan()
+        for path in paths:
+            got = batch.get_raw(path).tolist()
+            for lane, h in enumerate(scalar):
+                assert same(got[lane], h.plc.get_raw(path)), (k, lane, path)

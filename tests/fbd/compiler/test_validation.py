@@ -172,5 +172,20 @@ def test_non_finite_real_literals_compile():
     net.output("BIG", gt.OUT)
     net.output("SAME", nan.OUT)
     h = Harness(net)
-    h.set(A=1e308, B=0.0).scan()
+    h.set(A=3e38, B=0.0).scan()
     h.expect(BIG=False, SAME=False)
+
+
+def test_blocks_holding_more_values_than_a_program_may_are_refused_before_any_is_copied():
+    from fbd import types as t
+    from fbd.st import compile_unit, parse
+    big = compile_unit(parse("FUNCTION_BLOCK Big VAR a : ARRAY[0..1048575] OF LREAL; END_VAR "
+                             "VAR_OUTPUT q : LREAL; END_VAR q := a[0]; END_FUNCTION_BLOCK"))["Big"]
+    net = Network("many")
+    for k in range(3):
+        net.add(f"b{k}", big())
+    compile_network(net)
+    net.add("b3", big())      # four of the largest arrays and their outputs: 4 values too many
+    with pytest.raises(ValidationError, match=f"b3: the blocks hold 4,194,308 elementary values .* "
+                                              f"more than the {t.DATA_MAX:,} a program may hold"):
+        compile_network(net)

@@ -348,8 +348,8 @@ def test_several_breakpoints_that_hold_together_are_reported_together():
 
 @pytest.mark.parametrize("text, holds", [
     ("N = 4", True), ("N == 4", True), ("N <> 4", False), ("N != 4", False),
-    ("n = 4", None),                               # paths are case-sensitive ...
-    ("N = 4 and Q", True), ("N = 4 AnD NoT Q", False),   # ... keywords are not
+    ("n = 4", True), ("GE.out", True),            # IEC names ignore case: paths ...
+    ("N = 4 and Q", True), ("N = 4 AnD NoT Q", False),   # ... and keywords
     ("N = 4 & en.OUT", True), ("N > 3 XOR Q", False), ("FALSE OR N >= 4", True),
     ("NOT N > 5", None),                           # NOT binds tighter than >: NOT on an INT
     ("NOT (N > 5)", True),
@@ -389,6 +389,22 @@ def test_conditions_compare_strings_and_reals():
         assert dbg.check_condition(text).fn(dbg.table), text
 
 
+def test_reals_are_single_precision_in_conditions_watches_and_writes():
+    net = Network("R")
+    net.output("Y", net.add("sum", blocks.ADD(REAL), IN1=net.input("X", REAL), IN2=0.2).OUT)
+    dbg = Debugger(Plc(net))
+    dbg.write("X", "0.1")
+    dbg.step()
+    assert dbg.table[dbg.plc.program.signal("X").slot] == 0.10000000149011612
+    assert dbg.text("X") == "0.1" and dbg.text("Y") == "0.3"    # 0.30000001192092896
+    for text in ("X = 0.1", "Y = 0.3", "X < 0.10000001", "Y = 0.1 + 0.2"):
+        assert dbg.check_condition(text).fn(dbg.table), text
+    assert not dbg.check_condition("Y = 0.3000001").fn(dbg.table)   # the next REAL up
+    dbg.force("X", 16777217.0)
+    dbg.step()
+    assert dbg.text("X") == "16777216.0"
+
+
 @pytest.mark.parametrize("text, column, reason", [
     ("", None, "the condition is empty"),
     ("   ", None, "the condition is empty"),
@@ -399,7 +415,7 @@ def test_conditions_compare_strings_and_reals():
     ("(N > 2 N", 8, "expected ')' to close the '(' of column 1"),
     ("N > 2 3", 7, "after a complete expression"),
     ("nothing.here > 1", 1, "unknown signal 'nothing.here'"),
-    ("t.n > 1", 1, "did you mean t.seen, t.N?"),
+    ("t.sen > 1", 1, "did you mean t.seen, t.EN, t.N?"),
     ("N", None, "the condition is an integer, not TRUE or FALSE"),
     ("Q >= 1", 3, ">= compares like with like, but Q is BOOL and 1 is an integer"),
     ("Q > FALSE", 3, "does not order BOOLs"),
@@ -776,3 +792,33 @@ def test_format_value_writes_iec_text():
             format_value(REAL, 0.5), format_value(STRING, "it's"), format_value(WORD, 255),
             format_value(None, [1, 2])] == [
         "TRUE", "-3", "T#1s500ms", "0.5", "'it$'s'", "16#FF", "[1, 2]"]
+
+
+# ------------------------------------------------------------- a configuration's names
+CONFIGURATION = """
+PROGRAM counter
+  VAR n : INT; END_VAR
+  n := n + 1;
+END_PROGRAM
+CONFIGURATION conf
+  RESOURCE res ON PLC
+    TASK t(INTERVAL := T#10ms, PRIORITY := 0);
+    PROGRAM a WITH t : counter;
+    PROGRAM b WITH t : counter;
+  END_RESOURCE
+END_CONFIGURATION
+"""
+
+
+def test_the_debugger_takes_the_main_instances_iec_names_and_the_older_ones():
+    from fbd.st.project import load
+    dbg = Debugger(load("conf.st", text=CONFIGURATION).plc())
+    dbg.watch("a.n")
+    dbg.add_breakpoint("RES.A.N >= 3")
+    assert dbg.run_until_break().scan == 3
+    assert [(row.path, row.value) for row in dbg.watch_values()] == [("a.n", 3)]
+    assert dbg.complete("a.") == ["a.n"] and dbg.text("counter.n") == "3"
+    dbg.watch("B.N")            # another instance is watched by its IEC name too
+    assert [row.path for row in dbg.watch_values()] == ["a.n", "b.n"]
+    with pytest.raises(FbdError, match="b.n is not a variable of a, the program the debugger shows"):
+        dbg.add_breakpoint("b.n > 1")     # conditions are the main task's, as its scans are

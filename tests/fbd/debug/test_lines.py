@@ -370,3 +370,79 @@ def test_a_pou_that_stops_the_scan_mid_call_is_run_again_from_its_start():
     dbg.write("Main.k", 0)
     dbg.finish_scan()
     assert (dbg.scans, dbg.get("Main.k"), dbg.get("Main.a")) == (4, 1, [1, 2, 3])
+
+
+LIGHTS = """\
+PROGRAM prg
+  VAR go : BOOL; red, green : BOOL; n : INT; END_VAR
+  INITIAL_STEP S_Green: GreenOn(N); END_STEP
+  TRANSITION FROM S_Green TO S_Red := go; END_TRANSITION
+  STEP S_Red: RedOn(N); END_STEP
+  TRANSITION FROM S_Red TO S_Green := NOT go; END_TRANSITION
+  ACTION GreenOn:
+    green := TRUE;
+  END_ACTION
+  ACTION RedOn:
+    red := TRUE;
+    n := n + 1;
+  END_ACTION
+END_PROGRAM
+"""
+#: n after each of 8 scans, go TRUE before scan 3 and FALSE before scan 6, as matiec
+#: runs it (iec2c 6bb2c339df6f): RedOn's statements run in scans 3, 4 and 5 only
+LIGHTS_N = [0, 0, 1, 2, 3, 3, 3, 3]
+
+
+def scans_stopped_in(line: int, scans: int = 8) -> list[int]:
+    """The scans in which a breakpoint on ``line`` of LIGHTS stops (go as LIGHTS_N says)."""
+    dbg = debugger(LIGHTS, "lights.st")
+    dbg.add_line_breakpoint("prg", line)
+    stopped, n = [], []
+    for k in range(1, scans + 1):
+        if k in (3, 6):
+            dbg.write("prg.go", k == 3)
+        while dbg.step(1) is not None:     # stopped inside scan k: on to its end
+            stopped.append(k)
+        n.append(dbg.get("prg.n"))
+    assert n == LIGHTS_N
+    return stopped
+
+
+def test_a_breakpoint_in_an_action_stops_only_in_the_scans_the_action_runs():
+    assert scans_stopped_in(11) == [3, 4, 5]           # red := TRUE
+    assert scans_stopped_in(12) == [3, 4, 5]
+
+
+def test_an_action_header_holds_no_statement_its_breakpoint_goes_to_the_first():
+    dbg = debugger(LIGHTS, "lights.st")
+    bp = dbg.add_line_breakpoint("prg", 10)            # ACTION RedOn: (it stopped every scan)
+    assert bp.line == 11 and "line 10 of PROGRAM prg holds no statement" in bp.note
+    assert scans_stopped_in(10) == [3, 4, 5]
+
+
+def test_a_step_stops_while_active_and_a_transition_when_it_is_tested():
+    assert scans_stopped_in(5) == [4, 5, 6]            # S_Red active as the scan begins
+    assert scans_stopped_in(6) == [4, 5, 6]            # S_Red -> S_Green tested
+    assert scans_stopped_in(4) == [1, 2, 3, 7, 8]      # S_Green -> S_Red tested
+
+
+def test_stepping_by_line_through_a_chart_stops_at_the_users_lines_only():
+    dbg = debugger(LIGHTS, "lights.st")
+    lines = []
+    while True:
+        dbg.step_line()
+        if not dbg.frames:
+            break
+        lines.append(dbg.current_line[1])
+    assert lines == [3, 4, 8]         # S_Green active, its transition tested, green := TRUE
+
+
+def test_a_charts_lines_show_the_users_variables_not_its_lowerings():
+    dbg = debugger(LIGHTS, "lights.st")
+    dbg.step(2)
+    shown = {row.line: row.values for row in dbg.source("prg") if row.values}
+    assert shown == {4: {"go": "FALSE"}, 6: {"go": "FALSE"}, 8: {"green": "TRUE"},
+                     11: {"red": "FALSE"}, 12: {"n": "0"}}
+    # a step's flag the text names is the user's
+    chart = debugger(CHART, "chart.st")
+    assert {r.line: r.values for r in chart.source("Chart") if r.values}[6] == {"Busy.T": "T#0s"}

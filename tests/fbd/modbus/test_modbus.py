@@ -180,6 +180,28 @@ def test_values_cross_the_image_in_their_types_high_word_first():
     assert image.read(HOLDING_REGISTERS, 3000, 3) == [0, 0, 0]   # nobody there: reads 0
 
 
+def test_a_real_crosses_the_image_as_its_single_precision_bits():
+    """A REAL is IEEE single precision: a client writes its 32 bits, the program
+    computes with that value (0.1's single, 0.100000001490116...), and the
+    output's registers hold the single-precision result of REAL arithmetic."""
+    net = Network("Reals")
+    r = net.input("R", REAL, at="%MD5")
+    total = net.add("sum", blocks.ADD(REAL), IN1=r, IN2=0.2)
+    net.output("QR", total.OUT, at="%MD7")
+    net.output("QD", net.add("d", blocks.REAL_TO_LREAL(), IN=r).OUT, at="%ML4")
+    plc = Plc(net)
+    image = ProcessImage(plc)
+    tenth = struct.unpack(">2H", struct.pack(">f", 0.1))    # 16#3DCC, 16#CCCD
+    image.write(HOLDING_REGISTERS, 2058, list(tenth))
+    scan(plc, image)
+    assert plc.get("R") == 0.10000000149011612 == plc.get("QD")
+    assert plc.get("QR") == 0.30000001192092896                 # 0.1 + 0.2 in single precision
+    assert image.read(HOLDING_REGISTERS, 2062, 2) == list(struct.unpack(">2H", struct.pack(
+        ">f", 0.30000001192092896)))
+    assert image.read(HOLDING_REGISTERS, 4112, 4) == list(struct.unpack(">4H", struct.pack(
+        ">d", 0.10000000149011612)))
+
+
 def test_writes_wait_for_the_next_scan_and_reads_show_the_last_one():
     plc = Plc(io_program())
     image = ProcessImage(plc)

@@ -88,6 +88,12 @@ _REALS = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, -2.5, 2.5, 0.49999999999999994, 
           5e-324, 1e300, -1e300, 1.7976931348623157e308, 9007199254740993.0, 2.0 ** 63,
           -(2.0 ** 63), 2.0 ** 64, 3.0e19, 123.456, -7.25, math.inf, -math.inf, math.nan,
           math.pi, 10.0, 0.001]
+#: REAL's own: its range and the values whose single rounding shows (sums of 0.1 and
+#: 0.2, 2**24 and its neighbours, a third, the least subnormal); Plc.set rounds them
+_SINGLES = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, -2.5, 2.5, 0.1, 0.2, 1 / 3, 16777216.0,
+            16777218.0, 8388608.5, 1e-45, 1.1754943508222875e-38, 3.4028234663852886e38,
+            -3.4028234663852886e38, 1e38, 2.0 ** 63, -(2.0 ** 63), 2.0 ** 64, 3.0e19,
+            123.456, -7.25, math.inf, -math.inf, math.nan, math.pi, 10.0, 0.001]
 
 
 def edge_values(tp):
@@ -95,7 +101,7 @@ def edge_values(tp):
     if tp.kind == "bool":
         return [False, True]
     if tp.kind == "real":
-        return _REALS
+        return _SINGLES if tp.bits == 32 else _REALS
     lo, hi = tp.min, tp.max
     vals = {lo, hi, 0, 1, lo + 1, hi - 1, 2, 3, 7, 8, 15, 16, 31, 32, 63, 64, 65, 1000}
     if lo < 0:

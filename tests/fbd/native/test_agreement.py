@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import blocks  # noqa: F401  (the library the networks are made of)
 from fbd import Plc
-from fbd.tools.synthetic import DEFAULT_MIX, random_network
+from fbd.tools.synthetic import DEFAULT_MIX, control_network, random_network
 from tests.fbd.native.agreement import (
     api_value,
     compare_runs,
@@ -101,3 +101,15 @@ def test_the_benchmark_networks_agree():
     py = Plc(net, engine="python")
     ins = py.program.input_types
     compare_runs(net, ({n: random_value(tp, rng) for n, tp in ins.items()} for _ in range(100)))
+
+
+def test_real_control_loops_agree_as_their_single_precision_rounding_accumulates():
+    """Filters with feedback (y := y + k * (x - y)) round every step to single
+    precision: any difference in one rounding would grow scan by scan."""
+    net = control_network(600, 3)
+    rng = random.Random(3)
+    inputs = [f"X{j}" for j in range(4)]
+    steps = ({name: rng.choice([0.1, 16777217.0, -3.3, 1e6 / 3, rng.uniform(-200, 200)])
+              for name in inputs if rng.random() < 0.3} for _ in range(120))
+    py, _na = compare_runs(net, steps)
+    assert py.get("l0.OUT") != 0.0

@@ -8,7 +8,7 @@ import math
 import pytest
 
 import blocks
-from fbd import BOOL, INT, LINT, LREAL, ULINT, Network, Plc
+from fbd import BOOL, INT, LINT, LREAL, REAL, ULINT, Network, Plc, real32
 from fbd.block import Block, Port, register
 from fbd.native.lower import NoNativeForm, Var, lower
 from tests.fbd.native.agreement import same
@@ -110,3 +110,24 @@ def test_unsigned_64_bit_values_compare_and_convert_exactly():
             plc.scan()
         assert (py.get("Q"), py.get("R"), py.get("S")) == (na.get("Q"), na.get("R"), na.get("S"))
         assert na.get("S") == (x + y) % 2**64 and na.get("Q") == (x > y)
+
+
+def test_reals_rounding_becomes_fptrunc_to_float_and_back():
+    """REAL's rounding (fbd.real32's split, with its fallback for what single
+    precision holds with fewer bits) is C's cast: fptrunc, for every value."""
+    text = "\n".join(lower(f"o = {REAL.wrap('a + b')}", {
+        "a": Var("a", 2, REAL, False), "b": Var("b", 3, REAL, False),
+        "o": Var("o", 4, REAL, True)}, dict(real32.NAMES)).lines)
+    assert "fptrunc double" in text and "fpext float" in text and "call" not in text
+    net = Network("reals")
+    x, y = net.input("X", REAL), net.input("Y", LINT)
+    net.output("S", net.add("s", blocks.MUL(REAL, n=3), IN1=x, IN2=x, IN3=0.1).OUT)
+    net.output("L", net.add("l", blocks.LINT_TO_REAL(), IN=y).OUT)
+    py, na = Plc(net, engine="python"), Plc(net, engine="native")
+    for value, n in ((0.1, 2**60 + 2**36 + 1), (3e38, -(2**63)), (-1e-30, 16777217),
+                     (math.nan, 1), (-math.inf, 0)):
+        for plc in (py, na):
+            plc.set("X", value)
+            plc.set("Y", n)
+            plc.scan()
+        assert same(py.get("S"), na.get("S")) and py.get("L") == na.get("L"), (value, n)

@@ -21,6 +21,7 @@ PROJECTS = sorted([*files.DATA.glob("*.plc.xml"), *files.MORE.glob("*.plc.xml")]
 INVALID = {("matiec_std_test", "TEST_FROM_STRINGS"), ("matiec_std_test", "MAIN_TEST")}
 #: POUs with blocks or signals the native engine has no form for, and what they hold
 NOT_NATIVE = {
+    ("beremiz_iec61131_lang_test", "TEMPO_TEST"): "STRING",
     ("beremiz_mqtt_ssl", "program0"): "STRING",
     ("beremiz_svghmi_foreach", "PumpControl"): "CONCAT",
     ("beremiz_svghmi_foreach", "MainStuff"): "CONCAT",

@@ -52,6 +52,13 @@ def pou(name, iface, body, kind="program", lang="FBD"):
             f"<body><{lang}>{body}</{lang}></body></pou>")
 
 
+def st_pou(name, iface, text, kind="program"):
+    """A POU whose body is Structured Text ``text``."""
+    return (f'<pou name="{name}" pouType="{kind}"><interface>{iface}</interface><body><ST>'
+            f'<xhtml:p xmlns:xhtml="http://www.w3.org/1999/xhtml"><![CDATA[{text}]]></xhtml:p>'
+            f"</ST></body></pou>")
+
+
 def var(name, tp, init=None, at=None):
     iv = f'<initialValue><simpleValue value="{init}"/></initialValue>' if init is not None else ""
     address = f' address="{at}"' if at else ""

@@ -8,7 +8,7 @@ from fbd.plcopen import validate, write_tree
 from fbd.plcopen.st_export import project_xml
 from fbd.plcopen.textpous import program_network
 from fbd.runtime.plc import Plc
-from fbd.st.project import load
+from fbd.st.project import StProject, load
 
 SCANS = 10
 
@@ -39,7 +39,7 @@ def scans(project, scans: int = SCANS, alone=()) -> list:
         return _rows(plc, tasks, scans, lambda name, path: f"{name}:{path}")
     rows = []
     for name in alone:
-        net = program_network(name, project.blocks[name]()) if hasattr(project, "st_pous") \
+        net = program_network(name, project.blocks[name]()) if isinstance(project, StProject) \
             else project.network(name)
         plc = Plc(net, 0.005)
         rows.append(_rows(plc, [(name, plc.program)], scans, lambda _n, path: path))

@@ -3,6 +3,8 @@ namespaces older editors write, and what a configuration refuses."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from fbd.plcopen import PlcOpenError, load_project
@@ -127,3 +129,73 @@ def test_a_tc6_1_0_file_names_its_program_in_type_and_times_its_task_as_xs_time(
 def test_matiecs_own_test_projects_load_with_their_configuration():
     project = load_project(f.example("matiec_std_test"))
     assert [s.program for s in project.configuration.tasks] == ["MAIN_TEST"]
+
+
+# -- event tasks and configVars -----------------------------------------------------------
+def test_a_task_with_single_runs_when_its_global_rises_as_matiec_runs_beremizs_st(tmp_path):
+    """count's task has single="GO" (as Beremiz writes an event task): it runs in
+    the ticks where GO rose, sampled before read runs. matiec's rows for the ST
+    Beremiz generates (Counter: SEEN := G; G := G + 1; Reader: O := G):
+    oracle.py ev.st --scans 6 --set GO=TRUE@2 --set GO=FALSE@4 --set GO=TRUE@5
+    --watch GO --watch G --watch count.SEEN --watch read.O"""
+    tasks = ('<task name="fast" priority="0" interval="T#10ms">'
+             '<pouInstance name="read" typeName="Reader"/></task>'
+             '<task name="ev" priority="1" single="GO">'
+             '<pouInstance name="count" typeName="Counter"/></task>')
+    path = _config(tmp_path, COUNTER, READER, tasks=tasks, globals_=f.group(
+        "globalVars", f.var("G", "INT", "10"), f.var("GO", "BOOL")))
+    plc = load_project(path).plc()
+    rows = []
+    for k in range(1, 7):
+        if k in (2, 4, 5):
+            plc.set("GO", k != 4)
+        plc.run_for("T#10ms")
+        rows.append(tuple(plc.get(p) for p in ("GO", "G", "count.SEEN", "read.O")))
+    assert rows == [(False, 10, 0, 10), (True, 11, 10, 10), (True, 11, 10, 11),
+                    (False, 11, 10, 11), (True, 12, 11, 11), (True, 12, 11, 12)]
+    assert plc.main.name == "read"
+
+
+ACC = f.st_pou("Acc", f.group("localVars", f.var("N", "INT", "1"))
+               + f.group("outputVars", f.var("O", "INT")), "N := N + 1; O := N;")
+ACC_FBD = f.pou("AccFbd", f.group("localVars", f.var("N", "INT", "1"))
+                + f.group("outputVars", f.var("O", "INT")),
+                f.inv(1, "N") + f.inv(2, "1")
+                + f.block(3, "ADD", {"IN1": (1, None), "IN2": (2, None)}, ["OUT"])
+                + f.outv(4, "N", 3, pin="OUT") + f.outv(5, "O", 3, pin="OUT"))
+TWO_ACCS = ('<task name="t" priority="0" interval="T#10ms"><pouInstance name="a" typeName="Acc"/>'
+            '<pouInstance name="b" typeName="Acc"/><pouInstance name="d" typeName="AccFbd"/>'
+            '</task>')
+
+
+def _config_vars(*lines):
+    return "<configVars>" + "".join(
+        f'<configVariable instancePathAndName="{path}"{attrs}><type><{tp}/></type>'
+        f'<initialValue><simpleValue value="{value}"/></initialValue></configVariable>'
+        for path, tp, value, attrs in lines) + "</configVars>"
+
+
+def test_config_vars_give_one_instance_its_own_initial_value(tmp_path):
+    """TC6's configVars are IEC's VAR_CONFIG (no editor writes them, and matiec
+    generates nothing for VAR_CONFIG): here b starts at 40, a at its declared 1."""
+    path = _config(tmp_path, ACC, ACC_FBD, tasks=TWO_ACCS,
+                   globals_=_config_vars(("r.b.N", "INT", "40", ""), ("r.a.O", "INT", "7", "")))
+    plc = load_project(path).plc()
+    assert plc.get("a.O") == 7
+    plc.scan(2)
+    assert (plc.get("a.O"), plc.get("b.O"), plc.get("b.N"), plc.get("d.O")) == (3, 42, 42, 3)
+
+
+@pytest.mark.parametrize("line, message", [
+    (("r.b.N", "DINT", "40", ""), "VAR_CONFIG r.b.N : DINT does not match the variable's type INT"),
+    (("r.c.N", "INT", "40", ""), "VAR_CONFIG r.c.N: no program instance 'c'"),
+    (("N", "INT", "40", ""), "configVariable 'N': give the variable as RESOURCE.INSTANCE.VARIABLE"),
+    (("r.b.N", "INT", "40", ' address="%MW1"'), "a location given in VAR_CONFIG (address='%MW1') "
+                                                 "is not supported"),
+    (("r.d.N", "INT", "40", ""), "VAR_CONFIG r.d.N: the variable's initial value is part of its "
+                                 "FBD or LD network"),
+])
+def test_a_config_variable_that_cannot_apply_is_one_error(tmp_path, line, message):
+    path = _config(tmp_path, ACC, ACC_FBD, tasks=TWO_ACCS, globals_=_config_vars(line))
+    with pytest.raises(PlcOpenError, match=re.escape(message)):
+        load_project(path).plc()

@@ -9,12 +9,20 @@ digits (matiec computes REAL in single precision, we in double)."""
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from lxml import etree
 
 from fbd.plcopen import PlcOpenError, load_project, save
 from fbd.runtime.plc import Plc
 from tests.fbd.plcopen import files as f
+
+
+def _dt(seconds: int) -> datetime.datetime:
+    """A DATE_AND_TIME so many seconds after 1970-01-01, where the PLC clock starts."""
+    return datetime.datetime(1970, 1, 1) + datetime.timedelta(seconds=seconds)
+
 
 # (project, POU, cycle in ms, [(inputs set before the scan, outputs after it), ...])
 SCENARIOS = [
@@ -123,6 +131,17 @@ SCENARIOS = [
         ({}, {'square_wave': True, 'current_count': 2, 'ctu_reset': False}),
         ({}, {'square_wave': False, 'current_count': 2, 'ctu_reset': False}),
     ]),
+    # the RTC's date and time when RUN rises, then RTC - START_TIME - T#10s < T#1s once
+    # TON0 (10 s) is done: a SUB of two DTs is a TIME. matiec: this body written in ST
+    # by the generator's rules (each function with EN writing its variable IF ENO)
+    ('beremiz_iec61131_lang_test', 'TEMPO_TEST', 1000, [
+        ({}, {'VALID': False, 'RESULT': '', 'START_TIME': _dt(0)}),
+        ({}, {'VALID': False, 'RESULT': '', 'START_TIME': _dt(0)}),
+        ({'RUN': True}, {'VALID': False, 'RESULT': '', 'START_TIME': _dt(2)}),
+        *[({}, {'VALID': False, 'RESULT': '', 'START_TIME': _dt(2)})] * 9,
+        ({}, {'VALID': True, 'RESULT': 'OK', 'START_TIME': _dt(2)}),
+        ({}, {'VALID': True, 'RESULT': 'OK', 'START_TIME': _dt(2)}),
+    ]),
     ('openplc_arduino_serial_print', 'ArduinoPrint', 100, [
         ({}, {'blink_led': False, 'SerialMSG': 'this is a string from ladder', 'PrintMSG': False}),
         ({}, {'blink_led': False, 'SerialMSG': 'this is a string from ladder', 'PrintMSG': False}),
@@ -172,11 +191,10 @@ SCENARIOS = [
     ]),
 ]
 
-#: what the other FBD and LD POUs of the projects do: import, or why not (LOGGER,
-#: python_poll and RTC are Beremiz's runtime's)
+#: what the other FBD and LD POUs of the projects do: import, or why not (LOGGER and
+#: python_poll are Beremiz's runtime's)
 REFUSED = {
     ("beremiz_iec61131_lang_test", "main_test"): "unknown block type 'LOGGER'",
-    ("beremiz_iec61131_lang_test", "TEMPO_TEST"): "unknown block type 'RTC'",
     ("beremiz_logging_tof_beat", "program0"): "unknown block type 'LOGGER'",
     ("beremiz_wxHMI", "ReadGUIdata"): "unknown block type 'python_poll'",
 }

@@ -158,6 +158,23 @@ def test_add_sub_mul_div_take_the_overload_their_inputs_types_say(tmp_path):
              BACK=dt.datetime(2024, 1, 31, 22, 30, 15, 500000))
 
 
+def test_an_overload_fed_by_another_takes_the_type_that_one_gives(tmp_path):
+    """(D1 - D2) - T#1h: the first SUB of two DTs is a TIME, so the second is a SUB of
+    TIMEs, not SUB_DT_TIME (Beremiz's TEMPO_TEST measures a duration so)."""
+    prog = f.pou("Main", f.group("inputVars", f.var("D1", "DT"), f.var("D2", "DT"))
+                 + f.group("outputVars", f.var("LESS", "TIME")),
+                 f.inv(1, "D1") + f.inv(2, "D2") + f.inv(3, "T#1h")
+                 + f.block(4, "SUB", {"IN1": (1, None), "IN2": (2, None)}, ["OUT"])
+                 + f.block(5, "SUB", {"IN1": (4, "OUT"), "IN2": (3, None)}, ["OUT"], x=300)
+                 + f.outv(6, "LESS", 5, pin="OUT"))
+    net = f.net(tmp_path, prog)
+    assert {net.instances["SUB_4"].element.name, net.instances["SUB_5"].element.name} == {
+        "SUB_DT_DT", "SUB"}
+    h = Harness(net)
+    h.set(D1="DT#2024-02-01-00:30:00", D2="DT#2024-01-31-12:30:00").scan()
+    h.expect(LESS=dt.timedelta(hours=11))
+
+
 # -- initial values ----------------------------------------------------------------------
 def test_a_string_initial_value_without_quotes_is_that_text_as_beremiz_quotes_it(tmp_path):
     """matiec's own test project writes ``STR1 := 3.456789``; Beremiz generates
@@ -174,15 +191,18 @@ def test_a_string_initial_value_without_quotes_is_that_text_as_beremiz_quotes_it
     h.expect(O1="3.456789", O2="quoted", O3="a\nb")
 
 
-def test_a_located_input_the_program_writes_starts_each_scan_from_the_input_image(tmp_path):
-    """matiec lets a program write its %IW variable (its own test project does); the
-    write holds for the rest of the scan, and the next input scan overwrites it."""
+def test_a_located_input_the_program_writes_holds_what_it_wrote_until_the_next_latch(tmp_path):
+    """matiec lets a program write its %IW variable (its own test project does): the
+    variable is memory, so the write is the input's value until a value is latched.
+    matiec (iec2c 6bb2c339df6f), the same body in ST, NB set to 9 before scans 1 and 3:
+    NB, BEFORE, AFTER = 5 9 5; 5 5 5; 5 9 5."""
     prog = f.pou("Main", f.group("localVars", f.var("NB", "INT", at="%IW0"))
                  + f.group("outputVars", f.var("BEFORE", "INT"), f.var("AFTER", "INT")),
                  f.inv(1, "NB") + f.outv(2, "BEFORE", 1) + f.inv(3, "5") + f.outv(4, "NB", 3)
                  + f.inv(5, "NB", y=40) + f.outv(6, "AFTER", 5, y=40))
     h = Harness(f.net(tmp_path, prog))
-    h.run([({"NB": 9}, {"BEFORE": 9, "AFTER": 5}), ({}, {"BEFORE": 9, "AFTER": 5})])
+    h.run([({"NB": 9}, {"NB": 5, "BEFORE": 9, "AFTER": 5}), ({}, {"NB": 5, "BEFORE": 5, "AFTER": 5}),
+           ({"NB": 9}, {"NB": 5, "BEFORE": 9, "AFTER": 5})])
 
 
 def test_a_program_that_writes_its_own_input_keeps_what_it_wrote(tmp_path):

@@ -140,3 +140,49 @@ def test_a_block_compiled_from_a_string_is_refused_with_its_name(tmp_path):
     with pytest.raises(fbd.FbdError, match="FUNCTION_BLOCK Twice is compiled from Structured "
                                            "Text given as a string"):
         save(net, tmp_path / "out.xml")
+
+
+EVENTS = """FUNCTION_BLOCK Acc
+VAR_INPUT inc : INT := 1; END_VAR
+VAR total : INT; END_VAR
+  total := total + inc;
+END_FUNCTION_BLOCK
+PROGRAM Main
+VAR n : INT; a : Acc; END_VAR
+  n := n + 1;
+  a();
+END_PROGRAM
+CONFIGURATION Conf
+  VAR_GLOBAL go : BOOL; END_VAR
+  RESOURCE Res ON PLC
+    TASK Fast (INTERVAL := T#10ms, PRIORITY := 0);
+    TASK Ev (SINGLE := go, PRIORITY := 1);
+    PROGRAM tick WITH Fast : Main;
+    PROGRAM once WITH Ev : Main;
+  END_RESOURCE
+  VAR_CONFIG
+    Res.once.n : INT := 40;
+    Res.tick.a : Acc := (inc := 5);
+  END_VAR
+END_CONFIGURATION
+"""
+
+
+def test_an_event_task_and_var_config_are_written_and_run_the_same_read_back(tmp_path, capsys):
+    src, out = tmp_path / "events.st", tmp_path / "out.xml"
+    src.write_text(EVENTS)
+    assert cli.main(["export", str(src), "-o", str(out), "--validate"]) == 0
+    capsys.readouterr()
+    root = etree.parse(str(out)).getroot()
+    ns = {"p": "http://www.plcopen.org/xml/tc6_0201"}
+    assert root.find(".//p:task[@name='Ev']", ns).get("single") == "go"
+    assert [v.get("instancePathAndName") for v in root.iterfind(".//p:configVariable", ns)] == [
+        "Res.once.n", "Res.tick.a"]
+    rows = []
+    for origin in (src, out):
+        plc = fbd.load(origin).plc()
+        for k in range(4):
+            plc.set("go", k == 2)
+            plc.run_for("T#10ms")
+        rows.append([plc.get(p) for p in ("tick.n", "once.n", "tick.a.total", "once.a.total")])
+    assert rows[0] == rows[1] == [4, 41, 20, 1]

@@ -12,7 +12,7 @@ import pytest
 from lxml import etree
 
 import blocks
-from fbd import BOOL, DINT, INT, LREAL, REAL, STRING, TIME, UINT, FbdError, Network
+from fbd import BOOL, BYTE, DINT, INT, LREAL, LWORD, REAL, STRING, TIME, UINT, WORD, FbdError, Network
 from fbd.plcopen import PlcOpenError, load_project, save
 from fbd.plcopen.writer import ExportError, native_st, schema_path, validate
 from fbd.runtime.plc import Plc
@@ -55,7 +55,8 @@ def assert_same_scans(original: Network, imported: Network, steps):
         a.scan()
         b.scan()
         for name in original.outputs:
-            assert a.get(name) == b.get(name), f"scan {i + 1}: {name}"
+            x, y = a.get(name), b.get(name)
+            assert x == y or x != x and y != y, f"scan {i + 1}: {name}"    # NaN is NaN
 
 
 # -- small networks -------------------------------------------------------------------
@@ -156,7 +157,7 @@ def test_macros_on_a_loop_are_inlined_and_behave_the_same(tmp_path, schema):
 def test_a_feedback_wire_becomes_a_variable_written_last(tmp_path):
     root = etree.parse(str(_export(mixed(), tmp_path))).getroot()
     pou = next(p for p in root.iter(NS + "pou") if p.get("name") == "Mixed")
-    local = [v.get("name") for v in pou.find(f"{NS}interface/{NS}localVars")]
+    local = [v.get("name") for g in pou.iterfind(f"{NS}interface/{NS}localVars") for v in g]
     assert "fb_1" in local
     orders = {}
     for el in pou.find(f"{NS}body/{NS}FBD"):
@@ -193,6 +194,26 @@ def test_blocks_do_not_overlap_in_the_exported_diagram(tmp_path):
         for i, (x, y, w, h) in enumerate(rects):
             for (x2, y2, w2, h2) in rects[i + 1:]:
                 assert not (x < x2 + w2 and x2 < x + w and y < y2 + h2 and y2 < y + h)
+
+
+def test_long_wires_are_connector_pairs_and_the_network_runs_the_same(tmp_path):
+    """A wire over more than eight columns is drawn as a connector beside its source and
+    a continuation beside each target, as the editors draw long wires (routed across, a
+    large network's layout would grow with wires x columns)."""
+    from fbd.tools.synthetic import random_network
+    net = random_network(400, 7)
+    imported = _round_trip(net, tmp_path)
+    rng = random.Random(3)
+    steps = [{name: (rng.random() < 0.5) if tp is BOOL else rng.randint(-50, 50)
+              for name, (tp, _d) in net.inputs.items()} for _ in range(60)]
+    assert_same_scans(net, imported, steps)
+    body = next(p for p in etree.parse(str(tmp_path / f"{net.name}.xml")).getroot().iter(NS + "pou")
+                if p.get("name") == net.name).find(f"{NS}body/{NS}FBD")
+    connectors = [c.get("name") for c in body.iter(NS + "connector")]
+    continuations = [c.get("name") for c in body.iter(NS + "continuation")]
+    assert len(continuations) > 20 and len(set(connectors)) == len(connectors)
+    assert set(continuations) == set(connectors)
+    assert all(re.fullmatch(r"[A-Za-z_]\w*", name) for name in connectors)
 
 
 def test_a_literal_with_no_iec_spelling_is_refused(tmp_path):
@@ -458,13 +479,12 @@ def test_the_st_does_what_the_block_does_scan_for_scan(block):
             assert plc.get(p.name) == env[p.name], f"scan {scan + 1}: {p.name}"
 
 
-def test_the_2048_export_places_no_block_the_editors_do_not_know_but_now(tmp_path):
+def test_the_2048_export_places_no_block_the_editors_do_not_know(tmp_path):
     from programs.game2048 import build
     root = etree.parse(str(_export(build("multi_scan", "article", seed=3), tmp_path))).getroot()
-    # NOW reads the PLC's clock, which IEC has no function for: documented as the one left
-    assert unknown_to_the_editors(root) == {"NOW"}
+    assert unknown_to_the_editors(root) == set()
     pous = {p.get("name") for p in root.iter(NS + "pou")}
-    assert {"FBD_MEMORY_INT", "FBD_MEMORY_DINT"} <= pous
+    assert {"FBD_MEMORY_INT", "FBD_MEMORY_DINT", "FBD_NOW"} <= pous
     assert "MEMORY" not in {b.get("typeName") for b in root.iter(NS + "block")}
     # every element and wire point on the editors' canvas, which starts at 0
     positions = list(root.iter(NS + "position"))
@@ -531,6 +551,69 @@ def test_the_st_the_export_writes_for_our_blocks_runs_as_the_blocks_do(tmp_path)
     assert_same_scans(stores(), project.network("Stores"), store_steps())
 
 
+#: matiec's values of the ST the export writes for NOW (FBD_NOW, called by a PROGRAM),
+#: scan by scan at a 1001.5 ms cycle: (OUT in ms, SEC), matiec-oracle over iec2c 6bb2c339df6f
+NOW_IN_MATIEC = [(0, 0.0), (1001.5, 1.0015), (2003, 2.003), (3004.5, 3.0045), (4006, 4.006),
+                 (5007.5, 5.0075), (6009, 6.009), (7010.5, 7.0105)]
+
+
+def test_now_is_st_reading_the_clock_matiecs_timers_read_and_gives_what_now_gives(tmp_path):
+    net = Network("Clock")
+    clock = net.add("clock", blocks.NOW())
+    net.output("T", clock.OUT)
+    net.output("S", clock.SEC)
+    root = etree.parse(str(_export(net, tmp_path))).getroot()
+    assert unknown_to_the_editors(root) == set()
+    assert st_of(root, "FBD_NOW").startswith("CLOCK(IN := FALSE);\nIF NOT STARTED THEN")
+    pou = next(p for p in root.iter(NS + "pou") if p.get("name") == "FBD_NOW")
+    assert pou.find(f".//{NS}variable[@name='CLOCK']/{NS}type/{NS}derived").get("name") == "RTC"
+    plc = Plc(net, cycle=1.0015)
+    for t_ms, sec in NOW_IN_MATIEC:
+        plc.scan()
+        assert (plc.get_raw("T"), plc.get("S")) == (round(t_ms * 1000), sec)
+
+
+def shifts() -> Network:
+    """Shifts and rotations by a count from an input, by literals, of each width."""
+    net = Network("Shifts")
+    n = net.input("N", INT)
+    for name, block, value in (("wide", blocks.SHL(LWORD), 0x8000_0000_0000_0001),
+                               ("half", blocks.SHR(WORD), 0x8001),
+                               ("turn", blocks.ROL(LWORD), 0x8000_0000_0000_0003),
+                               ("octet", blocks.ROR(BYTE), 0x81), ("bit", blocks.SHL(BOOL), True)):
+        net.output(f"R_{name}", net.add(name, block, IN=value, N=n).OUT)
+    net.output("BY_ONE", net.add("one", blocks.SHL(LWORD), IN=3, N=1).OUT)
+    net.output("BY_64", net.add("far", blocks.SHL(LWORD), IN=3, N=64).OUT)
+    return net
+
+
+def test_shifts_by_counts_matiec_leaves_undefined_are_st_that_runs_as_the_blocks(tmp_path):
+    """matiec shifts by C's <<, undefined for a negative count or one past the width (x86
+    takes it modulo the width): such shifts are written as ST that guards the count."""
+    path = _export(shifts(), tmp_path)
+    root = etree.parse(str(path)).getroot()
+    types = {b.get("instanceName"): b.get("typeName") for b in root.iter(NS + "block")}
+    assert types["one"] == types["bit"] == "SHL"        # defined in matiec
+    assert types["far"] == types["wide"] == "FBD_SHL_LWORD_INT"
+    assert types["octet"] == "FBD_ROR_BYTE_INT"
+    assert st_of(root, "FBD_SHL_LWORD_INT") == """\
+IF N >= 0 AND N < 64 THEN
+  OUT := SHL(IN, N);
+ELSE
+  OUT := 0;
+END_IF;"""
+    # without their markers, the POUs are compiled from their ST, as the editors compile them
+    tree = etree.parse(str(path))
+    for pou in tree.iter(NS + "pou"):
+        if pou.get("name").startswith("FBD_"):
+            pou.remove(pou.find(NS + "addData"))
+    tree.write(str(path))
+    project = load_project(path)
+    assert not project.blocks and not project.errors, project.errors
+    counts = [*range(-70, 71), -32768, 32767, 1000]
+    assert_same_scans(shifts(), project.network("Shifts"), [{"N": k} for k in counts])
+
+
 def test_a_user_macro_named_like_a_generated_pou_keeps_its_own(tmp_path):
     inner = Network("FBD_MEMORY_INT")
     v = inner.input("V", INT)
@@ -567,12 +650,14 @@ def test_fbd_export_validate_reports_the_first_schema_error_with_its_line(tmp_pa
                                                                           monkeypatch):
     from fbd import plcopen
 
-    def save_without_a_file_header(net, path, **options):
-        save(net, path, **options)
+    write_tree = plcopen.write_tree
+
+    def write_without_a_file_header(tree, path):
+        write_tree(tree, path)
         text = Path(path).read_text()
         start = text.index("<fileHeader")
         Path(path).write_text(text[:start] + text[text.index("/>", start) + 2:])
-    monkeypatch.setattr(plcopen, "save", save_without_a_file_header)
+    monkeypatch.setattr(plcopen, "write_tree", write_without_a_file_header)
     out = tmp_path / "latch.xml"
     status = cli.main(["export", "tests.fbd.cli_programs:latch", "-o", str(out), "--validate"])
     _, err = capsys.readouterr()

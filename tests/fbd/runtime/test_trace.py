@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 
-from fbd import BOOL, INT, REAL, Network
+from fbd import BOOL, INT, LREAL, REAL, Network
 from fbd.testing import Harness
 from tests.fbd.toys import CLOCK, TICKS
 
@@ -93,3 +93,47 @@ def test_vcd_writes_negative_integers_in_twos_complement_and_reals():
     h.set(X=-2, R=1.5).scan()
     body = tr.vcd_text().split("$enddefinitions $end\n")[1]
     assert "b1111111111111110 !" in body and "r1.5 \"" in body
+
+
+def test_a_trace_of_two_tasks_samples_once_the_later_task_has_run():
+    """The second task has priority 1, so it runs after the main task in each tick:
+    its N is sampled after it ran, 1, 2, 3, not 0, 1, 2 (fbd run's rows likewise)."""
+    from fbd import Plc
+    plc = Plc(counter(), 0.01)
+    plc.add_task("second", counter(), "T#10ms", priority=1)
+    plc.set("EN", True)
+    plc.set("second:EN", True)
+    tr = plc.trace(["N", "second:N"])
+    plc.scan(3)
+    assert list(tr["N"]) == list(tr["second:N"]) == [1, 2, 3]
+
+
+def test_a_tick_recorder_of_one_task_waits_for_a_task_added_after_it():
+    from fbd import Plc
+    plc = Plc(counter(), 0.01)
+    seen = []
+
+    class Recorder:
+        def record(self, view, scan, now_us):
+            seen.append((scan, view[(plc.task("second"), n_slot)]))
+
+    plc.record_ticks(Recorder())
+    second = plc.add_task("second", counter(), "T#10ms", priority=1)
+    n_slot = second.program.signal("N").slot
+    plc.set("second:EN", True)
+    plc.scan(2)
+    assert seen == [(1, 1), (2, 2)]
+
+
+def test_a_real_is_traced_as_its_single_precision_value_and_written_as_its_shortest_text():
+    net = Network("N")
+    net.output("RO", net.input("R", REAL))
+    net.output("LO", net.input("L", LREAL))
+    h = Harness(net)
+    tr = h.trace("RO", "LO")
+    h.set(R=0.1, L=0.1).scan()
+    assert tr["RO"].tolist() == [0.10000000149011612] and tr["LO"].tolist() == [0.1]
+    rows = list(csv.reader(io.StringIO(tr.csv_text())))
+    assert rows[1][2:] == ["0.1", "0.1"]                # not 0.10000000149011612
+    body = tr.vcd_text().split("$enddefinitions $end\n")[1]
+    assert "r0.1 !" in body and "r0.1 \"" in body

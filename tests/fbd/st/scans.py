@@ -7,15 +7,26 @@ import datetime
 import re
 
 from fbd import types as t
+from fbd.real32 import real32_text
 from fbd.st.project import load
 from fbd.testing import Harness
+from fbd.types import DT, REAL
+from fbd.values import format_value
 
 
-def text(value) -> str:
+def text(value, single: bool = False) -> str:
+    """``single``: a REAL, which the oracle shows as the shortest text of its
+    single-precision value (``0.1``), an LREAL as Python's repr; a DT as its
+    literal (``DT#2024-02-29-23:59:59.99``)."""
+    if single:
+        return real32_text(value)
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
+    if isinstance(value, datetime.datetime):
+        return format_value(DT, DT.coerce(value))
     if isinstance(value, datetime.timedelta):
-        return f"T#{value // datetime.timedelta(microseconds=1) / 1000:g}ms"
+        us = value // datetime.timedelta(microseconds=1)
+        return f"T#{us // 1000}ms" if us % 1000 == 0 else f"T#{us / 1000}ms"
     return str(value)
 
 
@@ -28,13 +39,14 @@ def rows(source: str, columns: list[str], scans: int, sets: dict | None = None, 
     """``scan,t_ms,<columns>`` for each scan; ``sets`` maps a scan number to the
     values written just before it (as the oracle's ``--set``)."""
     h = harness(source, program, cycle_ms / 1000)
+    reals = {c: h.plc.program.signal(f"{program}.{c}").type is REAL for c in columns}
     out = []
     for k in range(1, scans + 1):
         for name, value in (sets or {}).get(k, {}).items():
             h.write(f"{program}.{name}", value)
         h.scan()
         out.append(",".join([str(k), str((k - 1) * cycle_ms)]
-                            + [text(h.get(f"{program}.{c}")) for c in columns]))
+                            + [text(h.get(f"{program}.{c}"), reals[c]) for c in columns]))
     return "\n".join(out)
 
 
@@ -69,3 +81,18 @@ def resolve(plc, task_name, signals, program, column):
     if c.kind is t.Kind.ENUM:
         return c.name_of(value)
     return value
+
+
+def configuration_rows(source: str, columns: list[str], ticks: int, sets: dict | None = None,
+                       tick_ms: int = 10, name: str = "conf.st") -> str:
+    """The oracle's rows for a whole CONFIGURATION: one per tick of ``tick_ms``
+    (the GCD of its task intervals), ``columns`` named as the oracle names them
+    (``inst.var``, a global alone), ``sets`` written just before their tick."""
+    plc = load(name, text=source).plc()
+    out = []
+    for k in range(1, ticks + 1):
+        for path, value in (sets or {}).get(k, {}).items():
+            plc.set(path, value)
+        plc.run_for(f"T#{tick_ms}ms")
+        out.append(",".join([str(k), str((k - 1) * tick_ms)] + [text(plc.get(c)) for c in columns]))
+    return "\n".join(out)

@@ -37,6 +37,10 @@ def run(statement):
     ("a := 40000;", "40000 is out of range for INT (-32768..32767)"),
     ("a := a + d;", "'+' of INT and DINT: both operands must have one type"),
     ("IF a THEN x := TRUE; END_IF;", "a condition must be BOOL, not INT"),
+    # a literal must fit its type: a REAL's range is single precision's
+    ("r := 1.0E39;", "1.0E39 is out of range for REAL"),
+    ("r := r * -1.0E39;", "-1.0E39 is out of range for REAL"),
+    ("r := REAL#1.0E39;", "REAL#1.0E39 is out of range for REAL"),
 ])
 def test_type_errors_name_file_line_column_and_pou(statement, message):
     with pytest.raises(StSemanticError) as err:

@@ -110,3 +110,17 @@ def test_nested_initial_values_and_actions_are_bounded_too():
         chart = f"INITIAL_STEP s{i}: a{i}(N); END_STEP ACTION a{i}: {chart} END_ACTION"
     e = error_of(parse, f"PROGRAM p VAR x : INT; END_VAR {chart} END_PROGRAM")
     assert isinstance(e, StNestingError)
+
+
+def test_thousands_of_problems_find_their_lines_in_one_pass_over_the_text(monkeypatch):
+    import fbd.st.errors as errors
+    from fbd.st import StSemanticError, analyze
+    passes = []
+    real = errors.line_starts
+    monkeypatch.setattr(errors, "line_starts", lambda text: passes.append(1) or real(text))
+    text = "PROGRAM p VAR x : INT; END_VAR\n" + "".join(f"y{k} := {k};\n" for k in range(3000)) + \
+        "END_PROGRAM\n"
+    with pytest.raises(StSemanticError) as e:       # each excerpt once searched from the start:
+        analyze(parse(text))                        # 100,000 problems took minutes
+    assert passes == [1] and e.value.more == 2999
+    assert e.value.problems[-1].excerpt == "y2999 := 2999;" and e.value.problems[-1].line == 3001

@@ -39,6 +39,23 @@ def test_malformed_durations_are_refused_as_matiec_refuses_them(text, problem):
         parse_expression(text)
 
 
+def test_a_duration_is_refused_past_what_a_time_holds():
+    # TIME counts µs in 64 bits here (matiec's timespec goes further; nothing past this
+    # fits a variable, nor the clock a task INTERVAL is run on)
+    longest = "T#106751991d4h0m54s775ms807us"
+    assert value(longest)[2] == ((1 << 63) - 1) * 1000
+    assert value("T#-" + longest[2:])[2] == -((1 << 63) - 1) * 1000
+    with pytest.raises(StSyntaxError, match="out of range for TIME"):
+        parse_expression("T#106751991d4h0m54s775ms808us")
+    with pytest.raises(StSyntaxError, match="out of range for TIME"):
+        parse_expression("LTIME#1000000000d")
+
+
+def test_a_date_of_hundreds_of_digits_is_refused_as_a_date():
+    with pytest.raises(StSyntaxError, match="invalid date"):
+        parse_expression(f"D#{'9' * 190}-01-01")
+
+
 def test_dates_and_times_of_day():
     assert value("D#2024-01-31") == ("date", "DATE", dt.date(2024, 1, 31))
     assert value("DATE#2024-1-5") == ("date", "DATE", dt.date(2024, 1, 5))

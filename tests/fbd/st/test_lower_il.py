@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from fbd.st import StSemanticError, parse
+from fbd.library import load_libraries
+from fbd.st import StSemanticError, compile_unit, dump, parse
 from fbd.st import ast as A
 from fbd.st.lower_il import lower_il
+from fbd.testing import Harness
 from tests.fbd.st import scans
 
 EVERY_OPERATOR = """
@@ -425,3 +427,38 @@ def test_annex_f_command_monitor_in_il_gives_matiecs_scans():
             19: {"man_cmd": True}}
     rows = scans.rows(text, ["cmd", "alrm", "mon.CMD_TMR.ET", "mon.ALRM_FF.Q1"], 20, sets)
     assert rows == scans.expected(MONITOR_ROWS)
+
+
+IL_CHAIN = ("PROGRAM main\nVAR x : INT; b : BOOL := TRUE; c : BOOL; END_VAR\n  LD x\n"
+            + "  ADD 250\n" * 150 + "  ST x\n  LD b\n" + "  AND b\n  OR c\n" * 60 + "  ST c\nEND_PROGRAM\n")
+IL_CHAIN_ROWS = """
+scan,t_ms,x,c
+1,0,-28036,TRUE
+2,5,9464,TRUE
+3,10,-18572,TRUE
+"""
+
+
+def test_a_long_run_without_a_store_keeps_the_cr_in_its_temporary_and_matiecs_values():
+    # 150 ADDs nest past half of MAX_DEPTH: the CR is kept in __IL_CR_INT there, which
+    # cuts it as matiec's CR variable does after each instruction (matiec's rows)
+    statements = lowered(IL_CHAIN).body.statements
+    assert [dump(s) for s in statements[:1]][0].startswith("(Assign __IL_CR_INT (+ (+")
+    assert scans.rows(IL_CHAIN, ["x", "c"], 3, {3: {"b": False}}) == scans.expected(IL_CHAIN_ROWS)
+
+
+def test_thousands_of_instructions_in_a_row_lower_without_overflowing_the_stack():
+    text = "FUNCTION_BLOCK fb VAR_OUTPUT x : INT; END_VAR\n  LD x\n" + "  ADD 1\n" * 3_000 + \
+        "  ST x\nEND_FUNCTION_BLOCK\n"
+    load_libraries()
+    h = Harness.block(compile_unit(parse(text))["fb"]())
+    h.scan(2)
+    assert h.get("blk.x") == 6_000
+
+
+def test_a_long_run_of_untyped_literals_says_which_type_to_give():
+    text = "PROGRAM main VAR x : INT; END_VAR\n  LD 1\n" + "  ADD 1\n" * 200 + "  ST x\nEND_PROGRAM\n"
+    load_libraries()
+    with pytest.raises(StSemanticError, match="write the first literal typed, e.g. INT#5") as e:
+        compile_unit(parse(text, "lits.st"))
+    assert e.value.line == 102

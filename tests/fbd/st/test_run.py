@@ -501,3 +501,9 @@ def test_mul_and_div_of_a_time_by_a_number_are_matiecs_multime_and_divtime():
 def test_mul_of_a_number_by_a_time_is_refused_as_matiec_refuses_it():
     with pytest.raises(FbdError, match="MUL: IN2 is TIME"):
         harness(TIME_SCALING.replace("MUL(t, r)", "MUL(n, t)"))
+
+
+def test_a_program_whose_network_cannot_be_made_says_why_not_that_it_is_a_block():
+    project = load("wrong.st", text="PROGRAM prg VAR x AT %QX0.0 : INT; END_VAR x := 1; END_PROGRAM")
+    with pytest.raises(FbdError, match=r"wrong.st: PROGRAM prg: prg.x: %QX0.0 holds 1 bit but INT needs %QW"):
+        project.network("prg")

@@ -47,6 +47,19 @@ def test_run_prints_a_row_per_scan_and_stats_on_stderr(capsys):
     assert "3 scans of latch" in err and "overrun" in err
 
 
+def test_run_shows_a_real_as_the_shortest_text_of_its_single_precision_value(capsys, tmp_path):
+    source = tmp_path / "reals.st"
+    source.write_text("PROGRAM prg\nVAR a : REAL := 0.1; b : REAL := 0.2; c : REAL; l : LREAL; "
+                      "END_VAR\nc := a + b;\nl := REAL_TO_LREAL(c);\nEND_PROGRAM\n")
+    watch = ["--watch", "prg.c", "--watch", "prg.l", "--scans", "1"]
+    status, out, _ = fbd(capsys, "run", str(source), *watch, "--format", "csv")
+    assert status == 0 and out.splitlines()[1] == "1,0.000000,0.3,0.30000001192092896"
+    status, out, _ = fbd(capsys, "run", str(source), *watch)
+    assert table(out)[1][2:] == ["0.3", "0.30000001192092896"]
+    status, out, _ = fbd(capsys, "run", str(source), *watch, "--format", "json")
+    assert json.loads(out)["rows"][0]["values"]["prg.c"] == 0.30000001192092896
+
+
 def test_set_applies_before_the_scan_it_names(capsys):
     status, out, _ = fbd(capsys, "run", f"{P}:latch", "--scans", "8", "--set", "S=TRUE@3",
                          "--set", "S=FALSE@4", "--set", "R=1@6", "--format", "csv")
@@ -226,6 +239,7 @@ def test_bench_json_and_table(capsys):
     assert [s["blocks"] for s in doc["sizes"]] == [150, 300]
     # figures, not verdicts: how fast is the benchmark's business, not the test's
     assert all(s["ns_per_block"] > 0 and s["speedup"] > 0 for s in doc["sizes"])
+    assert all(s["export_s"] > 0 and s["export_cpu_s"] > 0 for s in doc["sizes"])
     assert doc["overhead"]["bare_us"] > 0
     by = {tg["target"]: tg for tg in doc["targets"]}
     assert by["cycle"]["status"] == "n/a" and by["speedup"]["at_blocks"] == 300
@@ -238,6 +252,28 @@ def test_bench_json_and_table(capsys):
     assert "compiled scan <= 50 ns/block at 10k blocks" in text
     assert [line.split()[-1] for line in text.splitlines()[-5:]] == [
         "PASS", "n/a", "PASS", "n/a", "PASS"]
+
+
+def test_bench_times_real_control_loops_with_mix_real_in_cpu_time_if_asked(capsys):
+    status, out, _ = fbd(capsys, "bench", "--sizes", "120", "--quick", "--mix", "real",
+                         "--engine", "python", "--program", "none", "--json", "--cpu")
+    assert status == 0
+    doc = json.loads(out)
+    assert doc["mix"].startswith("REAL control loops of SUB, MUL, ADD") and doc["clock"] == "cpu"
+    assert doc["sizes"][0]["blocks"] == 120 and doc["sizes"][0]["scan_us"] > 0
+
+
+def test_bench_judges_the_plcopen_export_against_its_targets():
+    from fbd.tools.bench import BenchResult, SizeResult, format_report, targets
+    result = BenchResult(1, False, "3", "AND", [
+        SizeResult(10_000, 0.1, 0.5, 400.0, 40.0, 3, 10, export_s=3.2, export_cpu_s=3.0),
+        SizeResult(100_000, 0.9, 1.5, 4000.0, 40.0, 3, 10, export_s=75.0, export_cpu_s=50.0)])
+    by = {tg["target"]: tg for tg in targets(result)}
+    assert (by["export_10k"]["status"], by["export_100k"]["status"]) == ("PASS", "MISS")
+    text = format_report(result)
+    assert "wall-clock (CPU) seconds: 10,000 blocks 3.20 (3.00); 100,000 blocks 75.00 (50.00)" \
+        in text
+    assert "PLCopen export < 60 s at 100k blocks" in text
 
 
 def test_bench_reports_the_spread_of_its_runs_and_warns_when_it_is_wide(capsys):

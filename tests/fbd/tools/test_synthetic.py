@@ -1,6 +1,7 @@
 """Synthetic networks: valid, reproducible, mixed; and the interpreter agrees
 with the compiled scan on them (a property test over seeds)."""
 
+import math
 import random
 
 import pytest
@@ -8,7 +9,7 @@ import pytest
 from fbd import FbdError, Plc, compile_network
 from fbd.compiler.interp import Interpreter
 from fbd.library import load_libraries
-from fbd.tools.synthetic import random_network, usable_kinds
+from fbd.tools.synthetic import control_network, random_network, usable_kinds
 from tests.fbd.standins import LIBRARY
 
 MIX = (("AND", None, 3), ("OR", None, 3), ("XOR", None, 1), ("NOT", None, 2),
@@ -161,3 +162,23 @@ def test_compiling_on_two_cores_gives_the_program_one_core_gives(monkeypatch):
         forked.scan(s1, k * 5000)
         alone.scan(s2, k * 5000)
     assert s1 == s2
+
+
+def test_control_loops_are_reproducible_and_their_real_values_stay_finite():
+    load_libraries()
+    net = control_network(600, seed=4)
+    assert _wires(net) == _wires(control_network(600, seed=4))
+    assert _wires(net) != _wires(control_network(600, seed=5))
+    assert len(net.instances) == 600 and net.doc.endswith("100 loops")
+    plc = Plc(compile_network(net))
+    for name, value in {"X0": 1e6, "X1": -1e6, "X2": 0.25, "X3": -3.5}.items():
+        plc.set(name, value)
+    plc.scan(500)
+    values = [plc.get(f"l{b}.OUT") for b in range(100)]
+    assert all(math.isfinite(v) for v in values) and len(set(values)) > 50
+    assert isinstance(plc.get("ALARM"), bool)
+
+
+def test_control_loops_need_the_blocks_they_are_made_of():
+    with pytest.raises(FbdError, match="the library has no SUB, MUL, ADD, LIMIT, GT, SR"):
+        control_network(60, library={})
