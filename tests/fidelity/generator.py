@@ -485,6 +485,7 @@ class Generator:
                 return lit("TIME", rnd.choice(["T#0ms", "T#-20ms"]))
             if rnd.random() < 0.85 or not self.use("pt_not_positive", "pt_expression"):
                 return lit("TIME", ty.time_text(rnd.choice([d for d in ty.DURATIONS_MS if 0 < d <= 500])))
-        if shape.standard and name == "PV" and rnd.random() < 0.7:
+        # a counter's PV; PID's is a REAL, which matiec refuses an integer literal for
+        if shape.standard and name == "PV" and t in ty.INTEGERS and rnd.random() < 0.7:
             return lit(t, str(rnd.randint(0, 6)))
         return e.gen(t, 1, typed=False)

@@ -10,14 +10,12 @@ away (and the defect's entry in tests/fidelity/known.py)."""
 import pytest
 
 from tests.fidelity import corpus
-from tests.fidelity.known import KNOWN_DIFFERENCES
 from tests.fidelity.runner import AGREE, compare
 
 ENTRIES = corpus.load()
 # program -> the known difference it shows today
 DIFFER_TODAY = {
     "generated_100": "STRING_TO_TIME('-7'): matiec reads a bare number as seconds (-7 s), here it gives T#0s",
-    "generated_165_known": KNOWN_DIFFERENCES["REAL"],
 }
 
 
