@@ -133,6 +133,14 @@ def write_examples(directory: Path, reduced: dict) -> None:
     (directory / "corpus.json").write_text(json.dumps({"programs": entries}, indent=1) + "\n")
 
 
+def write_report(a, excluded, started, results, reduced) -> None:
+    if a.report:
+        a.report.write_text(json.dumps({"programs": a.programs, "first_seed": a.seed,
+                                        "without": sorted(excluded),
+                                        "seconds": round(time.perf_counter() - started),
+                                        "results": results, "reduced": list(reduced.values())}, indent=1))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tests.fidelity.campaign",
                                  description=__doc__.split("\n\n")[0])
@@ -167,6 +175,8 @@ def main(argv=None) -> int:
         for r in results:
             if r["group"] != AGREE:
                 groups[r["group"]].append(r)
+        # the results are kept before the reductions, which can take as long as the runs
+        write_report(a, excluded, started, results, {})
         worst = sorted(groups.values(), key=len, reverse=True)[:a.reduce]
         jobs = [(min(g, key=lambda r: r["lines"])["seed"], a.budget) for g in worst]
         print(f"reducing {len(jobs)} examples ...", file=sys.stderr, flush=True)
@@ -176,11 +186,7 @@ def main(argv=None) -> int:
             print(f"  reduced {example['signature'][:90]} ({example['checks']} checks)",
                   file=sys.stderr, flush=True)
     print(summary(results, reduced))
-    if a.report:
-        a.report.write_text(json.dumps({"programs": a.programs, "first_seed": a.seed,
-                                        "without": sorted(excluded),
-                                        "seconds": round(time.perf_counter() - started),
-                                        "results": results, "reduced": list(reduced.values())}, indent=1))
+    write_report(a, excluded, started, results, reduced)
     if a.examples:
         write_examples(a.examples, reduced)
     return 0

@@ -19,6 +19,7 @@ and a loop counter is written only by its own loop.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from . import iectypes as ty
@@ -374,7 +375,12 @@ class Generator:
         else:
             t = rnd.choice([t for t in ("SINT", "INT", "DINT", "USINT", "UINT", "UDINT", "LINT")
                             if t in self.palette] or ["INT"])
-            parts.append(e.gen(t, 1))
+            selector = e.gen(t, 1)
+            if re.match(r"(TRUNC|LEN|FIND)\(", selector.text()):
+                # nothing gives these a type in a selector: matiec makes TRUNC's ULINT
+                # and converts a negative REAL to it, undefined in C
+                selector = e.leaf(t)
+            parts.append(selector)
             lo = 0 if t.startswith("U") else -3
             free = list(range(lo, 12))
             labels = []
