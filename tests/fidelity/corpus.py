@@ -3,7 +3,7 @@ every construct the generator makes, and reduced programs that show one
 difference each, with matiec's rows (``tests/data/fidelity``), so no test
 needs matiec.
 
-    python -m tests.fidelity.corpus select --oracle PATH [--candidates 400] [--size 30]
+    python -m tests.fidelity.corpus select --oracle PATH [--candidates 400] [--size 30]   # tops it up
     python -m tests.fidelity.corpus add DIR NAME...   # reduced examples a campaign wrote (--examples DIR)
     python -m tests.fidelity.corpus record --oracle PATH [NAME...]   # ask matiec again
 
@@ -70,14 +70,14 @@ def record_entry(oracle: Oracle, name: str, entry: dict) -> dict:
             **answer.to_json()}
 
 
-def select(candidates: int, size: int) -> list:
-    """Programs that together use every construct, small ones first: each pick
-    adds the most constructs not yet covered per line of text. The first
-    picks leave out the constructs of known differences (so they run as
-    matiec runs them today); the last ones cover those that run here but give
-    other values. (What the front end refuses today is shown by reduced
-    programs, one difference each.)"""
-    covered, chosen = set(), []
+def select(candidates: int, size: int, covered: frozenset = frozenset()) -> list:
+    """Programs that together use every construct not in ``covered`` (what the
+    corpus already has), small ones first: each pick adds the most constructs
+    not yet covered per line of text. The first picks leave out the
+    constructs of known differences (so they run as matiec runs them today);
+    the last ones cover those that run here but give other values. (What the
+    front end refuses today is shown by reduced programs, one difference each.)"""
+    covered, chosen = set(covered), []
     for config, share in ((Config(KNOWN_TAGS), size * 2 // 3), (Config(frozenset(KNOWN_REFUSALS)), size)):
         programs = [generate(seed, config) for seed in range(candidates)]
         while len(chosen) < share:
@@ -113,9 +113,12 @@ def main(argv=None) -> int:
         ap.error(f"give --oracle PATH or set {ORACLE_ENV}")
     oracle = Oracle(a.oracle)
     if a.command == "select":
-        for program, config in select(a.candidates, a.size):
+        covered = frozenset(tag for entry in entries.values() for tag in entry.get("tags", ()))
+        for program, config in select(a.candidates, a.size, covered):
             known = config.excluded != KNOWN_TAGS
             name = f"generated_{program.seed}" + ("_known" if known else "")
+            if name in entries:     # the same seed under an older generator: another program
+                continue
             (PROGRAMS / f"{name}.st").write_text(program.source)
             origin = f"generate({program.seed}, Config({'KNOWN_REFUSALS' if known else 'KNOWN_TAGS'}))"
             entry = {"origin": origin, "scans": program.scans,
