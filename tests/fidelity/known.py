@@ -30,6 +30,9 @@ RULES = {
         ((DIFFER,), lambda o, s: limit_upside_down(s)),
     "matiec defect: REPLACE inserts only L characters of IN2 (IEC: all of IN2)":
         ((DIFFER,), lambda o, s: o.type == "STRING" and "REPLACE(" in s),
+    "documented: STRING_TO_TIME/DATE/TOD/DT read a literal here (docs/plcopen.md), matiec a number of "
+    "seconds":
+        ((DIFFER,), lambda o, s: re.search(r"\bSTRING_TO_(TIME|DATE|TOD|DT)\(", s)),
     "documented: TIME here is in µs, matiec's in ns":
         ((DIFFER,), lambda o, s: o.relation == "below 1 µs"),
 }
