@@ -3,6 +3,7 @@ group what differs, reduce one example of each group.
 
     python -m tests.fidelity.campaign --programs 2000 --seed 1 --jobs 2 \\
         --oracle PATH/oracle.py --report campaign.json --examples reduced/
+    python -m tests.fidelity.campaign --seeds 17,42 --oracle PATH/oracle.py   # reduce these
 
 Progress goes to stderr; the summary (programs per outcome, then each
 distinct difference with its count, whether it is a known one, and its
@@ -149,6 +150,7 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=1, help="processes (default 1; the machine is shared)")
     ap.add_argument("--oracle", default=os.environ.get(ORACLE_ENV),
                     help=f"the oracle's script (or ${ORACLE_ENV})")
+    ap.add_argument("--seeds", default="", help="these seeds only, comma-separated (to reduce a campaign's)")
     ap.add_argument("--without", default="", help="construct tags not to generate, comma-separated")
     ap.add_argument("--reduce", type=int, default=20, help="reduce one example of this many groups (0: none)")
     ap.add_argument("--budget", type=int, default=250, help="checks per reduction")
@@ -158,7 +160,8 @@ def main(argv=None) -> int:
     if not a.oracle or not Path(a.oracle).is_file():
         ap.error(f"no oracle: give --oracle PATH or set {ORACLE_ENV} to the matiec oracle's oracle.py")
     excluded = frozenset(t for t in a.without.split(",") if t)
-    seeds = range(a.seed, a.seed + a.programs)
+    seeds = [int(x) for x in a.seeds.split(",") if x] or range(a.seed, a.seed + a.programs)
+    a.programs = len(seeds)
     started = time.perf_counter()
     results = []
     with multiprocessing.Pool(a.jobs, _start, (a.oracle, excluded), maxtasksperchild=200) as pool:
