@@ -33,6 +33,8 @@ RULES = {
     "documented: STRING_TO_TIME/DATE/TOD/DT read a literal here (docs/plcopen.md), matiec a number of "
     "seconds":
         ((DIFFER,), lambda o, s: re.search(r"\bSTRING_TO_(TIME|DATE|TOD|DT)\(", s)),
+    "reported: STRING_TO_<number> of a text not its type's literal ('3.5' to a DWORD: 0 here, 3 in matiec)":
+        ((DIFFER,), lambda o, s: re.search(r"\bSTRING_TO_(?!TIME|DATE|TOD|DT)\w+\(", s)),
     "documented: TIME here is in µs, matiec's in ns":
         ((DIFFER,), lambda o, s: o.relation == "below 1 µs"),
 }
