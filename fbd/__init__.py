@@ -10,6 +10,7 @@ from .compiler.pycode import ScanProgram, compile_network
 from .errors import FbdError, UnknownSignal, ValidationError, WiringError
 from .loading import load, load_network
 from .network import Network
+from .runtime.faults import Fault, PlcFault, PlcState
 from .runtime.plc import Plc
 from .types import (
     ANY,
@@ -44,7 +45,8 @@ from .types import (
 )
 
 __all__ = [
-    "load", "load_network", "Network", "Plc", "ScanProgram", "compile_network", "Block", "Port", "State",
+    "load", "load_network", "Network", "Plc", "PlcState", "PlcFault", "Fault", "ScanProgram",
+    "compile_network", "Block", "Port", "State",
     "extensible", "register", "registry", "FbdError", "ValidationError", "WiringError",
     "UnknownSignal", "DataType",
     "BOOL", "SINT", "INT", "DINT", "LINT", "USINT", "UINT", "UDINT", "ULINT", "BYTE", "WORD",

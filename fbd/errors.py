@@ -67,3 +67,14 @@ class UnknownSignal(FbdError, KeyError):
 
     def __str__(self) -> str:  # KeyError would repr() the message
         return self.message
+
+
+class ScanError(FbdError):
+    """A scan stopped by the program itself, at a place in its source: an array
+    index out of bounds (``kind`` "index"), a loop over the watchdog's budget
+    ("watchdog"). ``file``, ``line`` and ``pou`` (``"PROGRAM Main"``) say where;
+    the message starts with them, as a compile error's does."""
+
+    def __init__(self, what: str, *, kind: str, file: str, line: int, pou: str):
+        self.kind, self.file, self.line, self.pou = kind, file, line, pou
+        super().__init__(f"{file}:{line}: in {pou}: {what}")

@@ -63,7 +63,16 @@ class Harness:
         return self
 
     def scan(self, n: int = 1) -> "Harness":
+        """Run ``n`` scans. A scan that raises puts the PLC in FAULT and raises
+        :class:`~fbd.runtime.faults.PlcFault` (its message first, the error its
+        cause): ``pytest.raises`` it, then :meth:`restart` to go on."""
         self.plc.scan(n)
+        return self
+
+    def restart(self, cold: bool = True) -> "Harness":
+        """Every variable from its initial value (forces and inputs kept), the PLC in
+        RUN again, out of a FAULT too (:meth:`fbd.Plc.restart`)."""
+        self.plc.restart(cold=cold)
         return self
 
     def get(self, path: str):

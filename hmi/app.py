@@ -9,6 +9,11 @@ calls the panel's ``refresh()`` so it shows the PLC's outputs. The loop caps
 the catch-up at :data:`MAX_SCANS_PER_TICK` scans, so a stalled UI makes the PLC
 slip behind the wall clock rather than run a long burst of scans.
 
+A scan that raises puts the PLC in FAULT (:mod:`fbd.runtime.faults`): the
+loop runs no scan, the status bar says what failed and where until
+*Simulation → Restart the PLC* (warm or cold) runs it again; the loop keeps
+ticking, so a Modbus client's restart is carried out too.
+
 Tests construct ``MainWindow(..., clock=fake, autostart=False)`` and call
 :meth:`MainWindow.tick` themselves: time moves only when they say so.
 """
@@ -25,6 +30,7 @@ from PyQt6.QtGui import QAction, QActionGroup, QKeySequence
 from PyQt6.QtWidgets import QApplication, QLabel, QMainWindow, QMenu, QMessageBox
 
 from fbd.debug.stepping import stepped_scan
+from fbd.runtime.faults import PlcFault
 
 from .loop import RealTimeLoop
 from .panel import Panel
@@ -79,6 +85,7 @@ class MainWindow(QMainWindow):
         self.program: str | None = None
         self.debugger_window = None     # the open DebuggerWindow: it owns the PLC's pacing
         self.modbus = None              # the ModbusServer serving the panel's PLC, if on
+        self._fault_shown = None        # the PLC's fault the status bar shows
         self.modbus_host, self.modbus_port = "127.0.0.1", MODBUS_PORT
         self._panel_menus: list = []
         self._build_menus()
@@ -142,6 +149,12 @@ class MainWindow(QMainWindow):
         self.modbus_action.setToolTip("Let SCADA/HMI clients read and drive this PLC, as "
                                       "'fbd serve' does (127.0.0.1, port 5020)")
         self.modbus_action.toggled.connect(self.set_serving)
+        restart_menu = self.sim_menu.addMenu("&Restart the PLC")
+        restart_menu.setToolTip("Every variable from its initial value, the PLC running "
+                                "again (out of a FAULT too)")
+        self.restart_actions = {
+            cold: restart_menu.addAction(text, lambda c=cold: self.restart_plc(cold=c))
+            for cold, text in ((False, "&Warm restart"), (True, "&Cold restart"))}
 
         help_menu = bar.addMenu("&Help")
         help_menu.addAction("&About", self._about)
@@ -357,10 +370,18 @@ class MainWindow(QMainWindow):
         if self.debugger_window is not None:   # the debugger owns the pacing
             self._follow_plc()
             return 0
-        n = self.loop.due(now_ns)
+        if plc is not None:
+            plc.serve_requests()           # a Modbus client's restart, say
+        if plc is not None and plc.state != "RUN":
+            n = 0
+            self.loop.restart()            # nothing is owed for the time it ran no scan
+        else:
+            n = self.loop.due(now_ns)
         if n and plc is not None:
             try:
                 plc.scan(n)
+            except PlcFault:
+                pass                         # in FAULT: _show_fault says so
             except Exception as e:   # an exception escaping a Qt slot would abort the process
                 log.exception("the PLC stopped")
                 self.pause_action.setChecked(True)
@@ -372,8 +393,34 @@ class MainWindow(QMainWindow):
                     self.show_message(f"PLC stopped: {type(e).__name__}: {e}", 0)
                 return 0
         panel.refresh()
+        self._show_fault(plc)
         self._show_loop()
         return n
+
+    def _show_fault(self, plc) -> None:
+        fault = plc.fault if plc is not None else None
+        if fault is self._fault_shown:
+            return
+        self._fault_shown = fault
+        if fault is not None:
+            self.show_message(f"PLC FAULT at {fault.describe()} — Simulation > Restart the "
+                              f"PLC runs it again", 0)
+        else:
+            self.show_message("the PLC runs again", 4000)
+
+    def restart_plc(self, cold: bool = False) -> None:
+        """Restart the panel's PLC (through the debugger when it is open)."""
+        plc = self.panel.plc if self.panel is not None else None
+        if plc is None:
+            return
+        if self.debugger_window is not None:
+            self.debugger_window.debugger.restart(cold=cold)
+        else:
+            plc.restart(cold=cold)
+        if self.panel is not None:
+            self.panel.refresh()
+        self._show_fault(plc)
+        self._show_loop()
 
     def set_paused(self, paused: bool) -> None:
         if paused:
@@ -394,8 +441,11 @@ class MainWindow(QMainWindow):
 
     def _show_loop(self) -> None:
         loop = self.loop
+        plc = self.panel.plc if self.panel is not None else None
         if self.debugger_window is not None:
             state = "the debugger runs the PLC"
+        elif plc is not None and plc.state != "RUN":
+            state = f"PLC in {plc.state}"
         elif loop.paused:
             state = "paused"
         else:

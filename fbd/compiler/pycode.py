@@ -365,6 +365,23 @@ class ScanProgram:
             fn = self._leaf_fns[index] = ns["_one"]
         return fn
 
+    def block_at(self, tb) -> str | None:
+        """The path of the block whose code the traceback ``tb`` of a failed scan
+        passed through last (the block that raised), or None. Read from the
+        comment that heads each block's code in its chunk, so the scan pays
+        nothing for it."""
+        found = None
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            if tb.tb_frame.f_globals is self._namespace and code.co_name.startswith("_chunk_"):
+                lines = self._chunk_src[int(code.co_name[len("_chunk_"):])].splitlines()
+                for text in reversed(lines[:tb.tb_lineno]):
+                    if text.startswith("    # "):
+                        found = text[len("    # "):].split(":", 1)[0]
+                        break
+            tb = tb.tb_next
+        return found
+
     def snapshot(self, s: list) -> None:
         """Take the previous-scan copies of feedback wires (the scan's first step)."""
         for src_slot, prev in self._snapshots.items():

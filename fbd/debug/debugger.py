@@ -41,9 +41,15 @@ Running
     each keeps). The debugger owns the PLC's pacing: while it is open,
     nothing else should call ``plc.scan`` (an application shell pauses its
     own loop), and during a scan stepped into the PLC refuses to run.
-    :meth:`~Debugger.close` finishes a scan stepped into and detaches it; a
-    debugger made on a PLC whose scan was left half-run (a fault while
-    finishing it) takes that scan over.
+    :meth:`~Debugger.close` finishes a scan stepped into and detaches it (a
+    fault while finishing it puts the PLC in FAULT, as below).
+
+A fault
+    A scan that raises (an index out of bounds, the watchdog, ...) puts the
+    PLC in FAULT (:mod:`fbd.runtime.faults`): the debugger pauses, abandons a
+    scan stepped into and tells the views (``"fault"``); :attr:`~Debugger.fault`
+    says what and where. Nothing runs until :meth:`~Debugger.restart` (a run
+    or a step raises :class:`~fbd.runtime.faults.PlcFault` saying so).
 
 Stepping into a scan
     :meth:`~Debugger.step_into` first begins the next scan (inputs latched,
@@ -104,7 +110,7 @@ Events
     show: ``"state"`` (run/pause/speed), ``"scan"`` (scans ran), ``"block"``
     (a block was stepped), ``"to_break"`` (a run to a breakpoint ended
     without a hit), ``"hit"``, ``"breakpoints"``, ``"watch"``,
-    ``"forces"``, ``"trend"``, ``"restart"``, and ``"touched"`` just before
+    ``"forces"``, ``"trend"``, ``"restart"``, ``"fault"``, and ``"touched"`` just before
     ``"forces"`` when a value was written or forced (a game's host marks the
     game: it sets no record). Called synchronously, on the caller's thread; a
     Qt view forwards them to a signal.
@@ -119,6 +125,7 @@ from collections.abc import Callable
 
 from ..compiler.pycode import ScanProgram
 from ..errors import FbdError
+from ..runtime.faults import Fault, PlcFault
 from ..runtime.plc import Plc
 from ..runtime.task import ScanStats
 from .breakpoints import Breakpoint, Breakpoints, Hit
@@ -171,6 +178,7 @@ class Debugger(SignalAccess, SourceDebugging, Trending):
         self._trend = Trend(plc)
         self._completer: PathCompleter | None = None
         self._signals = MainSignals(plc)
+        plc.state_listeners.append(self._plc_changed)
 
     # -- plumbing ------------------------------------------------------------------
     def _emit(self, event: str) -> None:
@@ -203,8 +211,10 @@ class Debugger(SignalAccess, SourceDebugging, Trending):
     @property
     def run_state(self) -> str:
         """What the PLC is doing, in the words a status bar shows: ``RUNNING``, ``RUNNING
-        TO BREAK``, ``PAUSED IN SCAN`` (a scan stepped into) or ``PAUSED``. The one
-        place the views read it from."""
+        TO BREAK``, ``PAUSED IN SCAN`` (a scan stepped into), ``PAUSED``, or ``FAULT``
+        (:attr:`fault` says why). The one place the views read it from."""
+        if self.fault is not None:
+            return "FAULT"
         if self.state == "running":
             return "RUNNING TO BREAK" if self.to_break is not None else "RUNNING"
         return "PAUSED IN SCAN" if self.in_scan else "PAUSED"
@@ -224,6 +234,11 @@ class Debugger(SignalAccess, SourceDebugging, Trending):
     def dropped_scans(self) -> int:
         """Scans due at the set speed but not run (over a cap of :meth:`advance`)."""
         return self._pacer.dropped_scans
+
+    @property
+    def fault(self) -> Fault | None:
+        """What put the PLC in FAULT (None while it is not)."""
+        return self.plc.fault
 
     @property
     def in_scan(self) -> bool:
@@ -264,6 +279,7 @@ class Debugger(SignalAccess, SourceDebugging, Trending):
     def run(self) -> Hit | None:
         """Run freely from now (:meth:`advance` does the scans). A scan stepped into
         is finished first; if a breakpoint holds in it, the debugger stays paused."""
+        self.plc.require_running("run")
         hit = self._finish_stepped() if self.in_scan else None
         if hit is None:
             self.state = "running"
@@ -306,7 +322,10 @@ class Debugger(SignalAccess, SourceDebugging, Trending):
             due = self._pacer.due(wall_seconds, self.plc.main.cycle_us)
         if due == 0:
             return None
-        hit = self._pacer.run(due, self._counted_scans, owed=to_break is None)
+        try:
+            hit = self._pacer.run(due, self._counted_scans, owed=to_break is None)
+        except PlcFault:
+            return None      # paused, and the views told, by _plc_changed
         self._emit("scan")
         if hit is not None:
             self._pause_at(hit)
@@ -382,8 +401,6 @@ class Debugger(SignalAccess, SourceDebugging, Trending):
         self.pause()
         if cold and self.plc.forces:
             self.plc.unforce()
-        self.plc.restart()
-        self._stepping.abandon()
         if cold:
             for task in self.plc.tasks:
                 task.stats = ScanStats(task.cycle_us)
@@ -391,8 +408,20 @@ class Debugger(SignalAccess, SourceDebugging, Trending):
             self.last_hit = None
             self._breakpoints.clear_hits()
             self._lines.clear_hits()
-        self._breakpoints.restarted(self.table, self.plc.scans)
-        self._emit("restart")
+        self.plc.restart(cold=cold)      # _plc_changed does the rest
+
+    def _plc_changed(self, _plc, change: str) -> None:
+        """The PLC changed state, from here or elsewhere (a Modbus client's restart)."""
+        if change == "fault":
+            self._stepping.abandon()
+            self.pause()
+            self._emit("fault")
+        elif change.endswith("restart"):
+            self._stepping.abandon()
+            self._breakpoints.restarted(self.table, self.plc.scans)
+            self._emit("restart")
+        else:
+            self._emit("state")
 
     # -- running: internals ------------------------------------------------------------
     def _sync_prev(self) -> None:
@@ -485,14 +514,17 @@ class Debugger(SignalAccess, SourceDebugging, Trending):
         """Detach from the PLC (the trend recorder) so it can run on without the
         debugger. A scan stepped into is finished first, to its end, with no stop
         (breakpoints do not fire): a PLC left in the middle of a scan could not run.
-        If finishing it fails (a block's run-time fault), the error is raised once
-        the debugger is detached; the scan is left where the fault stopped it, and
-        the next debugger made on the PLC takes it over (its *Finish* retries)."""
+        If finishing it fails (a block's run-time fault), the PLC is in FAULT, which
+        says why, and the scan is abandoned; a restart runs the PLC again."""
         try:
             if self.in_scan:
                 self._stepping.complete()
+        except PlcFault:
+            pass        # the PLC is in FAULT and tells its listeners; nothing is half run
         finally:
             self._trend.close()
+            if self._plc_changed in self.plc.state_listeners:
+                self.plc.state_listeners.remove(self._plc_changed)
             self.listeners.clear()
 
     def __repr__(self) -> str:

@@ -208,12 +208,12 @@ class BlockStepper:
     def _resume(self, run: LeafRun) -> bool:
         try:
             return run.resume()
-        except Exception:
-            # the POU stopped the scan (a watchdog, an index out of bounds): as for a
-            # block stepped into, the block is left to run again from its start
+        except Exception as e:
+            # the POU stopped the scan (a watchdog, an index out of bounds): the PLC
+            # is in FAULT, as when a compiled scan raises
             self._run = None
             self._written.clear()
-            raise
+            raise self._scan.fail(e) from e
 
     def _may_break(self, index: int, info) -> bool:
         if not self.lines.armed:

@@ -30,6 +30,10 @@ at coil ``800 + 8*b + i``), holding registers 8192-9215 write
 ``%IW0``-``%IW1023`` (``%IWn`` at ``8192 + n``). Reading the window returns
 the same values as the discrete inputs and input registers.
 
+**The PLC's registers.** Holding registers 9216-9287 hold the PLC's state,
+its fault and a control register to stop, start and restart it
+(:mod:`.control`): they follow the PLC's state, whatever runs it.
+
 **What a client may do.** Every address inside a table's range can be read
 (an address no port is located at reads 0). A write must land entirely on
 inputs: a located ``%M`` input, or the input window. Writing an output, an
@@ -61,6 +65,7 @@ from ..compiler.pycode import ScanProgram
 from ..errors import FbdError
 from ..runtime.plc import Plc
 from ..values import Kind
+from . import control
 from .protocol import COILS, DISCRETE_INPUTS, HOLDING_REGISTERS, INPUT_REGISTERS, ExceptionCode
 
 __all__ = ["ProcessImage", "Location", "locate", "IX_WINDOW", "IW_WINDOW", "TABLE_SIZE"]
@@ -68,9 +73,9 @@ __all__ = ["ProcessImage", "Location", "locate", "IX_WINDOW", "IW_WINDOW", "TABL
 #: The input window: where clients write %IX (coils) and %IW (holding registers).
 IX_WINDOW = 800
 IW_WINDOW = 8192
-#: Table sizes: OpenPLC's ranges plus the input window.
+#: Table sizes: OpenPLC's ranges, the input window, the PLC's registers after it.
 TABLE_SIZE = {COILS: IX_WINDOW + 800, DISCRETE_INPUTS: 800, INPUT_REGISTERS: 1024,
-              HOLDING_REGISTERS: IW_WINDOW + 1024}
+              HOLDING_REGISTERS: control.BASE + control.SIZE}
 
 _TABLE_ORDER = (COILS, DISCRETE_INPUTS, INPUT_REGISTERS, HOLDING_REGISTERS)
 
@@ -264,9 +269,13 @@ class ProcessImage:
         self.scan = 0          # the scan the tables show (0: none yet)
         self.reads = self.writes = self.refused = 0
         self._task = plc.main
-        self.record(self._task.s, 0, plc.now_us)   # the tables start as the PLC's table stands
+        self.control = control.ControlRegisters(self.tables[HOLDING_REGISTERS], plc)
+        with self.lock:
+            self.control.show()
+        self.record(self._task.s, plc.scans, plc.now_us)   # the tables start as the PLC stands
         self._task.traces.append(self)
         self._task.before_scan.append(self._before_scan)
+        plc.state_listeners.append(self._state_changed)
 
     def detach(self) -> None:
         """Stop following the PLC's scans."""
@@ -274,9 +283,17 @@ class ProcessImage:
             self._task.traces.remove(self)
         if self._before_scan in self._task.before_scan:
             self._task.before_scan.remove(self._before_scan)
+        if self._state_changed in self.plc.state_listeners:
+            self.plc.state_listeners.remove(self._state_changed)
 
     def _before_scan(self, _task) -> None:
         self.apply()
+
+    def _state_changed(self, plc, change: str) -> None:
+        with self.lock:
+            self.control.show()
+        if change == "fault" and plc.on_fault == "zero":
+            self.record(self._task.s, plc.scans, plc.now_us)   # the outputs went to zero
 
     # -- the PLC's side -----------------------------------------------------------
     def record(self, s: list, scan: int, now_us: int) -> None:
@@ -293,6 +310,7 @@ class ProcessImage:
             for table, start, end, words in changed:
                 table[start:end] = words
             self.scan = scan
+            self.control.count(scan)
             self._inflight = {}
             handed = self._take()
         self._hand(handed)
@@ -330,6 +348,14 @@ class ProcessImage:
     def write(self, table: str, address: int, values: list) -> ExceptionCode | None:
         """Queue a client's write for the next scan, or refuse it whole (ILLEGAL
         DATA ADDRESS) if any address is not an input's."""
+        if table == HOLDING_REGISTERS and address + len(values) > control.BASE:
+            refused = self.control.write(address, values) if address >= control.BASE else \
+                ExceptionCode.ILLEGAL_DATA_ADDRESS
+            if refused is not None:
+                self.refused += 1
+            else:
+                self.writes += 1
+            return refused
         writable = self._writable.get(table, {})
         places = [writable.get(address + k) for k in range(len(values))]
         if address < 0 or not values or None in places:

@@ -55,6 +55,11 @@ def register(subparsers) -> None:
     p.add_argument("--max-clients", default=None, metavar="N",
                    help="connections at most (default 100); a new client beyond them closes "
                         "the connection idle longest")
+    p.add_argument("--on-fault", default="hold", choices=("hold", "zero"),
+                   help="what the outputs do when a scan raises and the PLC goes to FAULT: "
+                        "hold their last values (default) or go to zero; either way the "
+                        "server goes on serving and a client restarts the PLC through "
+                        "holding register 9216 (--map)")
     p.add_argument("--stats", nargs="?", const="10", default=None, metavar="SECONDS",
                    help="print a line of statistics every SECONDS (default 10) while serving")
     p.add_argument("--map", action="store_true",
@@ -141,8 +146,9 @@ def cmd_serve(args) -> int:
                          "the number of clients")
     every = _seconds("--stats", args.stats, None, 0.1)
     target = resolve(args.target)
+    task = "main"
     if is_project_file(target):
-        net, interval_us = _project_program(target)
+        net, interval_us, task = _project_program(target)
         if args.cycle:
             cycle_us = _cycle(args.cycle)
         else:
@@ -150,7 +156,7 @@ def cmd_serve(args) -> int:
     else:
         net = load_network(target)
         cycle_us = _cycle(args.cycle or "5ms")
-    plc = Plc(net, cycle=f"T#{cycle_us}us")
+    plc = Plc(net, cycle=f"T#{cycle_us}us", on_fault=args.on_fault, task_name=task)
     from .image import ProcessImage
     if args.map:
         image = ProcessImage(plc)
@@ -180,25 +186,30 @@ def cmd_serve(args) -> int:
 
 
 def _serve(plc, server, runner, cycle_us: int, args, every: float | None) -> None:
-    n = len(server.image.locations)
-    timeout = f"idle timeout {server.idle_timeout:g} s" if server.idle_timeout else \
-        "no idle timeout"
-    print(f"fbd: serving {plc.program.name} ({n} located port{'s' if n != 1 else ''}) over "
-          f"Modbus TCP on {args.bind}:{server.port}, a scan every {cycle_us / 1000:g} ms "
-          f"(missed cycles: {runner.policy}); at most {server.max_clients} clients, {timeout}; "
-          f"Ctrl-C stops", file=sys.stderr, flush=True)
     stop = threading.Event()
     previous = None
     if threading.current_thread() is threading.main_thread():
         # SIGTERM (kill, a service manager) stops it as cleanly as Ctrl-C does.
         previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     printer = None
-    if every:
-        printer = threading.Thread(target=_print_stats, args=(runner, server, stop, every),
-                                   name="fbd-serve-stats", daemon=True)
-        printer.start()
     t0 = time.monotonic()
     try:
+        # The line a client waits for comes after the handlers, and inside the try that
+        # ends the run: a Ctrl-C or a SIGTERM sent once it is out always stops cleanly
+        # (on a loaded machine clients were served before this thread got that far).
+        n = len(server.image.locations)
+        timeout = f"idle timeout {server.idle_timeout:g} s" if server.idle_timeout else \
+            "no idle timeout"
+        print(f"fbd: serving {plc.program.name} ({n} located port{'s' if n != 1 else ''}) "
+              f"over Modbus TCP on {args.bind}:{server.port}, a scan every "
+              f"{cycle_us / 1000:g} ms (missed cycles: {runner.policy}); at most "
+              f"{server.max_clients} clients, {timeout}; Ctrl-C stops", file=sys.stderr,
+              flush=True)
+        plc.state_listeners.append(_report)
+        if every:
+            printer = threading.Thread(target=_print_stats, args=(runner, server, stop, every),
+                                       name="fbd-serve-stats", daemon=True)
+            printer.start()
         runner.run(stop)
     except KeyboardInterrupt:
         pass
@@ -209,8 +220,32 @@ def _serve(plc, server, runner, cycle_us: int, args, every: float | None) -> Non
         server.stop()
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
-    print(f"fbd: stopped after {time.monotonic() - t0:.1f} s: {_scan_figures(plc.stats)}; "
-          f"{_client_figures(server)}", file=sys.stderr)
+    state = "" if plc.state == "RUN" else f" (in {_state_words(plc)})"
+    print(f"fbd: stopped after {time.monotonic() - t0:.1f} s{state}: "
+          f"{_scan_figures(plc.stats)}; {_client_figures(server)}", file=sys.stderr)
+
+
+def _report(plc, change: str) -> None:
+    """A line for each change of the PLC's state: a fault once, with what to do."""
+    from .control import CONTROL
+    if change == "fault":
+        outputs = "went to zero" if plc.on_fault == "zero" else "hold their last values"
+        text = (f"FAULT at {plc.fault.describe()}; no scan runs, the outputs {outputs}, the "
+                f"server goes on; to restart, write 3 (warm) or 4 (cold) to holding register "
+                f"{CONTROL}")
+    elif change.endswith("restart"):
+        text = f"{change}: RUN again, scan {plc.scans + 1:,} next"
+    else:
+        text = f"{plc.state} (asked for by a client)"
+    print(f"fbd: {text}", file=sys.stderr, flush=True)
+
+
+def _state_words(plc) -> str:
+    """RUN, STOP, or FAULT and where it struck."""
+    fault = plc.fault
+    if fault is None:
+        return str(plc.state)
+    return f"FAULT since scan {fault.scan:,}" + (f" ({fault.place})" if fault.place else "")
 
 
 def _plural(n: int, word: str) -> str:
@@ -261,7 +296,8 @@ def _print_stats(runner, server, stop: threading.Event, every: float) -> None:
         requests = now[1] - last[1]
         seconds = now[2] - last[2]
         behind = f", {runner.lag_us / 1000:.1f} ms behind" if runner.policy == "catch-up" else ""
-        print(f"fbd: stats, last {seconds:.1f} s: {_scan_figures(plc.stats, last[0])}{behind}; "
+        print(f"fbd: stats, last {seconds:.1f} s: {_state_words(plc)}, "
+              f"{_scan_figures(plc.stats, last[0])}{behind}; "
               f"{_plural(server.clients, 'client')}, {requests / seconds:,.0f} requests/s, "
               f"{server.stats.refused:,} refused in all", file=sys.stderr, flush=True)
         last = now
@@ -269,7 +305,8 @@ def _print_stats(runner, server, stop: threading.Event, every: float) -> None:
 
 def _project_program(path: str):
     """``fbd serve plc.xml`` (or ``program.st``): the program its configuration runs,
-    as OpenPLC's runtime runs the project it is given, with that task's interval; the
+    as OpenPLC's runtime runs the project it is given, with that task's interval and
+    the instance's name (what a fault names); the
     server serves one program, so a configuration of several instances is told to name one."""
     from .. import load
     project = load(path)
@@ -282,7 +319,7 @@ def _project_program(path: str):
         raise CliError(f"{path}: its configuration runs {len(config.tasks)} programs ({names}) "
                        f"and fbd serve serves one; name it, as in {path}:{config.tasks[0].program}")
     spec = config.tasks[0]
-    return project.network(spec.program), spec.interval_us
+    return project.network(spec.program), spec.interval_us, spec.name
 
 
 def _print_map(name: str, rows) -> None:
@@ -298,3 +335,9 @@ def _print_map(name: str, rows) -> None:
           f"{IW_WINDOW}-{IW_WINDOW + 1023} (%IWn at {IW_WINDOW} + n).")
     print("Writes are applied at the start of the next scan; reads show the last complete scan.\n"
           "32- and 64-bit values are sent high word first (mbpoll -B).")
+    from .control import ROWS
+    print("The PLC's own holding registers (its state and fault; a write to CONTROL restarts it):")
+    width = max(len(r[0]) for r in ROWS)
+    names = max(len(r[1]) for r in ROWS)
+    for address, what, text in ROWS:
+        print(f"  {address.ljust(width)}  {what.ljust(names)}  {text}")

@@ -52,7 +52,13 @@ class NotNative(FbdError):
 
 
 class NativeTrap(FbdError):
-    """The scan hit something Python would raise on (or could not hold)."""
+    """The scan hit something Python would raise on (or could not hold); ``path``
+    is the block's."""
+    fault_kind = "trap"     # what fbd.runtime.faults.Fault calls it
+
+    def __init__(self, message: str, path: str):
+        self.path = path
+        super().__init__(message)
 
 
 def _llvm():
@@ -374,7 +380,8 @@ class NativeProgram:
         leaf = self.leaves[index]
         raise NativeTrap(f"{leaf.path} ({leaf.block!r}): {TRAP_REASONS.get(reason, 'a trap')} in "
                          f"this scan; the Python engine raises here (or keeps a value the "
-                         f"signal's type cannot hold): run it with engine='python' to look")
+                         f"signal's type cannot hold): run it with engine='python' to look",
+                         leaf.path)
 
     def set_forced(self, slots: set[int]) -> list[int]:
         """As :meth:`ScanProgram.set_forced`: the blocks writing ``slots`` write

@@ -34,6 +34,15 @@ that instant runs. A recorder of signals of several tasks (:meth:`Plc.trace`,
 ``fbd run``'s rows) samples them after every task of the instant has run.
 A configuration names its variables as IEC does (``plc.names``,
 :mod:`fbd.runtime.names`).
+The PLC is in one of three states (:mod:`.faults`): RUN; STOP (:meth:`Plc.stop`,
+:meth:`Plc.start`); FAULT, where a scan that raised put it. The run in
+progress ends at the failed scan's time, that one call raises
+:class:`~.faults.PlcFault` (the error's own message first, then where), and
+every later call that would run a scan raises it too, saying to restart
+(:meth:`Plc.restart`), until one does. Nothing runs while the PLC is not in
+RUN, so its clock stands still. Another thread (a Modbus client) asks for a
+change with :meth:`Plc.request`, carried out between scans by the thread that
+runs the PLC (:meth:`Plc.serve_requests`; :meth:`Plc.scan` calls it first).
 """
 
 from __future__ import annotations
@@ -41,6 +50,7 @@ from __future__ import annotations
 import datetime
 import logging
 import time as _time
+from collections.abc import Callable
 
 import simpy
 import simpy.rt
@@ -51,6 +61,7 @@ from .. import types as t
 from ..compiler.pycode import ScanProgram, compile_network
 from ..errors import FbdError, UnknownSignal
 from ..network import Network
+from .faults import Operation, PlcFault
 from .task import ScanStats, Task
 from .trace import Trace
 
@@ -86,7 +97,7 @@ class _StopAt(simpy.events.Event):
         env.schedule(self, URGENT, delay)
 
 
-class Plc:
+class Plc(Operation):
     """A simulated controller running one program (and optionally more tasks).
 
     >>> plc = Plc(net, cycle=0.005)           # doctest: +SKIP
@@ -95,7 +106,8 @@ class Plc:
 
     def __init__(self, program: Network | ScanProgram, cycle=0.005, *, realtime: bool = False,
                  speed: float = 1.0, clock_start=0.0, dump: str | None = None,
-                 task_name: str = "main", engine: str = "auto"):
+                 task_name: str = "main", engine: str = "auto", on_fault: str = "hold",
+                 clock: Callable[[], int] = _time.perf_counter_ns):
         self.engine_reason = "compiled before"
         if isinstance(program, Network):
             program, self.engine_reason = _build(program, engine, dump,
@@ -108,6 +120,8 @@ class Plc:
         cycle_us = to_us(cycle, "cycle")
         if cycle_us <= 0:
             raise FbdError(f"cycle must be positive, not {cycle!r}")
+        self._init_operation(on_fault)
+        self.clock = clock
         self.realtime = realtime
         if realtime:
             self.env = simpy.rt.RealtimeEnvironment(factor=1e-6 / speed, strict=False)
@@ -141,7 +155,7 @@ class Plc:
         cycle_us = to_us(cycle, "cycle")
         if cycle_us <= 0:
             raise FbdError(f"task {name}: the cycle must be positive, not {cycle!r}")
-        task = Task(name, program, cycle_us, priority)
+        task = Task(name, program, cycle_us, priority, self.clock)
         task.next_due = self.env.now if self.tasks else 0
         task.on_overrun.append(self._report_overrun)
         if self.tasks:      # the tick recorders of one task now wait for the others too
@@ -159,6 +173,22 @@ class Plc:
         raise UnknownSignal(name, [tk.name for tk in self.tasks], "task")
 
     def _scheduler(self):
+        while True:
+            try:
+                yield from self._cycles()
+            except PlcFault as failed:
+                # The run ends at the failed scan's time (the fast path below may have
+                # run ahead of simpy's clock), before anything else due then; that
+                # scan is due again after a restart.
+                due = failed.fault.time_us - self.clock_start_us
+                self.task(failed.fault.task).next_due = due
+                self._stop_at(due)
+                self._enter_fault(failed)
+                self._failed = failed
+                self._resumed = self.env.event()
+                yield self._resumed
+
+    def _cycles(self):
         env = self.env
         tasks = self.tasks
         offset = self.clock_start_us
@@ -224,9 +254,11 @@ class Plc:
 
     def scan(self, n: int = 1) -> None:
         """Run exactly ``n`` scans of the main task (other tasks run as they fall due);
-        fewer if :meth:`halt` ends the run."""
+        fewer if :meth:`halt` ends the run, or a scan raises: then the PLC is in
+        FAULT and this raises :class:`~.faults.PlcFault` (see the module's text)."""
         if n < 0:
             raise FbdError(f"cannot run {n} scans")
+        self.require_running("run a scan")
         if n == 0:
             return
         until = self.main.next_due + n * self.main.cycle_us
@@ -241,6 +273,7 @@ class Plc:
         real-time runner does when the host falls whole cycles behind."""
         if n < 0:
             raise FbdError(f"cannot skip {n} cycles")
+        self.require_running("skip cycles")
         if n == 0:
             return
         if self._stepping is not None:
@@ -253,6 +286,7 @@ class Plc:
 
     def run_for(self, duration) -> None:
         """Advance simulated time by ``duration`` (seconds, timedelta or 'T#1s')."""
+        self.require_running("run")
         self._run(self.env.now + to_us(duration, "duration"))
 
     def _run(self, until: int) -> None:
@@ -276,6 +310,10 @@ class Plc:
             env.run()
         finally:
             self._runs += 1  # this run's stop events are stale from now on
+        failed, self._failed = self._failed, None
+        if failed is not None:
+            self._notify("fault")
+            raise failed
 
     def _stop_at(self, at: int) -> None:
         event = _StopAt(self.env, at - self.env.now, self._runs)
@@ -300,6 +338,7 @@ class Plc:
         (a debugger's *step into*); see :class:`SteppedScan`."""
         if self._stepping is not None:
             raise FbdError(f"scan {self.main.scans + 1} is already being stepped into")
+        self.require_running("step into a scan")
         task = self.main
         if self.env.now < task.next_due:  # run what comes before the scan (other tasks, processes)
             self._run(task.next_due)
@@ -314,15 +353,6 @@ class Plc:
             if condition(self):
                 return i
         raise FbdError(f"condition still false after {max_scans} scans")
-
-    def restart(self) -> None:
-        """Cold restart of every task: variables to their initial values, forces kept.
-        A scan being stepped into is abandoned."""
-        self._stepping = None
-        for task in self.tasks:
-            task.restart()
-        for restart in self.restarts:
-            restart()
 
     # -- signals -----------------------------------------------------------------
     def _locate(self, path: str):
@@ -570,11 +600,27 @@ class SteppedScan:
             raise FbdError("every block of this scan has run; finish() ends it")
         index = self.order[self.position]
         run = self.program.leaf_function(index)
-        t0 = _time.perf_counter_ns()
-        run(self.task.s, self.now_us)
-        self.ns += _time.perf_counter_ns() - t0
+        clock = self.task.clock
+        t0 = clock()
+        try:
+            run(self.task.s, self.now_us)
+        except Exception as e:
+            raise self.fail(e) from e
+        self.ns += clock() - t0
         self.position += 1
         return index
+
+    def fail(self, error: BaseException) -> PlcFault:
+        """The next block raised ``error`` (run here, or by the caller, as the debugger
+        runs an ST block): the scan is abandoned and the PLC is in FAULT, as when a
+        scan raises; returns the :class:`PlcFault` to raise. After a restart the
+        scan is due again."""
+        failed = self.task.failed(error, self.now_us,
+                                  None if self.done else self.program.leaves[self.next_leaf].path)
+        self.plc._stepping = None
+        self.plc._enter_fault(failed)
+        self.plc._notify("fault")
+        return failed
 
     def ran(self, ns: int) -> int:
         """Count the next block as run by the caller, in ``ns`` of wall time (the

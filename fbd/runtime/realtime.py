@@ -29,6 +29,12 @@ then is the *policy*:
 Either way nothing is lost silently: a scan that starts more than half a
 cycle after it was due counts in ``stats.late`` (the worst lateness in
 ``stats.max_late_us``), every cycle skipped in ``stats.skipped``.
+
+A PLC in STOP or FAULT (:mod:`.faults`) runs no scan: the runner keeps
+serving its requests (:meth:`fbd.Plc.serve_requests`, a Modbus client's
+restart) every cycle, at most every :data:`IDLE_POLL_NS`, and takes up the
+schedule afresh when the PLC runs again. A scan that raises puts the PLC in
+FAULT and the runner goes on waiting: the process never stops for it.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ import threading
 import time
 
 from ..errors import FbdError
+from .faults import PlcFault, PlcState
 from .plc import Plc
 
 __all__ = ["RealtimeRunner", "run_realtime", "SKIP", "CATCH_UP", "POLICIES"]
@@ -44,6 +51,8 @@ __all__ = ["RealtimeRunner", "run_realtime", "SKIP", "CATCH_UP", "POLICIES"]
 SKIP = "skip"
 CATCH_UP = "catch-up"
 POLICIES = (SKIP, CATCH_UP)
+#: how often a stopped or faulted PLC's requests are looked at, at most (ns)
+IDLE_POLL_NS = 50_000_000
 
 
 class RealtimeRunner:
@@ -69,7 +78,8 @@ class RealtimeRunner:
         self.started_ns: int | None = None
 
     def run(self, stop: threading.Event, scans: int | None = None) -> int:
-        """Scan until ``stop`` is set (or ``scans`` scans have run); returns the scans run."""
+        """Scan until ``stop`` is set (or ``scans`` scans have run); returns the scans run.
+        A PLC in STOP or FAULT is waited on, however long, until it runs again."""
         sleep = self._sleep or stop.wait
         clock, cycle, plc = self.clock, self.cycle_ns, self.plc
         stats = plc.stats
@@ -80,6 +90,12 @@ class RealtimeRunner:
             self.started_ns = due
         done = 0
         while not stop.is_set() and (scans is None or done < scans):
+            plc.serve_requests()
+            if plc.state is not PlcState.RUN:
+                if sleep(min(cycle, IDLE_POLL_NS) / 1e9):
+                    break
+                due = clock()          # running again: a fresh schedule, nothing owed
+                continue
             behind = clock() - due
             if behind > half:
                 stats.late += 1
@@ -91,7 +107,10 @@ class RealtimeRunner:
                     due += missed * cycle
                     behind -= missed * cycle
             self.lag_us = max(behind, 0) / 1000
-            plc.scan()
+            try:
+                plc.scan()
+            except PlcFault:
+                continue               # in FAULT: plc.fault says why; wait for a restart
             done += 1
             due += cycle
             delay = due - clock()

@@ -11,9 +11,11 @@ from __future__ import annotations
 import copy
 import time as _time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..compiler.pycode import ScanProgram
+from .faults import Fault, PlcFault
 from .trace import Trace
 
 _NEVER = 1 << 62
@@ -80,7 +82,8 @@ class Task:
     scan when the list is empty.
     """
 
-    def __init__(self, name: str, program: ScanProgram, cycle_us: int, priority: int):
+    def __init__(self, name: str, program: ScanProgram, cycle_us: int, priority: int,
+                 clock: Callable[[], int] = _time.perf_counter_ns):
         self.name = name
         self.program = program
         self.cycle_us = cycle_us
@@ -107,6 +110,10 @@ class Task:
         # cold restart restores.
         self.bound: set[int] = set()
         self.starts: dict[int, object] = {}
+        #: the wall clock scans are timed with (integer ns); a test makes it a fake one
+        self.clock = clock
+        #: the slots a warm restart keeps: the RETAIN variables', once there are any
+        self.retained: tuple[int, ...] = ()
 
     def run_scan(self, now_us: int) -> None:
         """One whole scan at simulated time ``now_us``: the ``before_scan`` hooks,
@@ -123,9 +130,12 @@ class Task:
         if self.forces:
             for slot, value in self.forces.items():
                 s[slot] = value
-        t0 = _time.perf_counter_ns()
-        self.program.scan(s, now_us)
-        ns = _time.perf_counter_ns() - t0
+        t0 = self.clock()
+        try:
+            self.program.scan(s, now_us)
+        except Exception as e:
+            raise self.failed(e, now_us) from e
+        ns = self.clock() - t0
         self.scans += 1
         if self.stats.add(self.scans, ns):
             for callback in self.on_overrun:
@@ -164,11 +174,29 @@ class Task:
         if slot in self.image:
             self.image[slot] = value
 
-    def restart(self) -> None:
-        """Cold restart: every variable back to its initial value; forces stay."""
-        self.s = self.program.new_table()
+    def failed(self, error: BaseException, now_us: int, block: str | None = None) -> PlcFault:
+        """The :class:`PlcFault` for ``error`` raised by this task's next scan, at
+        ``now_us``, naming the block that raised when it can tell."""
+        if isinstance(error, PlcFault):
+            return error
+        if block is None and hasattr(self.program, "block_at"):
+            block = self.program.block_at(error.__traceback__)
+        fault = Fault.of(error, scan=self.scans + 1, task=self.name, time_us=now_us,
+                         block=block)
+        where = f", block {fault.block}" if fault.block and fault.file is None else ""
+        return PlcFault(fault, f"{fault.message} (scan {fault.scan:,} of task {self.name}"
+                               f"{where}: the PLC is in FAULT; restart() runs it again)")
+
+    def restart(self, cold: bool = True) -> None:
+        """Every variable back to its initial value (VAR_CONFIG's included); forces
+        stay. A warm restart keeps the :attr:`retained` slots (none yet: RETAIN is
+        to come)."""
+        old, self.s = self.s, self.program.new_table()
         for slot, value in self.starts.items():
             self.s[slot] = copy.deepcopy(value)
+        if not cold:
+            for slot in self.retained:
+                self.s[slot] = old[slot]
         self.pending = dict(self.image)
         for slot, value in self.forces.items():
             self.s[slot] = value

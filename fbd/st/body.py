@@ -51,8 +51,9 @@ class BodyCompiler(StmtCompiler):
                               col=getattr(node, "col", 0), pou=self.info.label,
                               source=self.ctx.unit.source)
 
-    def where(self, node) -> str:
-        return f"{self.ctx.filename}:{getattr(node, 'line', 0)}: in {self.info.label}"
+    def where(self, node) -> tuple[str, int, str]:
+        """(file, line, POU) of ``node``: what a run-time check names when it stops a scan."""
+        return self.ctx.filename, getattr(node, "line", 0), self.info.label
 
     def line_of(self, node) -> None:
         self.current_line = getattr(node, "line", self.current_line)

@@ -55,7 +55,7 @@ import re
 
 from .. import types as t
 from ..block import Block, Port, State, code_namespace, registry
-from ..errors import FbdError
+from ..errors import FbdError, ScanError
 from . import ast as A
 from .body import BodyCompiler
 from .errors import StSemanticError
@@ -70,12 +70,16 @@ _TYPED = re.compile(r"^(\w+?)_(BOOL|SINT|INT|DINT|LINT|USINT|UINT|UDINT|ULINT|BY
 
 
 def _bounds(index, lo, hi, where):
-    raise FbdError(f"{where}: array index {index} is outside {lo}..{hi}")
+    file, line, pou = where
+    raise ScanError(f"array index {index} is outside {lo}..{hi}", kind="index", file=file,
+                    line=line, pou=pou)
 
 
 def _watchdog(where):
-    raise FbdError(f"{where}: watchdog: a loop ran more than the budget of iterations in one "
-                   f"scan (an endless loop?); the scan is stopped")
+    file, line, pou = where
+    raise ScanError("watchdog: a loop ran more than the budget of iterations in one scan "
+                    "(an endless loop?); the scan is stopped", kind="watchdog", file=file,
+                    line=line, pou=pou)
 
 
 def _copy_value(value):

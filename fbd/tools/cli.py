@@ -32,6 +32,7 @@ from ..compiler.pycode import ScanProgram, compile_network
 from ..errors import FbdError, UnknownSignal, ValidationError
 from ..library import command_plugins, load_libraries
 from ..loading import is_project_file, load, load_network, one_line
+from ..runtime.faults import PlcFault
 from ..runtime.plc import Plc
 from ..values import parse_value
 from .rows import RowWriter
@@ -482,6 +483,8 @@ def _version() -> str:
 
 # ------------------------------------------------------------------------------ main
 def _message(e: BaseException) -> str:
+    if isinstance(e, PlcFault):       # the run ends here: no restart() to offer
+        return _shorten(f"fault at {one_line(e.fault.describe())}")
     if isinstance(e, ValidationError):
         n = len(e.problems)
         head = f"network {e.network!r} is not valid ({n} problem{'s' if n != 1 else ''})"

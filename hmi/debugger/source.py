@@ -6,7 +6,8 @@ instances, or a click on an ST block in the diagram) and shows its text with
 line numbers; the gutter marks the lines that hold a statement (a small dot),
 the line breakpoints (a red disc; a click toggles one), the statement a
 paused call runs next (a yellow band and arrow) and the lines of the calls it
-is inside (a paler band). The values of the variables each line names are
+is inside (a paler band); in FAULT, the line that stopped the scan (a red
+band). The values of the variables each line names are
 drawn after its text, as the model gives them (a paused call's locals). The
 text is set once per instance; a refresh repaints only the values and marks.
 
@@ -54,6 +55,7 @@ STATEMENT_DOT = QColor("#b9c2cc")
 VALUE_COLOUR = QColor("#1f5fa8")
 GUTTER = QColor("#f2f2f2")
 ACTIVE_STEP = QColor("#c9f0d3")
+FAULT_LINE = QColor("#f7c6c6")
 
 
 class _Gutter(QWidget):
@@ -86,6 +88,7 @@ class SourceView(QPlainTextEdit):
         self.setFont(font)
         self.first_line = 1          # the source line of the first text line
         self.rows: list = []         # the model's SourceLine rows now shown
+        self.fault_line: int | None = None   # the line a fault stopped the scan at
         self._shown_text = None      # (first line, the lines' texts) the document holds
         self.gutter = _Gutter(self)
         self.blockCountChanged.connect(lambda _n: self._margins())
@@ -161,9 +164,11 @@ class SourceView(QPlainTextEdit):
     def _mark_lines(self) -> None:
         marks = []
         for k, row in enumerate(self.rows):
-            if row.current or row.caller:
+            failed = row.line == self.fault_line
+            if row.current or row.caller or failed:
                 sel = QTextEdit.ExtraSelection()
-                sel.format.setBackground(CURRENT_LINE if row.current else CALLER_LINE)
+                sel.format.setBackground(FAULT_LINE if failed else
+                                         CURRENT_LINE if row.current else CALLER_LINE)
                 sel.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
                 cursor = self.textCursor()
                 cursor.setPosition(self.document().findBlockByNumber(k).position())
@@ -294,6 +299,23 @@ class SourcePanel(QWidget):
         self.refresh()
         return True
 
+    def show_fault(self) -> bool:
+        """Show the POU and line the debugger's fault names (its instance when the
+        faulting block is one, else the POU); False when it names no text POU."""
+        fault = self.debugger.fault
+        if fault is None or fault.pou is None:
+            return False
+        instances = self.debugger.st_instances()
+        info = instances.get(fault.block)
+        where = fault.block if info is not None and info.label == fault.pou \
+            else fault.pou.split()[-1]
+        if not self._select(where):
+            return False
+        self.refresh()
+        self.view.show_line(fault.line)
+        self._rows(where)
+        return True
+
     def _select(self, where: str) -> bool:
         if self.instances.findText(where) < 0:
             try:
@@ -337,7 +359,14 @@ class SourcePanel(QWidget):
             self.view.show_line(current[1])
             self._rows(where)           # scrolled to it: the values of the lines now shown
         info, _inst = dbg.st_pou(where)
-        if current is not None and current[0] == where:
+        fault = dbg.fault
+        faulted = fault is not None and fault.pou == info.label and fault.file is not None
+        if (fault.line if faulted else None) != self.view.fault_line:
+            self.view.fault_line = fault.line if faulted else None
+            self.view.set_rows(self.view.rows)
+        if faulted:
+            self.where.setText(f"FAULT: {fault.message}")
+        elif current is not None and current[0] == where:
             self.where.setText(f"paused before line {current[1]} of {info.label} "
                                f"({dbg.frames[-1].instance})")
         else:

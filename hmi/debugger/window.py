@@ -8,6 +8,10 @@ loop is idle) calls ``debugger.advance(wall seconds)`` while running, then
 refreshes the views at most :data:`REFRESH_HZ` times a second, only those on
 screen (``python -m hmi.debugger.bench`` measures what that costs the PLC). Tests pass ``autostart=False`` and
 call :meth:`DebuggerWindow.tick` with the wall time themselves.
+
+When the PLC is in FAULT (a scan raised), the counter says FAULT in red, the
+status bar says what and where until a restart (Warm or Cold), and the views
+open at the fault: the ST source at the line, or the diagram at the block.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from PyQt6.QtWidgets import QLabel, QMainWindow, QSizePolicy, QSplitter, QTabWid
 
 from fbd.debug.debugger import MAX, Debugger
 from fbd.errors import FbdError
+from fbd.runtime.faults import PlcFault
 
 from ..widgets import ElidedLabel, MessageField, fit_to_screen
 from .diagram_panel import DiagramPanel
@@ -135,12 +140,14 @@ class DebuggerWindow(QMainWindow):
         self._hit_shown = False        # the message shown is a breakpoint's hit
         self._was_in_scan = False
         self.tree.itemDoubleClicked.connect(self._tree_open)
+        self._fault_shown = None       # the fault the status bar and the views show
 
         self.timer = QTimer(self)
         self.timer.setInterval(1000 // REFRESH_HZ)
         self.timer.timeout.connect(self.tick)
         fit_to_screen(self, *DEFAULT_SIZE)
         self.refresh()
+        self._show_fault()              # opened on a PLC in FAULT: at the fault
         if autostart:
             self.timer.start()
 
@@ -151,6 +158,11 @@ class DebuggerWindow(QMainWindow):
     def _guard(self, fn) -> None:
         try:
             hit = fn()
+        except PlcFault:              # what the status bar says until a restart, again
+            self._fault_shown = None
+            self._show_fault()
+            self.refresh()
+            return
         except FbdError as e:
             self.show_message(str(e), 8000)
             return
@@ -184,9 +196,14 @@ class DebuggerWindow(QMainWindow):
     # -- events and refresh -----------------------------------------------------------
     def _event(self, event: str) -> None:
         self._dirty = True
-        if event in ("state", "hit", "restart"):
+        if event in ("state", "hit", "restart", "fault"):
             self._urgent = True
-        if event == "hit" and self.debugger.last_hit is not None:
+        if event == "fault":
+            self._show_fault()
+        elif event == "restart" and self._fault_shown is not None:
+            self._fault_shown = None
+            self.show_message("restarted: the PLC runs again", 4000)
+        elif event == "hit" and self.debugger.last_hit is not None:
             self._show_hit(self.debugger.last_hit)
         elif event == "to_break" and self.debugger.to_break_outcome:
             self.show_message(self.debugger.to_break_outcome, 0)
@@ -194,6 +211,22 @@ class DebuggerWindow(QMainWindow):
                 event == "state" and self.debugger.state == "running")):
             self.message_field.show_message("")        # the pause it told of is over
             self._hit_shown = False
+
+    def _show_fault(self) -> None:
+        """The PLC is in FAULT: say so until a restart, and open the views at it."""
+        fault = self.debugger.fault
+        if fault is None or fault is self._fault_shown:
+            return
+        self._fault_shown = fault
+        self.message_field.show_message(f"FAULT at {fault.describe()} — Warm or Cold restarts "
+                                        f"the PLC")
+        self._hit_shown = False
+        if self.source.instances.count() and self.source.show_fault():
+            pass                        # the source shows the POU at the line
+        elif fault.block and self._instance(fault.block) is not None:
+            parent, _, name = fault.block.rpartition(".")
+            self.diagram.view.show_level(parent + "." if parent else "")
+            self.diagram.view.select_box(name)
 
     def _show_hit(self, hit) -> None:
         self.message_field.show_message(f"paused by a breakpoint: {hit.describe()}")
@@ -249,8 +282,12 @@ class DebuggerWindow(QMainWindow):
         need = 16 + self.counter.fontMetrics().horizontalAdvance(text)
         if need > self.counter.minimumWidth():
             self.counter.setMinimumWidth(need)
-        self.counter.setStyleSheet(f"color: {STATE_COLOURS.get(state, '#333333')}; "
-                                   f"padding: 0 6px")
+        if state == "FAULT":    # a stopped program must not pass for a paused one
+            self.counter.setStyleSheet("font-weight: bold; padding: 0 6px; color: white; "
+                                       "background: #c62828")
+        else:
+            self.counter.setStyleSheet(f"color: {STATE_COLOURS.get(state, '#333333')}; "
+                                       f"padding: 0 6px")
         self.position.setText(where)
         self.position.setVisible(bool(where))
         st = dbg.stats()
@@ -259,7 +296,7 @@ class DebuggerWindow(QMainWindow):
             f"{st['overruns']} overrun{'s' if st['overruns'] != 1 else ''}"
             + (f"  ·  dropped {dbg.dropped_scans}" if dbg.dropped_scans else ""))
         running = dbg.state == "running"
-        self.actions_by_name["run"].setEnabled(not running)
+        self.actions_by_name["run"].setEnabled(not running and state != "FAULT")
         self.actions_by_name["pause"].setEnabled(running)
         self.actions_by_name["finish"].setEnabled(dbg.in_scan)
         # a scan stepped into: the diagram follows it into the macro that holds the

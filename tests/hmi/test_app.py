@@ -101,7 +101,13 @@ def test_registering_a_panel_twice_is_an_error():
 
 class Broken(Dummy):
     class _Plc:
+        """A stand-in whose scan raises what no fbd.Plc would (it makes a PlcFault)."""
         cycle = 0.005
+        state = "RUN"
+        fault = None
+
+        def serve_requests(self):
+            pass
 
         def scan(self, n):
             raise RuntimeError("watchdog")

@@ -112,7 +112,7 @@ class StPanel(Panel):
         return self._plc
 
 
-def test_a_fault_that_leaves_a_scan_half_run_is_said_in_the_users_words(qtbot):
+def test_a_fault_in_a_line_stepped_scan_is_a_fault_not_a_half_run_scan(qtbot):
     clock = Clock()
     panel = StPanel()
     window = MainWindow(None, panel=panel, clock=clock, autostart=False)
@@ -123,26 +123,18 @@ def test_a_fault_that_leaves_a_scan_half_run_is_said_in_the_users_words(qtbot):
     for t in range(3):
         dbg_win.tick(float(t))
     assert "array index 4 is outside 1..3" in dbg_win.message_field.message()
-    assert dbg_win.debugger.in_scan and dbg_win.actions_by_name["finish"].isEnabled()
-    dbg_win.close()                                     # cannot finish it: the fault again
-    assert window.loop.paused
+    assert dbg_win.debugger.run_state == "FAULT" and not dbg_win.debugger.in_scan
+    assert not dbg_win.actions_by_name["finish"].isEnabled()
+    assert not dbg_win.actions_by_name["run"].isEnabled()
+    dbg_win.close()                                     # nothing half run to finish
+    clock.ns += TICK_NS
+    window.tick()
     said = window.message_field.message()
-    assert said.startswith("PLC stopped in the middle of a scan: FbdError: ")
-    assert "open the debugger (Ctrl+D) to finish it" in said
-    window.pause_action.trigger()                       # Ctrl+P: on again, still half-run
-    clock.ns += TICK_NS
-    window.tick()
-    clock.ns += TICK_NS
-    window.tick()
-    assert window.message_field.message() == ("PLC stopped in the middle of scan 4: open the "
-                                              "debugger (Ctrl+D) to finish it, or start a new "
-                                              "game")
-    assert "SteppedScan" not in window.message_field.message()
-    again = window.open_debugger(autostart=False)       # and there, Finish finishes it
-    again.debugger.write("Main.k", 0)
-    again.actions_by_name["finish"].trigger()
-    assert not again.debugger.in_scan and panel.plc.scans == 4
-    again.close()
+    assert said.startswith("PLC FAULT at scan 4") and "Simulation > Restart the PLC" in said
+    assert "SteppedScan" not in said and "Ctrl+D" not in said
+    window.restart_plc(cold=True)
+    assert panel.plc.state == "RUN" and panel.plc.get("Main.k") == 0
+    assert window.message_field.message() == "the PLC runs again"
 
 
 def test_exporting_an_empty_trend_says_what_to_do_in_the_users_words(win):

@@ -242,7 +242,7 @@ def test_new_puzzle_and_screenshot(qtbot):
     rig = HidatoRig(qtbot, puzzle="6x6-hard-s3", start=False)
     rig.panel.new_puzzle(4, "easy", seed=3)
     assert rig.panel.generating and not rig.panel.new_button.isEnabled()
-    qtbot.waitUntil(lambda: not rig.panel.generating, timeout=10_000)
+    qtbot.waitUntil(lambda: not rig.panel.generating, timeout=60_000)
     assert rig.panel.new_button.isEnabled()
     rig.settle()
     assert (rig.game.rows, rig.game.cols) == (4, 4)

@@ -210,15 +210,15 @@ def test_after_escape_closes_a_menu_the_arrow_keys_go_to_the_board(qtbot, tmp_pa
     rig = Rig(qtbot, tmp_path / "best.json")
     window = rig.window
     window.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=60_000)
     rig.load([[0] * 4, [0, 2, 0, 0], [0] * 4, [0] * 4])
     qtbot.keyClick(window, Qt.Key.Key_G, Qt.KeyboardModifier.AltModifier)   # the Game menu
-    qtbot.waitUntil(lambda: QApplication.activePopupWidget() is not None)
+    qtbot.waitUntil(lambda: QApplication.activePopupWidget() is not None, timeout=60_000)
     qtbot.wait(50)                                   # shown and active
     popup = QApplication.activePopupWidget()
     assert popup is rig.panel.menus()[0]
     qtbot.keyClick(popup, Qt.Key.Key_Escape)
-    qtbot.waitUntil(lambda: QApplication.focusWidget() is rig.panel)
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is rig.panel, timeout=60_000)
     assert window.menuBar().activeAction() is None
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Left)
     rig.settle()

@@ -246,7 +246,7 @@ def test_new_easy_generates_a_grid(qtbot):
     rig.panel.difficulty_box.setCurrentText("easy")
     rig.panel.new_button.click()
     assert rig.panel.generating and not rig.panel.new_button.isEnabled()
-    qtbot.waitUntil(lambda: not rig.panel.generating, timeout=10_000)
+    qtbot.waitUntil(lambda: not rig.panel.generating, timeout=60_000)
     rig.settle()
     assert chooser.currentText().startswith("new easy #1")
     grid = chooser.currentData()["grid"]
@@ -258,7 +258,7 @@ def test_a_grid_generated_while_a_game_started_waits_in_the_list(qtbot):
     playing = rig.game.initial
     rig.panel.new_puzzle("easy")
     rig.start()                       # the player starts the current grid meanwhile
-    qtbot.waitUntil(lambda: not rig.panel.generating, timeout=10_000)
+    qtbot.waitUntil(lambda: not rig.panel.generating, timeout=60_000)
     rig.settle()
     assert rig.game.state == "playing" and rig.game.initial == playing
     assert rig.panel.chooser.itemText(0).startswith("new easy #1")

@@ -39,7 +39,7 @@ CASES = [
     ("FC 2, 2001 inputs", read(2, 0, 2001), exc(2, VALUE)),
     ("FC 3, 0 registers", read(3, 0, 0), exc(3, VALUE)),
     ("FC 3, 126 registers", read(3, 0, 126), exc(3, VALUE)),
-    ("FC 3, past the table's end", read(3, 9215, 2), exc(3, ADDRESS)),
+    ("FC 3, past the table's end", read(3, 9287, 2), exc(3, ADDRESS)),
     ("FC 4, 126 registers", read(4, 0, 126), exc(4, VALUE)),
     ("FC 4, past the table's end", read(4, 1020, 10), exc(4, ADDRESS)),
     # FC 5: the value is 0x0000 or 0xFF00, nothing else (checked before the address)

@@ -146,7 +146,7 @@ def test_with_few_files_allowed_100_silent_connections_do_not_lock_a_new_client_
         for s in silent:
             s.close()
         proc.terminate()
-        proc.wait(timeout=10)
+        proc.wait(timeout=60)
         rest = proc.stderr.read()
         proc.stderr.close()
     assert "evicted" in rest and "Traceback" not in rest

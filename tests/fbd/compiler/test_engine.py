@@ -252,14 +252,34 @@ def test_cold_restart_returns_every_value_to_its_initial_value():
     assert h.get("N") == 1
 
 
+class ScanClock:
+    """The wall clock scans are timed with, advancing by the next of ``costs`` (ns)
+    between a scan's start and its end: each scan takes what the test says, on any
+    machine."""
+
+    def __init__(self, costs):
+        self.costs = iter(costs)
+        self.now = 0
+        self.started = False
+
+    def __call__(self) -> int:
+        if self.started:
+            self.now += next(self.costs)
+        self.started = not self.started
+        return self.now
+
+
 def test_the_watchdog_counts_scans_slower_than_their_cycle():
-    h = Harness(chain(2000), cycle="T#1us")
+    # a 1 ms cycle; scans of 1.5 ms, 0.2 ms, 1 ms (exactly the cycle: in time), 4 ms
+    clock = ScanClock([1_500_000, 200_000, 1_000_000, 4_000_000])
+    h = Harness(chain(3), cycle="T#1ms", clock=clock)
     reports = []
-    h.plc.main.on_overrun.append(lambda task, scan, us: reports.append(scan))
-    h.scan(3)
+    h.plc.main.on_overrun.append(lambda task, scan, us: reports.append((scan, us)))
+    h.scan(4)
     stats = h.plc.stats.summary()
-    assert stats["scans"] == 3 and stats["overruns"] == 3 and reports == [1, 2, 3]
-    assert 0 < stats["min_us"] <= stats["mean_us"] <= stats["max_us"]
+    assert stats["scans"] == 4 and stats["overruns"] == 2
+    assert reports == [(1, 1500.0), (4, 4000.0)]
+    assert (stats["min_us"], stats["mean_us"], stats["max_us"]) == (200.0, 1675.0, 4000.0)
 
 
 def test_same_program_and_inputs_give_the_same_scans_bit_for_bit():

@@ -630,7 +630,7 @@ def test_changed_does_not_fire_on_the_restart_itself():
 # ----------------------------------------------------------------------- trends, stats
 def test_the_trend_records_every_scan_the_debugger_runs_and_exports_csv_and_vcd(tmp_path):
     plc = Plc(plant())
-    dbg = Debugger(plc)
+    dbg = Debugger(plc, clock=FakeClock())      # advance's budget never runs out
     plc.set("START", True)
     tr = dbg.trend(["RUN", "N", "ton.ET"])
     assert tr.capacity == TREND_CAPACITY

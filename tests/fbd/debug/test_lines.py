@@ -53,9 +53,9 @@ C_CALL, D_CALL, N_FROM_C, M_ZERO, FOR_I, M_SUM, TON_CALL, CASE_N, LATE, FIVE = (
 COUNT_UP, TWICE = 10, 3
 
 
-def debugger(text=PROGRAM, name="p.st"):
+def debugger(text=PROGRAM, name="p.st", **options):
     project = load(name, text)
-    return Debugger(project.plc(cycle=0.01))
+    return Debugger(project.plc(cycle=0.01), **options)
 
 
 # ------------------------------------------------------------------ line breakpoints
@@ -139,7 +139,9 @@ def test_line_breakpoints_are_listed_enabled_and_removed_with_the_conditions():
 
 
 def test_running_with_a_line_breakpoint_stops_advance_too():
-    dbg = debugger()
+    # the wall clock stands still: advance's 20 ms budget never runs out, however
+    # slowly the machine steps the scans statement by statement
+    dbg = debugger(clock=lambda: 0.0)
     dbg.add_line_breakpoint("Main", FIVE)            # n = 5 in the 5th scan with go
     dbg.write("Main.go", True)
     dbg.run()
@@ -359,17 +361,22 @@ END_PROGRAM
 """
 
 
-def test_a_pou_that_stops_the_scan_mid_call_is_run_again_from_its_start():
+def test_a_pou_that_stops_the_scan_mid_call_puts_the_plc_in_fault_until_a_restart():
     dbg = debugger(BOUNDS, "bounds.st")
+    events = []
+    dbg.listeners.append(events.append)
     dbg.add_line_breakpoint("Main", 6)                # never reached: line-stepped scans
     with pytest.raises(FbdError, match=r"bounds.st:4: in PROGRAM Main: array index 4 is "
                                        r"outside 1..3"):
         dbg.run_until_break(10)
-    assert dbg.scans == 3 and dbg.in_scan and dbg.frames == []
-    assert dbg.get("Main.k") == 3                     # the failed call returned nothing
-    dbg.write("Main.k", 0)
-    dbg.finish_scan()
-    assert (dbg.scans, dbg.get("Main.k"), dbg.get("Main.a")) == (4, 1, [1, 2, 3])
+    assert dbg.scans == 3 and not dbg.in_scan and dbg.frames == [] and "fault" in events
+    assert (dbg.plc.state, dbg.fault.line, dbg.fault.block) == ("FAULT", 4, "Main")
+    with pytest.raises(FbdError, match="the PLC is in FAULT since scan 4 of task Main"):
+        dbg.step()
+    dbg.restart()
+    dbg.step()
+    assert (dbg.plc.state, dbg.scans, dbg.get("Main.k"), dbg.get("Main.a")) == \
+        ("RUN", 4, 1, [1, 0, 0])
 
 
 LIGHTS = """\

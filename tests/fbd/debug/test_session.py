@@ -42,23 +42,21 @@ def test_closing_a_call_paused_at_a_line_runs_it_to_its_end_without_stopping():
     assert plc.get("Main.c.count") == 3
 
 
-def test_a_scan_a_fault_left_half_run_is_taken_over_by_the_next_debugger():
+def test_a_fault_in_a_scan_stepped_into_leaves_no_half_run_scan_for_the_next_debugger():
     dbg = debugger(BOUNDS, "bounds.st")
     dbg.add_line_breakpoint("Main", 6)
     with pytest.raises(FbdError, match="array index 4 is outside 1..3"):
         dbg.run_until_break(10)
     plc = dbg.plc
-    with pytest.raises(FbdError, match="array index 4 is outside 1..3"):
-        dbg.close()                                 # the fault again: the scan stays open
-    assert dbg.listeners == []                      # detached all the same
+    dbg.close()                                     # nothing to finish: FAULT says why
+    assert dbg.listeners == [] and plc.state == "FAULT"
     again = Debugger(plc)
-    assert again.in_scan                            # never "nothing to finish" while the PLC
-    with pytest.raises(FbdError, match="array index 4"):   # refuses to run
-        again.run()
-    again.write("Main.k", 0)
-    again.finish_scan()
-    assert not again.in_scan and plc.scans == 4 and again.get("Main.k") == 1
-    assert again.run() is None and again.state == "running"
+    assert not again.in_scan and again.run_state == "FAULT"
+    with pytest.raises(FbdError, match="the PLC is in FAULT since scan 4"):
+        again.step()
+    again.restart()
+    again.step()
+    assert not again.in_scan and again.run_state == "PAUSED" and plc.scans == 4
 
 
 def test_finish_outside_a_scan_says_what_to_do_in_the_users_words():

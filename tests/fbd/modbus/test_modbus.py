@@ -232,7 +232,7 @@ def test_a_write_to_half_of_a_double_word_keeps_the_other_half():
     (HOLDING_REGISTERS, 100, [1]),            # nobody located there
     (HOLDING_REGISTERS, 1027, [1, 2]),        # runs from an input onto an output
     (COILS, 23, [True]),                      # an output coil
-    (HOLDING_REGISTERS, 9216, [1]),           # past the table
+    (HOLDING_REGISTERS, 9288, [1]),           # past the table (the PLC's registers end it)
 ])
 def test_a_write_that_is_not_all_inputs_is_refused_whole(table, address, values):
     plc = Plc(io_program())
@@ -288,7 +288,7 @@ def _recv(s, n: int) -> bytes:
 def test_bad_requests_get_exception_responses_and_the_server_goes_on(served):
     plc, server, c = served(io_program())
     illegal_address = [
-        c.read_holding_registers(9215, count=2),       # runs past the end
+        c.read_holding_registers(9287, count=2),       # runs past the end
         c.read_coils(1600, count=1),
         c.read_discrete_inputs(800, count=1),
         c.read_input_registers(1020, count=10),
@@ -466,6 +466,12 @@ def test_serve_a_plcopen_pou_with_its_located_variables(capsys, tmp_path):
     assert "%IX1.2    discrete input 10" in out
 
 
+def text_of_instance(xml) -> str:
+    text = xml.read_text()
+    start = text.index("<pouInstance")
+    return text[text.index('name="', start) + 6:text.index('"', text.index('name="', start) + 6)]
+
+
 def test_serve_a_project_runs_its_configurations_program_at_its_interval(capsys, tmp_path):
     xml = tmp_path / "io.xml"
     assert cli.main(["export", f"{HERE}:io_program", "-o", str(xml), "--cycle", "20ms"]) == 0
@@ -473,8 +479,9 @@ def test_serve_a_project_runs_its_configurations_program_at_its_interval(capsys,
     assert cli.main(["serve", str(xml), "--map"]) == 0
     assert "Io: Modbus TCP address map" in capsys.readouterr().out
     from fbd.modbus.serve import _project_program
-    net, interval_us = _project_program(str(xml))
+    net, interval_us, instance = _project_program(str(xml))
     assert net.name == "Io" and interval_us == 20_000    # the scan runs at the task's interval
+    assert instance == text_of_instance(xml)              # the task a fault names
     # two program instances: fbd serve serves one, and says which to name
     text = xml.read_text()
     start = text.index("<pouInstance")
@@ -554,7 +561,7 @@ def fbd_serve(*options):
         assert "over Modbus TCP on 127.0.0.1:" in first, first
         yield first, int(first.split("127.0.0.1:")[1].split(",")[0]), proc
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=10) == 0
+        assert proc.wait(timeout=60) == 0
         proc.rest = proc.stderr.read()
     finally:
         if proc.poll() is None:
@@ -574,6 +581,26 @@ def test_fbd_serve_runs_until_ctrl_c():
             assert c.read_holding_registers(16, count=1).registers == [5]
     assert "fbd: stopped after" in proc.rest and "1 writes" in proc.rest
     assert "Traceback" not in proc.rest
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_stop_sent_the_moment_the_serving_line_is_out_ends_cleanly(stop):
+    # clients may be served before the main thread gets past that line (the server has
+    # its own thread): the handlers and the try that ends the run come before it
+    proc = subprocess.Popen([sys.executable, "-c", AS_FROM_A_TERMINAL, "serve",
+                             f"{HERE}:counter_program", "--port", "0"],
+                            cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    try:
+        assert "over Modbus TCP on 127.0.0.1:" in proc.stderr.readline()
+        proc.send_signal(stop)
+        assert proc.wait(timeout=60) == 0
+        rest = proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stderr.close()
+    assert rest.startswith("fbd: stopped after") and "Traceback" not in rest
 
 
 def test_fbd_serve_stats_prints_a_line_every_period_and_at_stop():

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import blocks
-from fbd import BOOL, INT, LREAL, Network, Plc
+from fbd import BOOL, INT, LREAL, Network, Plc, PlcFault
 from fbd.block import Block, Port, register
 from fbd.compiler import flatten
 from fbd.debug.debugger import Debugger
@@ -233,10 +233,16 @@ def test_a_python_exception_on_the_path_taken_is_a_trap_naming_the_block():
     assert py.get("OUT") == na.get("OUT") == 3
     for plc in (py, na):
         plc.set("B", 0)
-    with pytest.raises(ZeroDivisionError):
+    # either way the PLC is in FAULT, the error the cause of the one raised
+    with pytest.raises(PlcFault, match="ZeroDivisionError") as raised:
         py.scan()
-    with pytest.raises(NativeTrap, match=r"blk \(NATIVE_TEST_DIV\(\)\): division or modulo by zero"):
+    assert isinstance(raised.value.__cause__, ZeroDivisionError)
+    with pytest.raises(PlcFault, match=r"blk \(NATIVE_TEST_DIV\(\)\): division or modulo by zero") \
+            as raised:
         na.scan()
+    assert isinstance(raised.value.__cause__, NativeTrap)
+    assert (py.fault.kind, py.fault.block, na.fault.kind, na.fault.block) == \
+        ("exception", "blk", "trap", "blk")
 
 
 def test_a_value_its_signal_cannot_hold_is_a_trap_not_a_silent_wrap():
@@ -244,8 +250,9 @@ def test_a_value_its_signal_cannot_hold_is_a_trap_not_a_silent_wrap():
     plc = Plc(net, engine="native")
     plc.set("A", 30000)
     plc.set("B", 30000)
-    with pytest.raises(NativeTrap, match="outside its signal's type"):
+    with pytest.raises(PlcFault, match="outside its signal's type") as raised:
         plc.scan()
+    assert isinstance(raised.value.__cause__, NativeTrap) and plc.state == "FAULT"
 
 
 def test_engine_choice_is_checked_and_explained():

@@ -34,7 +34,7 @@ GROUPS = {"inputVars": "VAR_INPUT", "outputVars": "VAR_OUTPUT", "inOutVars": "VA
 
 def test_the_targets_are_every_program_fbd_ships_and_the_corpus():
     assert {"2048_single_pass", "2048_multi_scan", "traffic_light", "sudoku", "hidato",
-            "library_blocks"} <= set(RUN)
+            "library_blocks", "control_blocks"} <= set(RUN)
     assert sum(n.startswith("corpus__") for n in TARGETS) >= 60
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import blocks
 import fbd
-from fbd import BYTE, DWORD, LWORD
+from fbd import BOOL, BYTE, DWORD, LWORD, REAL
 from fbd.network import Ref
 from fbd.plcopen import to_xml, write_tree
 from fbd.plcopen.st_export import project_xml
@@ -39,6 +39,7 @@ from programs.hidato.program import shape_of
 from programs.sudoku.files import bundled_puzzles, read_grid
 from programs.sudoku.game import SudokuGame
 from programs.sudoku.program import build as sudoku
+from tests.blocks.test_control import control_loop
 from tests.fbd.plcopen.test_writer import store_steps, stores
 from tests.paths import ROOT
 
@@ -138,6 +139,41 @@ def _play_library():
         plc.scan()
 
 
+def _control_blocks():
+    """matiec's control library around a PID in a loop: the PID on a first-order plant
+    (tests/blocks/test_control.py), and RAMP, HYSTERESIS, INTEGRAL, DERIVATIVE and SEMA
+    driven by inputs: the IEC blocks the export names as they are, run by matiec's own."""
+    net = control_loop()
+    run, x = net.input("RUN", BOOL), net.input("X", REAL)
+    claim, release = net.input("CLAIM", BOOL), net.input("RELEASE", BOOL)
+    ramp = net.add("ramp", blocks.RAMP(), RUN=run, X0=1.5, X1=x, TR="T#300ms", CYCLE="T#20ms")
+    net.output("RAMP_BUSY", ramp.BUSY)
+    net.output("RAMP_XOUT", ramp.XOUT)
+    band = net.add("band", blocks.HYSTERESIS(), XIN1=x, XIN2=ramp.XOUT, EPS=0.25)
+    net.output("BAND_Q", band.Q)
+    integral = net.add("sum", blocks.INTEGRAL(), RUN=run, R1=claim, XIN=x, X0=-2.0,
+                       CYCLE="T#20ms")
+    net.output("SUM_Q", integral.Q)
+    net.output("SUM_XOUT", integral.XOUT)
+    slope = net.add("slope", blocks.DERIVATIVE(), RUN=run, XIN=x, CYCLE="T#20ms")
+    net.output("SLOPE_XOUT", slope.XOUT)
+    net.output("BUSY", net.add("sema", blocks.SEMA(), CLAIM=claim, RELEASE=release).BUSY)
+    return net
+
+
+def _play_control():
+    plc = Plc(_control_blocks())
+    xs = (0.1, 3.75, -1.2, 12.5, 0.3333, -7.0, 2.0)
+    for scan in range(SCANS):
+        plc.set("AUTO", scan >= 10)
+        plc.set("SP", 80.0 if scan >= 60 else 50.0)
+        plc.set("RUN", 5 <= scan < 45 or scan >= 70)
+        plc.set("X", xs[scan // 9 % len(xs)])
+        plc.set("CLAIM", scan % 23 == 4 or scan == 50)
+        plc.set("RELEASE", scan % 17 == 3)
+        plc.scan()
+
+
 def _play_2048(variant):
     def play():
         g = Game2048(seed=0, processing=variant)
@@ -202,7 +238,8 @@ def targets() -> dict[str, Target]:
             ("traffic_light", _traffic_light, _play_traffic_light),
             ("sudoku", sudoku, _play_sudoku),
             ("hidato", lambda: hidato(**shape_of(_hidato_board())), _play_hidato),
-            ("library_blocks", _library_blocks, _play_library)]:
+            ("library_blocks", _library_blocks, _play_library),
+            ("control_blocks", _control_blocks, _play_control)]:
         out[name] = Target(name, lambda make=make: to_xml(make()), make, play)
     for path in sorted([*CORPUS.rglob("*.st"), *CORPUS.rglob("*.txt")]):
         if "LICENSES" in path.parts:

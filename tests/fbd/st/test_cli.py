@@ -60,6 +60,19 @@ def test_an_error_is_one_line_and_exit_status_2(tmp_path, capsys):
     assert err.count("\n") == 1 and err.startswith(f"fbd: error: {path}:3:3: in PROGRAM Main: ")
 
 
+def test_a_run_time_fault_ends_the_run_in_one_line_naming_the_scan_and_the_line(tmp_path,
+                                                                                capsys):
+    path = tmp_path / "idx.st"
+    path.write_text("PROGRAM Main\nVAR i AT %IW0 : INT; o AT %QW0 : INT;\n"
+                    "  a : ARRAY[0..2] OF INT := [7, 8, 9]; END_VAR\n  o := a[i];\nEND_PROGRAM\n")
+    assert cli.main(["run", f"{path}:Main", "--scans", "5", "--set", "i=3@3", "--format",
+                     "csv"]) == 2
+    out, err = capsys.readouterr()
+    assert out.splitlines()[1:] == ["1,0.000000,7", "2,0.005000,7"]   # the scans before it
+    assert err == (f"fbd: error: fault at scan 3 of task main: {path}:4: in PROGRAM Main: "
+                   f"array index 3 is outside 0..2\n")
+
+
 def test_export_writes_an_st_program_that_runs_the_same_from_the_file(tmp_path, capsys):
     path = tmp_path / "prog.st"
     path.write_text(PROGRAM)
