@@ -93,7 +93,8 @@ class LIMIT(Block):
 
     If MN > MX (an empty range) the formula gives MX whatever IN is: the
     upper limit wins. CODESYS defines LIMIT by the same formula; matiec
-    differs there (it returns MN when IN <= MN).
+    differs there (it returns MN when IN <= MN). Elsewhere each comparison is
+    matiec's ``IN > MN ? (IN < MX ? IN : MX) : MN``, so a NaN gives MN, as there.
     """
     family = "select"
     types = {"T": ANY_ELEMENTARY}
@@ -103,8 +104,8 @@ class LIMIT(Block):
 
     def code(self, io):
         low = io.tmp()
-        return [f"{low} = {io.MN} if {io.MN} > {io.IN} else {io.IN}",   # MAX(IN, MN)
-                f"{io.OUT} = {io.MX} if {io.MX} < {low} else {low}"]     # MIN(.., MX)
+        return [f"{low} = {io.IN} if {io.IN} > {io.MN} else {io.MN}",   # MAX(IN, MN)
+                f"{io.OUT} = {low} if {low} < {io.MX} else {io.MX}"]     # MIN(.., MX)
 
 
 @register

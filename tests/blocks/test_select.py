@@ -281,6 +281,14 @@ def test_limit_on_real_time_and_string():
                                         {"MN": "b", "IN": "cat", "MX": "d"}]) == ["b", "cat"]
 
 
+def test_limit_of_a_nan_gives_mn_as_matiec_does():
+    # matiec's IN > MN ? (IN < MX ? IN : MX) : MN (oracle: LIMIT(REAL#-1.0, SQRT(-1.0), REAL#1.0) = -1.0,
+    # for an LREAL too); found by the fidelity campaign, where ASIN(LIMIT(-1.0, nan, 1.0)) was NaN here
+    nan = float("nan")
+    assert scans(blocks.LIMIT(REAL), [{"MN": -1.0, "IN": nan, "MX": 1.0}]) == [-1.0]
+    assert scans(blocks.LIMIT(LREAL), [{"MN": -1.0, "IN": nan, "MX": 1.0}]) == [-1.0]
+
+
 def test_limit_on_unsigned_near_the_top_of_the_range():
     rows = [{"MN": 100, "IN": v, "MX": 4_000_000_000} for v in (0, UDINT.max)]
     assert scans(blocks.LIMIT(UDINT), rows) == [100, 4_000_000_000]
