@@ -139,6 +139,11 @@ class Block:
     #: may change them, and the next call without them sees what the body left. An
     #: input left unwired reads that state; the block's code writes it back.
     kept_inputs: ClassVar[dict] = {}
+    #: output or state variable -> its retentive qualifier, ``"RETAIN"``, ``"PERSISTENT"``
+    #: or ``"NON_RETAIN"``, for a variable that declares one (an ST POU's ``VAR RETAIN``);
+    #: the rest take the qualifier of the instance holding them (``Network.retain``,
+    #: docs/retain.md)
+    retain: ClassVar[dict] = {}
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)

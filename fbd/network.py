@@ -21,6 +21,9 @@ from .errors import WiringError
 #: a wire end: an instance's output (a source), its input (a target), a network's input
 RefKind = Literal["out", "in", "netin"]
 
+#: the retentive qualifiers (``Network.retain``, ``Block.retain``), IEC's and CODESYS's
+QUALIFIERS = ("RETAIN", "PERSISTENT", "NON_RETAIN")
+
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -146,6 +149,7 @@ class Network:
     instances: dict = field(default_factory=dict)   # name -> Instance, in order added
     addresses: dict = field(default_factory=dict)   # port name -> located Address (at=)
     stores: dict = field(default_factory=dict)      # input name -> (instance, variable), see store
+    retains: dict = field(default_factory=dict)     # instance or input -> qualifier, see retain
     _wire_count: int = 0
 
     def __post_init__(self):
@@ -210,6 +214,20 @@ class Network:
         if (instance.name, variable) in self.stores.values():
             raise WiringError(f"{where}: {instance.name}.{variable} keeps another input already")
         self.stores[name] = (instance.name, variable)
+
+    def retain(self, name: str, qualifier: str = "RETAIN") -> None:
+        """Mark an instance (every output and state variable of a block; everything
+        inside a macro) or an input of this network retentive, as ``VAR RETAIN``
+        does: ``"RETAIN"`` survives a warm restart, ``"PERSISTENT"`` a cold one too,
+        ``"NON_RETAIN"`` neither (inside an instance marked RETAIN). A block's own
+        qualifiers (:attr:`Block.retain`) win over its instance's (docs/retain.md)."""
+        where = f"{self.name}.{name}"
+        if qualifier not in QUALIFIERS:
+            raise WiringError(f"{where}: the qualifier is one of {', '.join(QUALIFIERS)}, "
+                              f"not {qualifier!r}")
+        if name not in self.instances and name not in self.inputs:
+            raise WiringError(f"{where}: neither an instance nor an input of {self.name}")
+        self.retains[name] = qualifier
 
     # -- building ----------------------------------------------------------------
     def add(self, name: str, element, **inputs) -> Instance:

@@ -45,6 +45,7 @@ class TaskSpec:
     priority: int
     resource: str
     single: str | None = None  # the BOOL global whose rising edge runs the task (SINGLE)
+    retain: str | None = None  # PROGRAM RETAIN (or NON_RETAIN) inst: its variables' default
 
 
 @dataclass
@@ -56,6 +57,7 @@ class GlobalVar:
     type: DataType
     start: Any                # the run-time initial value
     constant: bool = False
+    retain: str | None = None  # VAR_GLOBAL RETAIN or PERSISTENT (docs/retain.md)
 
     @property
     def type_name(self) -> str:

@@ -138,7 +138,7 @@ def input_product(**domains) -> dict:
 
 def check_batch(network: Network, inputs: dict, reference, *, outputs=None, then: dict | None = None,
                 until: str | None = None, scans: int = 1, max_scans: int = 100,
-                chunk: int = 1 << 16, cycle=0.005, show: int = 5) -> int:
+                chunk: int = 1 << 16, cycle=0.005, show: int = 5, engine: str = "auto") -> int:
     """Run ``network`` once per case in batches (:class:`fbd.batch.BatchHarness`)
     and compare with a Python ``reference``; returns the number of cases.
 
@@ -150,8 +150,9 @@ def check_batch(network: Network, inputs: dict, reference, *, outputs=None, then
     the outputs are read after ``scans`` scans or, with ``until`` (a BOOL
     path), on the first scan where it is TRUE in that case: a case where it
     never is within ``max_scans`` fails too. Cases run ``chunk`` at a time
-    (one compilation). A mismatch raises AssertionError with the number of
-    cases that differ and the first ``show`` of them.
+    (one compilation), on the batch ``engine`` (:class:`fbd.batch.BatchHarness`'s
+    choice). A mismatch raises AssertionError with the number of cases that
+    differ and the first ``show`` of them.
     """
     import numpy as np
 
@@ -164,7 +165,7 @@ def check_batch(network: Network, inputs: dict, reference, *, outputs=None, then
     arrays = {k: np.asarray(v) for k, v in inputs.items() if isinstance(v, (list, tuple, np.ndarray))}
     fixed = {k: v for k, v in inputs.items() if k not in arrays}
     size = max(1, min(chunk, n))
-    h = BatchHarness(network, n=size, cycle=cycle)
+    h = BatchHarness(network, n=size, cycle=cycle, engine=engine)
     wrong, shown = 0, []
     for start in range(0, n, size):
         stop = min(n, start + size)

@@ -29,6 +29,8 @@ from .ir import NOW_MAX, NOW_MIN
 from .program import BatchProgram
 from .template import dtype_of
 
+ENGINES = ("auto", "native", "numpy")
+
 #: Signals of all instances together may take this much memory unless told
 #: otherwise (``memory_limit=``, in bytes): 4 GiB.
 MEMORY_LIMIT = 4 << 30
@@ -45,10 +47,13 @@ class BatchHarness:
     of the first scan, as :class:`fbd.Plc` takes it. ``memory_limit``: bytes
     the signal arrays may take (:data:`MEMORY_LIMIT`); the estimate
     (:meth:`memory_needed`) is checked before anything is allocated.
+    ``engine``: ``"native"`` (machine code through LLVM), ``"numpy"``, or
+    ``"auto"``: native where llvmlite is installed and every block and signal
+    has a native form; ``h.engine`` and ``h.engine_reason`` say which and why.
     """
 
     def __init__(self, network, n: int, cycle=0.005, *, clock_start=0.0,
-                 memory_limit: int = MEMORY_LIMIT):
+                 memory_limit: int = MEMORY_LIMIT, engine: str = "auto"):
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= MAX_INSTANCES:
             raise FbdError(f"n must be an integer from 1 to {MAX_INSTANCES}, not {n!r}")
         n = int(n)
@@ -68,7 +73,8 @@ class BatchHarness:
                            f"range (about ±73,000 years)")
         self.n = n
         self.flat = flat
-        self.program = BatchProgram(flat, n)
+        self.program, self.engine_reason = build_program(flat, n, engine)
+        self.engine = self.program.engine
         self.memory_limit = memory_limit
         need = self.memory_needed()
         if need > memory_limit:
@@ -83,7 +89,7 @@ class BatchHarness:
             raise FbdError(f"not enough memory for {n} instances of {flat.name} "
                            f"({_mib(need)}): lower n") from None
         self.pending: dict[int, object] = {}
-        self.image: dict[int, object] = {slot: self.s[slot][0] for slot in flat.inputs.values()}
+        self.image: dict[int, object] = self._initial_image()
         self.forces: dict[int, object] = {}
         self.scans = 0
 
@@ -107,15 +113,15 @@ class BatchHarness:
         last = self.clock_start_us + (self.scans + k) * self.cycle_us
         if last > NOW_MAX:
             raise FbdError("the clock would leave the batch engine's range (about 73,000 years)")
-        s, scan = self.s, self.program.scan
+        s, scan, write = self.s, self.program.scan, self.program.write
         with np.errstate(all="ignore"):   # IEEE results, as the scalar blocks give them
             for _ in range(k):
                 if self.pending:
                     for slot, value in self.pending.items():
-                        np.copyto(s[slot], value)
+                        write(s, slot, value)
                     self.pending.clear()
                 for slot, value in self.forces.items():
-                    np.copyto(s[slot], value)
+                    write(s, slot, value)
                 scan(s, self.clock_start_us + self.scans * self.cycle_us)
                 self.scans += 1
         return self
@@ -136,7 +142,7 @@ class BatchHarness:
             out = np.empty(self.n, dtype=dtype_of(info.type))
             out[...] = info.const
             return out
-        return self.s[info.slot].copy()
+        return self.program.read(self.s, info.slot)
 
     def force(self, path: str, value) -> None:
         """Hold a signal at ``value`` (one, or one per instance) in every instance
@@ -148,7 +154,7 @@ class BatchHarness:
         self.forces[info.slot] = values
         if new:
             self._reforce()
-        np.copyto(self.s[info.slot], values)
+        self.program.write(self.s, info.slot, values)
 
     def unforce(self, path: str | None = None) -> None:
         """Release one force, or every force when ``path`` is None."""
@@ -169,7 +175,7 @@ class BatchHarness:
             raise FbdError(f"{path} is forced; unforce it before writing")
         values = self._values(info, value, path)
         self.program.check_value(info.slot, np.broadcast_to(np.asarray(values), (self.n,)))
-        np.copyto(self.s[info.slot], values)
+        self.program.write(self.s, info.slot, values)
         if info.kind == "input":
             self.pending.pop(info.slot, None)
             self.image[info.slot] = values
@@ -180,9 +186,9 @@ class BatchHarness:
         its start. Forces stay."""
         self.s = self.program.new_table()
         self.pending = {}
-        self.image = {slot: self.s[slot][0] for slot in self.flat.inputs.values()}
+        self.image = self._initial_image()
         for slot, value in self.forces.items():
-            np.copyto(self.s[slot], value)
+            self.program.write(self.s, slot, value)
         self.scans = 0
         return self
 
@@ -220,6 +226,10 @@ class BatchHarness:
                            f"{'force' if doing == 'forced' else 'write'}")
         return info
 
+    def _initial_image(self) -> dict:
+        """Each input's initial value (one for all instances)."""
+        return {slot: self.program.read(self.s, slot)[0] for slot in self.flat.inputs.values()}
+
     def _release(self, slot: int) -> None:
         del self.forces[slot]
         if slot in self.flat.inputs.values():
@@ -230,9 +240,7 @@ class BatchHarness:
         program = self.program
         outputs = set(self.flat.outputs.values())
         new = program.set_forced({s for s in self.forces if s in self.flat.writer or s in outputs})
-        for slot in new:
-            real = next(r for r, sc in program._scratch.items() if sc == slot)
-            self.s.append(self.s[real].copy())
+        self.s = program.regrown(self.s, new)
 
     def _values(self, info, value, path: str):
         """``value`` as what the slot holds: a Python scalar for every instance,
@@ -296,8 +304,31 @@ def _array(tp: t.DataType, value, path: str, n: int) -> np.ndarray:
     raise FbdError(f"{where}: values of dtype {arr.dtype} are not {tp.name}s")
 
 
+def build_program(flat: FlatProgram, n: int, engine: str = "auto"):
+    """``(program, reason)``: the batch program of ``flat`` for ``n`` instances on the
+    engine asked, or for ``"auto"`` the native one where it can run (see
+    :class:`BatchHarness`), and why that one."""
+    if engine not in ENGINES:
+        raise FbdError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    if engine == "numpy":
+        return BatchProgram(flat, n), "asked for"
+    from ..native import NotNative, unavailable_reason
+    why = unavailable_reason()
+    if why is None:
+        from .native import NativeBatchProgram
+        try:
+            return NativeBatchProgram(flat, n), "every block and signal has a native form"
+        except NotNative as e:
+            if engine == "native":
+                raise
+            why = str(e)
+    elif engine == "native":
+        raise FbdError(f"the native batch engine is not available: {why}")
+    return BatchProgram(flat, n), why
+
+
 def _mib(size: int) -> str:
     return f"{size / (1 << 20):,.1f} MiB"
 
 
-__all__ = ["BatchHarness", "MEMORY_LIMIT", "MAX_INSTANCES"]
+__all__ = ["BatchHarness", "MEMORY_LIMIT", "MAX_INSTANCES", "ENGINES", "build_program"]

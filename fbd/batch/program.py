@@ -30,6 +30,8 @@ class BatchProgram:
     Holds no run-time values: :meth:`new_table` makes a table.
     """
 
+    engine = "numpy"
+
     def __init__(self, flat: FlatProgram, n: int):
         self.flat = flat
         self.n = n
@@ -124,6 +126,22 @@ class BatchProgram:
         for src, copy in flat.snapshots.items():
             np.copyto(table[copy], table[src])
         for real in sorted(self._scratch, key=self._scratch.get):
+            table.append(table[real].copy())
+        return table
+
+    def read(self, table: list, slot: int) -> np.ndarray:
+        """The n values of a slot (a copy)."""
+        return table[slot].copy()
+
+    def write(self, table: list, slot: int, values) -> None:
+        """Set a slot in every instance: one value, or n values."""
+        np.copyto(table[slot], values)
+
+    def regrown(self, table: list, new: list) -> list:
+        """``table`` with the scratch slots ``new`` (:meth:`set_forced`'s) added, each
+        holding what its real slot holds."""
+        for slot in new:
+            real = next(r for r, sc in self._scratch.items() if sc == slot)
             table.append(table[real].copy())
         return table
 

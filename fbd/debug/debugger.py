@@ -386,8 +386,9 @@ class Debugger(SignalAccess, SourceDebugging, Trending):
         """Pause and restart the program.
 
         Warm (the default): every variable of the program returns to its initial
-        value (there is no RETAIN yet, so all of them), as after a download; a
-        scan stepped into is abandoned. Kept: the forces (re-applied), the inputs
+        value but the RETAIN and PERSISTENT ones, which keep theirs (a cold
+        restart keeps the PERSISTENT ones only: docs/retain.md); a scan stepped
+        into is abandoned. Kept: the forces (re-applied), the inputs
         the process last gave, the watch list, the breakpoints, the trend and its
         samples (the restart shows in it), the scan statistics. The scan counter
         and the simulated clock go on: they are the trend's axis, and the clock
@@ -509,6 +510,20 @@ class Debugger(SignalAccess, SourceDebugging, Trending):
         else:
             self._breakpoints.enable(bp, enabled, self.table)
         self._emit("breakpoints")
+
+    # -- online change -------------------------------------------------------------------
+    def preview_change(self, new):
+        """What :meth:`online_change` would keep, convert, initialise and drop
+        (a :class:`~fbd.runtime.online.Change`); changes nothing."""
+        from .online import preview_change
+        return preview_change(self, new)
+
+    def online_change(self, new):
+        """Pause and load ``new`` (a Network or a compiled program) into the PLC at a
+        scan boundary, keeping what matches; breakpoints, watches and the trend
+        follow (:mod:`fbd.debug.online`). Emits ``"program"``."""
+        from .online import online_change
+        return online_change(self, new)
 
     def close(self) -> None:
         """Detach from the PLC (the trend recorder) so it can run on without the

@@ -101,6 +101,16 @@ class SignalAccess:
         """Type, kind, slot of a path (raises UnknownSignal with suggestions)."""
         return self.locate(path)[1]
 
+    def retention(self, path: str) -> str | None:
+        """``"RETAIN"`` or ``"PERSISTENT"`` for a variable a restart keeps (docs/retain.md),
+        else None."""
+        task, info = self.locate(path)
+        if info.slot is None:
+            return None
+        if info.slot in task.persistent:
+            return "PERSISTENT"
+        return "RETAIN" if info.slot in task.retained else None
+
     def get(self, path: str):
         return self.plc.get(self.canonical(path))
 

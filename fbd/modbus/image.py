@@ -228,7 +228,43 @@ class ProcessImage:
 
     def __init__(self, plc: Plc):
         self.plc = plc
-        program = plc.program
+        self.lock = threading.Lock()
+        self.tables = {COILS: [False] * TABLE_SIZE[COILS],
+                       DISCRETE_INPUTS: [False] * TABLE_SIZE[DISCRETE_INPUTS],
+                       INPUT_REGISTERS: [0] * TABLE_SIZE[INPUT_REGISTERS],
+                       HOLDING_REGISTERS: [0] * TABLE_SIZE[HOLDING_REGISTERS]}
+        self._map(plc.program)
+        self._pending: dict[str, tuple[Location, list]] = {}   # written, not yet handed over
+        self._inflight: dict[str, list] = {}  # handed to plc.set, not yet latched and published
+        self.scan = 0          # the scan the tables show (0: none yet)
+        self.reads = self.writes = self.refused = 0
+        self._task = plc.main
+        self.control = control.ControlRegisters(self.tables[HOLDING_REGISTERS], plc)
+        with self.lock:
+            self.control.show()
+        self.record(self._task.s, plc.scans, plc.now_us)   # the tables start as the PLC stands
+        self._task.traces.append(self)
+        self._task.before_scan.append(self._before_scan)
+        plc.state_listeners.append(self._state_changed)
+        plc.replaced.append(self._replaced)
+
+    def _replaced(self, plc: Plc, _change) -> None:
+        """An online change: the map is the new program's from now on. A value no
+        port is located at any more reads 0; writes waiting for a port that is
+        gone are dropped."""
+        with self.lock:
+            self._map(plc.program)
+            for table in self.tables.values():
+                table[:] = [type(table[0])()] * len(table)
+            self.control.show()
+            names = {loc.name: loc for loc in self.locations if loc.writable}
+            self._pending = {name: (names[name], words) for name, (_loc, words)
+                             in self._pending.items() if name in names}
+            self._inflight = {}
+        self.record(self._task.s, self.scan, plc.now_us)
+
+    def _map(self, program) -> None:
+        """Lay out ``program``'s located ports (a program of none is refused)."""
         self.locations = locate(program)
         self.unserved = unserved(program)
         if not self.locations and self.unserved:
@@ -239,11 +275,6 @@ class ProcessImage:
             raise FbdError(f"{program.name} has no located inputs or outputs; give its ports "
                            f"addresses (net.input(..., at=\"%IX0.0\"), net.output(..., "
                            f"at=\"%QW0\")) to serve them over Modbus")
-        self.lock = threading.Lock()
-        self.tables = {COILS: [False] * TABLE_SIZE[COILS],
-                       DISCRETE_INPUTS: [False] * TABLE_SIZE[DISCRETE_INPUTS],
-                       INPUT_REGISTERS: [0] * TABLE_SIZE[INPUT_REGISTERS],
-                       HOLDING_REGISTERS: [0] * TABLE_SIZE[HOLDING_REGISTERS]}
         # What record() copies: (slot, encode, table list, start, end, may skip), a
         # window twice; _last holds the value each copied last (unchanged values are
         # not encoded again; reals always are, since -0.0 == 0.0).
@@ -264,21 +295,11 @@ class ProcessImage:
                 for k in range(loc.count):
                     self._writable[table][start + k] = (loc, k)
         self._last = [object()] * len(self._copies)
-        self._pending: dict[str, tuple[Location, list]] = {}   # written, not yet handed over
-        self._inflight: dict[str, list] = {}  # handed to plc.set, not yet latched and published
-        self.scan = 0          # the scan the tables show (0: none yet)
-        self.reads = self.writes = self.refused = 0
-        self._task = plc.main
-        self.control = control.ControlRegisters(self.tables[HOLDING_REGISTERS], plc)
-        with self.lock:
-            self.control.show()
-        self.record(self._task.s, plc.scans, plc.now_us)   # the tables start as the PLC stands
-        self._task.traces.append(self)
-        self._task.before_scan.append(self._before_scan)
-        plc.state_listeners.append(self._state_changed)
 
     def detach(self) -> None:
         """Stop following the PLC's scans."""
+        if self._replaced in self.plc.replaced:
+            self.plc.replaced.remove(self._replaced)
         if self in self._task.traces:
             self._task.traces.remove(self)
         if self._before_scan in self._task.before_scan:

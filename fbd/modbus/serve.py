@@ -9,6 +9,7 @@ server nor any program.
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import logging
 import math
@@ -62,6 +63,16 @@ def register(subparsers) -> None:
                         "holding register 9216 (--map)")
     p.add_argument("--stats", nargs="?", const="10", default=None, metavar="SECONDS",
                    help="print a line of statistics every SECONDS (default 10) while serving")
+    p.add_argument("--retain", default=None, metavar="FILE",
+                   help="keep the program's RETAIN and PERSISTENT variables in FILE: read back "
+                        "at start (a warm start), saved atomically every --retain-period and "
+                        "when it stops (docs/retain.md)")
+    p.add_argument("--retain-period", default=None, metavar="SECONDS",
+                   help="how often the retained variables are saved (default 1)")
+    p.add_argument("--reload-on-change", action="store_true",
+                   help="watch the program's file and load a changed program at a scan "
+                        "boundary, keeping every variable whose path and type are unchanged "
+                        "(an online change)")
     p.add_argument("--map", action="store_true",
                    help="print the Modbus address of every located port and exit")
     p.set_defaults(func=cmd_serve)
@@ -156,7 +167,12 @@ def cmd_serve(args) -> int:
     else:
         net = load_network(target)
         cycle_us = _cycle(args.cycle or "5ms")
-    plc = Plc(net, cycle=f"T#{cycle_us}us", on_fault=args.on_fault, task_name=task)
+    retain_period = _seconds("--retain-period", args.retain_period, 1.0, 0.001)
+    snap = _read_retain(args.retain) if args.retain else None
+    # the PLC's clock goes on from the snapshot's time, so a retained timer's start
+    # time stays in its past: the time the process was down is not counted
+    plc = Plc(net, cycle=f"T#{cycle_us}us", on_fault=args.on_fault, task_name=task,
+              clock_start=datetime.timedelta(microseconds=snap.time_us) if snap else 0.0)
     from .image import ProcessImage
     if args.map:
         image = ProcessImage(plc)
@@ -176,9 +192,19 @@ def cmd_serve(args) -> int:
         server = ModbusServer(plc, host=args.bind, port=DEFAULT_PORT if port is None else port,
                               idle_timeout=IDLE_TIMEOUT if idle_timeout is None else idle_timeout,
                               max_clients=MAX_CLIENTS if max_clients is None else max_clients)
+        keeper = _keep_retained(plc, args.retain, snap, retain_period) if args.retain else None
+        reloader = _reloader(plc, args.target, target) if args.reload_on_change else None
         server.start()
         runner = RealtimeRunner(plc, args.missed_cycles)
-        _serve(plc, server, runner, cycle_us, args, every)
+        try:
+            _serve(plc, server, runner, cycle_us, args, every)
+        finally:
+            if reloader is not None:
+                reloader.close()
+            if keeper is not None:
+                keeper.close()
+                print(f"fbd: retain: {_plural(len(plc.retained), 'variable')} saved to {args.retain}"
+                      + (f" ({keeper.error})" if keeper.error else ""), file=sys.stderr)
     finally:
         modbus_log.removeHandler(handler)
         modbus_log.setLevel(level)
@@ -246,6 +272,50 @@ def _state_words(plc) -> str:
     if fault is None:
         return str(plc.state)
     return f"FAULT since scan {fault.scan:,}" + (f" ({fault.place})" if fault.place else "")
+
+
+def _read_retain(path: str):
+    from ..errors import FbdError
+    from ..runtime.snapshot import read
+    try:
+        return read(path)
+    except FbdError as e:
+        raise CliError(f"{e}; move it away to start cold") from None
+
+
+def _keep_retained(plc, path: str, snap, period: float):
+    """Restore the retained variables from ``snap`` and save them to ``path`` from now on."""
+    from ..runtime.snapshot import RetainFile, restore
+    keeper = RetainFile(plc, path, period)
+    if snap is None:
+        print(f"fbd: retain: no {path} yet; {_plural(len(plc.retained), 'variable')} start from their "
+              f"initial values and are saved there every {period:g} s", file=sys.stderr)
+        return keeper
+    carried = restore(plc, snap)
+    print(f"fbd: retain: {len(carried.kept) + len(carried.converted)} of "
+          f"{_plural(len(plc.retained), 'variable')} restored from {path} (saved at scan "
+          f"{snap.scan:,})", file=sys.stderr)
+    for line in carried.lines():
+        print(f"fbd: retain: {line}", file=sys.stderr)
+    return keeper
+
+
+def _reloader(plc, given: str, target: str):
+    """Follow the program's file (--reload-on-change)."""
+    from ..tools.reload import Reloader, source_path
+    from .image import locate
+    path, module = source_path(target)
+
+    def build():
+        return _project_program(target)[0] if is_project_file(target) else load_network(target)
+
+    def say(line: str) -> None:
+        print(f"fbd: reload: {line}", file=sys.stderr, flush=True)
+
+    def check(program) -> None:
+        if not locate(program):
+            raise CliError(f"{program.name} has no located port to serve")
+    return Reloader(plc, path, build, say, module=module, check=check)
 
 
 def _plural(n: int, word: str) -> str:

@@ -36,6 +36,10 @@ class Templates:
     ``reads[index]`` is (the slots of its wired inputs, the literals of the others
     as (port, text))."""
 
+    #: the translator of a block's code (the batch engine's narrows the clock
+    #: and the state a block keeps: :mod:`fbd.batch.forms`)
+    lower = staticmethod(lower)
+
     def __init__(self, flat):
         self.flat = flat
         self._by_config: dict = {}
@@ -106,7 +110,7 @@ class Templates:
         if region:
             return Template(lower_store(leaf, names, variables, arg, values), n_inputs, True)
         code = "\n".join(code_lines(leaf.block, names, leaf.types))
-        bl = lower(code, variables, code_namespace([leaf.block]), leaf.block.name, values)
+        bl = self.lower(code, variables, code_namespace([leaf.block]), leaf.block.name, values)
         return Template(bl, n_inputs)
 
 

@@ -18,7 +18,7 @@ How the configuration runs: :mod:`fbd.runtime.configuration`.
 from __future__ import annotations
 
 from ..project import Configuration, InstanceInit, TaskSpec
-from .interface import read_var, type_of
+from .interface import RETENTIVE, read_var, type_of
 from .source import NS_100, PlcOpenError, child, children, quote, tag
 from .values import interval_us
 
@@ -40,6 +40,9 @@ def _read(conf, path, ns, dtypes) -> Configuration:
             for v in children(group, "variable"):
                 var = read_var(v, "globalVars", owner, dtypes)
                 var.constant = (group.get("constant") or "").strip().lower() in ("true", "1")
+                var.retain = next((q for q, attribute in RETENTIVE
+                                   if (group.get(attribute) or "").strip().lower()
+                                   in ("true", "1")), None)
                 if var.name.upper() in {k.upper() for k in c.variables}:
                     raise PlcOpenError(f"{where}: the global {quote(var.name)} is declared "
                                        f"twice")

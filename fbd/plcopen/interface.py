@@ -24,6 +24,11 @@ GROUPS = {"inputVars": "VAR_INPUT", "outputVars": "VAR_OUTPUT", "inOutVars": "VA
           "globalVars": "VAR_GLOBAL", "accessVars": "VAR_ACCESS"}
 
 
+#: a group's retentive attribute and the qualifier it gives (persistent first: TC6 lets
+#: a group say both, as CODESYS's RETAIN PERSISTENT, which is PERSISTENT)
+RETENTIVE = (("PERSISTENT", "persistent"), ("RETAIN", "retain"), ("NON_RETAIN", "nonretain"))
+
+
 @dataclass
 class Var:
     name: str
@@ -33,7 +38,7 @@ class Var:
     init: object = None       # initial value as a network port takes it, or None
     address: str | None = None
     constant: bool = False
-    retain: bool = False
+    retain: str | None = None  # RETAIN, NON_RETAIN or PERSISTENT as its group says
     feedback: bool = False    # our export's carrier of a feedback wire (not an output)
 
     @property
@@ -102,7 +107,8 @@ def read_interface(pou_el, name: str, dtypes: DataTypes | None, where: str) -> d
         kind = tag(group)
         if kind not in GROUPS:
             continue
-        constant, retain = true(group.get("constant")), true(group.get("retain"))
+        constant = true(group.get("constant"))
+        retain = next((q for q, attribute in RETENTIVE if true(group.get(attribute))), None)
         for v in children(group, "variable"):
             var = read_var(v, kind, where, dtypes)
             var.constant, var.retain = constant, retain

@@ -28,7 +28,8 @@ from .emit import ExportError, sub
 GROUPS = {"VAR_INPUT": "inputVars", "VAR_OUTPUT": "outputVars", "VAR_IN_OUT": "inOutVars",
           "VAR": "localVars", "VAR_TEMP": "tempVars", "VAR_EXTERNAL": "externalVars",
           "VAR_GLOBAL": "globalVars"}
-QUALIFIERS = {"CONSTANT": "constant", "RETAIN": "retain", "NON_RETAIN": "nonretain"}
+QUALIFIERS = {"CONSTANT": "constant", "RETAIN": "retain", "NON_RETAIN": "nonretain",
+              "PERSISTENT": "persistent"}
 #: the elementary types TC6 2.01 has an element for (others are written <derived>)
 TC6_ELEMENTARY = {"BOOL", "BYTE", "WORD", "DWORD", "LWORD", "SINT", "INT", "DINT", "LINT",
                   "USINT", "UINT", "UDINT", "ULINT", "REAL", "LREAL", "TIME", "DATE", "DT",

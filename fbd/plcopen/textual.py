@@ -263,6 +263,7 @@ class PouText:
             if kind not in SECTIONS:
                 raise self.err(where, f"<{kind}> is not supported in ST, IL or SFC POUs")
             qualifier = ("CONSTANT" if true(group.get("constant")) else
+                         "PERSISTENT" if true(group.get("persistent")) else
                          "RETAIN" if true(group.get("retain")) else
                          "NON_RETAIN" if true(group.get("nonretain")) else None)
             decls = tuple(self.var_decl(v, where) for v in children(group, "variable"))

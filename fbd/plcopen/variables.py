@@ -127,6 +127,7 @@ class VariablesMixin:
                 # passes the input again (a function block's; IEC's instance data).
                 # Blocks reading the variable later in the scan read the writes themselves.
                 self.net.store(var.name, self.current[key][0].owner, self.current[key][0].port)
+        self._retain()
         for key, var in self.vars.items():
             role = self.role[key]
             if role in ("input", "const", "derived", "temp"):
@@ -147,6 +148,21 @@ class VariablesMixin:
                                 at=var.address if role != "inout" and var.address else None)
             except FbdError as e:
                 raise self.err(f"variable {quote(var.name)}: {e}") from None
+
+    def _retain(self):
+        """A RETAIN variable's value lives in its input (one the body does not write),
+        in the block whose output it last is, or in its function block instance: that
+        is what is marked retained (docs/retain.md)."""
+        for key, var in self.vars.items():
+            if var.retain is None or self.role[key] in ("const", "derived", "temp", "inout"):
+                continue
+            source = self.current.get(key, (None,))[0]
+            if self.role[key] == "input":
+                self.net.retain(var.name, var.retain)
+            elif source is not None and getattr(source, "kind", None) == "out":
+                self.net.retain(source.owner.name, var.retain)
+            elif var.name in self.net.instances:
+                self.net.retain(var.name, var.retain)
 
     def global_slots(self) -> dict:
         """For a configuration run: each global this POU uses -> (the port the scan

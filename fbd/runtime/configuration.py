@@ -77,6 +77,8 @@ def configuration_plc(conf, program_source, *, cycle=0.005, where: str = "",
                 task = plc.add_task(spec.name, source.network, f"T#{period}us", priority)
         except FbdError as e:
             raise error(f"{where}: program instance {quote(spec.name)}: {e}") from None
+        if getattr(spec, "retain", None):     # PROGRAM RETAIN inst: every variable's default
+            task.follow(task.program, spec.retain)
         if spec.single is not None:
             task.trigger = EventTrigger(table, _trigger_slot(table, spec, where, error),
                                         spec.interval_us)
@@ -170,6 +172,11 @@ class GlobalTable:
         self.constant = [bool(getattr(variables[n], "constant", False)) for n in self.names]
         self._starts = [_start(tp, variables[n].start) for n, tp in zip(self.names, self.types)]
         self.index = {n.upper(): i for i, n in enumerate(self.names)}
+        qualifiers = [getattr(variables[n], "retain", None) for n in self.names]
+        #: VAR_GLOBAL RETAIN and PERSISTENT: their indices, and the PERSISTENT ones'
+        self.retained = tuple(i for i, q in enumerate(qualifiers) if q in ("RETAIN", "PERSISTENT"))
+        self.persistent = tuple(i for i, q in enumerate(qualifiers) if q == "PERSISTENT")
+        self.qualifiers = qualifiers
         self.s = [copy.deepcopy(v) for v in self._starts]
         self.forces: dict = {}        # what Plc.write checks: a global is never forced
         self.program = self           # what Plc's messages name
@@ -180,9 +187,12 @@ class GlobalTable:
             raise UnknownSignal(name, self.names, "global variable")
         return SignalInfo(self.names[i], self.types[i], "global", i)
 
-    def restart(self) -> None:
-        """A cold restart: every global back to its initial value."""
-        self.s = [copy.deepcopy(v) for v in self._starts]
+    def restart(self, cold: bool = True, origin: bool = False) -> None:
+        """Every global back to its initial value but those the restart keeps: the
+        RETAIN and PERSISTENT ones (warm), the PERSISTENT ones (cold), none (origin)."""
+        old, self.s = self.s, [copy.deepcopy(v) for v in self._starts]
+        for i in () if origin else self.persistent if cold else self.retained:
+            self.s[i] = old[i]
 
     # -- a mapping of name to value ------------------------------------------------
     def __getitem__(self, name: str):

@@ -19,7 +19,7 @@ The transitions (:class:`fbd.Plc`)::
 
     RUN  --stop()-->  STOP  --start()-->  RUN
     RUN  --a scan raises-->  FAULT
-    any  --restart(cold=True|False)-->  RUN
+    any  --restart(cold=True|False, origin=False|True)-->  RUN
 
 ``stop()`` in FAULT leaves the fault in place, ``start()`` in FAULT is refused:
 the scan that raised left its variables half done, so only a restart (every
@@ -154,17 +154,18 @@ class Operation:
         self._failed: PlcFault | None = None     # raised when the run in progress ends
         self._resumed = None                     # the simpy event a faulted scheduler awaits
 
-    def restart(self, cold: bool = True) -> None:
+    def restart(self, cold: bool = True, origin: bool = False) -> None:
         """Restart every task, from any state, and run: every variable from its
-        initial value, as in a new Plc (a warm restart, ``cold=False``, will keep
-        the RETAIN variables; there are none yet, so both are the same). Kept: the
+        initial value, as in a new Plc, except that a warm restart (``cold=False``)
+        keeps the RETAIN and PERSISTENT variables, a cold one the PERSISTENT ones,
+        and a reset to origin (``origin=True``) nothing (docs/retain.md). Kept: the
         forces, the inputs the process last gave, the scan counters and the clock.
         A scan being stepped into is abandoned; a fault is cleared."""
         self._stepping = None
         for task in self.tasks:
-            task.restart(cold)
+            task.restart(cold or origin, origin)
         for restart in self.restarts:
-            restart()
+            restart(cold or origin, origin)
         self.fault = None
         self.state = PlcState.RUN
         if self._resumed is not None and not self._resumed.triggered:

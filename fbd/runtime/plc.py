@@ -62,6 +62,7 @@ from ..compiler.pycode import ScanProgram, compile_network
 from ..errors import FbdError, UnknownSignal
 from ..network import Network
 from .faults import Operation, PlcFault
+from .retain import retained
 from .task import ScanStats, Task
 from .trace import Trace
 
@@ -136,6 +137,9 @@ class Plc(Operation):
         self.names = None       # a configuration's IEC names (fbd.runtime.names)
         self.globals = None     # a configuration's globals (fbd.runtime.configuration)
         self.restarts: list = []   # called by a cold restart, after the tasks'
+        #: called as ``listener(plc, change)`` after an online change (replace_program)
+        self.replaced: list = []
+        self._retained: tuple = (None, [])
         self._runs = 0  # odd while a run is in progress; identifies its stop events
         self._stepping: SteppedScan | None = None
         self.main = self.add_task(task_name, program, f"T#{cycle_us}us", priority=0)
@@ -353,6 +357,26 @@ class Plc(Operation):
             if condition(self):
                 return i
         raise FbdError(f"condition still false after {max_scans} scans")
+
+    # -- retained variables, online change ----------------------------------------
+    @property
+    def retained(self) -> list:
+        """The main task's RETAIN and PERSISTENT variables
+        (:class:`~fbd.runtime.retain.Variable`: path, type, slot, qualifier)."""
+        main = self.main
+        if self._retained[0] is not main.program:
+            self._retained = (main.program, retained(main.program, held=main.held))
+        return self._retained[1]
+
+    def replace_program(self, new, task: str | None = None, engine: str = "auto"):
+        """Online change: run ``new`` (a Network or a compiled program) instead of the
+        main task's program (or ``task``'s) from the next scan on, keeping every
+        variable whose path and type are unchanged; returns the
+        :class:`~fbd.runtime.online.Change` report. A program that does not compile
+        raises and changes nothing. Between scans, on the PLC's thread
+        (:mod:`fbd.runtime.online`; docs/retain.md)."""
+        from .online import replace_program
+        return replace_program(self, new, None if task is None else self.task(task), engine)
 
     # -- signals -----------------------------------------------------------------
     def _locate(self, path: str):

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from ..compiler.pycode import ScanProgram
 from .faults import Fault, PlcFault
+from .retain import kept_slots
 from .trace import Trace
 
 _NEVER = 1 << 62
@@ -114,6 +115,9 @@ class Task:
         self.clock = clock
         #: the slots a warm restart keeps: the RETAIN variables', once there are any
         self.retained: tuple[int, ...] = ()
+        #: the slots a cold restart keeps: the PERSISTENT variables'
+        self.persistent: tuple[int, ...] = ()
+        self.follow(program)
 
     def run_scan(self, now_us: int) -> None:
         """One whole scan at simulated time ``now_us``: the ``before_scan`` hooks,
@@ -187,16 +191,30 @@ class Task:
         return PlcFault(fault, f"{fault.message} (scan {fault.scan:,} of task {self.name}"
                                f"{where}: the PLC is in FAULT; restart() runs it again)")
 
-    def restart(self, cold: bool = True) -> None:
+    def follow(self, program, held: str | None = None) -> None:
+        """Run ``program`` (at creation, and after an online change): know what its
+        restarts keep; ``held``: the qualifier of its instance (``PROGRAM RETAIN
+        inst`` in a configuration), every variable's that declares none."""
+        self.program = program
+        self.held = held
+        self.retained, self.persistent = kept_slots(program, held)
+
+    def restart(self, cold: bool = True, origin: bool = False) -> None:
         """Every variable back to its initial value (VAR_CONFIG's included); forces
-        stay. A warm restart keeps the :attr:`retained` slots (none yet: RETAIN is
-        to come)."""
+        stay. A warm restart keeps the :attr:`retained` slots (RETAIN and
+        PERSISTENT), a cold one the :attr:`persistent` ones, a reset to origin
+        none (docs/retain.md)."""
         old, self.s = self.s, self.program.new_table()
         for slot, value in self.starts.items():
             self.s[slot] = copy.deepcopy(value)
-        if not cold:
-            for slot in self.retained:
-                self.s[slot] = old[slot]
+        kept = () if origin else self.persistent if cold else self.retained
+        for slot in kept:
+            self.s[slot] = old[slot]
+        if kept:    # an output of a kept variable shows it before the next scan publishes
+            kept = set(kept)
+            for out, source in self.program.flat.publish:
+                if source in kept:
+                    self.s[out] = self.s[source]
         self.pending = dict(self.image)
         for slot, value in self.forces.items():
             self.s[slot] = value

@@ -61,6 +61,24 @@ class Trace:
             arr[i] = const if slot is None else s[slot]
         self._n = n + 1
 
+    def follow(self, program) -> list[str]:
+        """Read ``program``'s table from now on (an online change), each column by its
+        path; a path it no longer has, or of another type, records its type's
+        initial value. Returns those paths."""
+        lost = []
+        for k, (path, tp) in enumerate(zip(self.paths, self.types)):
+            if self._slots[k] is None:
+                continue
+            info = program.signals.get(path)
+            if info is None or info.slot is None or info.type is not tp:
+                lost.append(path)
+                self._slots[k], self._consts[k] = None, tp.default if tp is not None else None
+            else:
+                self._slots[k] = info.slot
+        self._sources = [(slot, const, arr) for slot, const, arr in
+                         zip(self._slots, self._consts, self._data)]
+        return lost
+
     def _grow(self, size: int) -> None:
         def grown(a):
             b = np.zeros(size, a.dtype)

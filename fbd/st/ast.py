@@ -19,7 +19,8 @@ The shape, top down::
 
     VarBlock(kind, qualifier, decls)            kind: VAR VAR_INPUT VAR_OUTPUT VAR_IN_OUT
                                                   VAR_TEMP VAR_GLOBAL VAR_EXTERNAL;
-                                                  qualifier: CONSTANT RETAIN NON_RETAIN or None
+                                                  qualifier: CONSTANT RETAIN NON_RETAIN PERSISTENT
+                                                  or None
       VarDecl(name, spec, init, location, edge, extensible)
                                                   one per name ("a, b : INT" gives two that
                                                   share spec and init); name is None for an

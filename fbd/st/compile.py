@@ -65,6 +65,8 @@ from .stdlib import STANDARD
 from .typemap import TypeMap, declarations, elementary
 
 _COUNTER = itertools.count()
+#: the qualifiers that say whether a variable survives a restart (docs/retain.md)
+RETENTIVE = ("RETAIN", "NON_RETAIN", "PERSISTENT")
 _TYPED = re.compile(r"^(\w+?)_(BOOL|SINT|INT|DINT|LINT|USINT|UINT|UDINT|ULINT|BYTE|WORD|DWORD|LWORD|"
                     r"REAL|LREAL|TIME|DATE|TOD|DT|STRING)$")
 
@@ -272,6 +274,7 @@ def declare(ctx: Context, pou: A.Pou) -> PouInfo:
             ctx.fail_at(pou, "a FUNCTION without a result type is not supported (matiec refuses it "
                              "too)", label)
     for vb in pou.var_blocks:
+        retain = vb.qualifier if vb.qualifier in RETENTIVE else None
         for d in vb.decls:
             name = d.name if d.name is not None else "AT_" + re.sub(r"\W", "_", d.location.text[1:])
             section = vb.kind
@@ -296,7 +299,9 @@ def declare(ctx: Context, pou: A.Pou) -> PouInfo:
                     f = overrides.pop(e.path.upper(), None)
                     if f is not None:
                         init = ctx.types.initial(f.value, e.type)
-                    info.state.append(StateEntry(f"{name}.{e.path}", e.type, init))
+                    # the instance's own qualifiers win; the rest are the section's
+                    info.state.append(StateEntry(f"{name}.{e.path}", e.type, init,
+                                                 e.retain or retain))
                 if overrides:
                     f = next(iter(overrides.values()))
                     ctx.fail_at(f, f"{d.spec.name} has no variable {f.name} to initialise", label)
@@ -311,13 +316,13 @@ def declare(ctx: Context, pou: A.Pou) -> PouInfo:
             init = ctx.types.initial(d.init, tp) if d.init is not None else tp.default
             local = global_local(name) if section == "VAR_EXTERNAL" else local_name(name)
             var = Var(name, name, local, tp, section, init=init,
-                      constant=vb.qualifier == "CONSTANT", node=d)
+                      constant=vb.qualifier == "CONSTANT", node=d, retain=retain)
             info.variables[name.upper()] = var
             area = d.location.area.upper() if d.location is not None else None
             if section in ("VAR_INPUT", "VAR_IN_OUT") and pou.kind == "PROGRAM" and area is None:
                 # a program's input is its own variable (matiec keeps what the body
                 # writes into it); set it from outside by its path
-                info.state.append(StateEntry(name, tp, init))
+                info.state.append(StateEntry(name, tp, init, retain))
             elif section == "VAR_INPUT" or area == "I":
                 info.inputs.append(var)
                 if d.edge is not None:      # the input's value of the last call
@@ -325,14 +330,16 @@ def declare(ctx: Context, pou: A.Pou) -> PouInfo:
             elif section == "VAR_OUTPUT" or area in ("Q", "M"):
                 info.outputs.append(var)
                 if pou.kind != "FUNCTION":
-                    info.state.append(StateEntry(name, tp, init))
+                    info.state.append(StateEntry(name, tp, init, retain))
             elif section == "VAR_IN_OUT":
                 info.in_outs.append(var)
             elif section == "VAR_EXTERNAL":
                 info.externals[name.upper()] = tp
             elif section in ("VAR", "VAR_TEMP") and pou.kind != "FUNCTION":
-                # VAR_TEMP too, to be seen by path: each call starts it afresh
-                info.state.append(StateEntry(name, tp, init))
+                # VAR_TEMP too, to be seen by path: each call starts it afresh, so
+                # nothing of it is retained whatever holds it
+                info.state.append(StateEntry(name, tp, init,
+                                             "NON_RETAIN" if section == "VAR_TEMP" else retain))
     if pou.kind == "FUNCTION":
         var = Var(pou.name, pou.name, local_name(pou.name), info.result_type, "RESULT",
                   init=info.result_type.default)
@@ -392,11 +399,12 @@ def block_type(info: PouInfo, global_starts: dict | None = None) -> type[Block]:
                        f"export it from a .st file (fbd.load(\"prog.st\")) so its text "
                        f"can be written")
 
+    retain = {e.path: e.retain for e in info.state if e.retain is not None}
     doc = f"{info.label}, compiled from Structured Text."
     return type(info.name, (Block,), {
         "__doc__": doc, "type_name": info.name, "family": "st", "inputs": ins, "outputs": outs,
         "state": states, "helpers": {fn_name: fn}, "stateful": info.kind != "FUNCTION",
-        "kept_inputs": kept,
+        "kept_inputs": kept, "retain": retain,
         "code": code, "st": st, "st_info": info, "__module__": __name__,
         # the native engine translates block code, not the POU's generated function
         "no_native_form": f"{info.label} is compiled from a text language (ST, IL or SFC), "

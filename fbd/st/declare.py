@@ -20,9 +20,10 @@ _SECTIONS = {
     "CONFIGURATION": {"VAR_GLOBAL"},
 }
 _QUALIFIERS = {
-    "VAR": {None, "CONSTANT", "RETAIN", "NON_RETAIN"}, "VAR_INPUT": {None, "RETAIN", "NON_RETAIN"},
-    "VAR_OUTPUT": {None, "RETAIN", "NON_RETAIN"}, "VAR_IN_OUT": {None}, "VAR_TEMP": {None},
-    "VAR_EXTERNAL": {None, "CONSTANT"}, "VAR_GLOBAL": {None, "CONSTANT", "RETAIN"},
+    "VAR": {None, "CONSTANT", "RETAIN", "NON_RETAIN", "PERSISTENT"},
+    "VAR_INPUT": {None, "RETAIN", "NON_RETAIN"}, "VAR_OUTPUT": {None, "RETAIN", "NON_RETAIN"},
+    "VAR_IN_OUT": {None}, "VAR_TEMP": {None}, "VAR_EXTERNAL": {None, "CONSTANT"},
+    "VAR_GLOBAL": {None, "CONSTANT", "RETAIN", "PERSISTENT"},
 }
 _NO_INITIAL_VALUE = {"VAR_IN_OUT", "VAR_EXTERNAL", "VAR_TEMP"}
 
@@ -187,7 +188,8 @@ def declare_block(analysis: Analysis, block: A.VarBlock, symbols: dict, report: 
                  "CONFIGURATION": "a CONFIGURATION or RESOURCE"}[owner_kind]
         hint = " (declare globals in the CONFIGURATION or RESOURCE)" if block.kind == "VAR_GLOBAL" else ""
         report.error(block, f"{block.kind} is not allowed in {where}{hint}", label)
-    qualifiers = _QUALIFIERS[block.kind] - ({"RETAIN", "NON_RETAIN"} if owner_kind == "FUNCTION" else set())
+    qualifiers = _QUALIFIERS[block.kind] - ({"RETAIN", "NON_RETAIN", "PERSISTENT"}
+                                            if owner_kind == "FUNCTION" else set())
     if block.qualifier not in qualifiers:
         why = " in a FUNCTION (it keeps nothing between calls)" if owner_kind == "FUNCTION" else ""
         report.error(block, f"{block.kind} {block.qualifier} is not allowed{why}", label)

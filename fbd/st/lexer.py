@@ -6,7 +6,8 @@
    state accepts them, and names everywhere else, as matiec's flex states
    make them: the IL operators (``LD``, ``ST``, ``S``, ``R``, ``IN``, ``PT``,
    ``ADD``, ``GT``, ...), the SFC action qualifiers (``N``, ``P``, ``D``, ...)
-   and the task properties (``PRIORITY``, ``SINGLE``, ``INTERVAL``). So a
+   the task properties (``PRIORITY``, ``SINGLE``, ``INTERVAL``) and CODESYS's
+   ``PERSISTENT`` (right after ``VAR`` it is the qualifier). So a
    variable may be called ``LD`` or ``N`` in ST, and ``ST`` stays an operator
    at the start of an IL line.
 
@@ -82,7 +83,7 @@ RESERVED: dict[str, str] = {w: ("_" + w if w in _FILTERED else w) for w in _RESE
 CONTEXTUAL = frozenset("""
 LD LDN ST STN S R S1 R1 CLK CU CD PV IN PT ANDN ORN XORN ADD SUB MUL DIV
 GT GE EQ NE LE LT CAL CALC CALCN RET RETC RETCN JMP JMPC JMPCN
-N P P0 P1 L D SD DS SL PRIORITY SINGLE INTERVAL
+N P P0 P1 L D SD DS SL PRIORITY SINGLE INTERVAL PERSISTENT
 """.split())
 
 BODY_TOKENS = ("BODY_ST", "BODY_IL", "BODY_SFC")

@@ -45,6 +45,7 @@ class Var:
     constant: bool = False
     fb: Any = None                  # PouInfo or LibraryFb for an FB instance
     node: Any = None
+    retain: str | None = None       # RETAIN, NON_RETAIN, PERSISTENT as declared, or None
 
 
 @dataclass
@@ -52,6 +53,9 @@ class StateEntry:
     path: str
     type: t.DataType
     init: Any
+    #: RETAIN, NON_RETAIN or PERSISTENT where the variable or an instance holding it
+    #: says so (the innermost that does: docs/retain.md), else None
+    retain: str | None = None
 
 
 @dataclass
@@ -87,18 +91,19 @@ class LibraryFb:
     def flat(self) -> list[StateEntry]:
         entries = []
         bound = self.block.bound_types
+        retain = self.block.retain
         for p in self.block.input_ports():
             tp = bound.get(p.type) if isinstance(p.type, str) else p.type
             init = tp.default if p.default is REQUIRED else tp.coerce(p.default)
             entries.append(StateEntry(p.name, tp, init))
         for p in self.block.output_ports():
             tp = bound.get(p.type) if isinstance(p.type, str) else p.type
-            entries.append(StateEntry(p.name, tp, tp.default))
+            entries.append(StateEntry(p.name, tp, tp.default, retain.get(p.name)))
         for sv in self.block.state_vars():
             tp = bound.get(sv.type) if isinstance(sv.type, str) else sv.type
             init = sv.init(self.block, bound) if callable(sv.init) else (
                 tp.default if sv.init is None else sv.init)
-            entries.append(StateEntry(sv.name, tp, init))
+            entries.append(StateEntry(sv.name, tp, init, retain.get(sv.name)))
         return entries
 
     def member_type(self, name: str):
@@ -157,7 +162,7 @@ class PouInfo:
 
     def flat(self) -> list[StateEntry]:
         """Everything an instance of this FB keeps: its inputs, then its state."""
-        return [StateEntry(v.path, v.type, v.init) for v in self.inputs] + list(self.state)
+        return [StateEntry(v.path, v.type, v.init, v.retain) for v in self.inputs] + list(self.state)
 
     def member(self, name: str) -> Var | None:
         return self.variables.get(name.upper())

@@ -187,7 +187,9 @@ def configuration(compiled, path: str) -> Configuration | None:
                             f"supported; declare the variable with AT in the PROGRAM")
                 tp = ctx.types.spec(d.spec)
                 start = ctx.types.initial(d.init, tp) if d.init is not None else tp.default
-                conf.variables[d.name] = GlobalVar(d.name, tp, start, vb.qualifier == "CONSTANT")
+                conf.variables[d.name] = GlobalVar(
+                    d.name, tp, start, vb.qualifier == "CONSTANT",
+                    vb.qualifier if vb.qualifier in ("RETAIN", "PERSISTENT") else None)
                 conf.globals[d.name] = start
 
     add_globals(node.var_blocks)
@@ -222,7 +224,7 @@ def configuration(compiled, path: str) -> Configuration | None:
             type_name = next((p.name for p in unit.pous if p.name.upper() == inst.type_name.upper()),
                              inst.type_name)
             conf.tasks.append(TaskSpec(inst.name, type_name, inst.task or "", us, prio,
-                                       res.name or "", single))
+                                       res.name or "", single, inst.retain))
     for init in node.var_config:
         conf.inits += _instance_inits(ctx, init, fail, f"{path}:{init.line}:{init.col}: in {label}")
     _rename_globals(conf, compiled)

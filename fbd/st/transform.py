@@ -191,7 +191,8 @@ class AstBuilder(ProgramRules):
         return ch[0]
 
     def var_qualifier(self, ch):
-        return ch[0]
+        # RETAIN PERSISTENT is PERSISTENT, as in CODESYS
+        return next((c for c in ch if c.type == "PERSISTENT"), ch[0])
 
     def var_names(self, ch):
         return ch

@@ -110,8 +110,13 @@ class HierarchyTree(QTreeWidget):
                 direction = {"in": "in", "input": "in", "state": "var"}.get(info.kind, "out")
                 # named within the block: an inner instance's variable by its member path
                 # (ITERM.XOUT of a PID, T1.Q of an ST block)
-                child = QTreeWidgetItem([f"{path[block:]} ({direction})",
+                kept = self.debugger.retention(path)
+                child = QTreeWidgetItem([f"{path[block:]} ({direction}"
+                                         + (f", {kept})" if kept else ")"),
                                          info.type.name if info.type else "", ""])
+                if kept:
+                    child.setToolTip(0, f"{kept}: kept by a warm restart"
+                                        + (" and a cold one" if kept == "PERSISTENT" else ""))
                 child.setData(0, PATH_ROLE, path)
                 item.addChild(child)
         self._open[id(item)] = (item, self.debugger.probe(paths))

@@ -20,9 +20,18 @@ import logging
 import time
 
 from PyQt6.QtCore import Qt, QTimer, pyqtSignal
-from PyQt6.QtWidgets import QLabel, QMainWindow, QSizePolicy, QSplitter, QTabWidget
+from PyQt6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSizePolicy,
+    QSplitter,
+    QTabWidget,
+)
 
 from fbd.debug.debugger import MAX, Debugger
+from fbd.debug.online import load_changed
 from fbd.errors import FbdError
 from fbd.runtime.faults import PlcFault
 
@@ -79,7 +88,58 @@ class DebuggerWindow(QMainWindow):
         self.actions_by_name = self.toolbar.actions_by_name
         self.step_n, self.speed = self.toolbar.step_n, self.toolbar.speed
         self.speed.currentTextChanged.connect(self.set_speed)
+        #: asked with an online change's preview whether to make it (a test answers)
+        self.confirm_change = self._confirm_change
+        program_menu = self.menuBar().addMenu("&Program")
+        change = program_menu.addAction("&Online change...")
+        change.setToolTip("Load a changed version of the program (.st or PLCopen) into the "
+                          "running PLC at a scan boundary, keeping what is still there")
+        change.triggered.connect(lambda: self.online_change())
+        self.online_change_action = change
+        self._build_views()
+        # the status bar, left to right: the run state and the counter (always seen),
+        # the message (a field of its own, so a long one never runs over the others),
+        # where a scan stepped into is, what scans cost
+        self.counter = QLabel()
+        bold = self.counter.font()
+        bold.setBold(True)
+        self.counter.setFont(bold)
+        self.counter.setToolTip("What the PLC is doing, the scans it has run and its "
+                                "simulated time")
+        self.statusBar().addWidget(self.counter)
+        self.message_field = MessageField()
+        self.statusBar().addWidget(self.message_field, 1)
+        self.position = ElidedLabel()       # the block or line a scan stepped into is at
+        self.position.setStyleSheet("font-weight: bold; color: #b36b00")
+        self.position.setMaximumWidth(520)
+        # its text's width while there is room, the message the rest; both elide when short
+        self.position.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        self.stats_label = QLabel()
+        self.stats_label.setToolTip(
+            "Wall-clock time of one scan (min / mean / max); an overrun is a scan that took "
+            "longer than the cycle. dropped: scans due at the chosen speed that were not run "
+            "because the window could not keep up (the PLC then runs slower than asked).")
+        self.statusBar().addPermanentWidget(self.position)
+        self.statusBar().addPermanentWidget(self.stats_label)
+        self._hit_shown = False        # the message shown is a breakpoint's hit
+        self._was_in_scan = False
+        self._fault_shown = None       # the fault the status bar and the views show
+
+        self.timer = QTimer(self)
+        self.timer.setInterval(1000 // REFRESH_HZ)
+        self.timer.timeout.connect(self.tick)
+        fit_to_screen(self, *DEFAULT_SIZE)
+        self.refresh()
+        self._show_fault()              # opened on a PLC in FAULT: at the fault
+        if autostart:
+            self.timer.start()
+
+    def _build_views(self) -> None:
+        """The hierarchy, diagram, source, watch, breakpoint, trend and SFC views of the
+        debugger's program (made again after an online change)."""
+        dbg = self.debugger
         self.tree = HierarchyTree(dbg)
+        self.tree.itemDoubleClicked.connect(self._tree_open)
         self.diagram = DiagramPanel(dbg)
         self.watch = WatchPanel(dbg)
         self.breakpoints = BreakpointPanel(dbg)
@@ -113,43 +173,6 @@ class DebuggerWindow(QMainWindow):
         main.addWidget(self.tabs)
         main.setSizes([520, 280])
         self.setCentralWidget(main)
-        # the status bar, left to right: the run state and the counter (always seen),
-        # the message (a field of its own, so a long one never runs over the others),
-        # where a scan stepped into is, what scans cost
-        self.counter = QLabel()
-        bold = self.counter.font()
-        bold.setBold(True)
-        self.counter.setFont(bold)
-        self.counter.setToolTip("What the PLC is doing, the scans it has run and its "
-                                "simulated time")
-        self.statusBar().addWidget(self.counter)
-        self.message_field = MessageField()
-        self.statusBar().addWidget(self.message_field, 1)
-        self.position = ElidedLabel()       # the block or line a scan stepped into is at
-        self.position.setStyleSheet("font-weight: bold; color: #b36b00")
-        self.position.setMaximumWidth(520)
-        # its text's width while there is room, the message the rest; both elide when short
-        self.position.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
-        self.stats_label = QLabel()
-        self.stats_label.setToolTip(
-            "Wall-clock time of one scan (min / mean / max); an overrun is a scan that took "
-            "longer than the cycle. dropped: scans due at the chosen speed that were not run "
-            "because the window could not keep up (the PLC then runs slower than asked).")
-        self.statusBar().addPermanentWidget(self.position)
-        self.statusBar().addPermanentWidget(self.stats_label)
-        self._hit_shown = False        # the message shown is a breakpoint's hit
-        self._was_in_scan = False
-        self.tree.itemDoubleClicked.connect(self._tree_open)
-        self._fault_shown = None       # the fault the status bar and the views show
-
-        self.timer = QTimer(self)
-        self.timer.setInterval(1000 // REFRESH_HZ)
-        self.timer.timeout.connect(self.tick)
-        fit_to_screen(self, *DEFAULT_SIZE)
-        self.refresh()
-        self._show_fault()              # opened on a PLC in FAULT: at the fault
-        if autostart:
-            self.timer.start()
 
     def show_message(self, text: str, ms: int = 8000) -> None:
         self.message_field.show_message(text, ms)
@@ -190,12 +213,44 @@ class DebuggerWindow(QMainWindow):
         if self.may_restart():
             self.debugger.restart(cold=cold)
 
+    def online_change(self, path: str | None = None) -> bool:
+        """Load the changed program from ``path`` (asked for with a file dialog),
+        show what it keeps, converts, initialises and drops, and make the change if
+        :attr:`confirm_change` agrees. True if it was made."""
+        if path is None:
+            path, _filter = QFileDialog.getOpenFileName(
+                self, "Online change: the changed program", "",
+                "Programs (*.st *.xml);;Structured Text (*.st);;PLCopen XML (*.xml)")
+            if not path:
+                return False
+        dbg = self.debugger
+        try:
+            new = load_changed(dbg, path)
+            preview = dbg.preview_change(new)
+        except FbdError as e:
+            self.show_message(f"online change: {e}", 0)
+            return False
+        lines = preview.lines() or ["every variable keeps its value"]
+        if not self.confirm_change(f"{preview.summary()}:\n" + "\n".join(lines)):
+            return False
+        done = dbg.online_change(new)
+        self.show_message(f"{done.change.summary()}" + "".join(
+            f"; {line}" for line in done.lines()[:3]), 0)
+        return True
+
+    def _confirm_change(self, text: str) -> bool:
+        answer = QMessageBox.question(self, "Online change", text + "\n\nLoad it now?")
+        return answer == QMessageBox.StandardButton.Yes
+
     def set_speed(self, name: str) -> None:
         self.debugger.speed = SPEEDS[name]
 
     # -- events and refresh -----------------------------------------------------------
     def _event(self, event: str) -> None:
         self._dirty = True
+        if event == "program":          # an online change: the views show the new program
+            self._build_views()
+            self._urgent = True
         if event in ("state", "hit", "restart", "fault"):
             self._urgent = True
         if event == "fault":

@@ -10,10 +10,12 @@ What the panel does and does not do (the game logic lives in the blocks):
   tick of its real-time loop; the PLC runs the game, the panel only shows it.
   A press while the PLC is busy goes to the PLC all the same: its command
   lock decides, as on the real controller;
-- the only state of its own is what a screen has: the best score (kept in the
-  user's data directory), whether the player chose *Keep going* after a win,
+- the only state of its own is what a screen has: whether the player chose
+  *Keep going* after a win,
   and the settings of the next game (processing variant, placement, seed),
-  which build a new :class:`programs.game2048.Game2048` when changed.
+  which build a new :class:`programs.game2048.Game2048` when changed; the best
+  score is the program's RETAIN variable, kept in the user's data directory
+  (:class:`BestScore`).
 
 Colours and font sizes follow gabrielecirulli/2048 (main.scss): tiles on a
 #bbada0 board, empty cells #cdc1b4, dark text on 2 and 4, light text above.
@@ -39,10 +41,12 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
+from fbd.errors import FbdError
+from fbd.runtime import snapshot
 from programs.game2048 import PLACEMENTS, VARIANTS, Game2048
 
 from ..panel import GamePanel
-from ..userdata import data_dir, load_json, save_json
+from ..userdata import data_dir, load_json
 from ..widgets import Theme, button
 
 __all__ = ["Game2048Panel", "BoardView", "BestScore", "Settings", "tile_style", "KEYS",
@@ -109,36 +113,60 @@ class Settings:
 
 # -- the best score -----------------------------------------------------------------------
 class BestScore:
-    """The best score, kept as JSON (``{"best": 1234}``) in the user's data directory.
+    """The best score: the program's RETAIN variable ``BEST`` (the largest score its
+    PLC has seen), kept in a retain file (``2048.retain`` in the user's data
+    directory, :mod:`fbd.runtime.snapshot`'s format, written atomically) that
+    every new game's PLC starts from, as a controller's retained memory.
 
-    A missing file is a best of 0; a corrupt one is ignored with a logged
+    A missing file is a best of 0 (or the one an earlier version kept in
+    ``2048.json`` beside it); a damaged or foreign one is ignored with a logged
     warning and overwritten by the next best score.
     """
 
-    FILE = "2048.json"
+    FILE = "2048.retain"
+    BEST = "best.OUT"       # the retained variable (BEST is the output it drives)
 
     def __init__(self, path: Path | None = None):
         self.path = Path(path) if path is not None else data_dir() / self.FILE
-        data = load_json(self.path, {})
-        best = data.get("best", 0) if isinstance(data, dict) else None
-        if not isinstance(best, int) or isinstance(best, bool) or best < 0:
-            log.warning("%s: no valid best score in it (%r); starting from 0", self.path, data)
-            best = 0
-        self.value = best
-
-    def offer(self, score: int) -> bool:
-        """Record ``score`` if it beats the best; return whether it did."""
-        if score <= self.value:
-            return False
-        self.value = score
+        self._kept = None       # the last snapshot read or written
+        self.value = 0
         try:
-            save_json(self.path, {"best": score})
+            self._kept = snapshot.read(str(self.path))
+        except FbdError as e:
+            log.warning("%s; starting from 0", e)
+        if self._kept is not None:
+            tp, _qualifier, value = self._kept.variables.get(self.BEST, (None, None, 0))
+            self.value = value if tp == "DINT" and isinstance(value, int) and value >= 0 else 0
+        else:
+            legacy = load_json(self.path.with_name("2048.json"), {})
+            best = legacy.get("best") if isinstance(legacy, dict) else None
+            if isinstance(best, int) and not isinstance(best, bool) and best > 0:
+                self.value = best
+
+    def attach(self, plc) -> None:
+        """Start ``plc``'s retained variables from the kept ones (a warm start): a new
+        game's, or one going on after a game that set no record."""
+        if self._kept is not None:
+            snapshot.restore(plc, self._kept)
+        else:
+            plc.write(self.BEST, self.value)
+
+    def offer(self, plc) -> bool:
+        """Keep ``plc``'s best score if it beats the kept one; return whether it did."""
+        best = plc.get(self.BEST)
+        if best <= self.value:
+            return False
+        self.value = best
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            kept = snapshot.take(plc)
+            snapshot.write(str(self.path), kept)
+            self._kept = kept
         except OSError as e:
             log.warning("cannot save the best score to %s: %s", self.path, e)
         return True
 
 
-# -- the board ------------------------------------------------------------------------------
 class BoardView(QWidget):
     """The 4x4 field, painted as one widget from a plain grid of values.
 
@@ -295,7 +323,7 @@ class Game2048Panel(GamePanel):
 
     ``seed``, ``processing`` and ``placement`` go to
     :class:`programs.game2048.Game2048` (a seed of None draws one); ``best``
-    is where the best score is kept (default: ``2048.json`` in the user's
+    is where the best score is kept (default: ``2048.retain`` in the user's
     data directory). It opens ready, as the other panels do: *Start* (F2)
     places the two first tiles.
     """
@@ -337,7 +365,9 @@ class Game2048Panel(GamePanel):
         if settings is not None:
             self.settings = settings
         s = self.settings
-        self.game = Game2048(seed=s.seed, processing=s.processing, placement=s.placement)
+        self.game = Game2048(seed=s.seed, processing=s.processing, placement=s.placement,
+                             best=True)
+        self.best.attach(self.game.plc)
         self.settings = s = replace(s, seed=self.game.seed)    # the seed drawn, if None
         self._kept_going = False
         self._shown = None
@@ -502,6 +532,8 @@ class Game2048Panel(GamePanel):
             self._kept_going = False
         if self._starting and not g.busy and score == 0:
             self._starting = False         # the new game has begun: a clean one
+            if self.touched:               # what the changed game made of BEST is no record
+                self.best.attach(g.plc)
             self.touched = False
         records = self.sets_records and not self._starting
         shown = (board, score, over, won, self._kept_going, records)
@@ -510,7 +542,7 @@ class Game2048Panel(GamePanel):
             self.board_view.set_board(board)
             self.score_label.setText(str(score))
             if records:
-                self.best.offer(score)
+                self.best.offer(g.plc)
             self.best_label.setText(str(self.best.value))
             self.best_box.setToolTip("" if records else "This game was changed in the debugger "
                                                         "(a value forced or written): its score "
@@ -521,4 +553,4 @@ class Game2048Panel(GamePanel):
 
     def shutdown(self) -> None:
         if self.game is not None and self.sets_records:
-            self.best.offer(self.game.score)
+            self.best.offer(self.game.plc)

@@ -64,8 +64,9 @@ class Game2048(CommandFacade):
     10**6) / 1000`` seconds to the PLC clock it reads (the clock itself
     starts at 0), so the same seed, the same commands on the same scans give
     the same game, bit for bit. ``seed=None`` draws one from the operating
-    system (kept in :attr:`seed`). Other keywords go to :class:`fbd.Plc`
-    (``cycle``, default 5 ms; ``realtime``; ``speed``).
+    system (kept in :attr:`seed`). ``best``: the program keeps the best
+    score in its RETAIN variable ``BEST`` (:attr:`best`). Other keywords go to
+    :class:`fbd.Plc` (``cycle``, default 5 ms; ``realtime``; ``speed``).
 
     **Blocking use** (tests, scripts): :meth:`start`, :meth:`press`,
     :meth:`reset` scan until their command has finished (first waiting, with
@@ -107,7 +108,7 @@ class Game2048(CommandFacade):
     READY_SCANS = MAX_SCANS
 
     def __init__(self, seed: int | None = 0, processing: str = "single_pass",
-                 placement: str = "smart", **plc_options):
+                 placement: str = "smart", best: bool = False, **plc_options):
         if processing not in VARIANTS:
             raise ValueError(f"unknown processing {processing!r}; choose one of "
                              f"{', '.join(VARIANTS)}")
@@ -119,7 +120,7 @@ class Game2048(CommandFacade):
         self.seed = seed
         self.processing = processing
         self.placement = placement
-        self.network: Network = build(processing, placement, seed)
+        self.network: Network = build(processing, placement, seed, best=best)
         self.plc = Plc(self.network, **plc_options)
         self._cells = [[f"cell_{r}_{c}.memory.OUT" for c in range(SIZE)] for r in range(SIZE)]
 
@@ -137,6 +138,11 @@ class Game2048(CommandFacade):
     @property
     def score(self) -> int:
         return self.plc.get("SCORE")
+
+    @property
+    def best(self) -> int:
+        """The best score the program keeps (``best=True``: its RETAIN variable BEST)."""
+        return self.plc.get("BEST")
 
     @property
     def game_over(self) -> bool:

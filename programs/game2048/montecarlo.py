@@ -2,17 +2,19 @@
 
 ``python -m programs.game2048.montecarlo --games 10000 --placement smart|article``
 ``[--processing single_pass|multi_scan] [--seed S] [--batch N] [--reference-games N] [--out DIR]``
-``[--dask local|ADDRESS [--workers N]]``
+``[--engine auto|native|numpy] [--dask local|ADDRESS [--workers N]]``
 
 The block program runs as one :class:`fbd.batch.BatchHarness` of up to
 ``--batch`` instances (4,096 by default; more games run in further batches
-of the same compiled program). Each instance is its own game: its *Random*
-macro is seeded through the ``SEED`` input (``build(seed_input=True)``) with
-``seed_offset(S + k)`` for game k, and a random player presses arrows,
-each direction alike, from the PLC's inputs (``CMD``, ``CMD_SEQ``) exactly
-as :class:`~programs.game2048.Game2048` does: a new press on the scan after
-the last command finished, until ``GAME_OVER``. The game logic, the spawns
-and game over are the blocks'; the player only chooses directions.
+of the same compiled program), on the batch engine ``--engine`` chooses
+(:class:`~fbd.batch.BatchHarness`'s: the native one where llvmlite is).
+Each instance is its own game: its *Random* macro is seeded through the
+``SEED`` input (``build(seed_input=True)``) with ``seed_offset(S + k)`` for
+game k, and a random player presses arrows, each direction alike, from the
+PLC's inputs (``CMD``, ``CMD_SEQ``) exactly as
+:class:`~programs.game2048.Game2048` does: a new press on the scan after the
+last command finished, until ``GAME_OVER``. The game logic, the spawns and
+game over are the blocks'; the player only chooses directions.
 
 The same games are played by the reference 2048 in Python
 (:func:`programs.game2048.reference.play`: the same player, the original
@@ -40,6 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from fbd.batch import BatchHarness
+from fbd.batch.harness import ENGINES
 from fbd.compiler import flatten
 from fbd.errors import FbdError
 
@@ -60,7 +63,7 @@ STATS = ("score", "tile", "moves")
 
 
 def play_blocks(games: int, placement: str, processing: str = "single_pass", seed: int = 1,
-                batch: int = 4096, progress=None, first: int = 0) -> dict:
+                batch: int = 4096, progress=None, first: int = 0, engine: str = "auto") -> dict:
     """Play games ``first`` .. ``first + games - 1`` (random games, see the module
     docstring) in the block program, ``batch`` at a time; per game arrays of
     ``score``, ``tile`` (the highest), ``moves``, ``presses`` and ``scans``.
@@ -68,7 +71,7 @@ def play_blocks(games: int, placement: str, processing: str = "single_pass", see
     ``batch``, here or on Dask (:func:`dask_job`)."""
     say = progress or (lambda text: None)
     size = max(1, min(batch, games))
-    h = _harness(processing, placement, size, say)
+    h = _harness(processing, placement, size, say, engine)
     out = {k: np.zeros(games, dtype=np.int64) for k in ("score", "tile", "moves", "presses", "scans")}
     for start in range(0, games, size):
         count = min(size, games - start)
@@ -83,15 +86,17 @@ def play_blocks(games: int, placement: str, processing: str = "single_pass", see
 _COMPILED = threading.local()
 
 
-def _harness(processing: str, placement: str, size: int, say) -> BatchHarness:
+def _harness(processing: str, placement: str, size: int, say, engine: str) -> BatchHarness:
     """The batch program of this configuration, compiled once per thread (a
     Dask worker runs many jobs; its threads must not share one harness)."""
     cache = _COMPILED.__dict__.setdefault("harnesses", {})
-    key = (processing, placement, size)
+    key = (processing, placement, size, engine)
     if key not in cache:
         say(f"compiling the program ({processing}, {placement}) for {size} instances")
         cache.clear()   # one at a time: a batch's arrays are the memory that counts
-        cache[key] = BatchHarness(flatten(build(processing, placement, seed_input=True)), n=size)
+        cache[key] = h = BatchHarness(flatten(build(processing, placement, seed_input=True)),
+                                      n=size, engine=engine)
+        say(f"the {h.engine} batch engine: {h.engine_reason}")
     return cache[key]
 
 
@@ -102,7 +107,8 @@ def dask_job(spec: dict) -> dict:
 
 
 def play_blocks_on_dask(games: int, placement: str, processing: str, seed: int, batch: int,
-                        scheduler: str | None, workers: int, progress=None) -> dict:
+                        scheduler: str | None, workers: int, progress=None,
+                        engine: str = "auto") -> dict:
     """:func:`play_blocks`, one Dask job per batch: on a local cluster of
     ``workers`` processes, or on the one whose scheduler is at ``scheduler``."""
     from fbd.batch.sweep import sweep
@@ -110,7 +116,8 @@ def play_blocks_on_dask(games: int, placement: str, processing: str, seed: int, 
     # which Dask workers cannot import
     job = importlib.import_module("programs.game2048.montecarlo").dask_job
     specs = [dict(games=min(batch, games - k), placement=placement, processing=processing,
-                  seed=seed, batch=batch, first=k) for k in range(0, games, batch)]
+                  seed=seed, batch=batch, first=k, engine=engine)
+             for k in range(0, games, batch)]
     parts = sweep(job, specs, scheduler=scheduler, workers=workers, progress=progress)
     return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
 
@@ -245,6 +252,8 @@ def main(argv=None) -> int:
     p.add_argument("--reference-games", type=int, default=None,
                    help="games of the Python reference (default: as many)")
     p.add_argument("--out", default=".", help="directory for the .txt, .csv and .png")
+    p.add_argument("--engine", choices=ENGINES, default="auto",
+                   help="the batch engine (auto: native where llvmlite is, else numpy)")
     p.add_argument("--dask", metavar="local|ADDRESS", default=None,
                    help="run the batches on Dask: a local cluster, or the scheduler at ADDRESS "
                         "(tcp://host:8786); needs pip install -e '.[dask]'")
@@ -262,10 +271,10 @@ def main(argv=None) -> int:
         if args.dask:
             blocks = play_blocks_on_dask(args.games, args.placement, args.processing, args.seed,
                                          args.batch, None if args.dask == "local" else args.dask,
-                                         args.workers, say)
+                                         args.workers, say, args.engine)
         else:
             blocks = play_blocks(args.games, args.placement, args.processing, args.seed,
-                                 args.batch, say)
+                                 args.batch, say, engine=args.engine)
         t_blocks = time.perf_counter() - t0
         t0 = time.perf_counter()
         ref = play_python(args.reference_games or args.games, args.seed, say)

@@ -47,7 +47,7 @@ registers 1024 and 1025: write both with one request to issue a command),
 
 from __future__ import annotations
 
-from blocks import MUX, OR
+from blocks import MAX, MUX, OR
 from fbd import DINT, INT, LREAL, Network
 
 from .cell import cell_macro
@@ -66,7 +66,7 @@ CELLS = [(r, c) for r in range(SIZE) for c in range(SIZE)]
 
 
 def build(processing: str = "single_pass", placement: str = "smart", seed: int = 0,
-          seed_input: bool = False) -> Network:
+          seed_input: bool = False, best: bool = False) -> Network:
     """The whole 2048 program as one :class:`~fbd.Network` (``fbd info programs.game2048:build``).
 
     ``processing``: ``"single_pass"`` or ``"multi_scan"`` (the *Processing*
@@ -75,7 +75,10 @@ def build(processing: str = "single_pass", placement: str = "smart", seed: int =
     :func:`~programs.game2048.rng.seed_offset`). With ``seed_input`` the shift
     is a PLC input instead, ``SEED`` (LREAL seconds, starting at ``seed``'s),
     so that instances of one program play different games (the Monte-Carlo
-    study's batch runs).
+    study's batch runs). With ``best`` the program also keeps the best score,
+    ``BEST`` (%MD18): the largest SCORE it has seen, in a MAX that reads its own
+    output and is RETAIN, so a warm start (a retain file read back: the HMI's
+    panel) keeps it (docs/retain.md).
     """
     if processing not in VARIANTS:
         raise ValueError(f"unknown processing {processing!r}; choose one of {', '.join(VARIANTS)}")
@@ -156,6 +159,11 @@ def build(processing: str = "single_pass", placement: str = "smart", seed: int =
     net.output("WON", won.Won, at="%QX0.4")
     net.output("TAKEN", control.Taken, at="%QW0")
     net.output("EMPTY", empty, INT, at="%QW1")
+    if best:
+        top = net.add("best", MAX(), IN1=score.Total)
+        net.connect(top.OUT, top.IN2, feedback=True)
+        net.retain("best")
+        net.output("BEST", top.OUT, at="%MD18")
     return net
 
 

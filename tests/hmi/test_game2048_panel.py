@@ -1,6 +1,5 @@
 """The 2048 panel driven as a player would, on the real block program, time moved by hand."""
 
-import json
 import logging
 import shutil
 from pathlib import Path
@@ -11,6 +10,7 @@ from PyQt6.QtCore import Qt
 from PyQt6.QtGui import QColor
 from PyQt6.QtWidgets import QApplication
 
+from fbd.runtime import snapshot
 from hmi.panel import TOUCHED_NOTE, plc_status
 from hmi.panels.game2048 import THEME, BestScore, Game2048Panel, tile_style
 from hmi.widgets import NOT_STARTED_HINT, StatusLine
@@ -199,12 +199,19 @@ def test_best_score_persists_across_panels(rig, qtbot, tmp_path):
     rig.load([[2, 2, 4, 4], [0] * 4, [0] * 4, [0] * 4])
     qtbot.keyClick(rig.panel, Qt.Key.Key_Left)
     rig.settle()
-    assert rig.game.score == 12
+    assert rig.game.score == 12 and rig.game.best == 12      # the program's own BEST
     rig.window.close()
-    assert json.loads((tmp_path / "best.json").read_text()) == {"best": 12}
+    kept = snapshot.read(str(tmp_path / "best.json"))
+    assert kept.variables == {"best.OUT": ("DINT", "RETAIN", 12)}
     again = Rig(qtbot, tmp_path / "best.json")
-    assert again.game.score == 0
+    assert again.game.score == 0 and again.game.best == 12  # a warm start of the new PLC
     assert again.panel.best_label.text() == "12"
+
+
+def best_plc(best: int):
+    game = Game2048(seed=1, best=True)
+    game.plc.write("best.OUT", best)
+    return game.plc
 
 
 def test_best_score_lives_in_the_app_data_directory(qtbot, tmp_path, monkeypatch):
@@ -212,21 +219,32 @@ def test_best_score_lives_in_the_app_data_directory(qtbot, tmp_path, monkeypatch
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     application()
     best = BestScore()
-    assert best.path == tmp_path / "fbd-sim" / "2048.json"
+    assert best.path == tmp_path / "fbd-sim" / "2048.retain"
     assert best.value == 0
-    assert best.offer(8) and not best.offer(4)
+    assert best.offer(best_plc(8)) and not best.offer(best_plc(4))
     assert BestScore().value == 8
 
 
-@pytest.mark.parametrize("text", ["{not json", '{"best": "lots"}', "[1, 2]", '{"best": -3}'])
-def test_a_corrupt_best_score_file_is_ignored_with_a_warning(tmp_path, caplog, text):
-    path = tmp_path / "best.json"
+def test_the_best_score_of_an_earlier_versions_json_file_is_taken_over(tmp_path):
+    (tmp_path / "2048.json").write_text('{"best": 96}')
+    best = BestScore(tmp_path / "2048.retain")
+    assert best.value == 96
+    game = Game2048(seed=1, best=True)
+    best.attach(game.plc)
+    game.plc.scan()
+    assert game.best == 96
+
+
+@pytest.mark.parametrize("text", ["{not json", '{"best": 12}', "fbd-retain 1 4 00\nabcd",
+                                  "fbd-retain 7 0 x\n"])
+def test_a_damaged_or_foreign_best_score_file_is_ignored_with_a_warning(tmp_path, caplog, text):
+    path = tmp_path / "best.retain"
     path.write_text(text)
     with caplog.at_level(logging.WARNING, logger="hmi"):
         best = BestScore(path)
     assert best.value == 0
     assert any(str(path) in r.getMessage() for r in caplog.records)
-    assert best.offer(2)
+    assert best.offer(best_plc(2))
     assert BestScore(path).value == 2                  # overwritten by the next best
 
 

@@ -1,9 +1,10 @@
 """Run one network in the batch engine and as n scalar runs, and compare.
 
-The scalar side is the compiled engine itself (:class:`fbd.compiler.ScanProgram`),
-one signal table per instance, latched and scanned exactly as a
-:class:`fbd.Plc` does; the batch side is a :class:`fbd.batch.BatchHarness`
-with the same inputs per instance. Every signal of every instance is compared
+The scalar side is the compiled engine itself (:class:`fbd.compiler.ScanProgram`,
+and the native one's :class:`fbd.native.NativeProgram` where asked), one
+signal table per instance, latched and scanned exactly as a :class:`fbd.Plc`
+does; the batch side is a :class:`fbd.batch.BatchHarness` with the same
+inputs per instance. Every signal of every instance is compared
 after every scan: integers and BOOLs equal, REALs bit for bit (every NaN
 counts as NaN: the payload of a NaN is not an IEC value), STRINGs and a
 LIFO's elements equal.
@@ -15,12 +16,20 @@ import math
 import struct
 
 import numpy as np
+import pytest
 
 from fbd import STRING, TIME
 from fbd.batch import BatchHarness
 from fbd.compiler import compile_network
+from fbd.native import available, compile_native
+from fbd.native.engines import engine_of
 
 CYCLE_US = 5000
+#: the batch engines, the native one where llvmlite is installed
+BATCH_ENGINES = [pytest.param("numpy"), pytest.param("native", marks=pytest.mark.skipif(
+    not available(), reason="llvmlite is not installed"))]
+#: the scalar engines a batch instance is compared with
+SCALAR_ENGINES = ("python", "native") if available() else ("python",)
 
 
 def same(a, b) -> bool:
@@ -39,17 +48,23 @@ def same(a, b) -> bool:
 
 
 class Pair:
-    """A network compiled for both engines, to be driven with per-instance inputs."""
+    """A network compiled for a batch ``engine`` (``"numpy"`` or ``"native"``) and
+    for the ``scalar`` engines (``"python"``, ``"native"``), to be driven with
+    per-instance inputs."""
 
-    def __init__(self, net, lanes: int):
+    def __init__(self, net, lanes: int, engine: str, scalar=("python",)):
         self.lanes = lanes
-        self.program = compile_network(net)
-        self.batch = BatchHarness(net, n=lanes)
+        self.programs = [compile_network(net) if e == "python" else compile_native(net)
+                         for e in scalar]
+        self.program = self.programs[0]
+        self.batch = BatchHarness(net, n=lanes, engine=engine)
         self.paths = [p for p, info in self.program.signals.items()
                       if info.kind in ("out", "state", "in", "output")]
+        self.reset()
 
     def reset(self):
-        self.tables = [self.program.new_table() for _ in range(self.lanes)]
+        self.runs = [(program, [program.new_table() for _ in range(self.lanes)])
+                     for program in self.programs]
         self.batch.reset()
         self.scans = 0
 
@@ -57,8 +72,9 @@ class Pair:
         """Write input ``name``: one raw value (TIME in µs) per instance."""
         slot = self.program.inputs[name]
         tp = self.program.input_types[name]
-        for table, v in zip(self.tables, values):
-            table[slot] = v
+        for _program, tables in self.runs:
+            for table, v in zip(tables, values):
+                table[slot] = v
         if tp is TIME:
             arr = np.array(values, dtype=np.int64).view("timedelta64[us]")
         elif tp is STRING:
@@ -70,27 +86,32 @@ class Pair:
 
     def scan(self) -> None:
         now = self.scans * CYCLE_US
-        for table in self.tables:
-            self.program.scan(table, now)
+        for program, tables in self.runs:
+            for table in tables:
+                program.scan(table, now)
         self.batch.scan()
         self.scans += 1
 
-    def mismatches(self, limit: int = 5) -> list:
+    def mismatches(self, paths=None, limit: int = 5) -> list:
+        """What differs, of ``paths`` (default: every signal), between the batch's
+        instances and the scalar runs."""
         wrong = []
         signals = self.program.signals
-        for path in self.paths:
+        for path in self.paths if paths is None else paths:
             info = signals[path]
             raw = self.batch.get_raw(path)
             got = raw.tolist()
-            wants = [table[info.slot] for table in self.tables] if info.slot is not None \
-                else [info.const] * self.lanes
-            if raw.dtype.kind in "iu" and got == wants \
-                    or raw.dtype.kind == "b" and got == wants and all(type(w) is bool for w in wants):
-                continue   # the common case, at C speed
-            for lane, want in enumerate(wants):
-                if not same(got[lane], want):
-                    wrong.append(f"scan {self.scans}, instance {lane}: {path} is "
-                                 f"{got[lane]!r} in the batch, {want!r} in the scalar engine")
-                    if len(wrong) >= limit:
-                        return wrong
+            for program, tables in self.runs:
+                wants = [table[info.slot] for table in tables] if info.slot is not None \
+                    else [info.const] * self.lanes
+                if raw.dtype.kind in "iu" and got == wants or raw.dtype.kind == "b" \
+                        and got == wants and all(type(w) is bool for w in wants):
+                    continue   # the common case, at C speed
+                for lane, want in enumerate(wants):
+                    if not same(got[lane], want):
+                        wrong.append(f"scan {self.scans}, instance {lane}: {path} is "
+                                     f"{got[lane]!r} in the batch, {want!r} on the scalar "
+                                     f"{engine_of(program)} engine")
+                        if len(wrong) >= limit:
+                            return wrong
         return wrong

@@ -1,5 +1,6 @@
-"""The BatchHarness API: values for all or per instance, reading any signal,
-forcing and writing as a Harness does, time, and the errors that name the place."""
+"""The BatchHarness API on both batch engines: values for all or per instance,
+reading any signal, forcing and writing as a Harness does, time, and the
+errors that name the place."""
 
 from __future__ import annotations
 
@@ -12,6 +13,12 @@ import blocks
 from fbd import BOOL, INT, LINT, LREAL, REAL, STRING, TIME, FbdError, Network, UnknownSignal
 from fbd.batch import BatchHarness
 from fbd.testing import Harness
+from tests.fbd.batch.agreement import BATCH_ENGINES
+
+
+@pytest.fixture(params=BATCH_ENGINES)
+def engine(request) -> str:
+    return request.param
 
 
 def counter() -> Network:
@@ -29,8 +36,8 @@ def counter() -> Network:
     return net
 
 
-def test_one_value_for_all_and_one_per_instance_are_latched_at_the_next_scan():
-    h = BatchHarness(counter(), n=4)
+def test_one_value_for_all_and_one_per_instance_are_latched_at_the_next_scan(engine):
+    h = BatchHarness(counter(), n=4, engine=engine)
     h.set(PULSE=True, LIMIT=np.array([1, 2, 3, 4]))
     assert (h.get("ctu.PV") == 3).all()          # not latched before a scan
     h.scan()
@@ -45,9 +52,9 @@ def test_one_value_for_all_and_one_per_instance_are_latched_at_the_next_scan():
     assert h.scans == 3 and h.time == pytest.approx(0.015)
 
 
-def test_each_instance_is_its_own_harness():
+def test_each_instance_is_its_own_harness(engine):
     nets = counter()
-    h = BatchHarness(nets, n=3)
+    h = BatchHarness(nets, n=3, engine=engine)
     scalar = [Harness(nets) for _ in range(3)]
     rng = np.random.default_rng(1)
     for _ in range(40):
@@ -60,12 +67,12 @@ def test_each_instance_is_its_own_harness():
             assert h.get(path).tolist() == [s.get(path) for s in scalar], path
 
 
-def test_time_comes_as_timedelta64_and_goes_in_as_timedeltas_or_timedelta64():
+def test_time_comes_as_timedelta64_and_goes_in_as_timedeltas_or_timedelta64(engine):
     net = Network("Delay")
     go, pt = net.input("GO", BOOL), net.input("PT", TIME)
     ton = net.add("ton", blocks.TON(), IN=go, PT=pt)
     net.output("Q", ton.Q)
-    h = BatchHarness(net, n=3)
+    h = BatchHarness(net, n=3, engine=engine)
     h.set(GO=True, PT=np.array([0, 5, 10], "timedelta64[ms]")).scan(2)
     assert h.get("ton.ET").dtype == np.dtype("timedelta64[us]")
     assert h.get("ton.ET").tolist() == [datetime.timedelta(0), datetime.timedelta(milliseconds=5),
@@ -80,13 +87,13 @@ def test_time_comes_as_timedelta64_and_goes_in_as_timedeltas_or_timedelta64():
         h.set(PT=np.array([1, 2, 3], "timedelta64[ns]"))
 
 
-def test_reals_are_single_precision_in_and_out_and_one_out_of_range_is_refused():
+def test_reals_are_single_precision_in_and_out_and_one_out_of_range_is_refused(engine):
     net = Network("Sum")
     x, y = net.input("X", REAL), net.input("Y", LREAL)
     net.output("S", net.add("s", blocks.ADD(REAL), IN1=x, IN2=0.2).OUT)
     net.output("T", net.add("t", blocks.ADD(LREAL), IN1=y, IN2=0.2).OUT)
     net.output("L", net.add("l", blocks.LINT_TO_REAL(), IN=net.input("N", LINT)).OUT)
-    h = BatchHarness(net, n=3)
+    h = BatchHarness(net, n=3, engine=engine)
     h.set(X=np.array([0.1, 16777217.0, -3e38]), Y=[0.1, 16777217.0, -3e38],
           N=np.array([2**60 + 2**36 + 1, 1, -1])).scan()
     assert h.get("S").dtype == np.float32 and h.get("T").dtype == np.float64
@@ -98,14 +105,14 @@ def test_reals_are_single_precision_in_and_out_and_one_out_of_range_is_refused()
     h.set(Y=np.array([0.0, 3.5e38, 1.0]))     # an LREAL holds it
 
 
-def test_a_constant_driven_signal_reads_as_n_copies():
-    h = BatchHarness(counter(), n=2)
+def test_a_constant_driven_signal_reads_as_n_copies(engine):
+    h = BatchHarness(counter(), n=2, engine=engine)
     assert h.get("ton.PT").tolist() == [datetime.timedelta(milliseconds=10)] * 2
 
 
-def test_force_and_unforce_behave_as_in_the_scalar_harness():
+def test_force_and_unforce_behave_as_in_the_scalar_harness(engine):
     net = counter()
-    h = BatchHarness(net, n=2)
+    h = BatchHarness(net, n=2, engine=engine)
     s = Harness(net)
     steps = [("force", "ctu.CV", 7), ("set", "PULSE", True), ("scan",), ("scan",),
              ("force", "HELD", 99), ("set", "PULSE", False), ("scan",), ("force", "PULSE", True),
@@ -127,9 +134,9 @@ def test_force_and_unforce_behave_as_in_the_scalar_harness():
             assert h.get(path).tolist() == [s.get(path)] * 2, (step, path)
 
 
-def test_a_force_may_differ_per_instance():
+def test_a_force_may_differ_per_instance(engine):
     net = counter()
-    h = BatchHarness(net, n=3)
+    h = BatchHarness(net, n=3, engine=engine)
     scalar = [Harness(net) for _ in range(3)]
     cv, pulse = [1, 2, 3], [True, False, True]
     h.force("ctu.CV", np.array(cv))               # what reads CV sees the forced values
@@ -147,8 +154,8 @@ def test_a_force_may_differ_per_instance():
     assert h.get("CV").tolist() == [1, 2, 3]
 
 
-def test_reset_starts_every_instance_again_without_compiling():
-    h = BatchHarness(counter(), n=2)
+def test_reset_starts_every_instance_again_without_compiling(engine):
+    h = BatchHarness(counter(), n=2, engine=engine)
     program = h.program
     h.set(PULSE=True).scan(3)
     h.reset()
@@ -163,7 +170,7 @@ def test_blocks_that_cannot_be_vectorised_run_per_instance_and_say_why():
     lifo = net.add("lifo", blocks.LIFO(INT, depth=4), PUSH=push, IN=value)
     net.add("len", blocks.LEN(), IN=text)
     net.output("TOP", lifo.OUT)
-    h = BatchHarness(net, n=3)
+    h = BatchHarness(net, n=3, engine="numpy")
     assert set(h.per_instance) == {"LIFO(INT, depth=4)", "LEN()"}
     assert "list" in h.per_instance["LIFO(INT, depth=4)"]
     h.set(PUSH=True, V=[1, 2, 3], S=["", "ab", "xyz"]).scan()
@@ -174,8 +181,8 @@ def test_blocks_that_cannot_be_vectorised_run_per_instance_and_say_why():
     assert h.get("len.OUT").tolist() == [0, 2, 3]
 
 
-def test_errors_name_the_place():
-    h = BatchHarness(counter(), n=4)
+def test_errors_name_the_place(engine):
+    h = BatchHarness(counter(), n=4, engine=engine)
     with pytest.raises(UnknownSignal, match="ctu.CVV.*did you mean ctu.CV"):
         h.get("ctu.CVV")
     with pytest.raises(FbdError, match="'CV' is not an input"):
@@ -193,34 +200,34 @@ def test_errors_name_the_place():
     with pytest.raises(FbdError, match="HELD is not forced"):
         h.unforce("HELD")
     with pytest.raises(FbdError, match="n must be an integer"):
-        BatchHarness(counter(), n=0)
+        BatchHarness(counter(), n=0, engine=engine)
     with pytest.raises(FbdError, match="cannot run -1 scans"):
         h.scan(-1)
 
 
-def test_a_timers_start_time_stays_what_the_block_keeps_there():
+def test_a_timers_start_time_stays_what_the_block_keeps_there(engine):
     # TON only ever stores the PLC clock in START: the vector code relies on it
-    h = BatchHarness(counter(), n=2)
+    h = BatchHarness(counter(), n=2, engine=engine)
     h.write("ton.START", "T#1h")
     with pytest.raises(FbdError, match="ton.START: the batch engine keeps this state within"):
         h.write("ton.START", datetime.timedelta(days=10 ** 8))
 
 
-def test_memory_is_checked_before_anything_is_allocated():
+def test_memory_is_checked_before_anything_is_allocated(engine):
     net = counter()
-    small = BatchHarness(net, n=10)
+    small = BatchHarness(net, n=10, engine=engine)
     per = small.program.bytes_per_instance()
     assert small.memory_needed() == 10 * per
     with pytest.raises(FbdError, match=r"1000000 instances of Counter need about .* MiB .* "
                                        r"over the batch limit of 1.0 MiB: lower n"):
-        BatchHarness(net, n=1_000_000, memory_limit=1 << 20)
+        BatchHarness(net, n=1_000_000, memory_limit=1 << 20, engine=engine)
 
 
-def test_reals_rounding_is_vector_code_a_float32_cast():
+def test_reals_rounding_is_vector_code_a_float32_cast(engine):
     net = Network("Reals")
     x = net.input("X", REAL)
     net.output("S", net.add("s", blocks.MUL(REAL, n=3), IN1=x, IN2=x, IN3=0.1).OUT)
-    h = BatchHarness(net, n=4)
+    h = BatchHarness(net, n=4, engine=engine)
     assert h.per_instance == {}
     h.set(X=[0.1, 3e38, -1e-30, float("nan")]).scan()   # normal, overflowing, subnormal, NaN
     scalar = Harness(net)

@@ -548,26 +548,33 @@ AS_FROM_A_TERMINAL = ("import signal, sys; signal.signal(signal.SIGINT, signal.d
 
 
 @contextlib.contextmanager
+def fbd_process(*argv):
+    """``fbd ARGV`` in a process of its own, as a terminal starts it (stderr piped);
+    killed if it still runs at the end."""
+    proc = subprocess.Popen([sys.executable, "-c", AS_FROM_A_TERMINAL, *argv],
+                            cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stderr.close()
+
+
+@contextlib.contextmanager
 def fbd_serve(*options):
     """``fbd serve counter_program --port 0 OPTIONS`` in a process of its own: yields
     (its first stderr line, its port, the process); stops it with Ctrl-C (SIGINT),
     which must end it with status 0, and leaves the rest of its stderr in
     ``proc.rest``."""
-    proc = subprocess.Popen([sys.executable, "-c", AS_FROM_A_TERMINAL, "serve",
-                             f"{HERE}:counter_program", "--port", "0", *options],
-                            cwd=ROOT, stderr=subprocess.PIPE, text=True)
-    try:
+    with fbd_process("serve", f"{HERE}:counter_program", "--port", "0", *options) as proc:
         first = proc.stderr.readline()
         assert "over Modbus TCP on 127.0.0.1:" in first, first
         yield first, int(first.split("127.0.0.1:")[1].split(",")[0]), proc
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=60) == 0
         proc.rest = proc.stderr.read()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        proc.stderr.close()
 
 
 def test_fbd_serve_runs_until_ctrl_c():
@@ -587,19 +594,11 @@ def test_fbd_serve_runs_until_ctrl_c():
 def test_a_stop_sent_the_moment_the_serving_line_is_out_ends_cleanly(stop):
     # clients may be served before the main thread gets past that line (the server has
     # its own thread): the handlers and the try that ends the run come before it
-    proc = subprocess.Popen([sys.executable, "-c", AS_FROM_A_TERMINAL, "serve",
-                             f"{HERE}:counter_program", "--port", "0"],
-                            cwd=ROOT, stderr=subprocess.PIPE, text=True)
-    try:
+    with fbd_process("serve", f"{HERE}:counter_program", "--port", "0") as proc:
         assert "over Modbus TCP on 127.0.0.1:" in proc.stderr.readline()
         proc.send_signal(stop)
         assert proc.wait(timeout=60) == 0
         rest = proc.stderr.read()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        proc.stderr.close()
     assert rest.startswith("fbd: stopped after") and "Traceback" not in rest
 
 

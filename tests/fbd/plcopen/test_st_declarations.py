@@ -52,7 +52,8 @@ def test_each_var_section_is_its_interface_group(tmp_path, section, group):
 
 
 @pytest.mark.parametrize("qualifier, attribute", [
-    ("CONSTANT", "constant"), ("RETAIN", "retain"), ("NON_RETAIN", "nonretain")])
+    ("CONSTANT", "constant"), ("RETAIN", "retain"), ("NON_RETAIN", "nonretain"),
+    ("PERSISTENT", "persistent"), ("RETAIN PERSISTENT", "persistent")])
 def test_a_qualifier_is_its_groups_attribute(tmp_path, qualifier, attribute):
     root = exported(tmp_path, fb(f"VAR {qualifier} a : INT := 1; END_VAR"))
     assert one(root, ".//p:localVars").attrib == {attribute: "true"}

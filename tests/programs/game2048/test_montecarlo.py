@@ -1,7 +1,9 @@
 """The Monte-Carlo study: random games in one batch of the block program,
-the same batches as Dask jobs, the table, the CSV and the PNG it writes."""
+the same games on both batch engines and as Dask jobs, the table, the CSV and
+the PNG it writes."""
 
 import numpy as np
+import pytest
 
 from programs.game2048 import montecarlo
 from programs.game2048.montecarlo import main, play_blocks
@@ -14,6 +16,17 @@ def test_every_game_ends_over_with_a_sane_score_and_tile():
     assert set(games["tile"].tolist()) <= {1 << k for k in range(3, 12)}
     # every merge scores its tile: a game's score is at least its highest tile
     assert (games["score"] >= games["tile"]).all() and (games["score"] % 4 == 0).all()
+
+
+def test_both_batch_engines_play_the_same_games():
+    pytest.importorskip("llvmlite")
+    # 20 games: a native tile of 16 and a padded one; the article's retries too
+    for placement in ("smart", "article"):
+        native = play_blocks(20, placement, seed=5, engine="native")
+        numpy = play_blocks(20, placement, seed=5, engine="numpy")
+        for key in native:
+            assert native[key].tolist() == numpy[key].tolist(), (placement, key)
+        assert len(set(native["scans"].tolist())) > 5    # games of their own lengths
 
 
 def test_on_dask_each_batch_is_a_job_and_the_games_are_the_same(monkeypatch):

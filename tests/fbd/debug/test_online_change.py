@@ -1,0 +1,48 @@
+"""The debugger's online change: a preview that changes nothing, then the change at
+a scan boundary with breakpoints compiled again, and watches and the trend
+following their paths."""
+
+from fbd import Plc
+from fbd.debug import Debugger
+from fbd.st.project import load
+
+SOURCE = """
+PROGRAM prg
+VAR n : INT; m : INT; top : INT := 10; END_VAR
+n := n + 1; m := m + 2;
+IF n >= top THEN n := 0; END_IF;
+END_PROGRAM
+"""
+CHANGED = SOURCE.replace("m : INT; ", "").replace("m := m + 2;", "").replace(
+    "top : INT := 10", "top : DINT := 10").replace("n >= top", "INT_TO_DINT(n) >= top")
+
+
+def network(source):
+    return load("prog.st", text=source).network("prg")
+
+
+def test_a_preview_changes_nothing_and_the_change_keeps_the_debuggers_setup():
+    dbg = Debugger(Plc(network(SOURCE)))
+    events = []
+    dbg.listeners.append(events.append)
+    dbg.watch("prg.n")
+    dbg.watch("prg.m")
+    dbg.trend(["prg.n", "prg.m"])
+    kept = dbg.add_breakpoint("prg.n = 7")
+    dbg.add_breakpoint("prg.m > 100")
+    dbg.step(3)
+    dbg.step_into()                                   # a scan stepped into is finished first
+    preview = dbg.preview_change(network(CHANGED))
+    assert preview.lines() == ["prg.top: converted from INT to DINT",
+                               "prg.m: dropped (no longer in the program)"]
+    assert dbg.plc.get("prg.m") == 6 and dbg.in_scan              # nothing changed
+    done = dbg.online_change(network(CHANGED))
+    assert done.change.carried.summary() == "1 kept, 1 converted, 0 initialised, 1 dropped"
+    assert done.dropped_watches == ["prg.m"] and dbg.watches == ["prg.n"]
+    assert len(done.dropped_breakpoints) == 1 and done.dropped_breakpoints[0].startswith(
+        "prg.m > 100 (")
+    assert [bp.text for bp in dbg.breakpoints] == [kept.text] and "program" in events
+    assert not dbg.in_scan and dbg.scans == 4 and dbg.trend_paths == ["prg.n"]
+    hit = dbg.run_until_break(max_scans=100)
+    assert hit is not None and dbg.plc.get("prg.n") == 7 and dbg.scans == 7
+    assert dbg.trend_paths == ["prg.n"]

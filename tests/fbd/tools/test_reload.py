@@ -1,0 +1,62 @@
+"""Reload on change (fbd.tools.reload): a Python network's file changed under a
+running PLC is built on the watcher's thread and run from the next scan, state
+kept; a file that does not build is reported and changes nothing. Waits end on
+what they wait for (a deadline a passing run never reaches)."""
+
+import time
+
+from fbd import Plc
+from fbd.loading import load_network
+from fbd.tools.reload import Reloader, source_path
+
+PROGRAM = '''
+import blocks
+from fbd import BOOL, Network
+
+
+def build():
+    net = Network("prg")
+    ctu = net.add("c", blocks.CTU(), CU=net.input("CU", BOOL), PV={limit})
+    net.output("Q", ctu.Q)
+    return net
+'''
+
+
+def wait_for(lines: list, n: int) -> None:
+    deadline = time.monotonic() + 60
+    while len(lines) < n and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(lines) >= n, lines
+
+
+def test_a_changed_python_network_runs_from_the_next_scan_keeping_the_count(tmp_path):
+    path = tmp_path / "counting.py"
+    path.write_text(PROGRAM.format(limit=10))
+    target = f"{path}:build"
+    assert source_path(target) == (str(path), None)
+    plc = Plc(load_network(target))
+    for level in (True, False) * 3:
+        plc.set("CU", level)
+        plc.scan()
+    lines = []
+    reloader = Reloader(plc, str(path), lambda: load_network(target), lines.append,
+                        interval=0.01)
+    try:
+        path.write_text(PROGRAM.format(limit="(") + "\n")          # does not build
+        wait_for(lines, 1)
+        assert lines[0].startswith(f"{path}: ") and lines[0].endswith(
+            "; the running program is unchanged")
+        plc.scan()
+        path.write_text(PROGRAM.format(limit=4))
+        deadline = time.monotonic() + 60
+        while reloader.changes == 0 and time.monotonic() < deadline:
+            plc.scan()                        # the change waits for a scan boundary
+            time.sleep(0.01)
+        assert lines[1] == f"{path}: online change of prg: 5 kept, 0 converted, " \
+                           f"0 initialised, 0 dropped"
+        assert plc.get("c.CV") == 3 and plc.get("Q") is False
+        plc.set("CU", True)
+        plc.scan()
+        assert plc.get("c.CV") == 4 and plc.get("Q") is True      # the new limit, 4
+    finally:
+        reloader.close()
