@@ -19,8 +19,8 @@ PROGRAMS = [generate(seed) for seed in range(40)]
 # a small program using each construct the front end refuses today, generated
 # without the others (the reasons: tests/fidelity/known.py)
 REFUSED_TODAY = {"LEN": 7, "FIND": 5, "date_arithmetic": 6}
-# a small program for each construct issue 26's fixes made the front end accept
-ACCEPTED_SINCE_ISSUE_26 = {
+# a small program for each construct the front end accepts since the fidelity fixes
+ACCEPTED_SINCE_THE_FIDELITY_FIXES = {
     "TRUNC": 2, "untyped_literal_left_of_bit_operator": 72, "array_of_time_initialiser": 111,
     "time_initialiser_in_type": 203, "PID": 32, "RAMP": 18, "HYSTERESIS": 17, "INTEGRAL": 25,
     "DERIVATIVE": 232, "RTC": 7, "SEMA": 89}
@@ -96,8 +96,8 @@ def test_the_front_end_accepts_generated_programs_using(construct):
     load("generated.st", text=program.source)
 
 
-@pytest.mark.parametrize("construct", sorted(ACCEPTED_SINCE_ISSUE_26))
-def test_the_front_end_accepts_what_issue_26_fixed(construct):
-    program = generate(ACCEPTED_SINCE_ISSUE_26[construct], Config(frozenset(KNOWN_REFUSALS)))
+@pytest.mark.parametrize("construct", sorted(ACCEPTED_SINCE_THE_FIDELITY_FIXES))
+def test_the_front_end_accepts_what_the_fidelity_fixes_opened(construct):
+    program = generate(ACCEPTED_SINCE_THE_FIDELITY_FIXES[construct], Config(frozenset(KNOWN_REFUSALS)))
     assert construct in program.tags, "the generator changed: pick another seed using it"
     load("generated.st", text=program.source)
