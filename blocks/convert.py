@@ -224,6 +224,8 @@ def _expression(src, dst, x: str) -> str:
             return dst.wrap(x)  # LREAL_TO_REAL rounds; REAL_TO_LREAL is exact
         if dst.bits == 32 and src.bits > 53:  # through a double it would round twice
             return f"_conv_int_real32({x})"
+        if src.bits <= (24 if dst.bits == 32 else 53):   # every value exact: no rounding
+            return f"float({x})"
         return dst.wrap(f"float({x})")
     if s == "real":
         if d == "time":   # seconds, truncated toward zero to the µs

@@ -134,6 +134,11 @@ class Block:
     #: why the native engine cannot run this block type (its code is not what the
     #: engine translates, e.g. a POU compiled from ST); "" lets the engine try
     no_native_form: ClassVar[str] = ""
+    #: a block whose code is a whole procedure (loops, calls, an instance's many
+    #: variables: a POU compiled from ST, IL or SFC) gives the engines that can run it
+    #: their own form of it (``python(places, name)``, see fbd.st.procedure); None:
+    #: every engine runs ``code``
+    procedure: ClassVar = None
     #: input -> the state variable holding the instance's own value of it. IEC makes a
     #: function block's inputs instance data: a call sets those it is given, the body
     #: may change them, and the next call without them sees what the body left. An

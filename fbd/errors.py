@@ -69,6 +69,15 @@ class UnknownSignal(FbdError, KeyError):
         return self.message
 
 
+class ScansDone(Exception):
+    """What a program's ``scan_many`` raises when scan ``done + 1`` of a run fails
+    (fbd.runtime.fastforward): its ``__cause__`` is what that scan raised."""
+
+    def __init__(self, done: int):
+        super().__init__(done)
+        self.done = done
+
+
 class ScanError(FbdError):
     """A scan stopped by the program itself, at a place in its source: an array
     index out of bounds (``kind`` "index"), a loop over the watchdog's budget

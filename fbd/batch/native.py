@@ -73,6 +73,13 @@ class NativeBatchProgram:
 
     def __init__(self, flat, n: int, width: int = WIDTH):
         NativeProgram(flat, build=False)   # the scalar engine's check: NotNative, naming them
+        # the scalar engine runs ST, IL and SFC POUs as functions of their own, which
+        # have no form over a batch's lanes: the numpy engine runs them per instance
+        procedures = {leaf.block.name: f"{leaf.block.procedure.label} is compiled from a "
+                                       f"text language (ST, IL or SFC)"
+                      for leaf in flat.leaves if leaf.block.procedure is not None}
+        if procedures:
+            raise NotNative(flat.name, procedures)
         self.flat = flat
         self.n = n
         self.name = flat.name

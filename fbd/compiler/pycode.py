@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from ..block import code_lines, code_namespace, literal
+from ..errors import ScansDone
 from ..network import Network
 from .flat import _NOTHING, FlatProgram, Leaf, SignalInfo
 from .forkmap import map_in_two
@@ -223,6 +224,7 @@ class ScanProgram:
         under two hundred alive at once.
         """
         leaves, reads, forced, place = self.leaves, self._reads, self.forced, self._place
+        self._procedure_src: list[str] = []   # the functions of the ST blocks of this chunk
         with_feedback = self.flat.with_feedback  # the only leaves that can read their own output
         blocks = []
         first: dict[int, int] = {}      # slot -> the block where its name is first needed
@@ -233,10 +235,6 @@ class ScanProgram:
         for pos, index in enumerate(self.order[c * CHUNK:(c + 1) * CHUNK]):
             leaf = leaves[index]
             ins, consts = reads[index]
-            slots = ([*leaf.outputs.values()] if leaf.state is _NOTHING
-                     else [*leaf.outputs.values(), *leaf.state.values()])
-            places = [place(slot) for slot in slots] if forced else slots
-            tpl = self._template(leaf, consts)
             for slot in ins:
                 if slot not in defined:
                     if slot in load:
@@ -246,6 +244,13 @@ class ScanProgram:
                 if slot not in first:
                     first[slot] = pos
                 last[slot] = pos
+            if _over_table(leaf):   # writes the table itself: see _procedure_call
+                blocks.append((index, leaf, ins, None, None, False))
+                continue
+            slots = ([*leaf.outputs.values()] if leaf.state is _NOTHING
+                     else [*leaf.outputs.values(), *leaf.state.values()])
+            places = [place(slot) for slot in slots] if forced else slots
+            tpl = self._template(leaf, consts)
             for slot in places:
                 if slot not in first:
                     first[slot] = pos
@@ -271,7 +276,7 @@ class ScanProgram:
         dead: list[str] = []      # their names, free once they are stored
         body = [f"def _chunk_{c}(s, now):"]
         for pos, (index, leaf, ins, places, tpl, self_wired) in enumerate(blocks):
-            body.append(f"    # {leaf.path}{tpl.label}")
+            body.append(f"    # {leaf.path}: {leaf.block.name}")
             for slot in starts.get(pos, ()):
                 if free:
                     names[slot] = local = free.pop()
@@ -280,11 +285,16 @@ class ScanProgram:
                     made += 1
                 if slot in load:
                     body.append(f"    {local} = s[{slot}]")
-            if self_wired:  # the general path: it reads its own output's last value first
+            if tpl is None:
+                body += self._procedure_call(index, leaf, name, lambda slot, pos=pos: (
+                    slot in names and slot not in in_place and first[slot] <= pos < last[slot]
+                    and names[slot]))
+            elif self_wired:  # the general path: it reads its own output's last value first
                 body += [f"    {line}" for line in self._leaf_lines(index, name)[0]]
             else:
                 body.append(tpl.chunk.format(*map(name, ins), *map(name, places)))
-            pending += places
+            if places is not None:
+                pending += places
             if pos in frees:
                 dead += map(name, frees[pos])
             if len(pending) >= STORE_EVERY or pos == len(blocks) - 1:
@@ -297,18 +307,40 @@ class ScanProgram:
                 pending, dead = [], []
         if len(body) == 1:
             body.append("    pass")
-        return "\n".join(body) + "\n"
+        return "\n".join(self._procedure_src + body) + "\n"
+
+    def _procedure_call(self, index: int, leaf: Leaf, name, live) -> list[str]:
+        """A block whose code is a procedure (``Block.procedure``, an ST POU): its
+        own functions over the table, defined before the chunk, called with the
+        block's inputs; it writes its outputs and state in the table itself, so a
+        local this chunk holds for one of them is read again after the call."""
+        ins, consts = self._reads[index]
+        literals = dict(consts)
+        wired = iter(ins)
+        args = [literals[port] if port in literals else name(next(wired)) for port in leaf.inputs]
+        written = [*leaf.outputs.items(), *leaf.state.items()]
+        places = {var: self._place(slot) for var, slot in written}
+        fn = f"_p{index}"
+        self._procedure_src.append(leaf.block.procedure.python(places, fn))
+        lines = [f"    {fn}(s, now{''.join(', ' + a for a in args)})"]
+        for _var, slot in written:
+            local = live(slot)     # a local read before the call and needed after it
+            if local:
+                lines.append(f"    {local} = s[{slot}]")
+        return lines
 
     def _scan_source(self) -> str:
-        lines = ["def scan(s, now):"]
-        for src_slot, prev in self._snapshots.items():
-            lines.append(f"    s[{prev}] = s[{src_slot}]")
-        for c in range(len(self._chunk_src)):
-            lines.append(f"    _chunk_{c}(s, now)")
-        for slot, src_slot in self._publish:
-            if slot not in self.forced:
-                lines.append(f"    s[{slot}] = s[{src_slot}]")
-        lines.append("    return None")
+        steps = [f"s[{prev}] = s[{src_slot}]" for src_slot, prev in self._snapshots.items()]
+        steps += [f"_chunk_{c}(s, now)" for c in range(len(self._chunk_src))]
+        steps += [f"s[{slot}] = s[{src_slot}]" for slot, src_slot in self._publish
+                  if slot not in self.forced]
+        lines = ["def scan(s, now):", *(f"    {step}" for step in steps), "    return None", "",
+                 # n scans in one call (fbd.runtime.fastforward), the one above repeated
+                 "def scan_many(s, now, cycle, n):", "    k = 0", "    try:",
+                 "        while k < n:", *(f"            {step}" for step in steps),
+                 "            now += cycle", "            k += 1",
+                 "    except Exception as e:", "        raise _ScansDone(k) from e",
+                 "    return n"]
         return "\n".join(lines) + "\n"
 
     def _generate(self) -> None:
@@ -316,7 +348,12 @@ class ScanProgram:
         n_chunks = max(1, -(-len(self.order) // CHUNK))
         built = map_in_two(self._chunk_code, list(range(n_chunks)))
         self._chunk_src = [src for src, _code in built]
-        self._namespace = code_namespace({type(leaf.block): leaf.block for leaf in self.leaves}.values())
+        self._namespace = code_namespace({type(leaf.block): leaf.block for leaf in self.leaves
+                                          if not _over_table(leaf)}.values())
+        for leaf in self.leaves:
+            if _over_table(leaf):
+                for key, value in leaf.block.procedure.python_namespace().items():
+                    self._namespace.setdefault(key, value)
         for _src, code in built:
             exec(code, self._namespace)
         self._link()
@@ -327,8 +364,10 @@ class ScanProgram:
 
     def _link(self) -> None:
         scan_src = self._scan_source()
+        self._namespace["_ScansDone"] = ScansDone
         exec(compile(scan_src, f"<fbd {self.name} scan>", "exec"), self._namespace)
         self.scan = self._namespace["scan"]
+        self.scan_many = self._namespace["scan_many"]
         if self.dump_path:
             with open(self.dump_path, "w") as f:
                 f.write(self.source())
@@ -397,6 +436,13 @@ class ScanProgram:
     def info(self) -> dict:
         """Block counts by type, macros, execution order (``fbd info``)."""
         return self.flat.info()
+
+
+def _over_table(leaf) -> bool:
+    """Whether the block's code is a procedure with functions of its own over the
+    table (``Block.procedure``)."""
+    procedure = leaf.block.procedure
+    return procedure is not None and procedure.over_table
 
 
 def _table_name(slot: int) -> str:

@@ -3,11 +3,15 @@
 The Python engine (:mod:`fbd.compiler.pycode`) runs everything and is the
 reference. The native one (:mod:`fbd.native`) runs a program whose every
 block and signal has a native form, where llvmlite is installed. ``auto``
-takes the native engine when it can and when the program is big enough to
-gain from it: compiling to machine code costs a few tens of milliseconds
-more than generating Python, which a program of a few blocks never wins
-back in a test or a short run. Every decision comes with its reason
-(``fbd info`` prints it).
+takes the native engine when it can and when a scan costs enough to gain
+from it: compiling to machine code costs a few tens of milliseconds more
+than generating Python, which a scan of a few library blocks never wins back
+in a test or a short run. What a scan costs is weighed, not its blocks
+counted (:func:`scan_weight`): a library block weighs one, an ST, IL or SFC
+POU (a procedure: statements, loops, calls) at least the whole threshold,
+so a program of one such POU runs native. Every decision comes with its
+reason (``fbd info`` prints it): the construct, the POU and the line where
+a POU has no native form.
 """
 
 from __future__ import annotations
@@ -18,8 +22,26 @@ from ..errors import FbdError
 from ..network import Network
 
 ENGINES = ("auto", "native", "python")
-#: ``auto`` keeps smaller programs on the Python engine (see the module docstring)
+#: ``auto`` keeps programs whose scan weighs less on the Python engine (see the
+#: module docstring): about 200 library blocks' worth
 AUTO_MIN_BLOCKS = 200
+#: how much more a statement inside a loop weighs than one outside (it runs many times)
+LOOP_WEIGHT = 10
+
+
+def scan_weight(flat) -> int:
+    """What a scan of ``flat`` costs, in library blocks (see the module docstring)."""
+    weight, procedures = 0, {}
+    for leaf in flat.leaves:
+        procedure = leaf.block.procedure
+        if procedure is None:
+            weight += 1
+            continue
+        key = id(procedure)
+        if key not in procedures:
+            procedures[key] = max(AUTO_MIN_BLOCKS, procedure.weight(LOOP_WEIGHT))
+        weight += procedures[key]
+    return weight
 
 
 def check_engine(engine: str) -> str:
@@ -47,7 +69,7 @@ def decide(flat, engine: str = "auto", *, clock_from_zero: bool = True):
                            "clock_start needs engine='python'")
         return "python", "a negative clock_start (the native clock starts at 0)", None
     n = len(flat.leaves)
-    if engine == "auto" and n < AUTO_MIN_BLOCKS:
+    if engine == "auto" and scan_weight(flat) < AUTO_MIN_BLOCKS:
         return "python", (f"{n} block{'s' if n != 1 else ''}, fewer than {AUTO_MIN_BLOCKS}: "
                           f"compiling to machine code would cost more than it saves"), None
     try:

@@ -27,18 +27,23 @@ from operator import itemgetter
 
 import numpy as np
 
-from ..block import code_lines, literal
+from ..block import code_lines, code_namespace, literal
 from ..compiler.forkmap import map_in_two
-from ..errors import FbdError
+from ..errors import FbdError, ScansDone
+from . import regions
 from .entry import DECLARATIONS as ENTRY_DECLARATIONS
 from .entry import builtin, entry_source, python_api
 from .lower import DECLARATIONS, TRAP_REASONS, NoNativeForm, slot_kind
-from .stores import store_kind
-from .table import KIND_CODES, STORE, NativeTable
+from .pou import DECLARATIONS as POU_DECLARATIONS
+from .procedures import FAULT, Procedures
+from .stores import raw_bits, store_kind
+from .table import AGGREGATE, KIND_CODES, STORE, NativeTable
 from .templates import Templates
 
 CHUNK = 512         # blocks per function; a force recompiles one
 BASIC_BLOCK = 50    # blocks per basic block (see the module docstring)
+#: procedures' IR lines up to which they go through the whole -O2 pipeline (see _optimize)
+FULL_OPTIMISE_LINES = 20_000
 
 
 class NotNative(FbdError):
@@ -103,12 +108,20 @@ class NativeProgram:
                 self._stores[leaf.state["DATA"]] = (base, depth, fifo, KIND_CODES.get(kind, 0))
                 base += 2 + depth
         self._region_end = base
+        # an ARRAY's or STRUCT's elements: a region of the table (fbd.native.regions)
+        self._region_base: dict[int, int] = {}    # slot -> the first cell of its region
+        self._aggregates: dict[int, tuple] = {}   # slot -> (first cell, type), for the tables
+        self._spare_regions: dict[int, int] = {}  # slot -> a second region, for its scratch
+        self._procedures = Procedures(self)
+        reasons.update(self._procedures.reasons())
         self._kinds = self._slot_kinds(reasons)
         self._templates = Templates(flat)
         for leaf in flat.leaves:
             declared = leaf.block.no_native_form
             if declared:              # a block type that knows it has none says why
                 reasons.setdefault(leaf.block.name, declared)
+                continue
+            if leaf.index in self._procedures.indices:
                 continue
             try:
                 self._templates.of(leaf)
@@ -126,8 +139,11 @@ class NativeProgram:
         if self._engine is not None:
             return self
         flat = self.flat
-        # every slot can get a scratch slot; then the stores' regions; the trap cell
-        self.capacity = self._region_end + 1
+        # every slot can get a scratch slot; then the regions; the fault cells (the
+        # site a procedure faulted at, its value, the block that called it); the trap
+        # cell last
+        self._fault_cell = self._region_end
+        self.capacity = self._region_end + 4
         self._trap_cell = self.capacity - 1
         self._init_cells = self._cells(flat.new_table())
         self._version = 0
@@ -162,6 +178,15 @@ class NativeProgram:
             if slot in self._stores:
                 kinds[slot] = STORE
                 continue
+            if regions.aggregate(tp):
+                n = regions.cells(tp)
+                if n is not None:
+                    kinds[slot] = AGGREGATE
+                    self._region_base[slot] = self._region_end
+                    self._aggregates[slot] = (self._region_end, tp)
+                    self._spare_regions[slot] = self._region_end + n
+                    self._region_end += 2 * n
+                    continue
             if kind is None:
                 init = flat.slot_init[slot]
                 if tp is None and isinstance(init, (bool, int, float)) and slot not in flat.writer:
@@ -182,6 +207,11 @@ class NativeProgram:
             k = kinds[slot]
             if k == STORE:
                 ints.append(0)
+            elif k == AGGREGATE:
+                ints.append(0)
+                base, tp = self._aggregates[slot]
+                regions.write(lambda kind, at, x: cells.__setitem__(at, raw_bits(x)), base,
+                              tp, v)
             elif k == 1:
                 ints.append(struct.unpack("<q", struct.pack("<d", float(v)))[0])
             elif k == 3:
@@ -194,6 +224,10 @@ class NativeProgram:
     def _new_slot(self, like: int) -> int:
         slot = self.flat.n_slots + len(self._scratch)
         self._kinds.append(self._kinds[like])
+        if like in self._aggregates:         # a forced ARRAY or STRUCT: the spare region
+            base, tp = self._spare_regions[like], self._aggregates[like][1]
+            self._aggregates[slot] = (base, tp)
+            self._region_base[slot] = base
         return slot
 
     @property
@@ -202,7 +236,7 @@ class NativeProgram:
 
     def new_table(self) -> NativeTable:
         """A fresh signal table holding every initial value (a cold start)."""
-        table = NativeTable(self._kinds, self.capacity, self._stores)
+        table = NativeTable(self._kinds, self.capacity, self._stores, self._aggregates)
         table._buf[:] = self._init_cells
         table._n = self.flat.n_slots
         for real, _scratch in sorted(self._scratch.items(), key=itemgetter(1)):
@@ -264,17 +298,25 @@ class NativeProgram:
                 avail[slots[pos - n_ins]] = ref.format(*args) if "{" in ref else ref
         return "".join(pre) + tpl.fmt.format(*args)
 
-    def _chunk_source(self, c: int, fname: str) -> str:
+    def _chunk_source(self, c: int, fname: str, number: int) -> str:
+        """Chunk ``c`` as the function ``fname`` (in the module ``number``: what its
+        procedure blocks' functions are named by)."""
         out = [f"define void @{fname}(ptr %s, i64 %now) {{", "entry:",
-               f"  %trap = getelementptr i64, ptr %s, i64 {self._trap_cell}"]
+               f"  %trap = getelementptr i64, ptr %s, i64 {self._trap_cell}",
+               f"  %fault = getelementptr i64, ptr %s, i64 {self._fault_cell}"]
         append = out.append
         avail: dict = {}
         instance = self._instance
+        procedures = self._procedures.indices
         for pos, index in enumerate(self.order[c * CHUNK:(c + 1) * CHUNK]):
             if pos and pos % BASIC_BLOCK == 0:
                 append(f"  br label %L{pos}")
                 append(f"L{pos}:")
                 avail = {}   # registers do not cross basic blocks: compile time stays linear
+            if index in procedures:
+                append(self._procedures.call(index, number))
+                avail = {}   # it wrote the table, and ended the basic block
+                continue
             append(instance(index, avail))
         append("  ret void")
         append("}")
@@ -286,7 +328,8 @@ class NativeProgram:
                "  br i1 %early, label %refuse, label %run",
                "refuse:", "  ret i64 -1", "run:",
                f"  %trap = getelementptr i64, ptr %s, i64 {self._trap_cell}",
-               "  store i64 0, ptr %trap"]
+               "  store i64 0, ptr %trap",
+               f"  %fault = getelementptr i64, ptr %s, i64 {self._fault_cell}"]
         n = 0
 
         def copy(dst: int, src: int) -> None:
@@ -298,15 +341,37 @@ class NativeProgram:
             out.append(f"  store i64 %v{n}, ptr %d{n}")
         for src, prev in self.flat.snapshots.items():
             copy(prev, src)
-        for name in self._chunk_names:
+        with_procedures = {self.position[i] // CHUNK for i in self._procedures.indices}
+        for c, name in enumerate(self._chunk_names):
             out.append(f"  call void @{name}(ptr %s, i64 %now)")
+            if c in with_procedures:      # a fault ends the scan where it happened
+                out += [f"  %f{c} = load i64, ptr %fault", f"  %g{c} = icmp ne i64 %f{c}, 0",
+                        f"  br i1 %g{c}, label %faulted, label %after{c}", f"after{c}:"]
         for slot, src in self.flat.publish:
             if slot not in self.forced:
                 copy(slot, src)
         out.append("  %r = load i64, ptr %trap")
         out.append("  ret i64 %r")
+        if with_procedures:
+            out += ["faulted:", f"  ret i64 {FAULT}"]
         out.append("}")
+        out += self._many_source(fname)
         return "\n".join(out)
+
+    def _many_source(self, driver: str) -> list[str]:
+        """``many_<driver>(s, now, cycle, n, done)``: ``n`` scans, the k-th at ``now +
+        k * cycle``, stopped by the first that does not end cleanly (its code
+        returned, the scans before it in ``*done``): fbd.runtime.fastforward."""
+        return [f"define i64 @many_{driver}(ptr %s, i64 %now, i64 %cycle, i64 %n, ptr %done) {{",
+                "entry:", "  br label %loop", "loop:",
+                "  %k = phi i64 [0, %entry], [%k1, %next]",
+                "  %t = phi i64 [%now, %entry], [%t1, %next]",
+                "  %more = icmp slt i64 %k, %n", "  br i1 %more, label %scan, label %end", "scan:",
+                f"  %r = call i64 @{driver}(ptr %s, i64 %t)",
+                "  %bad = icmp ne i64 %r, 0", "  br i1 %bad, label %stop, label %next", "next:",
+                "  %k1 = add i64 %k, 1", "  %t1 = add i64 %t, %cycle", "  br label %loop",
+                "stop:", "  store i64 %k, ptr %done", "  ret i64 %r",
+                "end:", "  store i64 %n, ptr %done", "  ret i64 0", "}"]
 
     def _build_all(self) -> None:
         """Generate and compile the scan: each chunk is a module compiled to an
@@ -316,6 +381,7 @@ class NativeProgram:
         llvm = self._llvm
         n_chunks = max(1, -(-len(self.order) // CHUNK))
         self._chunk_names = [f"c{c}_v0" for c in range(n_chunks)]
+        self._modules = n_chunks         # chunk c is module c + 1 (see Procedures)
         self._emit_tm = llvm.Target.from_default_triple().create_target_machine(
             opt=0, codemodel="jitdefault")
         built = map_in_two(self._compile_chunk, list(range(n_chunks)))
@@ -323,7 +389,8 @@ class NativeProgram:
                                                   self._target)
         self._objects = []
         self._chunk_src = []
-        for src, obj in built:
+        for c, (src, obj, sites) in enumerate(built):
+            self._procedures.sites[c + 1] = sites
             self._chunk_src.append(src)
             self._objects.append(llvm.ObjectFileRef.from_data(obj))
             self._engine.add_object_file(self._objects[-1])
@@ -337,11 +404,42 @@ class NativeProgram:
             with open(self.dump_path, "w") as f:
                 f.write(self.source())
 
-    def _compile_chunk(self, c: int) -> tuple[str, bytes]:
-        """One chunk's IR and its machine code (an object file), in either process."""
-        src = self._chunk_source(c, self._chunk_names[c])
-        module = self._llvm.parse_assembly(DECLARATIONS + "\n" + src)
-        return src, self._emit_tm.emit_object(module)
+    def _compile_chunk(self, c: int) -> tuple[str, bytes, list]:
+        """One chunk's IR, its machine code (an object file) and its procedures'
+        fault sites, in either process."""
+        src = self._chunk_with_procedures(c, self._chunk_names[c], c + 1)
+        module = self._llvm.parse_assembly(DECLARATIONS + "\n" + POU_DECLARATIONS + "\n" + src)
+        if self._optimize_next:
+            self._optimize(module, self._procedure_lines)
+        return src, self._emit_tm.emit_object(module), self._sites_made
+
+    def _chunk_with_procedures(self, c: int, fname: str, number: int) -> str:
+        """The chunk's function, after the functions of its procedure blocks."""
+        leaves = self.order[c * CHUNK:(c + 1) * CHUNK]
+        module = self._procedures.module(leaves, number)
+        self._sites_made = module.sites
+        self._optimize_next = bool(module.defs)
+        self._procedure_lines = sum(d.count("\n") for d in module.defs)
+        return "\n".join(module.defs + [self._chunk_source(c, fname, number)])
+
+    def _optimize(self, module, lines: int) -> None:
+        """The procedures' code (``lines`` of IR) through LLVM's optimiser: their
+        variables and temporaries in registers, branches simplified (the blocks'
+        straight-line code needs none of it, see docs/native.md). Up to
+        :data:`FULL_OPTIMISE_LINES`, the -O2 pipeline (inlining, loop passes);
+        past it, whose time grows faster than the code, only what puts values in
+        registers and folds them (docs/native.md, "ST, IL and SFC POUs")."""
+        llvm = self._llvm
+        options = llvm.create_pipeline_tuning_options(speed_level=2)
+        builder = llvm.create_pass_builder(self._emit_tm, options)
+        if lines <= FULL_OPTIMISE_LINES:
+            builder.getModulePassManager().run(module, builder)
+            return
+        passes = llvm.create_new_module_pass_manager()
+        passes.add_sroa_pass()
+        passes.add_instruction_combine_pass()
+        passes.add_simplify_cfg_pass()
+        passes.run(module, builder)
 
     def _entry(self, driver: str) -> str:
         """The driver's entry as a built-in function (see :mod:`.entry`)."""
@@ -356,14 +454,31 @@ class NativeProgram:
             cfn, definition = builtin(self._engine.get_function_address(f"py_{driver}"),
                                       f"{self.name}_{driver}")
             self._entries.append(definition)   # CPython reads it at every call
-        trap = self._raise_trap
+        stopped = self._stopped
 
         def scan(s: NativeTable, now: int) -> None:
             """One scan over table ``s`` at PLC time ``now`` (µs): a single call
             into the machine code, a built-in function's call (see :mod:`.entry`)."""
-            if cfn(s.address, now):
-                trap(s.trap, now)
+            code = cfn(s.address, now)
+            if code:
+                stopped(s, code, now)
         self.scan = scan
+        many = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64,
+                                ctypes.c_int64, ctypes.c_void_p)(
+            self._engine.get_function_address(f"many_{driver}"))
+        done = ctypes.c_int64()
+
+        def scan_many(s: NativeTable, now: int, cycle: int, n: int) -> int:
+            """``n`` scans in one call into the machine code (fbd.runtime.fastforward)."""
+            code = many(s.address, now, cycle, n, ctypes.addressof(done))
+            if code:
+                try:
+                    stopped(s, code, now + done.value * cycle)
+                except Exception as e:
+                    raise ScansDone(done.value) from e
+            return n
+        self.scan_many = scan_many
+        self._many = many
 
     def source(self) -> str:
         """The LLVM IR of the scan, as compiled."""
@@ -372,6 +487,12 @@ class NativeProgram:
         return header + DECLARATIONS + "\n" + "\n".join(self._chunk_src) + "\n" + self._driver_src
 
     # -- running ---------------------------------------------------------------------------
+    def _stopped(self, s: NativeTable, code: int, now: int) -> None:
+        """A scan that did not end cleanly: a procedure's fault, or a trap."""
+        if code == FAULT:
+            self._procedures.raise_fault(s)
+        self._raise_trap(s.trap if code > 0 else code, now)
+
     def _raise_trap(self, code: int, now: int) -> None:
         if now < 0:
             raise FbdError(f"the native engine runs a clock from 0 on, not {now} µs "
@@ -393,10 +514,16 @@ class NativeProgram:
         chunks = sorted({self.position[self.writer[s]] // CHUNK for s in changed if s in self.writer})
         self._version += 1
         v = self._version
-        parts = [DECLARATIONS]
+        parts = [DECLARATIONS, POU_DECLARATIONS]
+        optimize, lines = False, 0
         for c in chunks:
             self._chunk_names[c] = f"c{c}_v{v}"
-            self._chunk_src[c] = self._chunk_source(c, self._chunk_names[c])
+            self._modules += 1
+            self._chunk_src[c] = self._chunk_with_procedures(c, self._chunk_names[c],
+                                                             self._modules)
+            self._procedures.sites[self._modules] = self._sites_made
+            optimize = optimize or self._optimize_next
+            lines += self._procedure_lines
             parts.append(self._chunk_src[c])
         rebuilt = {self._chunk_names[c] for c in chunks}
         parts += [f"declare void @{name}(ptr, i64)" for name in self._chunk_names
@@ -404,6 +531,8 @@ class NativeProgram:
         self._driver_src = self._driver_source(f"scan_v{v}")
         parts += [self._driver_src, self._entry(f"scan_v{v}")]
         module = self._llvm.parse_assembly("\n".join(parts))
+        if optimize:
+            self._optimize(module, lines)
         self._engine.add_module(module)
         self._engine.finalize_object()
         self._link(f"scan_v{v}")
@@ -433,8 +562,15 @@ class NativeProgram:
     def leaf_function(self, index: int):
         """One block's native code alone, as ``f(s, now)`` (a debugger stepping into
         a scan): the blocks of its chunk are compiled together on first use, and
-        kept until the forced set changes."""
+        kept until the forced set changes. A procedure block (an ST POU) runs its
+        function by values over the table instead, as on the Python engine: a call
+        a fault stops leaves the table as it was, and runs again from its start."""
         fn = self._leaf_fns.get(index)
+        if fn is None and index in self._procedures.indices:
+            src = "def _one(s, now):\n" + "".join(f"    {ln}\n" for ln in self.leaf_code(index))
+            ns = code_namespace([self.leaves[index].block])
+            exec(compile(src, f"<fbd {self.leaves[index].path}>", "exec"), ns)
+            fn = self._leaf_fns[index] = ns["_one"]
         if fn is None:
             self._compile_leaves(self.position[index] // CHUNK)
             fn = self._leaf_fns[index]
@@ -443,15 +579,29 @@ class NativeProgram:
     def _compile_leaves(self, c: int) -> None:
         self._version += 1
         v = self._version
-        parts, names = [DECLARATIONS], []
-        for index in self.order[c * CHUNK:(c + 1) * CHUNK]:
+        self._modules += 1
+        number = self._modules
+        leaves = self.order[c * CHUNK:(c + 1) * CHUNK]
+        procedures = self._procedures.module(leaves, number)
+        self._procedures.sites[number] = procedures.sites
+        parts, names = [DECLARATIONS, POU_DECLARATIONS, *procedures.defs], []
+        for index in leaves:
             name = f"leaf{index}_v{v}"
             names.append((index, name))
+            if index in self._procedures.indices:
+                body = self._procedures.call(index, number).replace(
+                    "  ret void", f"  ret i64 {FAULT}")
+            else:
+                body = self._instance(index, None)
             parts += [f"define i64 @{name}(ptr %s, i64 %now) {{", "entry:",
                       f"  %trap = getelementptr i64, ptr %s, i64 {self._trap_cell}",
-                      "  store i64 0, ptr %trap", self._instance(index, None),
+                      f"  %fault = getelementptr i64, ptr %s, i64 {self._fault_cell}",
+                      "  store i64 0, ptr %trap", body,
                       "  %r = load i64, ptr %trap", "  ret i64 %r", "}"]
-        self._engine.add_module(self._llvm.parse_assembly("\n".join(parts)))
+        module = self._llvm.parse_assembly("\n".join(parts))
+        if procedures.defs:
+            self._optimize(module, sum(d.count("\n") for d in procedures.defs))
+        self._engine.add_module(module)
         self._engine.finalize_object()
         kind = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)
         for index, name in names:
@@ -462,7 +612,7 @@ class NativeProgram:
         def run(s: NativeTable, now: int) -> None:
             code = cfn(s.address, now)
             if code:
-                self._raise_trap(code, now)
+                self._stopped(s, code, now)
         run.cfn = cfn  # keeps the ctypes function alive with the closure
         return run
 

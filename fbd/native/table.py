@@ -12,6 +12,10 @@ value, fixed by its signal's type:
 * ``Q``: ULINT and LWORD, unsigned 64-bit;
 * ``d``: REAL and LREAL, IEEE doubles.
 
+An ARRAY or STRUCT signal's slot holds nothing itself: its elements live in a
+region of cells (:mod:`.regions`), read and written through the slot as the
+nested list the Python engine keeps.
+
 The buffer is allocated once with room for every scratch slot a forcing can
 ask for, so its address never changes and a numpy view of it
 (:meth:`NativeTable.ints`, :meth:`NativeTable.floats`) stays valid.
@@ -21,16 +25,21 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import regions
+
 KIND_CODES = {"q": 0, "d": 1, "b": 2, "Q": 3}
 STORE = 4   # a LIFO/FIFO's DATA: its elements live in a region of the table (fbd.native.stores)
+AGGREGATE = 5   # an ARRAY or STRUCT: its elements live in a region of the table
 
 
 class NativeTable:
     """The signal table of one native program run (see the module docstring)."""
 
-    __slots__ = ("_buf", "_q", "_d", "_b", "_Q", "_kinds", "_n", "address", "capacity", "_stores")
+    __slots__ = ("_buf", "_q", "_d", "_b", "_Q", "_kinds", "_n", "address", "capacity", "_stores",
+                 "_regions")
 
-    def __init__(self, kinds: bytearray, capacity: int, stores: dict | None = None):
+    def __init__(self, kinds: bytearray, capacity: int, stores: dict | None = None,
+                 regions_: dict | None = None):
         self.capacity = capacity
         self._buf = np.zeros(capacity, dtype=np.int64)
         self.address = self._buf.ctypes.data
@@ -41,6 +50,7 @@ class NativeTable:
         self._b = raw.cast("?")   # the low byte of each cell: 8 * slot (little-endian)
         self._kinds = kinds       # the program's, shared: scratch slots add to it
         self._stores = stores or {}
+        self._regions = regions_ if regions_ is not None else {}   # slot -> (first cell, type)
         self._n = 0
 
     # -- the list protocol the runtime uses --------------------------------------------
@@ -70,7 +80,13 @@ class NativeTable:
         k = self._kinds[i]
         if k == STORE:
             return self._store(i)
+        if k == AGGREGATE:
+            base, tp = self._regions[i]
+            return regions.read(self._cell_of_kind, base, tp)
         return self._cell(k, i)
+
+    def _cell_of_kind(self, kind: str, i: int):
+        return self._cell(KIND_CODES[kind], i)
 
     def _cell(self, kind: int, i: int):
         if kind == 0:
@@ -105,8 +121,14 @@ class NativeTable:
         k = self._kinds[i]
         if k == STORE:
             self._set_store(i, value)
+        elif k == AGGREGATE:
+            base, tp = self._regions[i]
+            regions.write(self._set_cell_of_kind, base, tp, value)
         else:
             self._set_cell(k, i, value)
+
+    def _set_cell_of_kind(self, kind: str, i: int, value) -> None:
+        self._set_cell(KIND_CODES[kind], i, value)
 
     def _set_cell(self, k: int, i: int, value) -> None:
         if k == 0:
@@ -136,13 +158,21 @@ class NativeTable:
             self[i] = v
 
     def copy(self) -> "NativeTable":
-        other = NativeTable(self._kinds, self.capacity, self._stores)
+        other = NativeTable(self._kinds, self.capacity, self._stores, self._regions)
         other._buf[:] = self._buf
         other._n = self._n
         return other
 
     def tolist(self) -> list:
         return list(self)
+
+    def __eq__(self, other) -> bool:
+        """Two tables (or a table and a list) holding the same values, slot by slot."""
+        if isinstance(other, (NativeTable, list)):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None
 
     # -- zero-copy views ---------------------------------------------------------------
     def ints(self) -> np.ndarray:

@@ -221,7 +221,14 @@ class GlobalsLink:
     """Binds one task's VAR_EXTERNALs to the global table: before each of its
     scans they are loaded (where the scan starts from), after it the values the
     program wrote are handed back. A value written into the program's own input
-    from outside (``plc.set("inst.G", ...)``) writes the global."""
+    from outside (``plc.set("inst.G", ...)``) writes the global. With no other
+    task, loading before a run of scans and handing back after it is the same
+    (``per_scan``: the fast-forward runs them in one call), unless a global is
+    one of its inputs, which each scan's latch sets again."""
+
+    @property
+    def per_scan(self) -> bool:
+        return bool(self.inputs)
 
     def __init__(self, table: GlobalTable, task, links: dict):
         self.table = table

@@ -123,6 +123,7 @@ def _change(plc, program, task, apply: bool) -> Change:
     task.image = {slot: table[slot] for slot in program.inputs.values()}
     task.image.update(image)
     task.pending, task.forces = pending, forces
+    task.forced_state = ()
     if forces:
         plc._reforce(task)
     for trace in task.traces:

@@ -61,6 +61,7 @@ from .. import types as t
 from ..compiler.pycode import ScanProgram, compile_network
 from ..errors import FbdError, UnknownSignal
 from ..network import Network
+from .fastforward import batchable, run_scans
 from .faults import Operation, PlcFault
 from .retain import retained
 from .task import ScanStats, Task
@@ -209,12 +210,11 @@ class Plc(Operation):
                     due = now + cycle
                     if not self.realtime:
                         # While nothing else is scheduled before the next scan (no other
-                        # process, not the end of this run), the next scan cannot be
-                        # observed or preceded by anything: run it now instead of
-                        # paying one simpy event per scan. Same scans, same times.
-                        while due < env.peek() and len(tasks) == 1:
-                            task.run_scan(due + offset)
-                            due += cycle
+                        # process, not the end of this run), the next scans cannot be
+                        # observed or preceded by anything: run them now instead of
+                        # paying one simpy event per scan, many in one call where the
+                        # task allows (fast-forward). Same scans, same times.
+                        due = self._run_ahead(task, due, cycle)
                     task.next_due = due
                 yield env.timeout(due - now)
         while True:
@@ -232,6 +232,20 @@ class Plc(Operation):
                 for recorder in ticks:
                     recorder.record(self._view, self.main.scans, now + offset)
             yield env.timeout(min(tk.next_due for tk in tasks) - now)
+
+    def _run_ahead(self, task: Task, due: int, cycle: int) -> int:
+        """Run the main task's scans due before the next simpy event (the only task);
+        the next due time after them."""
+        env, tasks = self.env, self.tasks
+        while due < env.peek() and len(tasks) == 1:
+            n = -(-(env.peek() - due) // cycle)      # the scans due before it
+            if n > 1 and batchable(task):
+                run_scans(task, due + self.clock_start_us, cycle, n)
+                due += n * cycle
+            else:                                   # a recorder may halt the run: one by one
+                task.run_scan(due + self.clock_start_us)
+                due += cycle
+        return due
 
     def _report_overrun(self, task: Task, scan: int, us: float) -> None:
         if self.realtime:
@@ -492,9 +506,13 @@ class Plc(Operation):
     def _reforce(self, task: Task) -> None:
         program = task.program
         # Inputs are overwritten by the latch, outputs by the publish step: only
-        # block-written slots need their writer redirected.
-        new_slots = program.set_forced({s for s in task.forces if s in program.writer
-                                        or s in program.outputs.values()})
+        # block-written slots need their writer redirected; but a block's own
+        # state (an ST POU's variable) is read by the block that writes it, which
+        # must see the force: it is applied again after each scan (Task.forced_state).
+        state = {info.slot for info in program.signals.values() if info.kind == "state"}
+        task.forced_state = tuple(s for s in task.forces if s in state)
+        new_slots = program.set_forced({s for s in task.forces if s not in state and (
+            s in program.writer or s in program.outputs.values())})
         for slot in new_slots:
             task.s.append(task.s[_scratch_source(program, slot)])
 

@@ -62,6 +62,22 @@ class ScanStats:
             return True
         return False
 
+    def add_run(self, scan: int, n: int, ns: int) -> bool:
+        """Count ``n`` scans run in one call (:mod:`.fastforward`) in ``ns`` together:
+        each is taken to have lasted the mean; ``scan`` is the last one's number.
+        True when they overran their cycle."""
+        mean = ns // n
+        self.count += n
+        self.total_ns += ns
+        self.last_ns = mean
+        self.min_ns = min(self.min_ns, mean)
+        self.max_ns = max(self.max_ns, mean)
+        if mean > self.limit_ns:
+            self.overruns += n
+            self.overrun_log.append((scan, mean / 1000))
+            return True
+        return False
+
     @property
     def mean_us(self) -> float:
         return self.total_ns / self.count / 1000 if self.count else 0.0
@@ -94,6 +110,11 @@ class Task:
         # The last value the process gave each input: what an unforce or a restart returns to.
         self.image: dict[int, object] = {slot: self.s[slot] for slot in program.inputs.values()}
         self.forces: dict[int, object] = {}
+        # Forced slots a block both reads and writes (an ST POU's own variable, a
+        # block's state): no writer can be redirected there, so the force is
+        # applied again as each scan ends, as CODESYS applies a force at both ends
+        # of the cycle; the block sees the forced value from the scan's start.
+        self.forced_state: tuple[int, ...] = ()
         self.scans = 0
         self.next_due = 0
         self.stats = ScanStats(cycle_us)
@@ -140,12 +161,19 @@ class Task:
         except Exception as e:
             raise self.failed(e, now_us) from e
         ns = self.clock() - t0
+        if self.forced_state:
+            self._hold()
         self.scans += 1
         if self.stats.add(self.scans, ns):
             for callback in self.on_overrun:
                 callback(self, self.scans, ns / 1000)
         for trace in self.traces:
             trace.record(s, self.scans, now_us)
+
+    def _hold(self) -> None:
+        s, forces = self.s, self.forces
+        for slot in self.forced_state:
+            s[slot] = forces[slot]
 
     def latch(self) -> None:
         """A scan's first step: pending input writes enter the table, forces are
@@ -163,6 +191,8 @@ class Task:
     def record(self, now_us: int, ns: int) -> None:
         """A scan's last step, after publish: count it, time it (``ns`` of wall
         time), let the recorders sample it (as :meth:`run_scan` does)."""
+        if self.forced_state:
+            self._hold()
         self.scans += 1
         if self.stats.add(self.scans, ns):
             for callback in self.on_overrun:

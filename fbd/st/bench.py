@@ -12,6 +12,10 @@ Then the scan: ``--instances`` copies of one function block written in ST
 (arithmetic, a comparison, a TON) against the same computation as a network
 of library blocks (ADD, MUL, DIV, SUB, GT, AND, TON), each run by the Python
 engine, microseconds per scan and the ratio.
+
+``--programs`` times real programs on both engines beside matiec's C,
+``--hour`` an hour of PLC time fast-forwarded, ``--big`` the compile of big
+programs (:mod:`.progbench`).
 """
 
 from __future__ import annotations
@@ -178,7 +182,25 @@ def main(argv=None) -> None:
     ap.add_argument("--lines", type=int, nargs="*", default=[1000, 10000, 50000])
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--instances", type=int, nargs="*", default=[1, 100, 1000])
+    ap.add_argument("--programs", action="store_true",
+                    help="real programs' scans on each engine beside matiec's C (fbd.st.progbench)")
+    ap.add_argument("--hour", action="store_true", help="an hour of PLC time, fast-forwarded")
+    ap.add_argument("--big", action="store_true",
+                    help="load and compile 10,000 lines and 100,000 statements")
+    ap.add_argument("--matiec", help="matiec's directory (iec2c, lib/); default $FBD_MATIEC_DIR")
+    ap.add_argument("--rounds", type=int, default=5)
     args = ap.parse_args(argv)
+    if args.programs or args.hour or args.big:
+        from ..library import load_libraries
+        from . import progbench
+        load_libraries()
+        if args.programs:
+            progbench.programs(args.matiec, args.rounds)
+        if args.hour:
+            progbench.an_hour()
+        if args.big:
+            progbench.compiles()
+        return
 
     t0 = time.perf_counter()
     from . import parse

@@ -1,13 +1,15 @@
-"""One POU's body as one Python function (the scaffolding of the statement and
-expression compilers: names, temporaries, indentation, errors)."""
+"""One POU's body in the engines' form (:mod:`.ir`): the scaffolding of the
+statement and expression compilers (names, temporaries, the list being
+written, errors)."""
 
 from __future__ import annotations
 
 from .. import types as t
 from . import ast as A
+from . import ir
 from .errors import StSemanticError
-from .model import LibraryFb, PouInfo, Var, global_local, local_name
-from .stmts import WATCHDOG_ITERATIONS, StmtCompiler
+from .model import LibraryFb, PouInfo, Var, local_name
+from .stmts import StmtCompiler
 
 
 class BodyCompiler(StmtCompiler):
@@ -17,8 +19,7 @@ class BodyCompiler(StmtCompiler):
         self.analysis = ctx.analysis
         self.types = ctx.types
         self.variables = info.variables
-        self.lines: list[str] = []
-        self.indent = 1
+        self.lines: list = []          # the statements written so far (ir.Stmt)
         self._n = 0
         self.uses_loops = False
         self.blocks_used: list = []
@@ -26,25 +27,23 @@ class BodyCompiler(StmtCompiler):
         self.inputs_written: set[str] = set()
 
     # -- scaffolding -------------------------------------------------------
-    def emit(self, line: str) -> None:
-        self.lines.append("    " * self.indent + line)
+    def emit(self, stmt) -> None:
+        self.lines.append(stmt)
 
-    def tmp(self) -> str:
+    def temp(self, tp) -> ir.Temp:
         self._n += 1
-        return f"_t{self._n}"
+        return ir.Temp(f"_t{self._n}", tp)
 
     def mark(self) -> int:
         return len(self.lines)
 
-    def take(self, mark: int) -> list[str]:
+    def take(self, mark: int) -> list:
         taken = self.lines[mark:]
         del self.lines[mark:]
         return taken
 
-    def put(self, lines, extra: int = 0) -> None:
-        # lines taken at this same indentation: re-indent by what changed since
-        pad = "    " * extra
-        self.lines.extend(pad + line for line in lines)
+    def put(self, stmts) -> None:
+        self.lines.extend(stmts)
 
     def fail(self, node, message: str):
         raise StSemanticError(message, filename=self.ctx.filename, line=getattr(node, "line", 0),
@@ -90,8 +89,10 @@ class BodyCompiler(StmtCompiler):
         self.fail(node, f"{node.text} is not located (AT) by a variable of {self.info.label}; "
                         f"name it with AT {node.text} in the POU")
 
-    def member_local(self, var: Var, path: str) -> str:
-        return local_name(f"{var.path}.{path}")
+    def member_var(self, var: Var, path: str, tp, section: str) -> Var:
+        """The variable ``path`` of the FB instance ``var``."""
+        full = f"{var.path}.{path}"
+        return Var(path.rsplit(".", 1)[-1], full, local_name(full), tp, section=section)
 
     def instance_member(self, var: Var, member: str, node) -> Var:
         fb = var.fb
@@ -114,90 +115,19 @@ class BodyCompiler(StmtCompiler):
         return Var(inner.name, path, local_name(path), inner.type, section=inner.section,
                    fb=inner.fb, constant=inner.constant)
 
-    def global_of(self, name: str, tp, node) -> str:
-        mine = self.info.externals.get(name.upper())
-        if mine is None:
+    def global_of(self, name: str, tp, node) -> None:
+        """Check that the global ``name`` is reachable here."""
+        if self.info.externals.get(name.upper()) is None:
             self.fail(node, f"global {name} is not reachable from {self.info.label}")
-        return global_local(name)
 
-    # -- the function --------------------------------------------------------------
-    def returned(self) -> list[str]:
-        info = self.info
-        if info.kind == "FUNCTION":
-            return [local_name(info.name)] + [v.local for v in info.outputs] + \
-                   [v.local for v in info.in_outs]
-        return [v.local for v in info.kept_inputs] + [v.local for v in info.in_outs] + \
-               [global_local(g) for g in info.externals] + [local_name(e.path) for e in info.state]
-
-    def return_statement(self) -> str:
-        # what a RETURN hands back depends on the inputs the whole body writes:
-        # written out by function_source once the body is compiled
-        return f"return {_RETURNED}"
-
-    def _returned_text(self) -> str:
-        values = self.returned()
-        if self.info.kind == "FUNCTION" and len(values) == 1:
-            return values[0]
-        return f"({', '.join(values)},)" if values else "()"
-
-    def parameters(self) -> list[str]:
-        info = self.info
-        params = [v.local for v in info.inputs] + [v.local for v in info.in_outs]
-        if info.kind != "FUNCTION":
-            params += [global_local(g) for g in info.externals]
-            params += [local_name(e.path) for e in info.state]
-        return params
-
-    def function_source(self) -> str:
+    # -- the result ------------------------------------------------------------------
+    def finish(self) -> ir.PouCode:
+        """The body written, and the inputs its instances keep (``info.kept_inputs``)."""
         info = self.info
         if info.kept_inputs is None:
-            kept = [] if info.kind == "FUNCTION" else [
+            info.kept_inputs = [] if info.kind == "FUNCTION" else [
                 v for v in info.inputs if v.name.upper() in self.inputs_written]
-            info.kept_inputs = kept
-        body = self.lines
-        self.lines = []
-        # what each call starts from: copies of array inputs (IEC passes them by
-        # value), and the variables a call does not keep
-        for v in info.inputs:
-            if v.type.canonical.mutable:
-                self.emit(f"{v.local} = {self.copied(v.local, v.type)}")
-            edge = getattr(v.node, "edge", None)
-            if edge is not None:    # R_EDGE / F_EDGE: TRUE in the call that sees the edge
-                last = local_name(f"{v.path}__{edge}")
-                now_ = "_edge_" + v.local
-                self.emit(f"{now_} = {v.local}")
-                self.emit(f"{v.local} = {now_} and not {last}" if edge == "R_EDGE"
-                          else f"{v.local} = {last} and not {now_}")
-                self.emit(f"{last} = {now_}")
-        fresh = [v for v in info.variables.values() if v.fb is None and (
-            v.section == "VAR_TEMP" or (info.kind == "FUNCTION" and v.section in ("VAR", "VAR_OUTPUT")))]
-        for v in fresh:
-            self.emit(f"{v.local} = {_fresh_value(v)}")
-        if info.kind == "FUNCTION":
-            result = Var("", "", "", info.result_type, init=info.result_type.default)
-            self.emit(f"{local_name(info.name)} = {_fresh_value(result)}")
-        if self.uses_loops:
-            self.emit(f"_wd = {WATCHDOG_ITERATIONS}")
-        head = self.lines
-        self.lines = body
-        self.emit(self.return_statement())
-        marker, returned = self.return_statement(), f"return {self._returned_text()}"
-        body = [line.replace(marker, returned) if line.strip() == marker else line
-                for line in self.lines]
-        params = ", ".join(["now"] + self.parameters())
-        return "\n".join([f"def {info.fn_name}({params}):", *head, *body]) + "\n"
-
-
-#: stands for what the function returns until the body is compiled (no ST name has it)
-_RETURNED = "__st_returned__"
-
-
-def _fresh_value(v: Var) -> str:
-    value = v.init if v.init is not None else v.type.default
-    if isinstance(value, list):
-        return f"_st_copy({value!r})"
-    from ..block import literal
-    return literal(value)
+        return ir.PouCode(info, self.lines, self.uses_loops, self._n)
 
 
 __all__ = ["BodyCompiler"]

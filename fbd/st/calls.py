@@ -5,8 +5,9 @@ positional. Mixed into :class:`fbd.st.exprs.ExprCompiler`."""
 from __future__ import annotations
 
 from .. import types as t
-from ..block import REQUIRED, Extensible, literal
+from ..block import REQUIRED, Extensible
 from . import ast as A
+from . import ir
 
 
 def same(a: t.DataType, b: t.DataType) -> bool:
@@ -89,20 +90,22 @@ class CallCompiler:
         mark = self.mark()
         code, tp = self.plain_function_call(node, name, args, expected)
         pre = self.take(mark)
-        out = self.tmp() if tp is not None else "None"
-        self.emit(f"if {enabled}:")
-        self.put(pre, 1)
-        self.emit(f"    {out} = {code}" if tp is not None else f"    {code}")
         if tp is not None:
-            self.emit(f"else: {out} = {literal(tp.default)}")
+            out = self.temp(tp)
+            self.emit(ir.If([([], enabled, pre + [ir.SetTemp(out, code)])],
+                            [ir.SetTemp(out, ir.Const(tp.default, tp))]))
+        else:
+            out = None
+            self.emit(ir.If([([], enabled, pre + [ir.Eval(code)])], None))
         if eno is not None:
             self.store(eno.value, enabled, t.BOOL, eno)
         return out, tp
 
-    def enable(self, en) -> str:
+    def enable(self, en) -> ir.Temp:
         """EN's value, computed once into a temporary (TRUE when not given)."""
-        enabled = self.tmp()
-        self.emit(f"{enabled} = {self.typed(en.value, t.BOOL, 'EN') if en is not None else 'True'}")
+        enabled = self.temp(t.BOOL)
+        self.emit(ir.SetTemp(enabled, self.typed(en.value, t.BOOL, 'EN') if en is not None
+                             else ir.Const(True, t.BOOL)))
         return enabled
 
     def plain_function_call(self, node, name: str, args, expected):
@@ -198,7 +201,8 @@ class CallCompiler:
             codes[p.name] = code
         for p in ports:
             if p.name not in codes:
-                codes[p.name] = literal(_port_default(p, bound))
+                tp = bound.get(p.type) if isinstance(p.type, str) else p.type
+                codes[p.name] = ir.Const(_port_default(p, bound), tp)
             else:   # a parameter of matiec's C function: cut to its type, as C passes it
                 codes[p.name] = self.narrow(codes[p.name], bound.get(p.type, p.type)
                                             if isinstance(p.type, str) else p.type)
@@ -217,7 +221,7 @@ class CallCompiler:
         for v in info.inputs:
             arg = given.pop(v.name.upper(), None)
             params.append(self.typed(arg.value, v.type, f"{info.name}.{v.name}") if arg is not None
-                          else literal(v.init))
+                          else ir.Const(v.init, v.type))
         inout_targets = []
         for v in info.in_outs:
             arg = given.pop(v.name.upper(), None)
@@ -232,25 +236,24 @@ class CallCompiler:
         if given:
             k = next(iter(given))
             self.fail(given[k], f"{info.name} has no input {k}")
-        call = f"{info.fn_name}(now, {', '.join(params)})" if params else f"{info.fn_name}(now)"
         self.ctx.need(info, self)
         if not info.outputs and not inout_targets and not outs:
-            return call, info.result_type
-        res = self.tmp()
-        self.emit(f"{res} = {call}")
+            return ir.FnCall(info, params), info.result_type
+        call = ir.CallFunction(info, params, self.temp(None).name)
+        self.emit(call)
         k = 1
         by_out = {}
         for v in info.outputs:
-            by_out[v.name.upper()] = (f"{res}[{k}]", v.type)
+            by_out[v.name.upper()] = (ir.Item(call, k, v.type), v.type)
             k += 1
-        for target in inout_targets:
-            self.emit(f"{target} = {res}[{k}]")
+        for target, v in zip(inout_targets, info.in_outs):
+            self.emit(ir.Assign(target, ir.Item(call, k, v.type)))
             k += 1
         for oname, arg in outs.items():
             if oname not in by_out:
                 self.fail(arg, f"{info.name} has no output {oname}")
             self.store(arg.value, *by_out[oname], arg)
-        return f"{res}[0]", info.result_type
+        return ir.Item(call, 0, info.result_type), info.result_type
 
 
 def _is_result_var(cls, var: str) -> bool:

@@ -12,7 +12,7 @@ dict (a :class:`CompiledUnit`) of POU name -> Block subclass, in source order;
 ``.errors`` maps the POUs that cannot be blocks to why (a POU with VAR_IN_OUT
 can be called from ST but has no block form: a wire cannot be written back),
 ``.infos`` the :class:`~fbd.st.model.PouInfo` of each (interface, state,
-generated Python in ``.source``). A problem in the source raises
+the body in the engines' form in ``.code``, :mod:`fbd.st.ir`). A problem in the source raises
 :class:`~fbd.st.errors.StSemanticError` naming file:line:col and POU.
 
 * ``filename``: for messages (default ``unit.filename``).
@@ -34,7 +34,10 @@ bodies with :func:`fbd.st.lower_sfc.lower_sfc` first (``lower_xx(pou, unit,
 filename)`` returns the Pou with an StBody, or ``(pou, extra_type_decls)``
 when the lowering needs TYPE declarations of its own, which are added to the
 unit), then :func:`fbd.st.analyze`, then the type check and code generation
-here. The lowered body may read ``__CURRENT_TIME`` (TIME, the PLC clock).
+here, which writes each body down in the engines' form (:mod:`fbd.st.ir`);
+the engines make their code from it when they need it
+(:mod:`fbd.st.procedure`). The lowered body may read ``__CURRENT_TIME``
+(TIME, the PLC clock).
 
 A block's ports: VAR_INPUT -> inputs (their initial value the default of an
 unwired input), VAR_OUTPUT -> outputs (the function's result is the output
@@ -50,16 +53,16 @@ from __future__ import annotations
 
 import copy as _copy
 import itertools
-import math
 import re
 
 from .. import types as t
-from ..block import Block, Port, State, code_namespace, registry
-from ..errors import FbdError, ScanError
+from ..block import Block, Port, State, registry
+from ..errors import FbdError
 from . import ast as A
 from .body import BodyCompiler
 from .errors import StSemanticError
-from .model import LibraryFb, PouInfo, StateEntry, Var, global_local, library_fb_usable, local_name
+from .model import LibraryFb, PouInfo, StateEntry, Var, global_local, kept_name, library_fb_usable, local_name
+from .procedure import LazyHelpers, PouProcedure
 from .semantic import analyze
 from .stdlib import STANDARD
 from .typemap import TypeMap, declarations, elementary
@@ -69,26 +72,6 @@ _COUNTER = itertools.count()
 RETENTIVE = ("RETAIN", "NON_RETAIN", "PERSISTENT")
 _TYPED = re.compile(r"^(\w+?)_(BOOL|SINT|INT|DINT|LINT|USINT|UINT|UDINT|ULINT|BYTE|WORD|DWORD|LWORD|"
                     r"REAL|LREAL|TIME|DATE|TOD|DT|STRING)$")
-
-
-def _bounds(index, lo, hi, where):
-    file, line, pou = where
-    raise ScanError(f"array index {index} is outside {lo}..{hi}", kind="index", file=file,
-                    line=line, pou=pou)
-
-
-def _watchdog(where):
-    file, line, pou = where
-    raise ScanError("watchdog: a loop ran more than the budget of iterations in one scan "
-                    "(an endless loop?); the scan is stopped", kind="watchdog", file=file,
-                    line=line, pou=pou)
-
-
-def _copy_value(value):
-    return _copy.deepcopy(value)
-
-
-_RUNTIME = {"_st_bounds": _bounds, "_st_watchdog": _watchdog, "_st_copy": _copy_value, "math": math}
 
 
 class CompiledUnit(dict):
@@ -217,27 +200,15 @@ class Context:
         return info
 
     def need(self, info: PouInfo, compiler) -> None:
-        compiler.blocks_needed = getattr(compiler, "blocks_needed", {})
-        compiler.blocks_needed[info.fn_name] = info.fn
+        """``compiler``'s POU calls ``info``'s (the IR names its callees)."""
 
     def _compile(self, pou: A.Pou) -> PouInfo:
         info = declare(self, pou)
         body = BodyCompiler(self, info)
         body.statements(pou.body.statements)
-        source = body.function_source()
-        namespace = dict(_RUNTIME)
-        namespace.update(code_namespace(body.blocks_used))
-        namespace.update(getattr(body, "blocks_needed", {}))
-        try:
-            code = compile(source, f"<st {self.filename}:{pou.name}>", "exec")
-        except (SyntaxError, RecursionError, MemoryError) as e:
-            self.fail_at(pou, f"the generated code does not compile ({type(e).__name__}: {e})",
-                         info.label)
-        exec(code, namespace)
-        info.fn = namespace[info.fn_name]
-        info.source = source
+        info.code = body.finish()
+        info.blocks_used = body.blocks_used
         info.st_source = self.unit.source
-        info.helpers = namespace
         info.context = self
         if pou.name.upper() in self.charts:
             from .chart import chart_of
@@ -374,7 +345,7 @@ def block_type(info: PouInfo, global_starts: dict | None = None) -> type[Block]:
     states += [State(kept[v.name], v.type, init=_init(v.init),
                      doc=f"{v.name} as the instance keeps it (the body writes it)")
                for v in info.kept_inputs]
-    fn_name, fn = info.fn_name, info.fn
+    fn_name = info.fn_name
     in_names = [v.name for v in info.inputs]
     if info.kind == "FUNCTION":
         back = ["OUT"] + [v.name for v in info.outputs]
@@ -403,17 +374,9 @@ def block_type(info: PouInfo, global_starts: dict | None = None) -> type[Block]:
     doc = f"{info.label}, compiled from Structured Text."
     return type(info.name, (Block,), {
         "__doc__": doc, "type_name": info.name, "family": "st", "inputs": ins, "outputs": outs,
-        "state": states, "helpers": {fn_name: fn}, "stateful": info.kind != "FUNCTION",
-        "kept_inputs": kept, "retain": retain,
-        "code": code, "st": st, "st_info": info, "__module__": __name__,
-        # the native engine translates block code, not the POU's generated function
-        "no_native_form": f"{info.label} is compiled from a text language (ST, IL or SFC), "
-                          f"which runs on the Python engine"})
-
-
-def kept_name(name: str) -> str:
-    """The state holding an input the body writes, as the instance keeps it."""
-    return f"{name}__KEPT"
+        "state": states, "helpers": LazyHelpers(info), "stateful": info.kind != "FUNCTION",
+        "kept_inputs": kept, "retain": retain, "procedure": PouProcedure(info),
+        "code": code, "st": st, "st_info": info, "__module__": __name__})
 
 
 def _init(value):

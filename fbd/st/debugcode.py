@@ -1,10 +1,10 @@
 """The stepped variant of a POU's function, for the debugger: a generator that
 stops before each statement.
 
-A POU runs as one generated Python function (:mod:`fbd.st.compile`), fast and
-opaque: its variables live in Python locals during the call. To break on a
-line, the debugger runs a second variant of the same function, generated on
-demand by the same compiler, in which
+A POU runs as generated code (:mod:`fbd.st.pyemit`, or machine code), fast
+and opaque. To break on a line, the debugger runs a variant of the POU's
+function by values (its variables Python locals), written on demand from
+the same compiled body (:mod:`fbd.st.ir`), in which
 
 * every statement is preceded by ``yield LINE`` (its line in the source; the
   statements after one on the same line, in the same statement list, add no
@@ -42,8 +42,10 @@ import weakref
 
 from ..errors import FbdError
 from . import ast as A
-from .body import BodyCompiler
+from . import ir
 from .model import PouInfo
+from .procedure import compile_source, namespace_of, value_function
+from .pyaccess import value_source
 
 #: the statements that hold others (a statement after one on the same line still stops)
 _COMPOUND = (A.If, A.Case, A.For, A.While, A.Repeat)
@@ -59,36 +61,6 @@ def debug_name(info: PouInfo) -> str:
 def pou_of_code(code) -> PouInfo | None:
     """The POU whose stepped variant runs ``code`` (a frame's ``f_code``), or None."""
     return _BY_NAME.get(code.co_name)
-
-
-class _SteppedBody(BodyCompiler):
-    """The body compiler with a stop before every statement."""
-
-    def __init__(self, ctx, info):
-        super().__init__(ctx, info)
-        self._previous = None       # the statement before that stopped, in this list
-        self._stops = chart_stops(info)
-
-    def statements(self, stmts) -> None:
-        outer, self._previous = self._previous, None
-        try:
-            super().statements(stmts)
-        finally:
-            self._previous = outer
-
-    def statement(self, s) -> None:
-        if self._stops is None or id(s) in self._stops:
-            before, self._previous = self._previous, s
-            same_line = before is not None and before.line == s.line \
-                and not isinstance(before, _COMPOUND)
-            if not isinstance(s, A.Pragma) and not same_line:
-                self.emit(f"yield {s.line}")
-        super().statement(s)
-
-    def fb_call(self, node, var, args) -> None:
-        if isinstance(var.fb, PouInfo):
-            self.emit(f"_dbg_call = {var.path!r}")
-        return super().fb_call(node, var, args)
 
 
 class _CallsStepped(_ast.NodeTransformer):
@@ -112,32 +84,30 @@ def stepped_calls(source: str, names: dict[str, str]) -> _ast.Module:
 
 
 def pou_functions(info: PouInfo) -> dict[str, PouInfo]:
-    """fn_name -> PouInfo of the POUs ``info``'s function calls (its unit's)."""
-    ctx = info.context
-    if ctx is None:
-        return {}
-    known = {other.fn_name: other for other in ctx.infos.values()}
-    return {name: known[name] for name in info.helpers if name in known and name != info.fn_name}
+    """fn_name -> PouInfo of the POUs ``info``'s body calls."""
+    found = {}
+    for stmt in ir.walk(info.code.body):
+        if isinstance(stmt, (ir.CallFb, ir.CallFunction)):
+            found[stmt.info.fn_name] = stmt.info
+        for e in ir.exprs_of(stmt):
+            for node in ir.iter_exprs(e):
+                if isinstance(node, ir.FnCall):
+                    found[node.info.fn_name] = node.info
+    found.pop(info.fn_name, None)
+    return found
 
 
 def debug_function(info: PouInfo):
     """The stepped variant of ``info``'s function (see the module docstring)."""
     if info.debug_fn is not None:
         return info.debug_fn
-    ctx = info.context
-    if ctx is None:
+    if info.context is None:
         raise FbdError(f"{info.label} was not compiled by fbd.st.compile: it has no stepped form")
-    callees = pou_functions(info)
-    namespace = dict(info.helpers)
-    for callee in callees.values():
+    source, callees = value_source(info.code, info.fn_name, stepped=True, stops=chart_stops(info))
+    namespace = namespace_of(info)
+    for name, callee in callees.items():
+        namespace[name] = value_function(callee)
         namespace[debug_name(callee)] = debug_function(callee)
-    outer, ctx.current_pou = ctx.current_pou, info.label
-    try:
-        body = _SteppedBody(ctx, info)
-        body.statements(info.node.body.statements)
-        source = body.function_source()
-    finally:
-        ctx.current_pou = outer
     tree = stepped_calls(source, {name: debug_name(c) for name, c in callees.items()})
     fn = tree.body[0]
     fn.name = debug_name(info)
@@ -145,7 +115,7 @@ def debug_function(info: PouInfo):
         # a body of pragmas only: still a generator, so ``yield from`` it returns its value
         fn.body.insert(0, _ast.parse("if False:\n    yield 0").body[0])
         _ast.fix_missing_locations(tree)
-    exec(compile(tree, f"<st debug {ctx.filename}:{info.name}>", "exec"), namespace)
+    exec(compile_source(info, tree, f"<st debug {info.context.filename}:{info.name}>"), namespace)
     info.debug_fn = namespace[fn.name]
     _BY_NAME[fn.name] = info
     return info.debug_fn

@@ -1,8 +1,9 @@
-"""Expressions of an ST body as Python, type-checked as matiec checks them.
+"""Expressions of an ST body, type-checked as matiec checks them, in the
+engines' form (:mod:`.ir`).
 
-:class:`ExprCompiler` turns an expression into ``(python expression, type)``,
-emitting the statements it needs first (a library block's code, an array
-bound check) into the body being written. The rules are matiec's, checked
+:class:`ExprCompiler` turns an expression into ``(ir.Expr, type)``, emitting
+the statements it needs first (a library block's code, an array bound check)
+into the body being written. The rules are matiec's, checked
 with it:
 
 * no implicit conversion: ``dint := int_var`` and ``int_var + dint_var`` are
@@ -33,17 +34,18 @@ stores it (an assignment, a call's parameter, a CASE selector):
   (IEC compares REAL values; matiec's double comparison, which makes
   ``a > 0.1`` TRUE for a REAL a = 0.1, is a defect).
 
-Such a value's code is a :class:`Wide` string; :meth:`ExprCompiler.narrow`
+Such a value is ``wide`` (:attr:`fbd.st.ir.Expr.wide`); :meth:`ExprCompiler.narrow`
 cuts it to its type where C would. An IL instruction's result is stored at
 once (matiec keeps it in a variable of its type), so IL narrows at each one.
 """
 
+
 from __future__ import annotations
 
 from .. import types as t
-from ..block import code_lines, literal
 from ..real32 import round_real32
 from . import ast as A
+from . import ir
 from .calls import CallCompiler, context_free_type, same, untyped
 from .model import Var
 from .stdlib import WSTRING_LITERAL_REFUSED
@@ -53,12 +55,6 @@ K = t.Kind
 _NUM = (K.INT, K.REAL)
 _CMP = {"<": "<", ">": ">", "<=": "<=", ">=": ">=", "=": "==", "<>": "!="}
 _ARITH_BLOCKS = {"+": "ADD", "-": "SUB", "*": "MUL", "/": "DIV", "MOD": "MOD", "**": "EXPT"}
-
-
-class Wide(str):
-    """The code of a value computed as matiec's C computes it, beyond its IEC type:
-    an integer in C's promoted type, a REAL in double (see the module docstring)."""
-    __slots__ = ()
 
 
 def promoted(tp: t.DataType) -> t.DataType:
@@ -71,12 +67,17 @@ def _single(tp: t.DataType) -> bool:
     return tp.kind is K.REAL and tp.bits == 32
 
 
+def _wide(e: ir.Expr) -> ir.Expr:
+    e.wide = True
+    return e
+
+
 class ExprCompiler(CallCompiler):
-    """Needs from the body compiler: ``emit(line)``, ``tmp()``, ``fail(node, msg)``,
+    """Needs from the body compiler: ``emit(stmt)``, ``temp(type)``, ``fail(node, msg)``,
     ``lookup(node, name) -> Var``, ``ctx`` (the unit's compile context)."""
 
     # -- entry ---------------------------------------------------------------
-    def expr(self, e, expected: t.DataType | None = None) -> tuple[str, t.DataType]:
+    def expr(self, e, expected: t.DataType | None = None) -> tuple[ir.Expr, t.DataType]:
         if isinstance(e, A.Literal):
             return self.literal(e, expected)
         if isinstance(e, A.Binary):
@@ -92,13 +93,13 @@ class ExprCompiler(CallCompiler):
             if sym is not None and sym.kind == "enum_value":
                 return self.enum_value(e, e.name, expected)
             if e.name.upper() == "__CURRENT_TIME":
-                return "now", t.TIME
+                return ir.Now(), t.TIME
         code, tp, var = self.place(e)
         if tp is None:
             self.fail(e, f"{A.dump(e)} is an FB instance, not a value")
         return code, tp
 
-    def typed(self, e, want: t.DataType, what: str, narrow: bool = True) -> str:
+    def typed(self, e, want: t.DataType, what: str, narrow: bool = True) -> ir.Expr:
         """``e`` as a value of type ``want`` (assignment compatible), else an error;
         cut to ``want`` as a store does, unless not ``narrow`` (a FOR loop's end)."""
         code, tp = self.expr(e, want)
@@ -110,78 +111,77 @@ class ExprCompiler(CallCompiler):
                       f"{what}: {tp.name} where {want.name} is expected")
         return self.narrow(code, want) if narrow else code
 
-    def narrow(self, code: str, tp: t.DataType) -> str:
-        """``code`` cut to ``tp`` as C's store cuts it, if it is :class:`Wide`: an
-        integer wrapped to its width, a REAL rounded to single precision (a
-        literal at once)."""
-        if not isinstance(code, Wide):
+    def narrow(self, code: ir.Expr, tp: t.DataType) -> ir.Expr:
+        """``code`` cut to ``tp`` as C's store cuts it, if it is wide: an integer
+        wrapped to its width, a REAL rounded to single precision (a literal at
+        once)."""
+        if not code.wide:
             return code
         c = tp.canonical
-        if _single(c):
-            try:
-                return literal(round_real32(float(code)))
-            except ValueError:
-                pass
-        return str(c.wrap(code))   # str: cut, no longer Wide (LREAL's code stays as it is)
+        if isinstance(code, ir.Const) and isinstance(code.value, float) and _single(c):
+            return ir.Const(round_real32(code.value), tp)
+        return ir.Narrow(code, c)
 
     # -- literals ------------------------------------------------------------
     def literal(self, e: A.Literal, expected):
         value = literal_value(e)
         if e.type_name is not None:
             tp = self.types.named(e.type_name, e)
-            return literal(self.types.literal(e, tp)), tp
+            return ir.Const(self.types.literal(e, tp), tp), tp
         kind = e.kind
         if kind == "bool":
             tp = expected if expected is not None and expected.canonical.kind in (K.BOOL, K.BITS) \
                 else t.BOOL
             if tp.canonical.kind is K.BITS:
-                return literal(int(value)), tp
-            return literal(bool(value)), t.BOOL
+                return ir.Const(int(value), tp), tp
+            return ir.Const(bool(value), t.BOOL), t.BOOL
         if kind in ("time", "ltime"):
-            return literal(value), t.TIME
+            return ir.Const(value, t.TIME), t.TIME
         if kind == "string":
-            return literal(value), t.STRING
+            return ir.Const(value, t.STRING), t.STRING
         if kind == "wstring":
             self.fail(e, WSTRING_LITERAL_REFUSED)
         if kind in ("date", "tod", "dt"):
-            return literal(value), {"date": t.DATE, "tod": t.TOD, "dt": t.DT}[kind]
+            tp = {"date": t.DATE, "tod": t.TOD, "dt": t.DT}[kind]
+            return ir.Const(value, tp), tp
         if expected is not None:
             ck = expected.canonical.kind
             if kind == "int" and ck in (K.INT, K.BITS):
-                return literal(self.types.literal(e, expected)), expected
+                return ir.Const(self.types.literal(e, expected), expected), expected
             if kind == "int" and ck is K.BOOL and value in (0, 1):
-                return literal(bool(value)), t.BOOL
-            if kind == "real" and ck is K.REAL:   # C's double literal: see Wide
+                return ir.Const(bool(value), t.BOOL), t.BOOL
+            if kind == "real" and ck is K.REAL:   # C's double literal: see ir.Expr.wide
                 if _single(expected.canonical) and round_real32(abs(value)) == float("inf"):
                     self.fail(e, f"{e.text or value} is out of range for {expected.name}")
-                return Wide(literal(float(value))), expected
+                return ir.Const(float(value), expected, wide=True), expected
             if kind == "int" and ck is K.REAL:
                 self.fail(e, f"{e.text or value} is an integer literal, not a {expected.name} "
                              f"(matiec converts nothing implicitly; write {value}.0)")
             if kind == "real" and ck in (K.INT, K.BITS):
                 self.fail(e, f"{e.text or value} is a real literal, not an integer ({expected.name})")
-        return literal(value), (t.LINT if kind == "int" else t.LREAL)
+        tp = t.LINT if kind == "int" else t.LREAL
+        return ir.Const(value, tp), tp
 
     def enum_literal(self, e: A.EnumLiteral):
         tp = self.types.named(e.type_name, e)
         if tp.canonical.kind is not K.ENUM:
             self.fail(e, f"{e.type_name} is not an enumeration")
         try:
-            return literal(tp.canonical.code_of(e.value)), tp
+            return ir.Const(tp.canonical.code_of(e.value), tp), tp
         except (t.InvalidValue, KeyError):
             self.fail(e, f"{e.type_name} has no value {e.value}")
 
     def enum_value(self, node, name: str, expected):
         if expected is not None and expected.canonical.kind is K.ENUM:
             try:
-                return literal(expected.canonical.code_of(name)), expected
+                return ir.Const(expected.canonical.code_of(name), expected), expected
             except (t.InvalidValue, KeyError):
                 pass
         found = self.types.enum_values.get(name.upper())
         if found is None:
             self.fail(node, f"{name} is not an enumerated value of a declared type")
         tp, code = found
-        return literal(code), tp
+        return ir.Const(code, tp), tp
 
     # -- operators -------------------------------------------------------------
     def operands(self, e: A.Binary, expected):
@@ -216,21 +216,22 @@ class ExprCompiler(CallCompiler):
                 self.fail(e, f"'{op}' cannot order enumerated values; only = and <> compare them")
             if _single(ta.canonical):   # REAL values (IEC), not matiec's doubles
                 a, b = self.narrow(a, ta), self.narrow(b, tb)
-            return f"({a} {_CMP[op]} {b})", t.BOOL
+            return ir.Compare(_CMP[op], a, b), t.BOOL
         if op in ("AND", "OR", "XOR"):
             if not same(ta, tb) or ta.canonical.kind not in (K.BOOL, K.BITS):
                 self.fail(e, f"'{op}' needs two operands of one bit-string type (BOOL, BYTE, "
                              f"WORD ...), not {ta.name} and {tb.name}")
-            py = {"AND": "&", "OR": "|", "XOR": "^"}[op]
             if ta.canonical.kind is K.BOOL:
-                py = {"AND": "and", "OR": "or", "XOR": "!="}[op]
-            return f"({a} {py} {b})", ta.canonical
+                if op == "XOR":
+                    return ir.Compare("!=", a, b), t.BOOL
+                return ir.Logic(op.lower(), a, b), t.BOOL
+            py = {"AND": "&", "OR": "|", "XOR": "^"}[op]
+            return ir.Bits(py, a, b, ta.canonical), ta.canonical
         code, tp = self.arith(e, op, (a, ta), (b, tb))
         return (self.narrow(code, tp) if e.il_result else code), tp
 
     def logical(self, e: A.Binary, expected):
         """AND / OR: short-circuit (C's && and ||) when the right side needs statements."""
-        mark = self.mark()
         if untyped(e.left):   # `16#30 OR b`: the literal takes b's type (it needs no statements)
             mark_right = self.mark()
             right = self.expr(e.right, None)
@@ -245,17 +246,16 @@ class ExprCompiler(CallCompiler):
         if not same(ta, tb) or ta.canonical.kind not in (K.BOOL, K.BITS):
             self.fail(e, f"'{e.op}' needs two operands of one bit-string type (BOOL, BYTE, "
                          f"WORD ...), not {ta.name} and {tb.name}")
-        del mark
         if ta.canonical.kind is K.BITS:
             self.put(pre)
-            return f"({left[0]} {'&' if e.op == 'AND' else '|'} {right[0]})", ta.canonical
+            return ir.Bits("&" if e.op == "AND" else "|", left[0], right[0], ta.canonical), \
+                ta.canonical
         if not pre:
-            return f"({left[0]} {e.op.lower()} {right[0]})", t.BOOL
-        out = self.tmp()
-        self.emit(f"{out} = {left[0]}")
-        self.emit(f"if {'' if e.op == 'AND' else 'not '}{out}:")
-        self.put(pre, 1)
-        self.emit(f"    {out} = {right[0]}")
+            return ir.Logic(e.op.lower(), left[0], right[0]), t.BOOL
+        out = self.temp(t.BOOL)
+        self.emit(ir.SetTemp(out, left[0]))
+        test = out if e.op == "AND" else ir.Not(out)
+        self.emit(ir.If([([], test, pre + [ir.SetTemp(out, right[0])])], None))
         return out, t.BOOL
 
     def arith(self, e, op, left, right):
@@ -268,7 +268,7 @@ class ExprCompiler(CallCompiler):
             if ka is not K.REAL or kb not in _NUM:
                 self.fail(e, f"'**' raises a REAL or LREAL to a number, not {ta.name} to {tb.name}")
             code, _ = self.block_call("EXPT", {"T": t.LREAL, "N": tb.canonical}, [a, b], e)
-            return (Wide(code) if _single(ta.canonical) else code), ta.canonical
+            return (_wide(code) if _single(ta.canonical) else code), ta.canonical
         if not same(ta, tb):
             self.fail(e, f"'{op}' of {ta.name} and {tb.name}: both operands must have one type "
                          f"(matiec converts nothing implicitly)")
@@ -279,14 +279,14 @@ class ExprCompiler(CallCompiler):
             self.fail(e, f"'{op}' is not defined for {ta.name}")
         computed = self.c_type(c, a, b)
         code, _ = self.block_call(_ARITH_BLOCKS[op], {"T": computed}, [a, b], e)
-        return (Wide(code) if computed is not c else code), c
+        return (_wide(code) if computed is not c else code), c
 
     @staticmethod
-    def c_type(c: t.DataType, *operands: str) -> t.DataType:
+    def c_type(c: t.DataType, *operands: ir.Expr) -> t.DataType:
         """The type matiec's C computes an operator on ``c`` values in: integers
         promoted, a REAL in double where an operand is (see the module docstring)."""
         if _single(c):
-            return t.LREAL if any(isinstance(x, Wide) for x in operands) else c
+            return t.LREAL if any(x.wide for x in operands) else c
         return promoted(c)
 
     def unary(self, e: A.Unary, expected):
@@ -301,21 +301,22 @@ class ExprCompiler(CallCompiler):
         c = tp.canonical
         if e.op == "NOT":
             if c.kind is K.BOOL:
-                return f"(not {code})", t.BOOL
+                return ir.Not(code), t.BOOL
             if c.kind is K.BITS:
-                return f"({code} ^ {(1 << c.bits) - 1})", c
+                return ir.Invert(code, (1 << c.bits) - 1, c), c
             self.fail(e, f"NOT needs a BOOL or bit string, not {tp.name}")
         if c.kind is K.TIME and c.signed:
-            return c.wrap(f"-{code}"), c
+            return ir.Narrow(ir.Neg(code), c), c
         if c.kind is K.REAL or (c.kind is K.INT and c.signed):
             computed = self.c_type(c, code)
             negated, _ = self.block_call("NEG", {"T": computed}, [code], e)
-            negated = Wide(negated) if computed is not c else negated
+            if computed is not c:
+                _wide(negated)
             return (self.narrow(negated, c) if e.il_result else negated), c
         self.fail(e, f"unary '-' needs a signed number or TIME, not {tp.name}")
 
     # -- library blocks --------------------------------------------------------
-    def block_call(self, name, bound: dict, args: list[str], node, n=None):
+    def block_call(self, name, bound: dict, args: list, node, n=None):
         """``name`` is a library block's name, or the block type itself (a
         function handed in as an extra block need not be in the registry)."""
         cls = name if isinstance(name, type) else self.ctx.blocks.get(name)
@@ -324,32 +325,31 @@ class ExprCompiler(CallCompiler):
         block = self.ctx.block(cls, bound, n, node, self)
         names = {}
         for port, code in zip(block.input_ports(), args):
-            names[port.name] = f"({code})" if not code.isidentifier() else code
+            names[port.name] = code
         outs = {}
         for port in block.output_ports():
-            outs[port.name] = names[port.name] = self.tmp()
-        for line in code_lines(block, names, block.bound_types, self.tmp):
-            self.emit(line)
+            tp = block.bound_types.get(port.type) if isinstance(port.type, str) else port.type
+            outs[port.name] = names[port.name] = self.temp(tp)
+        self.emit(ir.Code(block, names))
         self.uses(block)
         out = block.output_ports()[0]
-        tp = block.bound_types.get(out.type) if isinstance(out.type, str) else out.type
-        return outs[out.name], tp
+        return outs[out.name], outs[out.name].type
 
     # -- variables ---------------------------------------------------------------
     def place(self, e):
-        """(Python target/expression, type, Var or None) of a variable path; the
-        type is None for an FB instance (the Var has its ``fb``)."""
+        """(the place, its type, its Var or None) of a variable path; the type is
+        None for an FB instance (the Var has its ``fb``)."""
         if isinstance(e, A.Name):
             var = self.lookup(e, e.name)
-            return var.local, var.type, var
+            return ir.Ref(var), var.type, var
         if isinstance(e, A.DirectVar):
             var = self.located(e)
-            return var.local, var.type, var
+            return ir.Ref(var), var.type, var
         if isinstance(e, A.Member):
             base, btp, bvar = self.place(e.base)
             if btp is None:                       # an FB instance's variable
                 member = self.instance_member(bvar, e.member, e)
-                return member.local, member.type, member
+                return ir.Ref(member), member.type, member
             c = btp.canonical
             if c.kind is not K.STRUCT:
                 self.fail(e, f"{A.dump(e.base)} is a {btp.name}, which has no member {e.member}")
@@ -357,7 +357,7 @@ class ExprCompiler(CallCompiler):
                 k = c.field_index(e.member)
             except KeyError:
                 self.fail(e, f"{btp.name} has no field {e.member}")
-            return f"{base}[{k}]", c.fields[k].type, None
+            return ir.Field(base, k, c.fields[k].type), c.fields[k].type, None
         if isinstance(e, A.Index):
             base, btp, _ = self.place(e.base)
             c = btp.canonical if btp is not None else None
@@ -365,13 +365,14 @@ class ExprCompiler(CallCompiler):
                 self.fail(e, f"{A.dump(e.base)} is not an array")
             if len(e.indices) != len(c.dims):
                 self.fail(e, f"{btp.name} has {len(c.dims)} dimension(s), not {len(e.indices)}")
-            return f"{base}[{self.offset(e, c)}]", c.element, None
+            terms, constant = self.offset(e, c)
+            return ir.Elem(base, terms, constant, c.element), c.element, None
         self.fail(e, f"{A.dump(e)} is not a variable")
 
-    def offset(self, e: A.Index, c: t.ArrayType) -> str:
-        """The flat position of an element, checked against the bounds (an index
+    def offset(self, e: A.Index, c: t.ArrayType):
+        """The flat position of an element, as ``(terms, constant)`` (see
+        :class:`fbd.st.ir.Elem`), each index checked against its bounds (an index
         outside them stops the scan with an error: never another element)."""
-        parts = []
         stride = 1
         strides = []
         for lo, hi in reversed(c.dims):
@@ -379,27 +380,23 @@ class ExprCompiler(CallCompiler):
             stride *= hi - lo + 1
         strides.reverse()
         constant = 0
+        terms = []
         for idx, (lo, hi), s in zip(e.indices, c.dims, strides):
             code, tp = self.expr(idx, t.DINT)
             if tp.canonical.kind not in (K.INT, K.BITS, K.ENUM):
                 self.fail(idx, f"an array index must be an integer, not {tp.name}")
-            if code.lstrip("-").isdigit():
-                value = int(code)
+            if isinstance(code, ir.Const) and type(code.value) is int:
+                value = code.value
                 if not lo <= value <= hi:
                     self.fail(idx, f"index {value} is outside {lo}..{hi} of {c.name}")
                 constant += (value - lo) * s
                 continue
-            name = self.tmp()
-            self.emit(f"{name} = {code}")
-            self.emit(f"if not {lo} <= {name} <= {hi}: _st_bounds({name}, {lo}, {hi}, "
-                      f"{self.where(idx)!r})")
-            parts.append(f"({name} - {lo})" + (f" * {s}" if s != 1 else "") if lo else
-                         (name + (f" * {s}" if s != 1 else "")))
-        if constant or not parts:
-            parts.append(str(constant))
-        return " + ".join(parts)
+            checked = self.temp(tp)
+            self.emit(ir.Check(checked, code, lo, hi, self.where(idx)))
+            terms.append((checked, lo, s))
+        return terms, constant
 
-    def store(self, target, code: str, tp: t.DataType, node) -> None:
+    def store(self, target, code: ir.Expr, tp: t.DataType, node) -> None:
         """Assign a value of type ``tp`` to a variable path, as IEC copies it."""
         dest, dtp, var = self.place(target)
         if dtp is None:
@@ -408,19 +405,18 @@ class ExprCompiler(CallCompiler):
             self.fail(node, f"{var.name} is CONSTANT")
         if not same(tp, dtp):
             self.fail(node, f"{tp.name} cannot be assigned to {A.dump(target)}, which is {dtp.name}")
-        self.emit(f"{dest} = {self.copied(self.narrow(code, dtp), dtp)}")
+        self.emit(ir.Assign(dest, self.copied(self.narrow(code, dtp), dtp)))
         self.wrote(target)
 
-    def copied(self, code: str, tp: t.DataType) -> str:
+    def copied(self, code: ir.Expr, tp: t.DataType) -> ir.Expr:
         c = tp.canonical
         if c.kind is K.STRING:
             n = STRING_LENGTHS.get(id(tp))
-            return f"{code}[:{n}]" if n is not None and not code.startswith(("'", '"')) else code
+            return ir.Copy(code, tp, length=n) if n is not None and not isinstance(
+                code, ir.Const) else code
         if c.mutable:
-            if c.kind is K.ARRAY and not c.element.mutable:
-                return f"list({code})"
-            return f"_st_copy({code})"
+            return ir.Copy(code, tp, deep=not (c.kind is K.ARRAY and not c.element.mutable))
         return code
 
 
-__all__ = ["ExprCompiler", "same", "untyped", "Var"]
+__all__ = ["ExprCompiler", "same", "untyped", "Var", "promoted"]

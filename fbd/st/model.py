@@ -1,18 +1,18 @@
 """What the code generator knows of a POU: its variables, flattened.
 
-A POU compiles to one Python function (see :mod:`fbd.st.compile`). Every
-variable it keeps from call to call is one parameter and one returned value
-of that function, a Python local inside it: its own outputs and VARs, and for
-each FB instance it holds, that instance's variables (``T1.IN``, ``T1.Q``,
-``T1.M``, ... for a TON; all of a user FB's, recursively). This list is the
-POU's *state*, each entry with its path relative to the POU (``T1.Q``), the
-path under which the block shows it, and its type and initial value.
+A POU compiles to its body in the engines' form (:mod:`fbd.st.ir`, see
+:mod:`fbd.st.compile`). Every variable an instance keeps from call to call is
+a signal of its block: its own outputs and VARs, and for each FB instance it
+holds, that instance's variables (``T1.IN``, ``T1.Q``, ``T1.M``, ... for a
+TON; all of a user FB's, recursively). This list is the POU's *state*, each
+entry with its path relative to the POU (``T1.Q``), the path under which the
+block shows it, and its type and initial value.
 
-Inputs are parameters (the caller owns them: the wire, or for an instance
-inside another POU, the holder's state ``fb.IN``); those the body writes are
-handed back too, as IEC keeps an instance's inputs (``kept_inputs``). Globals
-reached through VAR_EXTERNAL (also by the FBs inside) are passed in and handed
-back.
+Inputs are the caller's (the wire, or for an instance inside another POU,
+the holder's state ``fb.IN``); those the body writes are kept by the
+instance too, as IEC keeps an instance's inputs (``kept_inputs``). Globals
+reached through VAR_EXTERNAL (also by the FBs inside) are state of the
+outermost POU, bound to the configuration's globals.
 """
 
 from __future__ import annotations
@@ -31,6 +31,11 @@ def local_name(path: str) -> str:
 
 def global_local(name: str) -> str:
     return "g_" + name.upper()
+
+
+def kept_name(name: str) -> str:
+    """The state holding an input the body writes, as the instance keeps it."""
+    return f"{name}__KEPT"
 
 
 @dataclass
@@ -146,6 +151,9 @@ class PouInfo:
     externals: dict[str, t.DataType] = field(default_factory=dict)   # GLOBAL -> type (own and inner)
     result_type: t.DataType | None = None
     fn_name: str = ""
+    code: Any = None                    # the body in the engines' form (fbd.st.ir.PouCode)
+    blocks_used: list = field(default_factory=list)   # library blocks its code runs
+    # its function by values (fbd.st.procedure.value_function), made when first needed
     fn: Any = None
     source: str = ""                    # the generated Python, for reading
     st_source: str = ""                 # the ST text the POU is in
@@ -168,5 +176,5 @@ class PouInfo:
         return self.variables.get(name.upper())
 
 
-__all__ = ["Var", "StateEntry", "LibraryFb", "PouInfo", "local_name", "global_local",
+__all__ = ["Var", "StateEntry", "LibraryFb", "PouInfo", "local_name", "global_local", "kept_name",
            "library_fb_usable"]

@@ -1,13 +1,14 @@
-"""Statements of an ST body as Python statements (see :mod:`fbd.st.compile`).
+"""Statements of an ST body in the engines' form (:mod:`.ir`; see :mod:`fbd.st.compile`).
 
-Loops follow matiec's C, checked with it:
+Loops follow matiec's C, checked with it, but for FOR's first test:
 
-* ``FOR i := a TO b BY s``: ``i := a``, then while ``i + s <= b`` (``>=`` for
-  a negative s; without BY, ``i < b``) the body runs, ``i`` stepping by s before
-  every run but the first; ``b`` and ``s`` are evaluated again at every test.
-  So the body runs for i = a .. b, but not at all when ``a + s > b``
-  (``FOR i := 1 TO 1`` runs nothing, as in matiec), ``i`` ends at the last value
-  the body saw, and a loop up to the type's maximum never wraps.
+* ``FOR i := a TO b BY s``: ``i := a``; the body runs first if ``i <= b``
+  (``>=`` for a negative s), then again while ``i + s <= b`` (without BY,
+  ``i < b``), ``i`` stepping by s before every run but the first; ``b`` and
+  ``s`` are evaluated again at every test. So the body runs for i = a .. b
+  (``FOR i := 1 TO 1`` once, as IEC says; matiec's C runs it zero times, a
+  defect docs/st.md records), ``i`` ends at the last value the body saw, and
+  a loop up to the type's maximum never wraps.
 * ``REPEAT ... UNTIL c`` tests after the body (CONTINUE goes to the test);
   ``WHILE`` before; EXIT leaves the innermost loop; RETURN the POU.
 
@@ -21,8 +22,8 @@ clock, so the same program stops at the same place on every machine.
 from __future__ import annotations
 
 from .. import types as t
-from ..block import code_lines
 from . import ast as A
+from . import ir
 from .calls import enable_args
 from .exprs import ExprCompiler, same
 
@@ -35,19 +36,18 @@ WATCHDOG_ITERATIONS = 1_000_000
 class StmtCompiler(ExprCompiler):
 
     def statements(self, stmts) -> None:
-        start = len(self.lines)
         for s in stmts:
             self.statement(s)
-        if len(self.lines) == start:
-            self.emit("pass")
 
-    def block(self, stmts) -> None:
-        self.indent += 1
+    def block(self, stmts) -> list:
+        """The statements of a nested list (a branch, a loop's body), compiled."""
+        mark = self.mark()
         self.statements(stmts)
-        self.indent -= 1
+        return self.take(mark)
 
     def statement(self, s) -> None:
         self.line_of(s)
+        self.emit(ir.Line(s))
         if isinstance(s, A.Assign):
             self.assign(s)
         elif isinstance(s, A.Invoke):
@@ -63,11 +63,11 @@ class StmtCompiler(ExprCompiler):
         elif isinstance(s, A.Repeat):
             self.repeat(s)
         elif isinstance(s, A.Exit):
-            self.emit("break")
+            self.emit(ir.Exit())
         elif isinstance(s, A.Continue):
-            self.emit("continue")
+            self.emit(ir.Continue())
         elif isinstance(s, A.Return):
-            self.emit(self.return_statement())
+            self.emit(ir.Return())
         elif isinstance(s, A.Pragma):
             pass
         else:
@@ -90,181 +90,86 @@ class StmtCompiler(ExprCompiler):
         self.store(s.target, code, tp, s)
 
     # -- IF and CASE --------------------------------------------------------
-    def condition(self, e) -> str:
+    def condition(self, e):
         code, tp = self.expr(e, t.BOOL)
         if tp.canonical.kind is not K.BOOL:
             self.fail(e, f"a condition must be BOOL, not {tp.name}")
         return code
 
     def if_(self, branches, else_body) -> None:
-        first, rest = branches[0], branches[1:]
-        self.emit(f"if {self.condition(first.condition)}:")
-        self.block(first.body)
-        if rest:
+        out = []
+        for branch in branches:
             mark = self.mark()
-            cond = self.condition(rest[0].condition)
+            cond = self.condition(branch.condition)
             pre = self.take(mark)
-            if not pre:
-                self.emit(f"elif {cond}:")
-                self.block(rest[0].body)
-                if len(rest) > 1 or else_body is not None:
-                    self.emit("else:")
-                    self.indent += 1
-                    if len(rest) > 1:
-                        self.if_(rest[1:], else_body)
-                    else:
-                        self.statements(else_body)
-                    self.indent -= 1
-                return
-            self.emit("else:")
-            self.indent += 1
-            self.put(pre, 1)
-            self.emit(f"if {cond}:")
-            self.block(rest[0].body)
-            if len(rest) > 1 or else_body is not None:
-                self.emit("else:")
-                self.indent += 1
-                if len(rest) > 1:
-                    self.if_(rest[1:], else_body)
-                else:
-                    self.statements(else_body)
-                self.indent -= 1
-            self.indent -= 1
-        elif else_body is not None:
-            self.emit("else:")
-            self.block(else_body)
+            out.append((pre, cond, self.block(branch.body)))
+        self.emit(ir.If(out, self.block(else_body) if else_body is not None else None))
 
     def case(self, s: A.Case) -> None:
         code, tp = self.expr(s.selector, None)
         c = tp.canonical
         if c.kind not in (K.INT, K.BITS, K.ENUM):
             self.fail(s.selector, f"CASE needs an integer or enumerated selector, not {tp.name}")
-        sel = self.tmp()
-        self.emit(f"{sel} = {self.narrow(code, tp)}")   # matiec's C stores it in a variable
-        word = "if"
+        selector = self.narrow(code, tp)    # matiec's C stores it in a variable
+        branches = []
         for branch in s.branches:
-            tests = []
+            labels = []
             for label in branch.labels:
                 if isinstance(label, A.Subrange):
-                    tests.append(f"{label.low} <= {sel} <= {label.high}")
-                else:
-                    value, ltp = self.expr(label, tp)
-                    if not same(ltp, tp):
-                        self.fail(label, f"the CASE label is {ltp.name}, the selector {tp.name}")
-                    tests.append(f"{sel} == {value}")
-            self.emit(f"{word} {' or '.join(tests)}:")
-            self.block(branch.body)
-            word = "elif"
-        if s.else_body is not None:
-            if word == "if":
-                self.statements(s.else_body)
-                return
-            self.emit("else:")
-            self.block(s.else_body)
+                    labels.append((label.low, label.high))
+                    continue
+                mark = self.mark()
+                value, ltp = self.expr(label, tp)
+                if not same(ltp, tp):
+                    self.fail(label, f"the CASE label is {ltp.name}, the selector {tp.name}")
+                if self.take(mark) or not isinstance(value, ir.Const):
+                    self.fail(label, "a CASE label must be a constant")
+                labels.append((int(value.value), int(value.value)))
+            branches.append((labels, self.block(branch.body)))
+        self.emit(ir.Case(selector, branches,
+                          self.block(s.else_body) if s.else_body is not None else None))
 
     # -- loops ----------------------------------------------------------------
-    def watchdog(self, node) -> None:
-        self.uses_loops = True
-        self.emit("_wd -= 1")
-        self.emit(f"if _wd < 0: _st_watchdog({self.where(node)!r})")
-
     def for_(self, s: A.For) -> None:
         var, vtp, _ = self.place(s.variable)
         if vtp is None or vtp.canonical.kind not in (K.INT, K.BITS):
             self.fail(s.variable, "a FOR variable must be an integer")
-        self.emit(f"{var} = {self.typed(s.start, vtp, 'FOR start')}")
+        start = self.typed(s.start, vtp, 'FOR start')
         self.wrote(s.variable)
-        first = self.tmp()
-        self.emit(f"{first} = True")
+        self.uses_loops = True
         mark = self.mark()
         # matiec's C tests the end and adds the step as computed (a store cuts the sum)
         end = self.typed(s.end, vtp, "FOR end", narrow=False)
+        end_pre = self.take(mark)
         step = None
+        step_pre = []
         if s.step is not None:
             step = self.typed(s.step, vtp, "FOR step", narrow=False)
-        pre = self.take(mark)
-        # IEC: the body runs while the variable has not passed the end, so
-        # FOR i := 1 TO 1 runs once (matiec's C runs it zero times: its first test
-        # is the later ones' "is there a next value"). Later tests ask whether a next
-        # value exists before stepping, so a loop up to the type's limit never wraps.
-        if step is None:
-            first_test, next_test = f"{var} <= {end}", f"{var} < {end}"
-        elif step.lstrip("-").isdigit():
-            up = int(step) > 0
-            first_test = f"{var} {'<=' if up else '>='} {end}"
-            next_test = f"{var} + {step} {'<=' if up else '>='} {end}"
-        else:
-            first_test = f"({var} <= {end} if {step} > 0 else {var} >= {end})"
-            next_test = f"({var} + {step} <= {end} if {step} > 0 else {var} + {step} >= {end})"
-        test = f"(({first_test}) if {first} else ({next_test}))"
-        if pre:
-            self.emit("while True:")
-            self.indent += 1
-            self.put(pre, 1)
-            self.emit(f"if not ({test}): break")
-        else:
-            self.emit(f"while {test}:")
-            self.indent += 1
-        self.watchdog(s)
-        self.emit(f"if {first}: {first} = False")
-        self.emit(f"else: {var} = {vtp.canonical.wrap(f'{var} + {step or 1}')}")
-        self.statements(s.body)
-        self.indent -= 1
+            step_pre = self.take(mark)
+        body = self.block(s.body)
+        self.emit(ir.For(var, start, end_pre, end, step_pre, step, body, self.where(s)))
 
     def while_(self, s: A.While) -> None:
         mark = self.mark()
         cond = self.condition(s.condition)
         pre = self.take(mark)
-        if pre:
-            self.emit("while True:")
-            self.indent += 1
-            self.put(pre, 1)
-            self.emit(f"if not {cond}: break")
-        else:
-            self.emit(f"while {cond}:")
-            self.indent += 1
-        self.watchdog(s)
-        self.statements(s.body)
-        self.indent -= 1
+        self.uses_loops = True
+        self.emit(ir.While(pre, cond, self.block(s.body), self.where(s)))
 
     def repeat(self, s: A.Repeat) -> None:
+        self.uses_loops = True
         mark = self.mark()
         cond = self.condition(s.condition)
         pre = self.take(mark)
-        if not _continues(s.body):
-            self.emit("while True:")
-            self.indent += 1
-            self.watchdog(s)
-            self.statements(s.body)
-            self.put(pre, 1)
-            self.emit(f"if {cond}: break")
-            self.indent -= 1
-            return
-        # CONTINUE goes to the UNTIL test (matiec's too): the test is at the top of
-        # the Python loop, skipped on the first pass, so `continue` reaches it
-        first = self.tmp()
-        self.emit(f"{first} = True")
-        if pre:     # the test needs statements (a block's code) before it
-            self.emit("while True:")
-            self.indent += 1
-            self.emit(f"if not {first}:")
-            self.put(pre, 2)
-            self.emit(f"    if {cond}: break")
-        else:
-            self.emit(f"while {first} or not {cond}:")
-            self.indent += 1
-        self.emit(f"{first} = False")
-        self.watchdog(s)
-        self.statements(s.body)
-        self.indent -= 1
+        self.emit(ir.Repeat(self.block(s.body), pre, cond, self.where(s)))
 
     # -- calls ------------------------------------------------------------------
     def invoke(self, s: A.Invoke) -> None:
         var = self.variables.get(s.name.upper())
         if var is None or var.fb is None:
             code, _tp = self.function_call(s, s.name, s.args, None)
-            if "(" in code and not code.startswith("_t"):
-                self.emit(code)
+            if isinstance(code, ir.FnCall):
+                self.emit(ir.Eval(code))
             return
         en, eno, args = enable_args(s.args)
         if en is None and eno is None:
@@ -273,8 +178,7 @@ class StmtCompiler(ExprCompiler):
         mark = self.mark()
         self.fb_call(s, var, args)
         pre = self.take(mark)
-        self.emit(f"if {enabled}:")
-        self.put(pre or ["    " * self.indent + "pass"], 1)
+        self.emit(ir.If([([], enabled, pre)], None))
         if eno is not None:
             self.store(eno.value, enabled, t.BOOL, eno)
 
@@ -289,7 +193,8 @@ class StmtCompiler(ExprCompiler):
             arg = given.pop(v.name.upper(), None)
             if arg is not None:
                 code = self.typed(arg.value, v.type, f"{var.name}.{v.name}")
-                self.emit(f"{self.member_local(var, v.path)} = {self.copied(code, v.type)}")
+                member = self.member_var(var, v.path, v.type, v.section)
+                self.emit(ir.Assign(ir.Ref(member), self.copied(code, v.type)))
         inouts = []
         for v in info.in_outs:
             arg = given.pop(v.name.upper(), None)
@@ -304,19 +209,15 @@ class StmtCompiler(ExprCompiler):
             k = next(iter(given))
             self.fail(given[k], f"{info.name} has no input {k}")
         self.ctx.need(info, self)
-        params = [self.member_local(var, v.path) for v in info.inputs] + inouts
-        params += [self.global_of(g, tp, node) for g, tp in info.externals.items()]
-        state = [self.member_local(var, e.path) for e in info.state]
-        kept = [self.member_local(var, v.path) for v in info.kept_inputs]  # what its body wrote
-        back = kept + inouts + [self.global_of(g, tp, node) for g, tp in info.externals.items()] \
-            + state
-        call = f"{info.fn_name}(now{''.join(', ' + p for p in params + state)})"
-        self.emit(f"{', '.join(back)}, = {call}" if back else call)
+        for g, tp in info.externals.items():
+            self.global_of(g, tp, node)         # reachable from here, or an error
+        self.emit(ir.CallFb(var, info, inouts))
         for oname, arg in outs.items():
             member = info.member(oname)
             if member is None or member.section not in ("VAR_OUTPUT", "VAR_IN_OUT"):
                 self.fail(arg, f"{info.name} has no output {oname}")
-            self.store(arg.value, self.member_local(var, member.path), member.type, arg)
+            ref = ir.Ref(self.member_var(var, member.path, member.type, member.section))
+            self.store(arg.value, ref, member.type, arg)
 
     def library_fb_call(self, node, var, fb, args) -> None:
         block = fb.block
@@ -324,42 +225,28 @@ class StmtCompiler(ExprCompiler):
         given, outs = self.bind_args(node, fb.name, ports, args, None)
         names = {}
         for p in ports:
-            local = self.member_local(var, p.name)
-            names[p.name] = local
+            ref = ir.Ref(self.member_var(var, p.name, fb.member_type(p.name), "input"))
+            names[p.name] = ref
             arg = given.pop(p.name.upper(), None)
             if arg is not None:
                 want = fb.member_type(p.name)
-                self.emit(f"{local} = {self.typed(arg.value, want, f'{var.name}.{p.name}')}")
+                self.emit(ir.Assign(ref, self.typed(arg.value, want, f'{var.name}.{p.name}')))
         if given:
             k = next(iter(given))
             self.fail(given[k], f"{fb.name} has no input {k} (inputs: "
                                 f"{', '.join(p.name for p in ports)})")
         for p in block.output_ports():
-            names[p.name] = self.member_local(var, p.name)
+            names[p.name] = ir.Ref(self.member_var(var, p.name, fb.member_type(p.name), "output"))
         for sv in block.state_vars():
-            names[sv.name] = self.member_local(var, sv.name)
-        for line in code_lines(block, names, block.bound_types, self.tmp):
-            self.emit(line)
+            names[sv.name] = ir.Ref(self.member_var(var, sv.name, fb.member_type(sv.name),
+                                                    "state"))
+        self.emit(ir.Code(block, names))
         self.uses(block)
         for oname, arg in outs.items():
             pname = fb.member_name(oname)
             if pname is None or fb.ports[oname][0] != "output":
                 self.fail(arg, f"{fb.name} has no output {oname}")
             self.store(arg.value, names[pname], fb.member_type(pname), arg)
-
-
-def _continues(stmts) -> bool:
-    """Whether a CONTINUE of this loop (not of an inner one) is in ``stmts``."""
-    for s in stmts:
-        if isinstance(s, A.Continue):
-            return True
-        if isinstance(s, A.If):
-            if any(_continues(b.body) for b in s.branches) or _continues(s.else_body or ()):
-                return True
-        elif isinstance(s, A.Case):
-            if any(_continues(b.body) for b in s.branches) or _continues(s.else_body or ()):
-                return True
-    return False
 
 
 __all__ = ["StmtCompiler", "WATCHDOG_ITERATIONS"]

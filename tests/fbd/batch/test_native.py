@@ -14,6 +14,7 @@ from fbd.batch import BatchHarness
 from fbd.batch.layout import WIDTH
 from fbd.block import Block, Port, register
 from fbd.native import NativeTrap, NotNative
+from fbd.st.project import load as load_st
 from fbd.testing import Harness
 
 pytest.importorskip("llvmlite")
@@ -49,6 +50,33 @@ def test_a_program_without_a_native_form_runs_on_numpy_under_auto_and_is_refused
         BatchHarness(strings(), n=3, engine="native")
     with pytest.raises(FbdError, match="engine must be one of auto, native, numpy"):
         BatchHarness(counter(), n=3, engine="llvm")
+
+
+ACCUMULATOR = """FUNCTION_BLOCK Acc
+VAR_INPUT x : INT; END_VAR
+VAR_OUTPUT total : INT; END_VAR
+VAR a : ARRAY[1..3] OF INT; i : INT; END_VAR
+  FOR i := 1 TO 3 DO a[i] := a[i] + x; END_FOR;
+  total := a[1] + a[2] + a[3];
+END_FUNCTION_BLOCK
+PROGRAM prg
+VAR k : INT; y : INT; f : Acc; END_VAR
+  k := k + 1; f(x := k); y := f.total;
+END_PROGRAM
+"""
+
+
+def test_an_st_program_runs_on_numpy_under_auto_though_the_scalar_engine_runs_it_native():
+    # its POUs are functions of their own on the scalar native engine: none over lanes
+    net = load_st("acc.st", text=ACCUMULATOR).network("prg")
+    h = BatchHarness(net, n=4)
+    assert h.engine == "numpy" and "PROGRAM prg is compiled from a text language" in \
+        h.engine_reason
+    for _ in range(3):
+        h.scan()
+    assert list(h.get("prg.y")) == [18] * 4        # a[i] = 1 + 2 + 3 each
+    with pytest.raises(NotNative, match="PROGRAM prg is compiled from a text language"):
+        BatchHarness(net, n=4, engine="native")
 
 
 def test_without_llvmlite_auto_runs_numpy_and_native_says_why(monkeypatch):

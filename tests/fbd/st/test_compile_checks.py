@@ -256,15 +256,26 @@ END_FUNCTION_BLOCK""", "e.st"))["E"]
     assert seen == [(0, 0), (1, 0), (1, 0), (1, 1), (2, 1), (2, 2), (2, 2)]
 
 
-def test_auto_runs_an_st_program_on_the_python_engine_and_says_it_is_written_in_st(monkeypatch):
+def test_auto_runs_a_one_block_st_program_on_the_native_engine():
     pytest.importorskip("llvmlite")
-    from fbd.native import NotNative, engines
-    monkeypatch.setattr(engines, "AUTO_MIN_BLOCKS", 0)
     main = compile_unit(parse("PROGRAM Main VAR y : INT; END_VAR y := y + 1; END_PROGRAM",
                               "m.st"))["Main"]
     net = fbd.Network("top")
     net.add("m", main())
-    with pytest.raises(NotNative, match="PROGRAM Main is compiled from a text language"):
+    plc = fbd.Plc(net, engine="auto")
+    plc.scan(3)
+    assert plc.engine == "native" and plc.get("m.y") == 3
+
+
+def test_an_st_program_with_no_native_form_names_the_pou_the_line_and_the_construct():
+    pytest.importorskip("llvmlite")
+    from fbd.native import NotNative
+    main = compile_unit(parse("PROGRAM Main\nVAR y : INT;\n  msg : STRING; END_VAR\n"
+                              "y := y + 1; END_PROGRAM", "m.st"))["Main"]
+    net = fbd.Network("top")
+    net.add("m", main())
+    why = "PROGRAM Main, line 3: the STRING variable msg has no native form"
+    with pytest.raises(NotNative, match=why):
         fbd.Plc(net, engine="native")
     plc = fbd.Plc(net, engine="auto")
-    assert plc.engine == "python" and "compiled from a text language" in plc.engine_reason
+    assert plc.engine == "python" and why in plc.engine_reason

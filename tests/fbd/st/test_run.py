@@ -295,6 +295,32 @@ def test_state_can_be_forced_by_path():
     assert h.get("Main.c.count") == 100
 
 
+FORCED = """
+PROGRAM prg
+VAR n : INT; k : INT; c : CTU; q : BOOL; END_VAR
+n := n + k;
+k := 7;
+c(CU := q, PV := 3);
+END_PROGRAM
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_a_forced_variable_is_what_the_programs_statements_read(engine):
+    # as CODESYS forces: the value is there as the scan begins and again as it ends,
+    # whatever the program wrote in between (the statements read and write it)
+    plc = load("forced.st", FORCED).plc(engine=engine)
+    plc.force("prg.k", 2)
+    plc.scan(3)
+    assert (plc.get("prg.n"), plc.get("prg.k")) == (6, 2)
+    plc.unforce("prg.k")
+    plc.scan(2)                               # k is 2 as scan 4 begins, then its own 7
+    assert (plc.get("prg.n"), plc.get("prg.k")) == (15, 7)
+    plc.force("prg.c.CV", 5)                  # an FB instance's output, inside the POU
+    plc.scan(40)                              # (many scans: no fast-forward past a force)
+    assert (plc.get("prg.c.CV"), plc.get("prg.c.Q"), plc.get("prg.n")) == (5, True, 295)
+
+
 @pytest.mark.parametrize("cycle_ms", [5, 20])
 def test_current_time_reads_the_plc_clock(cycle_ms):
     # no source can name it (IEC identifiers have no double underscore): the SFC

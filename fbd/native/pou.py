@@ -1,0 +1,667 @@
+"""A POU's body (:mod:`fbd.st.ir`) as LLVM IR: what the native engine runs for
+an ST, IL or SFC block.
+
+The same compiled body the Python engine's code is written from becomes one
+LLVM function per POU instance (:class:`PouLowering`), over the native
+table: every variable at a constant cell (:mod:`.pouframe`), an ARRAY or
+STRUCT a region of cells, so ``a[i]`` is one computed address; IF and the
+loops are branches, CASE a ``switch`` (ranges of more than a few values
+tested before it); an FB instance inside is its own function, called with
+the table, a FUNCTION a function that takes its inputs and writes its
+result and outputs to a buffer of the caller's. Each operator, standard
+function and standard FB (the body's :class:`~fbd.st.ir.Code` nodes) goes
+through the translator every block's code goes through (:mod:`.lower`): one
+meaning of ``+`` or TON for the whole engine. REAL operations are computed
+in double and rounded to single precision, as C's ``float`` gives.
+
+A variable a loop uses lives in a register for the call (written back when
+the call returns); the watchdog counts iterations as the Python engine
+does. A fault (an index outside its bounds, the watchdog) ends the call:
+the variables are written back, the fault's value (the index) goes to a
+cell of the table, and the function returns the fault's site number (0:
+none), which each caller hands up; the engine raises the Python engine's
+error for that site (:attr:`NativeModule.sites`).
+
+What has no native form raises :class:`~.values.NoNativeForm` naming the
+POU and the line: a STRING variable, an ARRAY or STRUCT passed to or from a
+FUNCTION.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+
+from ..block import code_lines, code_namespace
+from ..st import ir
+from ..st.model import LibraryFb
+from ..st.model import Var as StVar
+from ..st.pyaccess import fresh_variables, loop_variables
+from ..st.ranges import Ranges
+from ..st.stmts import WATCHDOG_ITERATIONS
+from . import regions
+from .builder import ValueBuilder
+from .lower import BlockLowering
+from .poucalls import PouCalls, _whole, buffer_offsets
+from .pouframe import Frame, Memory, Place, storage_of, table_variable
+from .values import B, NoNativeForm, V, Var, const, slot_kind
+
+_CMP = {"<": ast.Lt, ">": ast.Gt, "<=": ast.LtE, ">=": ast.GtE, "==": ast.Eq, "!=": ast.NotEq}
+_BITS = {"&": ast.BitAnd(), "|": ast.BitOr(), "^": ast.BitXor()}
+#: a CASE range of at most this many values is written as that many switch cases
+SWITCH_RANGE = 64
+
+
+class NativeModule:
+    """What the functions of one compiled module share: their definitions,
+    the fault sites (shared by the whole program), the FUNCTIONs made once."""
+
+    def __init__(self, sites: list, trap_cell: int, fault_cell: int, trap_code: int,
+                 base: int = 0):
+        self.sites = sites              # (kind, where, lo, hi): fault base + k + 1 is the k-th
+        self.base = base
+        self.trap_cell = trap_cell
+        self.fault_cell = fault_cell
+        self.trap_code = trap_code      # what a library block's trap records (the leaf)
+        self.defs: list[str] = []
+        self.functions: dict = {}       # fn_name -> LLVM name of a FUNCTION made here
+        self.made: set = set()
+        #: when only checking for a native form: why an FB type has none (or None)
+        self.probe = None
+
+    def site(self, kind: str, where: str, lo: int = 0, hi: int = 0) -> int:
+        self.sites.append((kind, where, lo, hi))
+        return self.base + len(self.sites)
+
+    def function_of(self, info) -> str:
+        """The LLVM function of a FUNCTION POU, made in this module once."""
+        name = self.functions.get(info.fn_name)
+        if name is None:
+            name = self.functions[info.fn_name] = f"@f.{info.fn_name}.{len(self.functions)}"
+            self.defs.append(PouLowering(info.code, None, self, name).function())
+        return name
+
+
+class PouLowering(PouCalls, Memory, ValueBuilder):
+    """One POU instance's function (``frame`` a :class:`~.pouframe.Frame`), or a
+    FUNCTION's (``frame`` None): ``i64 name(ptr %s, i64 %now, ...)``, returning 0
+    or the site number of the fault that ended it."""
+
+    def __init__(self, code: ir.PouCode, frame: Frame | None, module: NativeModule, name: str):
+        super().__init__()
+        self.code = code
+        self.info = code.info
+        self.frame = frame
+        self.module = module
+        self.name = name
+        self.ranges = Ranges(code)
+        self.allocas: list[str] = []
+        self.temps: dict = {}           # temporary name -> its Place
+        self.cached: dict = {}          # path -> Place of a variable held for the call
+        self.edges: dict = {}           # path -> Place of an edge input's value this call
+        self.locals: dict = {}          # FUNCTION: path -> Place
+        self.loops: list = []           # (continue label, exit label)
+        self.items: dict = {}           # CallFunction -> its buffer
+        self._labels = itertools.count()
+        self.terminated = False
+        self.line_node = None           # the statement being written (for messages)
+
+    # -- scaffolding ----------------------------------------------------------------
+    def tmp(self) -> str:
+        self.n += 1
+        return f"%v{self.n}"
+
+    def emit(self, rhs: str) -> str:
+        self.reopen()
+        return super().emit(rhs)
+
+    def put(self, text: str) -> None:
+        self.reopen()
+        self.lines.append(text)
+
+    def reopen(self) -> None:
+        if self.terminated:     # code after a jump (after EXIT, RETURN): a block no one enters
+            self.lines.append(f"dead{next(self._labels)}:")
+            self.terminated = False
+
+    def label(self, what: str) -> str:
+        return f"{what}{next(self._labels)}"
+
+    def start(self, label: str) -> None:
+        if not self.terminated:
+            self.lines.append(f"  br label %{label}")
+        self.lines.append(f"{label}:")
+        self.terminated = False
+
+    def jump(self, label: str) -> None:
+        self.put(f"  br label %{label}")
+        self.terminated = True
+
+    def branch(self, cond: V, yes: str, no: str) -> None:
+        self.put(f"  br i1 {self.cond(self.truth(cond))}, label %{yes}, label %{no}")
+        self.terminated = True
+
+    def alloca(self, ty: str = "i64", count: int = 1) -> str:
+        name = f"%a{len(self.allocas)}"
+        self.allocas.append(f"  {name} = alloca {ty}" if count == 1 else
+                            f"  {name} = alloca [{count} x i64]")
+        return name
+
+    def fail(self, what: str):
+        node = self.line_node
+        at = f", line {node.line}" if node is not None else ""
+        raise NoNativeForm(f"{self.info.label}{at}: {what}")
+
+    def trap(self, cond: str, reason: int) -> None:
+        old = self.emit("load i64, ptr %trap")
+        free = self.emit(f"icmp eq i64 {old}, 0")
+        hit = self.emit(f"and i1 {cond}, {free}")
+        new = self.emit(f"select i1 {hit}, i64 {self.module.trap_code}{reason}, i64 {old}")
+        self.put(f"  store i64 {new}, ptr %trap")
+
+    # -- the function ---------------------------------------------------------------
+    def function(self) -> str:
+        frame = self.frame
+        params = ["ptr %s", "i64 %now"]
+        if frame is None:
+            params.append("ptr %out")
+            params += self.function_params()
+        else:
+            params += frame.params
+        self.lines = []
+        self.prologue()
+        self.statements(self.code.body)
+        if not self.terminated:
+            self.leave("0")
+        head = [f"define internal i64 {self.name}({', '.join(params)}) {{", "entry:",
+                f"  %trap = getelementptr i64, ptr %s, i64 {self.module.trap_cell}"]
+        return "\n".join(head + self.allocas + self.lines + ["}"])
+
+    def function_params(self) -> list[str]:
+        info = self.info
+        out = []
+        for k, v in enumerate(info.inputs):
+            if regions.cells(v.type) is None:
+                self.fail(f"FUNCTION {info.name}'s input {v.name} is {v.type.name}, which has "
+                          f"no native form")
+            # an ARRAY or STRUCT: the caller's copy, which the call may change
+            ty = "ptr" if regions.aggregate(v.type) else (
+                "double" if slot_kind(v.type) == "d" else "i64")
+            out.append(f"{ty} %in{k}")
+        out += [f"ptr %io{k}" for k in range(len(info.in_outs))]
+        return out
+
+    def prologue(self) -> None:
+        info, frame = self.info, self.frame
+        if self.code.loops:
+            self.wd = self.alloca()
+            self.put(f"  store i64 {WATCHDOG_ITERATIONS}, ptr {self.wd}")
+        if frame is None:
+            return self.function_prologue()
+        given = {}                      # a block's inputs, as its parameters give them
+        for v, value in frame.inputs or ():
+            if isinstance(value, Place) and value.ptr.endswith(".q"):   # ULINT: widened
+                value = self.widened(value.ptr[:-2], v.type)
+                if v.name.upper() in frame.args:
+                    frame.args[v.name.upper()] = value
+            given[v.name.upper()] = value
+        for v in info.inputs:
+            name = v.name.upper()
+            own = Place("%s", frame.cell(v.name), v.type) if name in frame.slots else None
+            raw = given[name] if name in given else self.load(own, v.type)
+            edge = getattr(v.node, "edge", None)
+            if edge is not None:        # TRUE in the call that sees the edge
+                last = Place("%s", frame.cell(f"{v.path}__{edge}"), v.type)
+                was = self.load(last, v.type)
+                value = (self.both("and", raw, self.negate(was)) if edge == "R_EDGE"
+                         else self.both("and", was, self.negate(raw)))
+                self.store(last, raw, v.type)
+                if name in given and own is not None:       # kept: the instance's input
+                    self.store(own, value, v.type)
+                else:
+                    place = self.edges[v.path.upper()] = Place(self.alloca(), 0, v.type)
+                    self.store(place, value, v.type)
+            elif name in given and own is not None:         # kept from the call on
+                self.assign(own, raw, v.type)
+        for v in fresh_variables(info):
+            self.constant_into(Place("%s", frame.cell(v.path), v.type),
+                               v.init if v.init is not None else v.type.default, v.type)
+        for path in loop_variables(self.code):
+            slot = table_variable(frame, path)
+            var = self.var_of(path)
+            if slot is None or var is None or var.type is None or slot_kind(var.type) is None:
+                continue
+            place = self.scalar_local(var.type)
+            self.store(place, self.load(Place("%s", frame.cells.get(slot, slot), var.type),
+                                        var.type), var.type)
+            self.cached[path] = place
+
+    def function_prologue(self) -> None:
+        info = self.info
+        for k, v in enumerate(info.inputs):
+            if regions.aggregate(v.type):
+                self.locals[v.path.upper()] = Place(f"%in{k}", 0, v.type)
+                continue
+            place = self.locals[v.path.upper()] = self.new_local(v.type)
+            kind = slot_kind(v.type)
+            value = V("f", f"%in{k}") if kind == "d" else (
+                B(f"%in{k}", 64) if kind == "b" else self.widened(f"%in{k}", v.type))
+            self.store(place, value, v.type)
+        for k, v in enumerate(info.in_outs):
+            self.locals[v.path.upper()] = Place(f"%io{k}", 0, v.type)
+        fresh = {id(v) for v in fresh_variables(info)}
+        for v in info.variables.values():
+            if v.fb is not None or v.path.upper() in self.locals:
+                continue
+            place = self.locals[v.path.upper()] = self.new_local(v.type)
+            if id(v) in fresh or v.section == "RESULT":
+                self.constant_into(place, v.init if v.init is not None else v.type.default,
+                                   v.type)
+        result = info.variables.get(info.name.upper())
+        if result is None or result.section != "RESULT":
+            place = self.locals[info.name.upper()] = self.new_local(info.result_type)
+            self.constant_into(place, info.result_type.default, info.result_type)
+
+    def leave(self, code: str) -> None:
+        """Write back what the call holds, then return ``code``."""
+        for path, place in self.cached.items():
+            var = self.var_of(path)
+            slot = self.frame.slots[path]
+            self.store(Place("%s", self.frame.cells.get(slot, slot), var.type),
+                       self.load(place, var.type), var.type)
+        if self.frame is None:
+            info = self.info
+            values = [(self.locals[info.name.upper()], info.result_type)]
+            values += [(self.locals[v.path.upper()], v.type) for v in info.outputs]
+            for (place, tp), at in zip(values, buffer_offsets(info)):
+                if regions.aggregate(tp):
+                    self.assign(Place("%out", at, tp), place, tp)
+                else:
+                    self.store(Place("%out", at, tp), self.load(place, tp), tp)
+        self.put(f"  ret i64 {code}")
+        self.terminated = True
+
+    def fault(self, site: int, value: V | None = None) -> None:
+        """End the call at a fault of ``site``; ``value`` (an index) for its message."""
+        if value is not None:
+            cell = self.emit(f"getelementptr i64, ptr %s, i64 {self.module.fault_cell + 1}")
+            self.put(f"  store i64 {self.low64(value)}, ptr {cell}")
+        self.leave(str(site))
+
+    def low64(self, v: V) -> str:
+        """An integer value as an i64 operand (its low 64 bits)."""
+        v = self.to_int(v)
+        return self.ext(v, 64) if v.w <= 64 else self.emit(f"trunc i128 {v.ref} to i64")
+
+    # -- variables --------------------------------------------------------------------
+    def var_of(self, path: str):
+        name = path.upper()
+        var = self.info.variables.get(name)
+        if var is not None:
+            return var
+        head, _, rest = name.partition(".")
+        owner = self.info.variables.get(head)
+        if owner is None or owner.fb is None:
+            return None
+        fb = owner.fb
+        if isinstance(fb, LibraryFb):
+            member = fb.member_name(rest)
+            return StVar(member, path, "", fb.member_type(member)) if member else None
+        return None
+
+    def storage(self, var):
+        if self.frame is None:
+            path = var.path.upper()
+            if path == "__CURRENT_TIME":
+                return V("i", "%now", 0, (1 << 63) - 1, 64)
+            place = self.locals.get(path)
+            if place is None:
+                self.fail(f"the variable {var.path} has no place")
+            return place
+        return storage_of(self.frame, var, self.cached, self.edges)
+
+    def address(self, e) -> Place:
+        """The place of a variable path (a Ref, an element, a member)."""
+        if isinstance(e, ir.Ref):
+            where = self.storage(e.var)
+            if not isinstance(where, Place):
+                self.fail(f"{e.var.path} cannot be written")
+            return where
+        if isinstance(e, ir.FnCall):
+            out, offsets = self.function_call(e.info, e.args)
+            return Place(out, offsets[0], e.type)
+        if isinstance(e, ir.Item):
+            out, offsets = self.items[e.call.name]
+            return Place(out, offsets[e.k], e.type)
+        if isinstance(e, ir.Copy):
+            return self.address(e.a)
+        if isinstance(e, ir.Field):
+            base = self.address(e.base)
+            return Place(base.ptr, self.add_cells(base.off, regions.field_offset(
+                e.base.type, e.index)), e.type)
+        if isinstance(e, ir.Elem):
+            base = self.address(e.base)
+            size = regions.cells(e.type)
+            if size is None:
+                self.fail(f"{e.type.name} elements have no native form")
+            off = self.add_cells(base.off, e.constant * size)
+            for term, lo, stride in e.terms:
+                index = self.to_int(self.expr(term))
+                if index.modular or index.w != 64:
+                    self.fail("an array index wider than 64 bits")
+                scaled = self.emit(f"sub i64 {index.ref}, {lo}")
+                if stride * size != 1:
+                    scaled = self.emit(f"mul i64 {scaled}, {stride * size}")
+                off = self.add_cells(off, V("i", scaled, None, None, 64))
+            return Place(base.ptr, off, e.type)
+        self.fail(f"{type(e).__name__} is not a variable")
+
+    # -- statements ---------------------------------------------------------------------
+    def statements(self, body: list) -> None:
+        for s in body:
+            self.statement(s)
+
+    def statement(self, s) -> None:
+        kind = type(s)
+        if kind is ir.Line:
+            self.line_node = s.node
+        elif kind is ir.Assign:
+            tp = s.target.type
+            if regions.aggregate(tp):
+                self.assign(self.address(s.target), self.address(_whole(s.value)), tp)
+            else:
+                self.assign(self.address(s.target), self.expr(s.value), tp)
+        elif kind is ir.SetTemp:
+            self.ranges.assigned(s.temp, s.value)
+            self.store(self.temp_place(s.temp), self.expr(s.value), s.temp.type)
+        elif kind is ir.Code:
+            self.block_code(s)
+        elif kind is ir.Check:
+            self.check(s)
+        elif kind is ir.Eval:
+            self.expr(s.value)
+        elif kind is ir.If:
+            self.if_(s)
+        elif kind is ir.Case:
+            self.case(s)
+        elif kind is ir.For:
+            self.for_(s)
+        elif kind is ir.While:
+            self.while_(s)
+        elif kind is ir.Repeat:
+            self.repeat(s)
+        elif kind is ir.Exit:
+            self.jump(self.loops[-1][1])
+        elif kind is ir.Continue:
+            self.jump(self.loops[-1][0])
+        elif kind is ir.Return:
+            self.leave("0")
+        elif kind is ir.CallFb:
+            self.call_fb(s)
+        elif kind is ir.CallFunction:
+            self.call_function(s)
+        else:
+            self.fail(f"the statement {kind.__name__}")
+
+    def temp_place(self, temp: ir.Temp) -> Place:
+        place = self.temps.get(temp.name)
+        if place is None:
+            if temp.type is None or slot_kind(temp.type) is None:
+                self.fail(f"a {getattr(temp.type, 'name', 'untyped')} value")
+            place = self.temps[temp.name] = self.scalar_local(temp.type)
+        return place
+
+    def check(self, s: ir.Check) -> None:
+        r = self.ranges.of(s.value)
+        self.ranges.assigned(s.temp, (max(r[0], s.lo), min(r[1], s.hi)) if r else (s.lo, s.hi))
+        value = self.to_int(self.expr(s.value))
+        if not (r is not None and s.lo <= r[0] and r[1] <= s.hi):
+            if value.modular:
+                self.fail("an array index of unknown range")
+            low = self.emit(f"icmp slt i{value.w} {value.ref}, {s.lo}")
+            high = self.emit(f"icmp sgt i{value.w} {value.ref}, {s.hi}")
+            bad = B(self.emit(f"or i1 {low}, {high}"))
+            out, ok = self.label("bounds"), self.label("inside")
+            self.branch(bad, out, ok)
+            self.start(out)
+            self.fault(self.module.site("bounds", s.where, s.lo, s.hi), value)
+            self.start(ok)
+            value = V("i", value.ref, max(value.lo, s.lo), min(value.hi, s.hi), value.w)
+        self.store(self.temp_place(s.temp), value, s.temp.type)
+
+    def block_code(self, s: ir.Code) -> None:
+        block = s.block
+        names, variables, env = {}, {}, {}
+        inputs = {p.name for p in block.input_ports()}
+        for k, (port, e) in enumerate(s.names.items()):
+            name = f"p{k}"
+            names[port] = name
+            tp = e.type
+            variables[name] = Var(port, 0, tp, port not in inputs)
+            if port in inputs:
+                env[name] = self.expr(e)
+            elif isinstance(e, ir.Ref):
+                env[name] = self.load(self.address(e), tp)
+        text = "\n".join(code_lines(block, names, block.bound_types))
+        bl = BlockLowering(text, variables, code_namespace([block]), block.name)
+        bl.env.update(env)
+        bl.env["now"] = V("i", "%now", 0, (1 << 63) - 1, 64)
+        for stmt in bl.tree.body:
+            bl.stmt(stmt, None)
+        prefix = f"c{self.n}"
+        self.n += 1
+        for line in bl.lines:
+            self.put(line.format(prefix, self.module.trap_code))
+        for port, e in s.names.items():
+            name = names[port]
+            if port in inputs or name not in bl.assigned:
+                continue
+            value = bl.env[name]
+            value = V(value.k, value.ref.format(prefix, self.module.trap_code), value.lo,
+                      value.hi, value.w)
+            if isinstance(e, ir.Temp):
+                found = self.ranges.result(s)     # what the Python engine's code knows too
+                if found is not None and found[0] is e:
+                    self.ranges.assigned(e, found[1])
+                self.store(self.temp_place(e), value, e.type)
+            else:
+                self.store(self.address(e), value, e.type)
+
+    def if_(self, s: ir.If) -> None:
+        end = self.label("endif")
+        for pre, cond, body in s.branches:
+            self.statements(pre)
+            yes, no = self.label("then"), self.label("else")
+            self.branch(self.expr(cond), yes, no)
+            self.start(yes)
+            self.statements(body)
+            self.jump(end)
+            self.start(no)
+        if s.else_body is not None:
+            self.statements(s.else_body)
+        self.start(end)
+
+    def case(self, s: ir.Case) -> None:
+        sel = self.to_int(self.expr(s.selector))
+        if sel.w != 64 or sel.modular:
+            self.fail("a CASE selector wider than 64 bits")
+        end, other = self.label("endcase"), self.label("caseelse")
+        bodies = [self.label("case") for _ in s.branches]
+        cases, wide = [], []
+        for lo, hi, k in ir.case_intervals(s.branches):
+            if hi - lo < SWITCH_RANGE:
+                cases += [(v, bodies[k]) for v in range(lo, hi + 1)]
+            else:
+                wide.append((lo, hi, bodies[k]))
+        default = self.label("caseranges") if wide else other
+        self.put(f"  switch i64 {sel.ref}, label %{default} [" +
+                 " ".join(f"i64 {v}, label %{label}" for v, label in cases) + "]")
+        self.terminated = True
+        if wide:
+            self.start(default)
+            for lo, hi, label in wide:
+                a = self.emit(f"icmp sge i64 {sel.ref}, {lo}")
+                b = self.emit(f"icmp sle i64 {sel.ref}, {hi}")
+                nxt = self.label("caserange")
+                self.branch(B(self.emit(f"and i1 {a}, {b}")), label, nxt)
+                self.start(nxt)
+            self.jump(other)
+        for label, (_labels, body) in zip(bodies, s.branches):
+            self.start(label)
+            self.statements(body)
+            self.jump(end)
+        self.start(other)
+        if s.else_body is not None:
+            self.statements(s.else_body)
+        self.start(end)
+
+    def watchdog(self, where: str) -> None:
+        left = self.emit(f"load i64, ptr {self.wd}")
+        left = self.emit(f"sub i64 {left}, 1")
+        self.put(f"  store i64 {left}, ptr {self.wd}")
+        out, ok = self.label("watchdog"), self.label("turn")
+        self.branch(B(self.emit(f"icmp slt i64 {left}, 0")), out, ok)
+        self.start(out)
+        self.fault(self.module.site("watchdog", where))
+        self.start(ok)
+
+    def loop(self, cont: str, exit_: str, body: list, s) -> None:
+        self.loops.append((cont, exit_))
+        if isinstance(s, ir.For):
+            self.ranges.enter(s)
+        self.statements(body)
+        if isinstance(s, ir.For):
+            self.ranges.leave()
+        self.loops.pop()
+
+    def for_(self, s: ir.For) -> None:
+        var = self.address(s.var)
+        tp = s.var.type
+        self.store(var, self.expr(s.start), tp)
+        fixed = self.ranges.fixed_end(s)
+        if fixed:                       # the same at every test: computed once
+            self.statements(s.end_pre)
+        first, nxt, step_in, body, exit_ = (self.label(x) for x in (
+            "forfirst", "fornext", "forstep", "forbody", "forexit"))
+
+        def bounds():
+            if not fixed:
+                self.statements(s.end_pre)
+            self.statements(s.step_pre)
+            return self.expr(s.end), (self.expr(s.step) if s.step is not None else const(1))
+
+        self.start(first)
+        end, step = bounds()
+        self.branch(self.passed(self.load(var, tp), step, end), body, exit_)
+        self.start(nxt)
+        end, step = bounds()
+        moved = self.binop(ast.Add(), self.load(var, tp), self.to_int(step), None)
+        self.branch(self.passed(moved, step, end), step_in, exit_)
+        self.start(step_in)
+        c = tp.canonical
+        if self.ranges.within_type(s.end, tp):     # moved <= end: within the type, no wrap
+            moved = V("i", moved.ref, max(moved.lo, c.min), min(moved.hi, c.max), moved.w)
+        self.store(var, self.wrap(moved, c.bits, c.signed), tp)
+        self.start(body)
+        self.watchdog(s.where)
+        self.loop(nxt, exit_, s.body, s)
+        self.jump(nxt)
+        self.start(exit_)
+
+    def passed(self, value: V, step: V, end: V) -> V:
+        """Whether ``value`` has not passed ``end`` going by ``step``: the test that
+        lets a FOR's body run."""
+        up = self.cmp(ast.LtE, value, end)
+        if step.k == "i" and not step.modular and (step.lo > 0 or step.hi < 0):
+            return up if step.lo > 0 else self.cmp(ast.GtE, value, end)
+        down = self.cmp(ast.GtE, value, end)
+        positive = self.cmp(ast.Gt, step, const(0))
+        return self.select(positive, up, down)
+
+    def while_(self, s: ir.While) -> None:
+        head, body, exit_ = self.label("while"), self.label("do"), self.label("wend")
+        self.start(head)
+        self.statements(s.pre)
+        self.branch(self.expr(s.cond), body, exit_)
+        self.start(body)
+        self.watchdog(s.where)
+        self.loop(head, exit_, s.body, s)
+        self.jump(head)
+        self.start(exit_)
+
+    def repeat(self, s: ir.Repeat) -> None:
+        body, test, exit_ = self.label("repeat"), self.label("until"), self.label("rend")
+        self.start(body)
+        self.watchdog(s.where)
+        self.loop(test, exit_, s.body, s)
+        self.start(test)
+        self.statements(s.pre)
+        self.branch(self.expr(s.cond), exit_, body)
+        self.start(exit_)
+
+    def returned(self, code: str) -> None:
+        """A callee's result: a fault is handed up, after writing back."""
+        bad = self.emit(f"icmp ne i64 {code}, 0")
+        out, ok = self.label("fault"), self.label("ok")
+        self.branch(B(bad), out, ok)
+        self.start(out)
+        self.leave(code)
+        self.start(ok)
+
+    # -- expressions ---------------------------------------------------------------------
+    def expr(self, e) -> V:
+        kind = type(e)
+        if kind is ir.Const:
+            if isinstance(e.value, (bool, int, float)):
+                return const(e.value)
+            self.fail(f"a {e.type.name} constant")
+        if kind is ir.Ref:
+            where = self.storage(e.var)
+            return where if isinstance(where, V) else self.load(where, e.type)
+        if kind is ir.Temp:
+            v = self.load(self.temp_place(e), e.type)
+            r = self.ranges.of(e)
+            if r is not None and v.k == "i" and not v.modular:
+                v = V("i", v.ref, max(v.lo, r[0]), min(v.hi, r[1]), v.w)
+            return v
+        if kind in (ir.Elem, ir.Field):
+            if regions.aggregate(e.type):
+                self.fail(f"a {e.type.name} value used whole")
+            return self.load(self.address(e), e.type)
+        if kind is ir.Now:
+            return V("i", "%now", 0, (1 << 63) - 1, 64)
+        if kind is ir.Compare:
+            return self.cmp(_CMP[e.op], self.expr(e.a), self.expr(e.b))
+        if kind is ir.Logic:
+            a, b = self.truth(self.expr(e.a)), self.truth(self.expr(e.b))
+            return self.both(e.op, a, b)
+        if kind is ir.Not:
+            return self.negate(self.truth(self.expr(e.a)))
+        if kind is ir.Bits:
+            return self.binop(_BITS[e.op], self.expr(e.a), self.expr(e.b), None)
+        if kind is ir.Invert:
+            return self.binop(ast.BitXor(), self.expr(e.a), const(e.mask), None)
+        if kind is ir.Neg:
+            return self.binop(ast.Sub(), const(0), self.expr(e.a), None)
+        if kind is ir.Narrow:
+            v = self.expr(e.a)
+            c = e.type.canonical
+            if slot_kind(c) == "d":
+                return self.to_single(v) if c.bits == 32 else self.to_float(v)
+            if slot_kind(c) == "b":
+                return self.truth(v)
+            return self.wrap(self.to_int(v), c.bits, c.signed)
+        if kind is ir.Copy:
+            if e.length is not None:
+                self.fail("STRING values have no native form")
+            self.fail(f"a {e.type.name} value used whole")
+        if kind in (ir.FnCall, ir.Item):
+            if regions.aggregate(e.type):
+                self.fail(f"a {e.type.name} value used whole")
+            return self.load(self.address(e), e.type)
+        self.fail(f"the expression {kind.__name__}")
+
+
+DECLARATIONS = "declare void @llvm.memmove.p0.p0.i64(ptr, ptr, i64, i1)"
+
+__all__ = ["PouLowering", "NativeModule", "DECLARATIONS", "SWITCH_RANGE"]

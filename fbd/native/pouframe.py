@@ -1,0 +1,244 @@
+"""Where a POU's variables live in its native function (see :mod:`.pou`).
+
+A place is memory: cell ``off`` from the pointer ``ptr`` (``%s``, the table,
+for an instance's variables; a stack slot for a FUNCTION's, a variable a
+loop keeps in a register, a temporary), 8 bytes a cell; an ARRAY or
+STRUCT is the first cell of its region (:mod:`.regions`). A value that is
+only read (an input the body does not write, the clock) is a :class:`V`.
+"""
+
+from __future__ import annotations
+
+from ..st.model import LibraryFb, kept_name
+from . import regions
+from .values import I64, TRAP_RANGE, B, V, const, slot_kind
+
+
+class Place:
+    """Memory: ``off`` cells (an int, or a V for a computed one) after ``ptr``;
+    ``single``: a stack slot of its own holding a REAL as a ``float`` (a table
+    cell holds it as a double, exactly)."""
+    __slots__ = ("ptr", "off", "tp", "single")
+
+    def __init__(self, ptr: str, off, tp, single: bool = False):
+        self.ptr, self.off, self.tp, self.single = ptr, off, tp, single
+
+
+class Frame:
+    """A POU instance's variables in the table: ``slots`` path (upper) -> slot,
+    ``cells`` slot -> its first cell (an ARRAY's or STRUCT's region, else the
+    slot), ``globals`` NAME -> slot, ``args`` the variables passed in:
+    NAME -> the parameter (a V read as is, or a pointer for an aggregate or a
+    VAR_IN_OUT)."""
+
+    def __init__(self, info, slots: dict, cells: dict, globals_: dict, name: str):
+        self.info = info
+        self.slots = slots
+        self.cells = cells
+        self.globals = globals_
+        self.name = name
+        self.args: dict = {}
+        self.params: list = []      # LLVM parameters after ptr %s, i64 %now
+        self.inputs = None          # a block's: (Var, what its parameter gives), in port order
+
+    def cell(self, path: str) -> int:
+        slot = self.slots[path.upper()]
+        return self.cells.get(slot, slot)
+
+    def inner(self, var, info) -> "Frame":
+        prefix = var.path.upper() + "."
+        slots = {k[len(prefix):]: v for k, v in self.slots.items() if k.startswith(prefix)}
+        frame = Frame(info, slots, self.cells, self.globals,
+                      f"{self.name}.{var.path.replace('.', '_')}")
+        for k, v in enumerate(info.in_outs):
+            frame.args[v.name.upper()] = Place(f"%io{k}", 0, v.type)
+            frame.params.append(f"ptr %io{k}")
+        return frame
+
+
+def leaf_frame(info, places: dict, cells: dict, name: str) -> Frame:
+    """The frame of a POU's block in a network (``places``: its outputs' and
+    state's slots by name; ``cells``: the first cell of each aggregate's region)."""
+    slots = {k.upper(): v for k, v in places.items()}
+    globals_ = {g.upper(): slots[g.upper()] for g in info.externals}
+    kept = {v.name.upper() for v in info.kept_inputs}
+    for v in info.kept_inputs:
+        slots[v.name.upper()] = slots[kept_name(v.name).upper()]
+    frame = Frame(info, slots, cells, globals_, name)
+    frame.inputs = []
+    for k, v in enumerate(info.inputs):
+        param, value = param_of(v.type, f"%in{k}")
+        frame.params.append(param)
+        frame.inputs.append((v, value))
+        if v.name.upper() not in kept:
+            frame.args[v.name.upper()] = value
+    return frame
+
+
+def param_of(tp, name: str):
+    """(LLVM parameter, what the body reads) of an input of type ``tp``."""
+    if regions.aggregate(tp):
+        return f"ptr {name}", Place(name, 0, tp)
+    kind = slot_kind(tp)
+    if kind == "d":
+        return f"double {name}", V("f", name)
+    if kind == "b":
+        return f"i64 {name}", B(name, 64)
+    if kind == "Q":     # an unsigned 64-bit value: the body works on it widened
+        return f"i64 {name}", Place(name + ".q", 0, tp)
+    c = tp.canonical
+    return f"i64 {name}", V("i", name, c.min, c.max, 64)
+
+
+def storage_of(frame: Frame, var, cached: dict, edges: dict):
+    """A variable's place in an instance's function (a Place, or a V only read)."""
+    path = var.path.upper()
+    if path == "__CURRENT_TIME":
+        return V("i", "%now", 0, I64[1], 64)
+    local = cached.get(path) or edges.get(path)
+    if local is not None:
+        return local
+    if var.section == "VAR_EXTERNAL":
+        slot = frame.globals[var.name.upper()]
+        return Place("%s", frame.cells.get(slot, slot), var.type)
+    arg = frame.args.get(path)
+    if arg is not None:
+        return arg
+    return Place("%s", frame.cell(path), var.type)
+
+
+def table_variable(frame: Frame, path: str):
+    """The table slot of an own variable a call may hold in a register (None if it
+    may not: an input passed in, a global, an inner instance's)."""
+    name = path.upper()
+    if name in frame.args:
+        return None
+    var = frame.info.variables.get(name.split(".")[0])
+    if var is None or var.section == "VAR_EXTERNAL":
+        return None
+    if "." in name and not isinstance(var.fb, LibraryFb):
+        return None
+    if "." not in name and regions.aggregate(var.type):
+        return None     # its region stays in the table
+    return frame.slots.get(name)
+
+
+class Memory:
+    """Reading and writing places in a POU's native function (a mixin of
+    :class:`~.pou.PouLowering`): a table cell holds a REAL as a double, a stack
+    slot of a REAL variable holds it as a float."""
+
+    def new_local(self, tp) -> Place:
+        n = regions.cells(tp)
+        if n is None:
+            self.fail(f"{tp.name} variables have no native form")
+        if regions.aggregate(tp):
+            return Place(self.alloca(count=n), 0, tp)
+        return self.scalar_local(tp)
+
+    def scalar_local(self, tp) -> Place:
+        """A stack slot for one value of ``tp``: a REAL as a ``float``, so the
+        optimiser computes REAL arithmetic in single precision, as C does (a
+        double operation of two floats rounded to float is the float operation)."""
+        kind = slot_kind(tp)
+        if kind == "d" and tp.canonical.bits == 32:
+            return Place(self.alloca("float"), 0, tp, single=True)
+        return Place(self.alloca("double" if kind == "d" else "i64"), 0, tp)
+
+    def widened(self, ref: str, tp) -> V:
+        if slot_kind(tp) == "Q":
+            return V("i", self.emit(f"zext i64 {ref} to i128"), 0, (1 << 64) - 1, 128)
+        c = tp.canonical
+        return V("i", ref, c.min, c.max, 64)
+
+    def add_cells(self, off, more):
+        if isinstance(off, int) and isinstance(more, int):
+            return off + more
+        a = str(off) if isinstance(off, int) else off.ref
+        b = str(more) if isinstance(more, int) else more.ref
+        return V("i", self.emit(f"add i64 {a}, {b}"), None, None, 64)
+
+    def pointer(self, place: Place) -> str:
+        off = place.off
+        if isinstance(off, int) and off == 0:
+            return place.ptr
+        text = str(off) if isinstance(off, int) else off.ref
+        return self.emit(f"getelementptr i64, ptr {place.ptr}, i64 {text}")
+
+    def load(self, place, tp) -> V:
+        if isinstance(place, V):
+            return place
+        kind = slot_kind(tp)
+        p = self.pointer(place)
+        if place.single:
+            return V("f", self.emit(f"fpext float {self.emit(f'load float, ptr {p}')} to double"))
+        if kind == "d":
+            return V("f", self.emit(f"load double, ptr {p}"))
+        raw = self.emit(f"load i64, ptr {p}")
+        if kind == "b":
+            return B(raw, 64)
+        return self.widened(raw, tp)
+
+    def store(self, place: Place, v: V, tp) -> None:
+        kind = slot_kind(tp)
+        p = self.pointer(place)
+        if kind == "d":
+            if v.k == "i" and (v.modular or v.lo < -(1 << 53) or v.hi > (1 << 53)):
+                self.fail("an integer beyond 2**53 stored in a REAL")
+            if place.single:        # a REAL value: exact in a float
+                single = self.emit(f"fptrunc double {self.to_float(v).ref} to float")
+                self.put(f"  store float {single}, ptr {p}")
+                return
+            self.put(f"  store double {self.to_float(v).ref}, ptr {p}")
+            return
+        if kind == "b":
+            self.put(f"  store i64 {self.wide(self.truth(v)).ref}, ptr {p}")
+            return
+        v = self.to_int(v)
+        if v.modular:
+            self.fail(f"a {tp.name} value of unknown range")
+        if kind == "q":
+            c = tp.canonical
+            if v.lo < c.min or v.hi > c.max:
+                bad = self.emit(f"icmp slt i{v.w} {v.ref}, {c.min}")
+                bad2 = self.emit(f"icmp sgt i{v.w} {v.ref}, {c.max}")
+                self.trap(self.emit(f"or i1 {bad}, {bad2}"), TRAP_RANGE)
+        ref = v.ref if v.w == 64 else self.emit(f"trunc i128 {v.ref} to i64")
+        self.put(f"  store i64 {ref}, ptr {p}")
+
+    def assign(self, place: Place, value, tp) -> None:
+        """``place := value``: a scalar stored, an ARRAY or STRUCT copied cell by cell."""
+        if regions.aggregate(tp):
+            if not isinstance(value, Place):
+                self.fail(f"a {tp.name} value that is not a variable")
+            n = regions.cells(tp)
+            self.put(f"  call void @llvm.memmove.p0.p0.i64(ptr {self.pointer(place)}, "
+                     f"ptr {self.pointer(value)}, i64 {8 * n}, i1 false)")
+            return
+        self.store(place, value, tp)
+
+    def constant_into(self, place: Place, value, tp) -> None:
+        """Write a constant (an aggregate's nested list too) into ``place``."""
+        if regions.aggregate(tp):
+            cells: list = []
+            regions.write(lambda kind, at, x: cells.append((at, kind, x)), 0, tp, value)
+            for at, kind, x in cells:
+                sub = Place(place.ptr, self.add_cells(place.off, at), None)
+                self.put_constant(sub, kind, x)
+            return
+        self.put_constant(place, slot_kind(tp), value)
+
+    def put_constant(self, place: Place, kind, x) -> None:
+        p = self.pointer(place)
+        if place.single:
+            self.store(place, const(float(x)), place.tp)
+        elif kind == "d":
+            self.put(f"  store double {const(float(x)).ref}, ptr {p}")
+        else:
+            value = int(x)
+            if kind == "Q" and value >= 1 << 63:
+                value -= 1 << 64
+            self.put(f"  store i64 {value}, ptr {p}")
+
+
+__all__ = ["Place", "Frame", "Memory", "leaf_frame", "param_of", "storage_of", "table_variable"]

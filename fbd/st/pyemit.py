@@ -1,0 +1,518 @@
+"""A POU's body (:mod:`.ir`) as Python: what the Python engine runs.
+
+Two ways to reach the POU's variables, one statement writer:
+
+* **over the signal table** (:class:`TableAccess`, the compiled scan): one
+  function per POU instance, its variables read and written in the table at
+  their slots (``s[412]``), so a scan touches only what it runs; a variable
+  a loop reads is held in a local for the call and written back when it
+  returns (a fault included); a function block instance held inside is a
+  function of its own, called with the table; a FUNCTION, which has no
+  instance, is its function by values (the next item);
+* **by values** (:class:`ValueAccess`): one function per POU type that takes
+  its inputs and state as arguments and hands back what it changed as a
+  tuple, its variables Python locals (``v_COUNT``, ``v_T1__Q``). The block's
+  ``code`` calls it, so every engine that runs block code over names (the
+  interpreter, the batch engine's per-instance blocks, a debugger stepping
+  into a block) runs a POU; its stepped variant (``stepped=True``, the
+  debugger's line breakpoints: :mod:`.debugcode`) stops before each
+  statement with ``yield LINE``.
+
+The statements come out the same in both: IF/ELSIF as an ``if``/``elif``
+chain, cut into groups at a flag where a condition needs statements first or
+the chain grows long (so 200 ELSIFs nest no deeper than 2); CASE as a binary
+decision tree over the labels' intervals (about log2(n) comparisons, never
+n); FOR whose end and step do not change inside the loop as Python's
+``for ... in range`` (the watchdog paid once ahead where the loop holds no
+other loop); the wrap-around of an integer operator and an array's index
+check left out where the operands' ranges (:mod:`.ranges`) prove they cannot
+act.
+"""
+
+from __future__ import annotations
+
+from .. import types as t
+from ..block import code_lines, literal
+from . import ir
+from .ranges import Ranges
+from .stmts import WATCHDOG_ITERATIONS
+
+K = t.Kind
+#: ELSIFs of one ``if``/``elif`` chain before a new group starts (CPython's compiler
+#: recurses once per ``elif``)
+ELIF_GROUP = 100
+#: CASE intervals from which a decision tree replaces the ``if``/``elif`` chain
+CASE_TREE = 4
+
+
+class PyEmitter:
+    """Writes one POU's :class:`~.ir.PouCode` with an ``access`` (see the module docstring)."""
+
+    def __init__(self, code: ir.PouCode, access, stepped: bool = False, stops=None):
+        self.code = code
+        self.info = code.info
+        self.access = access
+        self.stepped = stepped
+        self.stops = stops          # the debugger's stops (None: every statement)
+        self.out: list[str] = []
+        self._n = 0
+        self.ranges = Ranges(code)
+        self._previous = None       # the stepped variant's last stop in this list
+        # per loop being written, what its EXIT does before ``break`` (a range loop
+        # that took the watchdog's budget ahead gives back what it did not run)
+        self.exits: list[str] = []
+        self.aliases: dict = {}     # temporary -> the expression it would only copy
+        access.bind(self)
+
+    # -- scaffolding -------------------------------------------------------------
+    def fresh(self, prefix: str = "_u") -> str:
+        self._n += 1
+        return f"{prefix}{self._n}"
+
+    def line(self, depth: int, text: str) -> None:
+        self.out.append("    " * depth + text)
+
+    def function(self, name: str) -> str:
+        """The whole function's source."""
+        head, params = self.access.signature(name)
+        self.out = []
+        depth = 1
+        for text in self.access.prologue():
+            self.line(depth, text)
+        if self.code.loops:
+            self.line(depth, f"_wd = {WATCHDOG_ITERATIONS}")
+        guarded = self.access.guard()
+        if guarded:
+            self.line(depth, "try:")
+            depth += 1
+        self.body(self.code.body, depth)
+        self.line(depth, self.access.returning())
+        if guarded:
+            self.line(depth - 1, "finally:")
+            for text in guarded:
+                self.line(depth, text)
+        return f"{head}({', '.join(params)}):\n" + "\n".join(self.out) + "\n"
+
+    # -- statements --------------------------------------------------------------
+    def body(self, stmts: list, depth: int) -> None:
+        start = len(self.out)
+        outer, self._previous = self._previous, None
+        try:
+            for s in stmts:
+                self.stmt(s, depth)
+        finally:
+            self._previous = outer
+        if len(self.out) == start:
+            self.line(depth, "pass")
+
+    def stmt(self, s, depth: int) -> None:
+        kind = type(s)
+        if kind is ir.Line:
+            if self.stepped:
+                self.stop(s.node, depth)
+        elif kind is ir.Assign:
+            self.line(depth, f"{self.place(s.target)} = {self.expr(s.value)}")
+        elif kind is ir.SetTemp:
+            self.ranges.assigned(s.temp, s.value)
+            self.line(depth, f"{s.temp.name} = {self.expr(s.value)}")
+        elif kind is ir.Code:
+            self.block_code(s, depth)
+        elif kind is ir.Check:
+            self.check(s, depth)
+        elif kind is ir.Eval:
+            self.line(depth, self.expr(s.value))
+        elif kind is ir.If:
+            self.if_(s, depth)
+        elif kind is ir.Case:
+            self.case(s, depth)
+        elif kind is ir.For:
+            self.for_(s, depth)
+        elif kind is ir.While:
+            self.while_(s, depth)
+        elif kind is ir.Repeat:
+            self.repeat(s, depth)
+        elif kind is ir.Exit:
+            if self.exits[-1]:
+                self.line(depth, self.exits[-1])
+            self.line(depth, "break")
+        elif kind is ir.Continue:
+            self.line(depth, "continue")
+        elif kind is ir.Return:
+            for text in self.access.on_return():
+                self.line(depth, text)
+            self.line(depth, self.access.returning())
+        elif kind is ir.CallFb:
+            if self.stepped:
+                self.line(depth, f"_dbg_call = {s.var.path!r}")
+            for text in self.access.call_fb(s):
+                self.line(depth, text)
+        elif kind is ir.CallFunction:
+            self.line(depth, f"{s.name} = {self.fn_call(s.info, s.args)}")
+        else:
+            raise TypeError(f"no Python form for {s!r}")
+
+    def stop(self, node, depth: int) -> None:
+        """The stepped variant's ``yield LINE`` before a statement (one per line of
+        a statement list, as gdb stops once per line)."""
+        if self.stops is not None and id(node) not in self.stops:
+            return
+        from . import ast as A
+        before, self._previous = self._previous, node
+        same_line = before is not None and before.line == node.line and not isinstance(
+            before, (A.If, A.Case, A.For, A.While, A.Repeat))
+        if not same_line and not isinstance(node, A.Pragma):
+            self.line(depth, f"yield {node.line}")
+
+    def block_code(self, s: ir.Code, depth: int) -> None:
+        block = s.block
+        short = self.ranges.plain_arith(s)
+        if short is not None:
+            out, op, args = short
+            text = f" {op} ".join(self.operand(a) for a in args) if len(args) == 2 \
+                else f"-{self.operand(args[0])}"
+            self.line(depth, f"{self.place(out)} = {text}")
+            return
+        names = {}
+        inputs = {p.name for p in block.input_ports()}
+        for port, e in s.names.items():
+            names[port] = self.operand(e) if port in inputs else self.place(e)
+        for text in code_lines(block, names, block.bound_types, self.fresh):
+            self.line(depth, text)
+
+    def check(self, s: ir.Check, depth: int) -> None:
+        r = self.ranges.of(s.value)
+        inside = (max(r[0], s.lo), min(r[1], s.hi)) if r is not None else (s.lo, s.hi)
+        self.ranges.assigned(s.temp, inside)
+        if r is not None and s.lo <= r[0] and r[1] <= s.hi:    # it cannot fail
+            value = self.expr(s.value)
+            if self.ranges.stable(s.value) and (value.isidentifier() or value.isdigit()
+                                                or _is_slot(value)):
+                self.aliases[s.temp.name] = value
+            else:
+                self.line(depth, f"{s.temp.name} = {value}")
+            return
+        name = s.temp.name
+        self.line(depth, f"{name} = {self.expr(s.value)}")
+        self.line(depth, f"if not {s.lo} <= {name} <= {s.hi}: _st_bounds({name}, {s.lo}, "
+                         f"{s.hi}, {s.where!r})")
+
+    # -- IF ------------------------------------------------------------------------
+    def if_(self, s: ir.If, depth: int) -> None:
+        groups = []
+        for k, branch in enumerate(s.branches):
+            if not groups or (k and branch[0]) or len(groups[-1]) >= ELIF_GROUP:
+                groups.append([])
+            groups[-1].append(branch)
+        if len(groups) == 1:
+            self.chain(groups[0], s.else_body, depth, None)
+            return
+        flag = self.fresh("_m")           # no branch has matched yet
+        self.line(depth, f"{flag} = True")
+        for k, group in enumerate(groups):
+            inner = depth
+            if k:
+                self.line(depth, f"if {flag}:")
+                inner += 1
+            self.chain(group, None, inner, flag)
+        if s.else_body is not None:
+            self.line(depth, f"if {flag}:")
+            self.body(s.else_body, depth + 1)
+
+    def chain(self, branches, else_body, depth: int, flag) -> None:
+        """One ``if``/``elif`` chain; ``flag`` (if any) is cleared by the branch taken."""
+        pre = branches[0][0]
+        for st in pre:
+            self.stmt(st, depth)
+        word = "if"
+        for _pre, cond, body in branches:
+            self.line(depth, f"{word} {self.expr(cond)}:")
+            if flag is not None:
+                self.line(depth + 1, f"{flag} = False")
+            self.body(body, depth + 1)
+            word = "elif"
+        if else_body is not None:
+            self.line(depth, "else:")
+            self.body(else_body, depth + 1)
+
+    # -- CASE ----------------------------------------------------------------------
+    def case(self, s: ir.Case, depth: int) -> None:
+        sel = self.expr(s.selector)
+        if not (sel.isidentifier() or sel.lstrip("-").isdigit()):
+            name = self.fresh("_s")
+            self.line(depth, f"{name} = {sel}")
+            sel = name
+        intervals = ir.case_intervals(s.branches)
+        if not s.branches:
+            if s.else_body is not None:
+                self.body(s.else_body, depth)
+            return
+        if len(intervals) < CASE_TREE:
+            word = "if"
+            for k, (_labels, body) in enumerate(s.branches):
+                tests = [f"{sel} == {lo}" if lo == hi else f"{lo} <= {sel} <= {hi}"
+                         for lo, hi, b in intervals if b == k]
+                if not tests:
+                    continue        # every label of the branch is an earlier branch's
+                self.line(depth, f"{word} {' or '.join(tests)}:")
+                self.body(body, depth + 1)
+                word = "elif"
+            if s.else_body is not None:
+                if word == "if":
+                    self.body(s.else_body, depth)
+                    return
+                self.line(depth, "else:")
+                self.body(s.else_body, depth + 1)
+            return
+        once = len({b for _lo, _hi, b in intervals}) == len(intervals)
+        inner_gaps = any(c > b + 1 for (_a, b, _k), (c, _d, _j) in zip(intervals, intervals[1:]))
+        if once and not (inner_gaps and s.else_body):
+            bodies = [body for _labels, body in s.branches]
+            first, last = intervals[0][0], intervals[-1][1]
+            if s.else_body:     # outside the labels: the ELSE, written once
+                self.line(depth, f"if {sel} < {first} or {sel} > {last}:")
+                self.body(s.else_body, depth + 1)
+                self.line(depth, "else:")
+                self.tree(sel, intervals, lambda k, at: self.body(bodies[k], at), depth + 1,
+                          first, last)
+            else:
+                self.tree(sel, intervals, lambda k, at: self.body(bodies[k], at), depth,
+                          None, None)
+            return
+        # a branch with several labels, or an ELSE for the gaps between them: the
+        # branch's number first, then a tree over the numbers (each body written once)
+        k = self.fresh("_k")
+        nb = len(s.branches)
+        self.line(depth, f"{k} = {nb}")
+        self.tree(sel, intervals, lambda b, at: self.line(at, f"{k} = {b}"), depth, None, None)
+        bodies = [body for _labels, body in s.branches] + [s.else_body or []]
+        self.tree(k, [(b, b, b) for b in range(nb + 1)], lambda b, at: self.body(bodies[b], at),
+                  depth, 0, nb)
+
+    def tree(self, sel: str, intervals, leaf, depth: int, lo, hi) -> None:
+        """A binary decision tree over sorted disjoint ``(lo, hi, branch)``
+        intervals, ``leaf(branch, depth)`` writing what a branch does; the selector
+        is known to be within ``lo..hi`` (None: unbounded); a value in no interval
+        does nothing."""
+        if len(intervals) == 1:
+            a, b, branch = intervals[0]
+            tests = []
+            if lo is None or lo < a:
+                tests.append(f"{a} <= {sel}")
+            if hi is None or hi > b:
+                tests.append(f"{sel} <= {b}")
+            if not tests:
+                leaf(branch, depth)
+                return
+            self.line(depth, f"if {' and '.join(tests)}:")
+            leaf(branch, depth + 1)
+            return
+        mid = len(intervals) // 2
+        split = intervals[mid][0]
+        self.line(depth, f"if {sel} < {split}:")
+        self.tree(sel, intervals[:mid], leaf, depth + 1, lo, split - 1)
+        self.line(depth, "else:")
+        self.tree(sel, intervals[mid:], leaf, depth + 1, split, hi)
+
+    # -- loops ---------------------------------------------------------------------
+    def watchdog(self, where: str, depth: int) -> None:
+        self.line(depth, "_wd -= 1")
+        self.line(depth, f"if _wd < 0: _st_watchdog({where!r})")
+
+    def pre(self, stmts, depth) -> None:
+        for st in stmts:
+            self.stmt(st, depth)
+
+    def loop_body(self, body, depth: int, on_exit: str = "", loop=None) -> None:
+        self.exits.append(on_exit)
+        if loop is not None:
+            self.ranges.enter(loop)
+        self.body(body, depth)
+        if loop is not None:
+            self.ranges.leave()
+        self.exits.pop()
+
+    def for_(self, s: ir.For, depth: int) -> None:
+        var = self.place(s.var)
+        self.line(depth, f"{var} = {self.expr(s.start)}")
+        fixed = self.ranges.fixed_end(s)
+        if fixed:           # the end is the same at every test: computed once
+            self.pre(s.end_pre, depth)
+            fast = self.ranges.range_loop(s)
+            if fast is not None:
+                return self.range_for(s, var, fast, depth)
+        first = self.fresh("_f")
+        self.line(depth, f"{first} = True")
+        pre = s.step_pre + ([] if fixed else s.end_pre)
+        if pre:
+            self.line(depth, "while True:")
+            self.pre(pre, depth + 1)
+        end = self.expr(s.end)
+        step = self.expr(s.step) if s.step is not None else None
+        vtp = s.var.type.canonical
+        if step is None:
+            first_test, next_test = f"{var} <= {end}", f"{var} < {end}"
+        elif isinstance(s.step, ir.Const):
+            up = s.step.value > 0
+            first_test = f"{var} {'<=' if up else '>='} {end}"
+            next_test = f"{var} + {step} {'<=' if up else '>='} {end}"
+        else:
+            first_test = f"({var} <= {end} if {step} > 0 else {var} >= {end})"
+            next_test = f"({var} + {step} <= {end} if {step} > 0 else {var} + {step} >= {end})"
+        test = f"(({first_test}) if {first} else ({next_test}))"
+        if pre:
+            self.line(depth + 1, f"if not ({test}): break")
+        else:
+            self.line(depth, f"while {test}:")
+        self.watchdog(s.where, depth + 1)
+        self.line(depth + 1, f"if {first}: {first} = False")
+        self.line(depth + 1, f"else: {var} = {vtp.wrap(f'{var} + {step or 1}')}")
+        self.loop_body(s.body, depth + 1, loop=s)
+
+    def range_for(self, s: ir.For, var: str, fast, depth: int) -> None:
+        """FOR as ``for ... in range``: its end and step are the same at every test
+        (nothing in the loop writes what they read, see
+        :meth:`.ranges.Ranges.range_loop`), and the variable stays within its type.
+        A loop holding no other loop takes the watchdog's budget for all its
+        iterations at once, and runs only those the budget allows before the
+        watchdog stops it there, as the iteration by iteration count would."""
+        innermost, step = fast
+        end = self.expr(s.end)
+        stop = f"{end} + 1" if step > 0 else f"{end} - 1"
+        bounds = f"{var}, {stop}" + (f", {step}" if step != 1 else "")
+        loop_var = var if var.isidentifier() else self.fresh("_i")
+        if not innermost:
+            self.line(depth, f"for {loop_var} in range({bounds}):")
+            if loop_var != var:
+                self.line(depth + 1, f"{var} = {loop_var}")
+            self.watchdog(s.where, depth + 1)
+            self.loop_body(s.body, depth + 1, loop=s)
+            return
+        values, count, first = self.fresh("_r"), self.fresh("_n"), self.fresh("_a")
+        self.line(depth, f"{first} = {var}")
+        self.line(depth, f"{values} = range({bounds})")
+        self.line(depth, f"{count} = len({values})")
+        self.line(depth, f"if {count} > _wd: {values} = {values}[:_wd]")
+        self.line(depth, f"for {loop_var} in {values}:")
+        if loop_var != var:
+            self.line(depth + 1, f"{var} = {loop_var}")
+        self.loop_body(s.body, depth + 1, f"_wd -= ({var} - {first}) // {step} + 1", s)
+        self.line(depth, "else:")
+        self.line(depth + 1, f"if {count} > _wd: _st_watchdog({s.where!r})")
+        self.line(depth + 1, f"_wd -= {count}")
+
+    def while_(self, s: ir.While, depth: int) -> None:
+        if s.pre:
+            self.line(depth, "while True:")
+            self.pre(s.pre, depth + 1)
+            self.line(depth + 1, f"if not {self.expr(s.cond)}: break")
+        else:
+            self.line(depth, f"while {self.expr(s.cond)}:")
+        self.watchdog(s.where, depth + 1)
+        self.loop_body(s.body, depth + 1)
+
+    def repeat(self, s: ir.Repeat, depth: int) -> None:
+        if not _continues(s.body):
+            self.line(depth, "while True:")
+            self.watchdog(s.where, depth + 1)
+            self.loop_body(s.body, depth + 1)
+            self.pre(s.pre, depth + 1)
+            self.line(depth + 1, f"if {self.expr(s.cond)}: break")
+            return
+        # CONTINUE goes to the UNTIL test (matiec's too): the test is at the top of
+        # the Python loop, skipped on the first pass, so `continue` reaches it
+        first = self.fresh("_f")
+        self.line(depth, f"{first} = True")
+        if s.pre:     # the test needs statements (a block's code) before it
+            self.line(depth, "while True:")
+            self.line(depth + 1, f"if not {first}:")
+            self.pre(s.pre, depth + 2)
+            self.line(depth + 2, f"if {self.expr(s.cond)}: break")
+        else:
+            self.line(depth, f"while {first} or not {self.expr(s.cond)}:")
+        self.line(depth + 1, f"{first} = False")
+        self.watchdog(s.where, depth + 1)
+        self.loop_body(s.body, depth + 1)
+
+    # -- expressions ---------------------------------------------------------------
+    def operand(self, e) -> str:
+        """An expression as a block's input (parenthesized unless a name)."""
+        text = self.expr(e)
+        return text if text.isidentifier() else f"({text})"
+
+    def place(self, e) -> str:
+        return self.expr(e)
+
+    def expr(self, e) -> str:
+        kind = type(e)
+        if kind is ir.Ref:
+            return self.access.var(e.var)
+        if kind is ir.Temp:
+            return self.aliases.get(e.name, e.name)
+        if kind is ir.Const:
+            return literal(e.value)
+        if kind is ir.Elem:
+            parts = []
+            for term, lo, stride in e.terms:
+                name = self.expr(term)
+                scaled = f" * {stride}" if stride != 1 else ""
+                if lo:
+                    parts.append(f"({name} - {lo})" + scaled)
+                else:
+                    parts.append(name + scaled if not scaled or name.isidentifier()
+                                 else f"({name}){scaled}")
+            if e.constant or not parts:
+                parts.append(str(e.constant))
+            return f"{self.expr(e.base)}[{' + '.join(parts)}]"
+        if kind is ir.Field:
+            return f"{self.expr(e.base)}[{e.index}]"
+        if kind is ir.Now:
+            return "now"
+        if kind is ir.Compare:
+            return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
+        if kind is ir.Logic:
+            return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
+        if kind is ir.Not:
+            return f"(not {self.expr(e.a)})"
+        if kind is ir.Bits:
+            return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
+        if kind is ir.Invert:
+            return f"({self.expr(e.a)} ^ {e.mask})"
+        if kind is ir.Neg:
+            return f"-{self.operand(e.a)}"
+        if kind is ir.Narrow:
+            if self.ranges.within_type(e.a, e.type):     # the cut changes nothing
+                return self.expr(e.a)
+            return str(e.type.canonical.wrap(self.expr(e.a)))
+        if kind is ir.Copy:
+            inner = self.expr(e.a)
+            if e.length is not None:
+                return f"{inner}[:{e.length}]"
+            return f"_st_copy({inner})" if e.deep else f"list({inner})"
+        if kind is ir.FnCall:
+            return self.fn_call(e.info, e.args)
+        if kind is ir.Item:
+            return f"{e.call.name}[{e.k}]"
+        raise TypeError(f"no Python form for {e!r}")
+
+    def fn_call(self, info, args) -> str:
+        self.access.needs(info)
+        texts = [self.expr(a) for a in args]
+        return f"{info.fn_name}(now, {', '.join(texts)})" if texts else f"{info.fn_name}(now)"
+
+
+def _is_slot(text: str) -> bool:
+    return text.startswith("s[") and text.endswith("]") and text[2:-1].isdigit()
+
+
+def _continues(stmts) -> bool:
+    """Whether a CONTINUE of this loop (not of an inner one) is in ``stmts``."""
+    for s in stmts:
+        if isinstance(s, ir.Continue):
+            return True
+        if isinstance(s, (ir.If, ir.Case)):
+            if any(_continues(lst) for lst in ir.children(s)):
+                return True
+    return False
+
+
+__all__ = ["PyEmitter", "ELIF_GROUP", "CASE_TREE"]

@@ -1,0 +1,253 @@
+"""The integer ranges of a POU's values, and what they let the engines leave out.
+
+Every integer value of a body has a range its type gives (an INT is within
+-32768..32767, a BOOL 0..1); a constant is itself; a sum, difference,
+product or negation of known ranges is known; a FOR variable whose loop
+neither writes it (IEC forbids it) nor its end stays within ``start..end``
+in the body. From these, code generation leaves out what cannot act:
+
+* the wrap-around of ADD, SUB, MUL and NEG on integers when the result's
+  range is within the type it is computed in (``i + 1`` of an INT computed
+  in DINT never leaves DINT): the operation is then exactly ``a + b``, the
+  library's code with a wrap that would change nothing;
+* an array index's check when the index's range is within the bounds
+  (``a[i]`` for ``FOR i := 0 TO 99`` and ``a : ARRAY[0..99]``);
+* FOR's general loop, when its end and step cannot change while it runs:
+  then it is a counted loop (``range`` in Python).
+
+The engines walk a body in order and tell :class:`Ranges` what they meet
+(each temporary assigned, each loop entered); a temporary assigned in several
+places (a short-circuit AND, a call's EN) takes the union of its values.
+"""
+
+from __future__ import annotations
+
+from .. import types as t
+from . import ir
+
+K = t.Kind
+#: the library blocks whose integer code is the plain operation wrapped to its type
+PLAIN = {"ADD": "+", "SUB": "-", "MUL": "*", "NEG": "-"}
+
+
+def type_range(tp) -> tuple[int, int] | None:
+    """The values an integer, BOOL or enumerated type holds (None for the others)."""
+    if tp is None:
+        return None
+    c = tp.canonical
+    if c.kind is K.BOOL:
+        return (0, 1)
+    if c.is_integral or c.kind is K.ENUM:
+        return (c.min, c.max)
+    return None
+
+
+class Ranges:
+    """The ranges known while one body is written (see the module docstring)."""
+
+    def __init__(self, code: ir.PouCode):
+        self.code = code
+        self.temps: dict = {}       # temporary name -> (lo, hi), the union of its values
+        self.loops: list = []       # (path, (lo, hi)) of each FOR variable being written
+        self._handed_back = None    # variables a call's VAR_IN_OUT writes (see stable)
+
+    # -- what the writer tells ----------------------------------------------------
+    def assigned(self, temp: ir.Temp, value) -> None:
+        """``temp`` takes a value of the range ``value`` (an expression or a range)."""
+        r = value if isinstance(value, tuple) or value is None else self.of(value)
+        if r is None:
+            self.temps[temp.name] = None
+            return
+        old = self.temps.get(temp.name, r) if temp.name in self.temps else r
+        self.temps[temp.name] = None if old is None else (min(old[0], r[0]), max(old[1], r[1]))
+
+    def enter(self, s: ir.For) -> None:
+        """The body of ``s`` is written next (its variable's range holds there)."""
+        self.loops.append((s.var.var.path.upper() if isinstance(s.var, ir.Ref) else None,
+                           self.loop_range(s)))
+
+    def leave(self) -> None:
+        self.loops.pop()
+
+    # -- ranges ---------------------------------------------------------------------
+    def of(self, e) -> tuple[int, int] | None:
+        """The range of ``e``'s values (None: not an integer, or unknown)."""
+        kind = type(e)
+        if kind is ir.Const:
+            v = e.value
+            return (int(v), int(v)) if isinstance(v, (int, bool)) else None
+        if kind is ir.Temp:
+            if e.name in self.temps:
+                return self.temps[e.name]
+            return type_range(e.type)
+        if kind is ir.Ref:
+            path = e.var.path.upper()
+            for name, r in reversed(self.loops):
+                if name == path and r is not None:
+                    return r
+            return type_range(e.type)
+        if kind in (ir.Compare, ir.Logic, ir.Not):
+            return (0, 1)
+        if kind is ir.Narrow:
+            inner, own = self.of(e.a), type_range(e.type)
+            if inner is not None and own is not None and own[0] <= inner[0] and inner[1] <= own[1]:
+                return inner
+            return own
+        if kind is ir.Bits and e.op == "&":
+            a, b = self.of(e.a), self.of(e.b)
+            if a is not None and b is not None and a[0] >= 0 and b[0] >= 0:
+                return (0, min(a[1], b[1]))
+        if kind in (ir.Elem, ir.Field, ir.Bits, ir.Invert, ir.Item, ir.FnCall):
+            return type_range(e.type)
+        return None
+
+    def result(self, s: ir.Code):
+        """(output temp, its range) of an operator whose wrap cannot act, else None."""
+        block = s.block
+        op = PLAIN.get(block.name)
+        if op is None or block.n not in (None, 2):
+            return None
+        tp = block.bound_types.get("T")
+        own = type_range(tp)
+        if own is None or tp.canonical.kind not in (K.INT, K.BITS):
+            return None
+        ports = [p.name for p in block.input_ports()]
+        out = s.names.get(block.output_ports()[0].name)
+        if not isinstance(out, ir.Temp):
+            return None
+        args = [self.of(s.names[p]) for p in ports]
+        if any(a is None for a in args):
+            return None
+        if block.name == "NEG":
+            (lo, hi), = args
+            r = (-hi, -lo)
+        else:
+            (a0, a1), (b0, b1) = args
+            f = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y}[op]
+            cands = [f(x, y) for x in (a0, a1) for y in (b0, b1)]
+            r = (min(cands), max(cands))
+        if own[0] <= r[0] and r[1] <= own[1]:
+            return out, r
+        return None
+
+    def plain_arith(self, s: ir.Code):
+        """(output, operator, operands) of an ADD, SUB, MUL or NEG whose wrap cannot
+        act (see the module docstring), its output's range noted; else None."""
+        found = self.result(s)
+        if found is None:
+            return None
+        out, r = found
+        self.assigned(out, r)
+        block = s.block
+        return out, PLAIN[block.name], [s.names[p.name] for p in block.input_ports()]
+
+    def within(self, e, lo: int, hi: int) -> bool:
+        r = self.of(e)
+        return r is not None and lo <= r[0] and r[1] <= hi
+
+    def within_type(self, e, tp) -> bool:
+        """Whether every value of ``e`` is one ``tp`` holds (an integer type)."""
+        own = type_range(tp)
+        return own is not None and tp.canonical.kind is not K.BOOL and self.within(e, *own)
+
+    def stable(self, e) -> bool:
+        """Whether reading ``e`` later in the same statement gives the same value:
+        no call's VAR_IN_OUT hands a value back to it mid-statement."""
+        if isinstance(e, (ir.Const, ir.Temp)):
+            return True
+        if self._handed_back is None:
+            self._handed_back = {ir.root_var(st.target).path.upper() for st in ir.walk(
+                self.code.body) if isinstance(st, ir.Assign) and isinstance(st.value, ir.Item)
+                and ir.root_var(st.target) is not None}
+        return isinstance(e, ir.Ref) and e.var.path.upper() not in self._handed_back
+
+    # -- loops --------------------------------------------------------------------------
+    def loop_range(self, s: ir.For):
+        """The range of a FOR variable in the loop's body (None if unknown)."""
+        if not isinstance(s.var, ir.Ref) or s.var.var.path.upper() in written(s.body):
+            return None
+        step = _step(s)
+        start, end, own = self.of(s.start), self.of(s.end), type_range(s.var.type)
+        if step is None or start is None or end is None or own is None:
+            return None
+        lo, hi = (start[0], end[1]) if step > 0 else (end[0], start[1])
+        lo, hi = max(lo, own[0]), min(hi, own[1])
+        return (lo, hi) if lo <= hi else None
+
+    def fixed_end(self, s: ir.For) -> bool:
+        """Whether FOR's end is the same at every test: its statements pure (no FB),
+        and nothing the loop runs writes what it reads (FOR's own variable
+        included), so it may be computed once, before the loop."""
+        if any(not isinstance(st, (ir.Code, ir.SetTemp, ir.Check)) or
+               (isinstance(st, ir.Code) and st.block.stateful) for st in s.end_pre):
+            return False
+        reads = read_roots([s.end] + [e for st in s.end_pre for e in ir.exprs_of(st)])
+        if reads is None or not isinstance(s.var, ir.Ref):
+            return False
+        return not reads & (written(s.body) | {s.var.var.path.upper()})
+
+    def range_loop(self, s: ir.For):
+        """``(innermost, step)`` when FOR is a counted loop: a constant step, an end
+        that is the same at every test (:meth:`fixed_end`, its statements already
+        written) and within the variable's type; else None."""
+        step = _step(s)
+        if step is None or not self.fixed_end(s):
+            return None
+        end, own = self.of(s.end), type_range(s.var.type)
+        if end is None or own is None or not (own[0] <= end[0] and end[1] <= own[1]):
+            return None
+        innermost = not any(isinstance(st, ir.Loop) for st in ir.walk(s.body))
+        return innermost, step
+
+
+def _step(s: ir.For):
+    if s.step is None:
+        return 1
+    if isinstance(s.step, ir.Const) and type(s.step.value) is int and s.step.value:
+        return s.step.value
+    return None
+
+
+def read_roots(exprs) -> set | None:
+    """The variables (paths, upper case) ``exprs`` read; None if they read what a
+    call inside a loop could change unseen (a global, an inner instance's)."""
+    found = set()
+    for e in exprs:
+        for node in ir.iter_exprs(e):
+            if isinstance(node, ir.Ref):
+                var = node.var
+                if var.section == "VAR_EXTERNAL" or "." in var.path:
+                    return None
+                found.add(var.path.upper())
+            elif isinstance(node, (ir.FnCall, ir.Item)):
+                return None
+    return found
+
+
+def written(body: list) -> set:
+    """The variables (paths, upper case; an element's or member's whole variable)
+    ``body`` may write; an FB call writes its instance's, ``*`` stands for every
+    global a call may write."""
+    found = set()
+    for st in ir.walk(body):
+        targets = []
+        if isinstance(st, ir.Assign):
+            targets.append(st.target)
+        elif isinstance(st, ir.Code):
+            inputs = {p.name for p in st.block.input_ports()}
+            targets += [e for port, e in st.names.items() if port not in inputs]
+        elif isinstance(st, ir.For):
+            targets.append(st.var)
+        elif isinstance(st, ir.CallFb):
+            found.add(st.var.path.upper())
+            found.add("*")
+            targets += st.inouts
+        for target in targets:
+            var = ir.root_var(target)
+            if var is not None:
+                found.add(var.path.upper())
+                found.add(var.path.upper().split(".")[0])
+    return found
+
+
+__all__ = ["Ranges", "type_range", "written", "read_roots", "PLAIN"]
