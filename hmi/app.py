@@ -33,6 +33,7 @@ from fbd.debug.stepping import stepped_scan
 from fbd.runtime.faults import PlcFault
 
 from .loop import RealTimeLoop
+from .opcua_link import OpcuaLink
 from .panel import Panel
 from .panels import PANELS
 from .widgets import MessageField, fit_to_screen, minimum_height
@@ -149,6 +150,7 @@ class MainWindow(QMainWindow):
         self.modbus_action.setToolTip("Let SCADA/HMI clients read and drive this PLC, as "
                                       "'fbd serve' does (127.0.0.1, port 5020)")
         self.modbus_action.toggled.connect(self.set_serving)
+        self.opcua = OpcuaLink(self, self.sim_menu)
         restart_menu = self.sim_menu.addMenu("&Restart the PLC")
         restart_menu.setToolTip("Every variable from its initial value, the PLC running "
                                 "again (out of a FAULT too)")
@@ -209,6 +211,7 @@ class MainWindow(QMainWindow):
             self.debugger_window.close()
         if self.modbus is not None:              # it serves the old panel's PLC
             self.modbus_action.setChecked(False)
+        self.opcua.action.setChecked(False)
         if old is not None:
             old.shutdown()
             for menu in self._panel_menus:
@@ -367,6 +370,7 @@ class MainWindow(QMainWindow):
             self.loop.cycle_ns = round(plc.cycle * 1e6) * 1000
         if self.modbus is not None:
             self._follow_plc_with_server()
+        self.opcua.tick()
         if self.debugger_window is not None:   # the debugger owns the pacing
             self._follow_plc()
             return 0
@@ -452,7 +456,7 @@ class MainWindow(QMainWindow):
             state = "real time" if loop.speed == 1 else f"{loop.speed:g}x real time"
         dropped = f"  ·  {loop.dropped_ns / 1e9:.2f} s dropped" if loop.dropped_ns else ""
         served = (f"  ·  Modbus TCP {self.modbus_host}:{self.modbus.port}"
-                  if self.modbus is not None else "")
+                  if self.modbus is not None else "") + self.opcua.status()
         self.loop_label.setText(f"{state}{dropped}{served}")
         tips = ["How the PLC is paced: real time (one 5 ms scan per 5 ms of wall time), "
                 "faster or slower (Simulation > Speed), paused, or run by the debugger."]
@@ -461,13 +465,14 @@ class MainWindow(QMainWindow):
                         "not keep up (a busy computer, a dialog held open); the PLC then "
                         "runs behind the wall clock instead of catching up in a burst.")
         if served:
-            tips.append("Modbus TCP: SCADA/HMI clients can read and drive this PLC at this "
-                        "address (Simulation > Serve over Modbus TCP).")
+            tips.append("Served: SCADA/HMI clients can read and drive this PLC at this "
+                        "address (Simulation > Serve over Modbus TCP, Serve over OPC UA).")
         self.loop_label.setToolTip("\n\n".join(tips))
 
     def closeEvent(self, event) -> None:
         self.timer.stop()
         self._stop_serving()
+        self.opcua.stop()
         if self.debugger_window is not None:
             self.debugger_window.close()
         if self.panel is not None:

@@ -37,9 +37,15 @@ class DebuggerChange:
 
 
 def load_changed(dbg, path: str):
-    """The changed version of the debugger's program in ``path`` (a .st or PLCopen
-    file): its POU of the same name."""
-    from ..loading import load
+    """The changed version of the debugger's program in ``path``: in a .st or PLCopen
+    file, its POU of the same name; a Python network as ``fbd debug`` names it
+    (``FILE.py:FUNCTION`` or ``MODULE:FUNCTION``; a bare ``FILE.py``: its ``build``),
+    the file read anew."""
+    from ..loading import is_project_file, load, load_network
+    if not is_project_file(path):
+        if path.lower().endswith(".py"):
+            path += ":build"
+        return load_network(path)
     project = load(path)
     name = dbg.program.network.name
     match = next((p for p in project.pous if p.upper() == name.upper()), None)

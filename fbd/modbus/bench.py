@@ -32,12 +32,12 @@ import json
 import struct
 import subprocess
 import sys
-import threading
 import time
 
 from ..loading import load_network
 from ..runtime.plc import Plc
-from ..runtime.realtime import POLICIES, SKIP, RealtimeRunner
+from ..runtime.realtime import POLICIES, SKIP
+from ..runtime.schedule import measure
 from .serve import resolve
 from .server import ModbusServer
 
@@ -99,48 +99,6 @@ def _client_process(port: int, n: int, seconds: float, depth: int) -> dict:
     return json.loads(done.stdout)
 
 
-# --------------------------------------------------------------------------- the PLC
-class _ScanStarts:
-    """A ``before_scan`` hook noting the wall-clock time each scan starts."""
-
-    def __init__(self):
-        self.ns: list[int] = []
-
-    def __call__(self, _task) -> None:
-        self.ns.append(time.perf_counter_ns())
-
-
-def _phase(plc: Plc, policy: str, seconds: float, during=None) -> dict:
-    """Run the PLC in real time for ``seconds`` (while ``during()`` runs, if given);
-    returns its schedule's figures and the result of ``during``."""
-    st = plc.stats
-    before = (st.count, st.late, st.skipped, plc.now_us)
-    starts = _ScanStarts()
-    plc.main.before_scan.append(starts)
-    stop = threading.Event()
-    runner = threading.Thread(target=RealtimeRunner(plc, policy).run, args=(stop,))
-    t0 = time.perf_counter()
-    runner.start()
-    try:
-        result = None
-        if during is None:
-            time.sleep(seconds)
-        else:
-            result = during()
-    finally:
-        stop.set()
-        runner.join()
-        wall_us = (time.perf_counter() - t0) * 1e6
-        plc.main.before_scan.remove(starts)
-    periods = sorted(b - a for a, b in zip(starts.ns, starts.ns[1:]))
-    sim_us = plc.now_us - before[3]
-    return {"scans": st.count - before[0], "late": st.late - before[1],
-            "skipped": st.skipped - before[2],
-            "period_ms": sum(periods) / len(periods) / 1e6 if periods else 0.0,
-            "period_p99_ms": periods[int(0.99 * (len(periods) - 1))] / 1e6 if periods else 0.0,
-            "drift": (sim_us - wall_us) / wall_us, "result": result}
-
-
 def _row(label: str, clients: dict | None, schedule: dict) -> str:
     c = clients or {}
     load = (f"{c['rps']:>8,.0f}  {c['p50_ms']:>6.2f}  {c['p99_ms']:>6.2f}  {c['max_ms']:>7.1f}"
@@ -183,16 +141,16 @@ def main(argv=None) -> int:
 
     rows = []
     _say("no server ...")
-    rows.append(_row("no server", None, _phase(plc, args.missed_cycles, seconds)))
+    rows.append(_row("no server", None, measure(plc, args.missed_cycles, seconds)))
     with ModbusServer(plc, port=0, max_clients=max(counts) + 10) as server:
         _say(f"serving on 127.0.0.1:{server.port}; idle ...")
-        rows.append(_row("idle server", None, _phase(plc, args.missed_cycles, seconds)))
+        rows.append(_row("idle server", None, measure(plc, args.missed_cycles, seconds)))
         plan = [(n, 1) for n in counts] + ([(20, 10)] if 20 in counts else [])
         for n, depth in plan:
             label = f"{n} client{'s' if n > 1 else ''}" + (f", {depth} at a time"
                                                            if depth > 1 else "")
             _say(f"{label} ...")
-            schedule = _phase(plc, args.missed_cycles, seconds, lambda n=n, depth=depth: _client_process(
+            schedule = measure(plc, args.missed_cycles, seconds, lambda n=n, depth=depth: _client_process(
                 server.port, n, seconds, depth))
             rows.append(_row(label, schedule["result"], schedule))
 

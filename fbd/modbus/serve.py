@@ -9,6 +9,7 @@ server nor any program.
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import difflib
 import logging
@@ -33,16 +34,17 @@ def program_names() -> dict[str, str]:
 def register(subparsers) -> None:
     names = ", ".join(program_names()) or "none installed"
     p = subparsers.add_parser(
-        "serve", help="run a program in real time and serve it over Modbus TCP",
-        description="Run MODULE:FUNCTION (or a named program: " + names + ") on a PLC in real "
-                    "time and serve its located inputs and outputs over Modbus TCP, laid out as "
-                    "OpenPLC lays them out (--map prints the table). Ctrl-C stops it.")
-    p.add_argument("target", metavar="MODULE:FUNCTION|NAME")
+        "serve", help="run a program in real time and serve it over Modbus TCP and OPC UA",
+        description="Run MODULE:FUNCTION (or a named program: " + names + ", or a PLCopen or "
+                    "ST file) on a PLC in real time and serve its located inputs and outputs "
+                    "over Modbus TCP, laid out as OpenPLC lays them out (--map prints the "
+                    "table), and with --opcua every variable over OPC UA. Ctrl-C stops it.")
+    p.add_argument("target", metavar="MODULE:FUNCTION|NAME|FILE")
     p.add_argument("--bind", default="127.0.0.1", metavar="ADDRESS",
                    help="the address to listen on (default 127.0.0.1, this machine only; "
                         "0.0.0.0 for every interface)")
     p.add_argument("--port", default=None,
-                   help="the TCP port (default 5020; Modbus's own 502 needs root)")
+                   help="the Modbus TCP port (default 5020; Modbus's own 502 needs root)")
     p.add_argument("--cycle", default=None,
                    help="scan cycle, e.g. 5ms, 10ms (default 5ms; for a PLCopen project, its "
                         "task's interval)")
@@ -75,6 +77,10 @@ def register(subparsers) -> None:
                         "(an online change)")
     p.add_argument("--map", action="store_true",
                    help="print the Modbus address of every located port and exit")
+    p.add_argument("--modbus", action=argparse.BooleanOptionalAction, default=None,
+                   help="serve Modbus TCP (default: yes, unless --opcua is given)")
+    from ..opcua.cli import add_options
+    add_options(p)
     p.set_defaults(func=cmd_serve)
 
 
@@ -152,27 +158,37 @@ def cmd_serve(args) -> int:
     from ..runtime.plc import Plc
 
     port = _whole("--port", args.port, None, 0, 65535, "a TCP port")
+    opcua_port = _whole("--opcua-port", args.opcua_port, None, 0, 65535, "a TCP port")
     idle_timeout = _seconds("--idle-timeout", args.idle_timeout, None, 0.0, "0: never")
     max_clients = _whole("--max-clients", args.max_clients, None, 1, 100_000,
                          "the number of clients")
     every = _seconds("--stats", args.stats, None, 0.1)
+    modbus = args.modbus if args.modbus is not None else not args.opcua
+    if not (modbus or args.opcua):
+        raise CliError("--no-modbus leaves nothing to serve; add --opcua")
     target = resolve(args.target)
     task = "main"
-    if is_project_file(target):
-        net, interval_us, task = _project_program(target)
-        if args.cycle:
-            cycle_us = _cycle(args.cycle)
-        else:
-            cycle_us = _bounded_cycle(interval_us or 5000, f"{target}: its task's interval")
-    else:
-        net = load_network(target)
-        cycle_us = _cycle(args.cycle or "5ms")
     retain_period = _seconds("--retain-period", args.retain_period, 1.0, 0.001)
     snap = _read_retain(args.retain) if args.retain else None
-    # the PLC's clock goes on from the snapshot's time, so a retained timer's start
-    # time stays in its past: the time the process was down is not counted
-    plc = Plc(net, cycle=f"T#{cycle_us}us", on_fault=args.on_fault, task_name=task,
-              clock_start=datetime.timedelta(microseconds=snap.time_us) if snap else 0.0)
+    if is_project_file(target) and args.opcua and not args.map:
+        if args.retain or args.reload_on_change:
+            raise CliError("--retain and --reload-on-change serve one program: name it "
+                           f"({target}:PROGRAM), or leave --opcua out")
+        plc, cycle_us = _project_plc(target, args.cycle, modbus, args.on_fault)
+    else:
+        if is_project_file(target):
+            net, interval_us, task = _project_program(target)
+            if args.cycle:
+                cycle_us = _cycle(args.cycle)
+            else:
+                cycle_us = _bounded_cycle(interval_us or 5000, f"{target}: its task's interval")
+        else:
+            net = load_network(target)
+            cycle_us = _cycle(args.cycle or "5ms")
+        # the PLC's clock goes on from the snapshot's time, so a retained timer's start
+        # time stays in its past: the time the process was down is not counted
+        plc = Plc(net, cycle=f"T#{cycle_us}us", on_fault=args.on_fault, task_name=task,
+                  clock_start=datetime.timedelta(microseconds=snap.time_us) if snap else 0.0)
     from .image import ProcessImage
     if args.map:
         image = ProcessImage(plc)
@@ -182,22 +198,41 @@ def cmd_serve(args) -> int:
     from ..runtime.realtime import RealtimeRunner
     from .server import DEFAULT_PORT, IDLE_TIMEOUT, MAX_CLIENTS, ModbusServer
 
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("fbd: modbus: %(message)s"))
-    modbus_log = logging.getLogger("fbd.modbus")
-    modbus_log.addHandler(handler)
-    level = modbus_log.level
-    modbus_log.setLevel(logging.INFO)
+    opcua = None
+    if args.opcua:
+        from ..opcua.cli import make_server
+        opcua = make_server(plc, args, opcua_port)
+    handlers = []
+    for name, logger in (("modbus", "fbd.modbus"), ("opcua", "fbd.opcua")):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter(f"fbd: {name}: %(message)s"))
+        log = logging.getLogger(logger)
+        log.addHandler(handler)
+        handlers.append((log, handler, log.level))
+        log.setLevel(logging.INFO)
+    server = None
     try:
-        server = ModbusServer(plc, host=args.bind, port=DEFAULT_PORT if port is None else port,
-                              idle_timeout=IDLE_TIMEOUT if idle_timeout is None else idle_timeout,
-                              max_clients=MAX_CLIENTS if max_clients is None else max_clients)
+        if modbus:
+            server = ModbusServer(plc, host=args.bind,
+                                  port=DEFAULT_PORT if port is None else port,
+                                  idle_timeout=IDLE_TIMEOUT if idle_timeout is None
+                                  else idle_timeout,
+                                  max_clients=MAX_CLIENTS if max_clients is None else max_clients)
         keeper = _keep_retained(plc, args.retain, snap, retain_period) if args.retain else None
-        reloader = _reloader(plc, args.target, target) if args.reload_on_change else None
-        server.start()
-        runner = RealtimeRunner(plc, args.missed_cycles)
+        reloader = _reloader(plc, args.target, target, modbus) if args.reload_on_change \
+            else None
         try:
-            _serve(plc, server, runner, cycle_us, args, every)
+            if server is not None:
+                server.start()
+            if opcua is not None:
+                try:
+                    opcua.start()
+                except BaseException:
+                    if server is not None:
+                        server.stop()
+                    raise
+            runner = RealtimeRunner(plc, args.missed_cycles)
+            _serve(plc, server, runner, cycle_us, args, every, opcua)
         finally:
             if reloader is not None:
                 reloader.close()
@@ -206,12 +241,13 @@ def cmd_serve(args) -> int:
                 print(f"fbd: retain: {_plural(len(plc.retained), 'variable')} saved to {args.retain}"
                       + (f" ({keeper.error})" if keeper.error else ""), file=sys.stderr)
     finally:
-        modbus_log.removeHandler(handler)
-        modbus_log.setLevel(level)
+        for log, handler, level in handlers:
+            log.removeHandler(handler)
+            log.setLevel(level)
     return 0
 
 
-def _serve(plc, server, runner, cycle_us: int, args, every: float | None) -> None:
+def _serve(plc, server, runner, cycle_us: int, args, every: float | None, opcua=None) -> None:
     stop = threading.Event()
     previous = None
     if threading.current_thread() is threading.main_thread():
@@ -223,17 +259,25 @@ def _serve(plc, server, runner, cycle_us: int, args, every: float | None) -> Non
         # The line a client waits for comes after the handlers, and inside the try that
         # ends the run: a Ctrl-C or a SIGTERM sent once it is out always stops cleanly
         # (on a loaded machine clients were served before this thread got that far).
-        n = len(server.image.locations)
-        timeout = f"idle timeout {server.idle_timeout:g} s" if server.idle_timeout else \
-            "no idle timeout"
-        print(f"fbd: serving {plc.program.name} ({n} located port{'s' if n != 1 else ''}) "
-              f"over Modbus TCP on {args.bind}:{server.port}, a scan every "
-              f"{cycle_us / 1000:g} ms (missed cycles: {runner.policy}); at most "
-              f"{server.max_clients} clients, {timeout}; Ctrl-C stops", file=sys.stderr,
-              flush=True)
-        plc.state_listeners.append(_report)
+        if server is not None:
+            n = len(server.image.locations)
+            timeout = f"idle timeout {server.idle_timeout:g} s" if server.idle_timeout else \
+                "no idle timeout"
+            print(f"fbd: serving {plc.program.name} ({n} located port{'s' if n != 1 else ''}) "
+                  f"over Modbus TCP on {args.bind}:{server.port}, a scan every "
+                  f"{cycle_us / 1000:g} ms (missed cycles: {runner.policy}); at most "
+                  f"{server.max_clients} clients, {timeout}; Ctrl-C stops", file=sys.stderr,
+                  flush=True)
+        if opcua is not None:
+            n = len(opcua.space.variables)
+            print(f"fbd: serving {opcua.space.root.name} ({_plural(n, 'variable')}) over OPC "
+                  f"UA at {opcua.endpoint} ({opcua.security_summary}), a scan every "
+                  f"{cycle_us / 1000:g} ms (missed cycles: {runner.policy}); Ctrl-C stops",
+                  file=sys.stderr, flush=True)
+        plc.state_listeners.append(lambda p, change: _report(p, change, server is not None))
         if every:
-            printer = threading.Thread(target=_print_stats, args=(runner, server, stop, every),
+            printer = threading.Thread(target=_print_stats,
+                                       args=(runner, server, stop, every, opcua),
                                        name="fbd-serve-stats", daemon=True)
             printer.start()
         runner.run(stop)
@@ -243,22 +287,29 @@ def _serve(plc, server, runner, cycle_us: int, args, every: float | None) -> Non
         stop.set()
         if printer is not None:
             printer.join()
-        server.stop()
+        if server is not None:
+            server.stop()
+        if opcua is not None:
+            opcua.stop()
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
     state = "" if plc.state == "RUN" else f" (in {_state_words(plc)})"
+    figures = [_client_figures(server)] if server is not None else []
+    if opcua is not None:
+        figures.append(_opcua_figures(opcua))
     print(f"fbd: stopped after {time.monotonic() - t0:.1f} s{state}: "
-          f"{_scan_figures(plc.stats)}; {_client_figures(server)}", file=sys.stderr)
+          f"{_scan_figures(plc.stats)}; {'; '.join(figures)}", file=sys.stderr)
 
 
-def _report(plc, change: str) -> None:
+def _report(plc, change: str, modbus: bool) -> None:
     """A line for each change of the PLC's state: a fault once, with what to do."""
     from .control import CONTROL
     if change == "fault":
         outputs = "went to zero" if plc.on_fault == "zero" else "hold their last values"
+        how = (f"write 3 (warm) or 4 (cold) to holding register {CONTROL}" if modbus else
+               "call the PLC object's WarmRestart or ColdRestart over OPC UA")
         text = (f"FAULT at {plc.fault.describe()}; no scan runs, the outputs {outputs}, the "
-                f"server goes on; to restart, write 3 (warm) or 4 (cold) to holding register "
-                f"{CONTROL}")
+                f"server goes on; to restart, {how}")
     elif change.endswith("restart"):
         text = f"{change}: RUN again, scan {plc.scans + 1:,} next"
     else:
@@ -300,7 +351,7 @@ def _keep_retained(plc, path: str, snap, period: float):
     return keeper
 
 
-def _reloader(plc, given: str, target: str):
+def _reloader(plc, given: str, target: str, modbus: bool = True):
     """Follow the program's file (--reload-on-change)."""
     from ..tools.reload import Reloader, source_path
     from .image import locate
@@ -313,7 +364,7 @@ def _reloader(plc, given: str, target: str):
         print(f"fbd: reload: {line}", file=sys.stderr, flush=True)
 
     def check(program) -> None:
-        if not locate(program):
+        if modbus and not locate(program):
             raise CliError(f"{program.name} has no located port to serve")
     return Reloader(plc, path, build, say, module=module, check=check)
 
@@ -351,26 +402,61 @@ def _client_figures(server) -> str:
             f"timed out)")
 
 
-def _print_stats(runner, server, stop: threading.Event, every: float) -> None:
+def _opcua_figures(opcua) -> str:
+    st = opcua.stats
+    return (f"OPC UA: {st.writes:,} writes, {st.refused:,} refused, {st.values:,} values "
+            f"published")
+
+
+def _print_stats(runner, server, stop: threading.Event, every: float, opcua=None) -> None:
     """A line every ``every`` seconds: this period's scans and requests, the clients now."""
     plc = runner.plc
 
     def snapshot():
         st = plc.stats
         return ({"count": st.count, "total_ns": st.total_ns, "overruns": st.overruns,
-                 "late": st.late, "skipped": st.skipped}, server.stats.requests,
-                time.monotonic())
+                 "late": st.late, "skipped": st.skipped},
+                server.stats.requests if server is not None else 0, time.monotonic())
     last = snapshot()
     while not stop.wait(every):
         now = snapshot()
         requests = now[1] - last[1]
         seconds = now[2] - last[2]
         behind = f", {runner.lag_us / 1000:.1f} ms behind" if runner.policy == "catch-up" else ""
+        parts = []
+        if server is not None:
+            parts.append(f"{_plural(server.clients, 'client')}, {requests / seconds:,.0f} "
+                         f"requests/s, {server.stats.refused:,} refused in all")
+        if opcua is not None:
+            parts.append(f"OPC UA: {_plural(opcua.clients, 'client')}, "
+                         f"{opcua.stats.values:,} values published in all")
         print(f"fbd: stats, last {seconds:.1f} s: {_state_words(plc)}, "
-              f"{_scan_figures(plc.stats, last[0])}{behind}; "
-              f"{_plural(server.clients, 'client')}, {requests / seconds:,.0f} requests/s, "
-              f"{server.stats.refused:,} refused in all", file=sys.stderr, flush=True)
+              f"{_scan_figures(plc.stats, last[0])}{behind}; {'; '.join(parts)}",
+              file=sys.stderr, flush=True)
         last = now
+
+
+def _project_plc(path: str, cycle: str | None, modbus: bool, on_fault: str):
+    """``fbd serve plc.st --opcua``: the whole configuration, every task, as
+    :meth:`fbd.project.Project.plc` runs it; (plc, the main task's cycle in µs).
+    Modbus beside it serves the main task's located ports, so it takes one task."""
+    from .. import load
+    from ..errors import FbdError
+    project = load(path)
+    config = project.configuration
+    if config is None or not config.tasks:
+        raise CliError(f"{path} has no configuration to run; name the POU to serve, as in "
+                       f"{path}:POU (its POUs: {', '.join(project.pous) or 'none'})")
+    if modbus and len(config.tasks) > 1:
+        raise CliError(f"{path}: its configuration runs {len(config.tasks)} programs and "
+                       f"Modbus serves one; serve it over OPC UA alone (--no-modbus)")
+    if cycle and any(tk.interval_us for tk in config.tasks):
+        raise CliError(f"--cycle {cycle}: {path}'s tasks give their own intervals")
+    try:
+        plc = project.plc(cycle=f"T#{_cycle(cycle)}us" if cycle else 0.005, on_fault=on_fault)
+    except FbdError as e:
+        raise CliError(str(e)) from None
+    return plc, _bounded_cycle(plc.main.cycle_us, f"{path}: its task's interval")
 
 
 def _project_program(path: str):

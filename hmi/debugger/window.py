@@ -220,7 +220,8 @@ class DebuggerWindow(QMainWindow):
         if path is None:
             path, _filter = QFileDialog.getOpenFileName(
                 self, "Online change: the changed program", "",
-                "Programs (*.st *.xml);;Structured Text (*.st);;PLCopen XML (*.xml)")
+                "Programs (*.st *.xml *.py);;Structured Text (*.st);;PLCopen XML (*.xml);;"
+                "Python network, its build() (*.py)")
             if not path:
                 return False
         dbg = self.debugger

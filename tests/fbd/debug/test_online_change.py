@@ -46,3 +46,31 @@ def test_a_preview_changes_nothing_and_the_change_keeps_the_debuggers_setup():
     hit = dbg.run_until_break(max_scans=100)
     assert hit is not None and dbg.plc.get("prg.n") == 7 and dbg.scans == 7
     assert dbg.trend_paths == ["prg.n"]
+
+
+NETWORK_PY = """
+from fbd import INT, Network
+from blocks import ADD
+
+def build():
+    net = Network("counter")
+    n = net.add("n", ADD(INT), IN2=STEP)
+    net.connect(n.OUT, n.IN1, feedback=True)
+    net.output("N", n.OUT)
+    return net
+"""
+
+
+def test_a_python_networks_file_is_read_anew_for_an_online_change(tmp_path):
+    from fbd.debug.online import load_changed
+    source = tmp_path / "counter.py"
+    source.write_text(NETWORK_PY.replace("STEP", "1"))
+    dbg = Debugger(Plc(load_changed(None, str(source))))
+    dbg.step(3)
+    source.write_text(NETWORK_PY.replace("STEP", "10"))
+    for named in (str(source), f"{source}:build"):
+        assert dbg.preview_change(load_changed(dbg, named)).lines() == []
+    done = dbg.online_change(load_changed(dbg, str(source)))
+    assert done.change.carried.kept == ["N", "n.OUT"]
+    dbg.step(2)
+    assert dbg.get("N") == 23                       # 3, then +10 a scan from its count
