@@ -160,13 +160,16 @@ class _Unary(Block):
 
 @register
 class ABS(_Unary):
-    """Absolute value; ABS of the most negative integer wraps to itself (INT -32768)."""
+    """Absolute value; ABS of the most negative integer wraps to itself (INT -32768).
+
+    A REAL's is matiec's ``op < 0 ? -op : op``: -0.0 and a NaN keep their sign.
+    """
 
     def code(self, io):
         if io.T.kind is Kind.INT and not io.T.signed:
             return f"{io.OUT} = {io.IN}"
         if io.T.kind is Kind.REAL:  # exact: a REAL's magnitude is a REAL
-            return f"{io.OUT} = abs({io.IN})"
+            return f"{io.OUT} = -{io.IN} if {io.IN} < 0 else {io.IN}"
         return f"{io.OUT} = {io.T.wrap(f'abs({io.IN})')}"
 
 

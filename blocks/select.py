@@ -93,7 +93,9 @@ class LIMIT(Block):
 
     If MN > MX (an empty range) the formula gives MX whatever IN is: the
     upper limit wins. CODESYS defines LIMIT by the same formula; matiec
-    differs there (it returns MN when IN <= MN).
+    differs there (it returns MN when IN <= MN). Elsewhere each comparison is
+    matiec's ``IN > MN ? (IN < MX ? IN : MX) : MN``, so a NaN gives MN and
+    LIMIT(-0.0, 0.0, 0.0) -0.0, as there.
     """
     family = "select"
     types = {"T": ANY_ELEMENTARY}
@@ -102,9 +104,9 @@ class LIMIT(Block):
     outputs = [Port("OUT", "T", doc="IN, clamped into MN..MX")]
 
     def code(self, io):
-        low = io.tmp()
-        return [f"{low} = {io.MN} if {io.MN} > {io.IN} else {io.IN}",   # MAX(IN, MN)
-                f"{io.OUT} = {io.MX} if {io.MX} < {low} else {low}"]     # MIN(.., MX)
+        inside = f"{io.IN} if {io.IN} < {io.MX} else {io.MX}"      # MIN(IN, MX) when IN > MN
+        below = f"{io.MX} if {io.MN} > {io.MX} else {io.MN}"       # IEC's MX for an empty range
+        return f"{io.OUT} = ({inside}) if {io.IN} > {io.MN} else ({below})"
 
 
 @register

@@ -17,12 +17,14 @@ def same(a: t.DataType, b: t.DataType) -> bool:
 #: the library functions whose result type only the context gives (matiec's TRUNC
 #: has an overload per integer type and picks one as it picks an untyped literal's)
 RESULT_FROM_CONTEXT = frozenset({"TRUNC"})
+#: the input that chooses, not gives, a selection's result (SEL's G, MUX's K)
+SELECTOR = {"SEL": "G", "MUX": "K"}
 
 
 def untyped(e) -> bool:
     """A literal without a type prefix, a call of TRUNC, or an expression or a
-    function call of such only (``MAX(1, 3)``): its type comes from the context,
-    as matiec types it."""
+    function call of such only (``MAX(1, 3)``, ``SEL(g, 73, 1)``: a selector
+    does not count): its type comes from the context, as matiec types it."""
     if isinstance(e, A.Literal):
         return e.type_name is None and e.kind in ("int", "real", "bool")
     if isinstance(e, A.Unary):
@@ -32,7 +34,10 @@ def untyped(e) -> bool:
     if isinstance(e, A.Call):
         if e.name.upper() in RESULT_FROM_CONTEXT:
             return True
-        return bool(e.args) and all(not a.output and untyped(a.value) for a in e.args)
+        selector = SELECTOR.get(e.name.upper())
+        values = [a for k, a in enumerate(e.args)
+                  if not (selector and (a.name.upper() == selector if a.name else k == 0))]
+        return bool(values) and all(not a.output and untyped(a.value) for a in values)
     return False
 
 

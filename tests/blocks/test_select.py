@@ -1,6 +1,7 @@
 """SEL, MUX, MAX, MIN, LIMIT, MOVE: selection per type, MUX numbering and range, typing."""
 
 import datetime as dt
+import math
 
 import pytest
 
@@ -279,6 +280,21 @@ def test_limit_on_real_time_and_string():
         dt.timedelta(seconds=5)]
     assert scans(blocks.LIMIT(STRING), [{"MN": "b", "IN": "apple", "MX": "d"},
                                         {"MN": "b", "IN": "cat", "MX": "d"}]) == ["b", "cat"]
+
+
+def test_limit_of_a_nan_gives_mn_as_matiec_does():
+    # matiec's IN > MN ? (IN < MX ? IN : MX) : MN (oracle: LIMIT(REAL#-1.0, SQRT(-1.0), REAL#1.0) = -1.0,
+    # for an LREAL too); found by the fidelity campaign, where ASIN(LIMIT(-1.0, nan, 1.0)) was NaN here
+    nan = float("nan")
+    assert scans(blocks.LIMIT(REAL), [{"MN": -1.0, "IN": nan, "MX": 1.0}]) == [-1.0]
+    assert scans(blocks.LIMIT(LREAL), [{"MN": -1.0, "IN": nan, "MX": 1.0}]) == [-1.0]
+
+
+def test_limit_between_signed_zeros_compares_as_matiec_does():
+    # oracle: LIMIT(REAL#-0.0, REAL#0.0, REAL#0.0) = -0.0 (IN > MN is false: MN), LIMIT(0.0, -0.0, -0.0) = 0.0
+    signs = [math.copysign(1.0, v) for v in scans(blocks.LIMIT(REAL), [{"MN": -0.0, "IN": 0.0, "MX": 0.0},
+                                                                       {"MN": 0.0, "IN": -0.0, "MX": -0.0}])]
+    assert signs == [-1.0, 1.0]
 
 
 def test_limit_on_unsigned_near_the_top_of_the_range():

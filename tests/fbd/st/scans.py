@@ -1,9 +1,12 @@
 """Running a .st text scan by scan and printing rows as the matiec oracle
 prints them (TRUE/FALSE, T#<ms>ms, decimal integers), so a test compares
-with matiec's rows written into it."""
+with matiec's rows written into it; and reading the value of one of the
+oracle's columns from a PLC."""
 
 import datetime
+import re
 
+from fbd import types as t
 from fbd.real32 import real32_text
 from fbd.st.project import load
 from fbd.testing import Harness
@@ -50,6 +53,34 @@ def rows(source: str, columns: list[str], scans: int, sets: dict | None = None, 
 def expected(csv: str) -> str:
     """The oracle's CSV without its header line."""
     return "\n".join(line.strip() for line in csv.strip().splitlines()[1:])
+
+
+def resolve(plc, task_name, signals, program, column):
+    """The value of one of matiec's columns (``x``, ``T1.Q``, ``a[3]``, ``g[1,2]``, ``p.X``)."""
+    parts = re.findall(r"[A-Za-z_]\w*|\[[^\]]*\]", column)
+    for cut in range(len(parts), 0, -1):
+        names = [p for p in parts[:cut] if not p.startswith("[")]
+        if len(names) != cut:
+            continue
+        path = signals.get(f"{program}.{'.'.join(names)}".upper())
+        if path is not None:
+            break
+    else:
+        raise KeyError(column)
+    info = plc.task(task_name).program.signal(path)
+    value, tp = plc.get_raw(f"{task_name}:{path}"), info.type
+    for part in parts[cut:]:
+        c = tp.canonical
+        if part.startswith("["):
+            indices = [int(x) for x in part[1:-1].split(",")]
+            value, tp = value[c.offset(indices)], c.element
+        else:
+            k = c.field_index(part)
+            value, tp = value[k], c.fields[k].type
+    c = tp.canonical
+    if c.kind is t.Kind.ENUM:
+        return c.name_of(value)
+    return value
 
 
 def configuration_rows(source: str, columns: list[str], ticks: int, sets: dict | None = None,

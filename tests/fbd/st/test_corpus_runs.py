@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import fbd
-from fbd import types as t
+from tests.fbd.st.scans import resolve
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parents[1] / "data" / "st"
@@ -21,34 +21,6 @@ REFUSED = {
     "openplc_samples/RobotStudio/Estun/generated_plc.st": "SFUN_SERVO_INPUT_UPDATE is not declared",
     "openplc_samples/successed_ST/Code_13.st": "cannot assign UINT to Crane_TimeDelay_Timer_ET",
 }
-
-
-def resolve(plc, task_name, signals, program, column):
-    """The value of one of matiec's columns (``x``, ``T1.Q``, ``a[3]``, ``g[1,2]``, ``p.X``)."""
-    parts = re.findall(r"[A-Za-z_]\w*|\[[^\]]*\]", column)
-    for cut in range(len(parts), 0, -1):
-        names = [p for p in parts[:cut] if not p.startswith("[")]
-        if len(names) != cut:
-            continue
-        path = signals.get(f"{program}.{'.'.join(names)}".upper())
-        if path is not None:
-            break
-    else:
-        raise KeyError(column)
-    info = plc.task(task_name).program.signal(path)
-    value, tp = plc.get_raw(f"{task_name}:{path}"), info.type
-    for part in parts[cut:]:
-        c = tp.canonical
-        if part.startswith("["):
-            indices = [int(x) for x in part[1:-1].split(",")]
-            value, tp = value[c.offset(indices)], c.element
-        else:
-            k = c.field_index(part)
-            value, tp = value[k], c.fields[k].type
-    c = tp.canonical
-    if c.kind is t.Kind.ENUM:
-        return c.name_of(value)
-    return value
 
 
 def same(mine, theirs) -> bool:

@@ -72,6 +72,21 @@ def test_a_function_of_untyped_literals_takes_its_type_from_the_context_too():
     assert scans.rows(MIXED_CALLS, ["q", "g"], 1, program="prg") == "1,0,10,TRUE"
 
 
+SELECTIONS_OF_LITERALS = """
+PROGRAM prg
+VAR u, v, w : USINT; g : BOOL; k : INT := 1; END_VAR
+u := SEL(g, 73, 1);
+v := SEL(TRUE, SEL(g, 73, 1), USINT#232);
+w := MIN(MUX(k, 3, 7, 9), USINT#200);
+END_PROGRAM
+"""
+
+
+def test_a_selection_of_untyped_literals_takes_its_type_from_the_context_not_from_its_selector():
+    # matiec: SEL__USINT__BOOL__USINT__USINT; found by the fidelity campaign (SEL(g, 73, 1) was LINT)
+    assert scans.rows(SELECTIONS_OF_LITERALS, ["u", "v", "w"], 1, program="prg") == "1,0,73,232,7"
+
+
 REALS = """
 PROGRAM prg
 VAR

@@ -1,0 +1,59 @@
+"""Which known cause a (reduced) difference has: a defect of fbd already
+reported, or a difference docs/st.md documents. Each rule looks at the
+outcome and at the reduced program's text; a difference no rule claims is
+new, and goes to whoever triages the campaign.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .runner import DIFFER
+
+#: constructs (generator tags) that the front end here refuses or crashes on
+#: today, though matiec takes them
+KNOWN_REFUSALS = {
+    "LEN": "LEN's result is INT, where matiec types it by its use (any integer)",
+    "FIND": "FIND's result is INT, where matiec types it by its use (any integer)",
+    "date_arithmetic": "DT + TIME, TOD - TIME, DATE - DATE ... are refused as operators",
+}
+#: constructs that run here but give other values than matiec's today (REAL,
+#: FB input, located input and timer ones are fixed: their tags are generated
+#: again)
+KNOWN_DIFFERENCES: dict[str, str] = {}
+#: a campaign ``--without`` them looks past the known differences
+KNOWN_TAGS = frozenset(KNOWN_REFUSALS) | frozenset(KNOWN_DIFFERENCES)
+
+# label -> (outcome kinds, test of (outcome, source))
+RULES = {
+    "matiec defect: LIMIT with MN > MX gives MN (IEC: MIN(MAX(IN, MN), MX) = MX)":
+        ((DIFFER,), lambda o, s: limit_upside_down(s)),
+    "matiec defect: REPLACE inserts only L characters of IN2 (IEC: all of IN2)":
+        ((DIFFER,), lambda o, s: o.type == "STRING" and "REPLACE(" in s),
+    "documented: STRING_TO_TIME/DATE/TOD/DT read a literal here (docs/plcopen.md), matiec a number of "
+    "seconds":
+        ((DIFFER,), lambda o, s: re.search(r"\bSTRING_TO_(TIME|DATE|TOD|DT)\(", s)),
+    "reported: STRING_TO_<number> of a text not its type's literal ('3.5' to a DWORD: 0 here, 3 in matiec)":
+        ((DIFFER,), lambda o, s: re.search(r"\bSTRING_TO_(?!TIME|DATE|TOD|DT)\w+\(", s)),
+    "reported: a STRING holds 254 characters here, 126 in matiec (STR_MAX_LEN), which cuts there":
+        ((DIFFER,), lambda o, s: o.type == "STRING" and len(str(o.theirs)) == 126 and len(str(o.mine)) > 126),
+    "documented: TIME here is in µs, matiec's in ns":
+        ((DIFFER,), lambda o, s: o.relation == "below 1 µs"),
+}
+
+
+def attribute(outcome, program) -> str | None:
+    source = program.source
+    for label, (kinds, test) in RULES.items():
+        if outcome.kind in kinds and test(outcome, source):
+            return label
+    return None
+
+
+
+
+def limit_upside_down(source: str) -> bool:
+    number = r"\(?(?:\w+#)?(-?[\d.]+(?:E-?\d+)?)\)?"
+    return any(float(lo) > float(hi) for lo, hi in re.findall(rf"LIMIT\({number}, .*?, {number}\)", source))
+
+
