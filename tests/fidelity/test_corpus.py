@@ -24,8 +24,6 @@ DIFFER_TODAY = {
                                                  "the in-out's in matiec (which copies it back last)",
     "reduced_index_and_in_out_call": "a[v MOD 4 + 1] := f(io := v): the index is computed after the call "
                                      "here, before it in matiec's C (the order C leaves unspecified)",
-    "reduced_trunc_in_a_comparison_function": "LT(TRUNC(r), -1) is refused here (TRUNC taken as ULINT); "
-                                              "matiec picks TRUNC's SINT overload",
 }
 
 

@@ -87,6 +87,27 @@ def test_a_selection_of_untyped_literals_takes_its_type_from_the_context_not_fro
     assert scans.rows(SELECTIONS_OF_LITERALS, ["u", "v", "w"], 1, program="prg") == "1,0,73,232,7"
 
 
+TRUNC_IN_COMPARISON_FUNCTIONS = """
+PROGRAM prg
+VAR r : REAL := 300.5; a, b, c, d, e, f, g : BOOL; END_VAR
+  a := LT(TRUNC(r), -1);
+  b := LT(TRUNC(r), 100);
+  c := LT(TRUNC(r), 1000);
+  d := GT(TRUNC(r), 0);
+  e := LT(TRUNC(r), -200);
+  f := LT(TRUNC(r), 200);
+  g := LT(TRUNC(r), 40000);
+END_PROGRAM
+"""
+
+
+def test_a_trunc_in_a_comparison_function_takes_the_first_overload_that_holds_the_literals():
+    # matiec (iec2c 6bb2c339df6f): LT__BOOL__SINT for -1, 100 and 0 (TRUNC(300.5) as SINT is 44),
+    # INT for -200 and 200, DINT for 40000; the operator form stays ULINT / LINT
+    assert scans.rows(TRUNC_IN_COMPARISON_FUNCTIONS, list("abcdefg"), 1, program="prg") \
+        == "1,0,FALSE,TRUE,TRUE,TRUE,FALSE,FALSE,TRUE"
+
+
 REALS = """
 PROGRAM prg
 VAR
