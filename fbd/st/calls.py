@@ -14,9 +14,9 @@ def same(a: t.DataType, b: t.DataType) -> bool:
     return a is b or a.canonical is b.canonical
 
 
-#: the library functions whose result type only the context gives (matiec's TRUNC
-#: has an overload per integer type and picks one as it picks an untyped literal's)
-RESULT_FROM_CONTEXT = frozenset({"TRUNC"})
+#: the library functions whose result type only the context gives (matiec's TRUNC,
+#: LEN and FIND have an overload per integer type, picked as an untyped literal's type)
+RESULT_FROM_CONTEXT = frozenset({"TRUNC", "LEN", "FIND"})
 #: the input that chooses, not gives, a selection's result (SEL's G, MUX's K)
 SELECTOR = {"SEL": "G", "MUX": "K"}
 

@@ -13,8 +13,6 @@ from .runner import DIFFER
 #: constructs (generator tags) that the front end here refuses or crashes on
 #: today, though matiec takes them
 KNOWN_REFUSALS = {
-    "LEN": "LEN's result is INT, where matiec types it by its use (any integer)",
-    "FIND": "FIND's result is INT, where matiec types it by its use (any integer)",
     "date_arithmetic": "DT + TIME, TOD - TIME, DATE - DATE ... are refused as operators",
 }
 #: constructs that run here but give other values than matiec's today (REAL,

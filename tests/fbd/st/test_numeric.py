@@ -108,6 +108,27 @@ def test_a_trunc_in_a_comparison_function_takes_the_first_overload_that_holds_th
         == "1,0,FALSE,TRUE,TRUE,TRUE,FALSE,FALSE,TRUE"
 
 
+LEN_AND_FIND_IN_CONTEXT = """
+PROGRAM prg
+VAR s : STRING := 'Hello'; d : DINT; u : USINT; m : ULINT; a, b, c : BOOL; i : INT; END_VAR
+  d := LEN(s);
+  u := FIND(s, 'l');
+  m := MAX(ULINT#1, FIND(s, 'o'));
+  a := LT(d, LEN(s));
+  b := LEN(s) > 3;
+  c := LT(LEN(s), 300);
+  i := LEN(s) + FIND(s, 'e');
+END_PROGRAM
+"""
+
+
+def test_len_and_find_take_their_integer_type_from_their_use_as_trunc_does():
+    # matiec: LEN__DINT__STRING, FIND__USINT__..., FIND__ULINT__..., LEN__ULINT__STRING for `> 3`,
+    # LT__BOOL__INT for 300; here every one of these was refused (LEN and FIND gave INT)
+    assert scans.rows(LEN_AND_FIND_IN_CONTEXT, list("dumabci"), 1, program="prg") \
+        == "1,0,5,3,5,FALSE,TRUE,TRUE,7"
+
+
 REALS = """
 PROGRAM prg
 VAR
