@@ -20,8 +20,6 @@ DIFFER_TODAY = {
     # reported to the lead (the fidelity campaign of 5 Dec): which reading to keep is a choice
     "reduced_string_to_number": "STRING_TO_DWORD('3.5') is 0 here, 3 in matiec, which reads the digits "
                                 "from the right and starts again at a non-digit",
-    "reduced_in_out_and_output_on_one_variable": "f(io := v, q => v): the output's value is left in v here, "
-                                                 "the in-out's in matiec (which copies it back last)",
     "reduced_index_and_in_out_call": "a[v MOD 4 + 1] := f(io := v): the index is computed after the call "
                                      "here, before it in matiec's C (the order C leaves unspecified)",
 }
