@@ -13,7 +13,6 @@ from .runner import DIFFER
 #: constructs (generator tags) that the front end here refuses or crashes on
 #: today, though matiec takes them
 KNOWN_REFUSALS = {
-    "date_arithmetic": "DT + TIME, TOD - TIME, DATE - DATE ... are refused as operators",
 }
 #: constructs that run here but give other values than matiec's today (REAL,
 #: FB input, located input and timer ones are fixed: their tags are generated

@@ -6,6 +6,9 @@ the matiec oracle printed for the same program (iec2c 6bb2c339), REALs as the
 shortest text of their single-precision value; where IEC and matiec differ
 and matiec is defective, the test says so and pins IEC (docs/st.md)."""
 
+import pytest
+
+from fbd.errors import FbdError
 from tests.fbd.st import scans
 
 LITERALS_ON_THE_LEFT = """
@@ -127,6 +130,40 @@ def test_len_and_find_take_their_integer_type_from_their_use_as_trunc_does():
     # LT__BOOL__INT for 300; here every one of these was refused (LEN and FIND gave INT)
     assert scans.rows(LEN_AND_FIND_IN_CONTEXT, list("dumabci"), 1, program="prg") \
         == "1,0,5,3,5,FALSE,TRUE,TRUE,7"
+
+
+DATE_AND_TIME_OPERATORS = """PROGRAM prg
+VAR t : TIME := T#1s500ms; a : TIME_OF_DAY := TOD#12:00:01.5; a2 : TIME_OF_DAY := TOD#12:00:00;
+  b : DATE_AND_TIME := DT#2024-01-31-06:30:15; b2 : DATE_AND_TIME := DT#2024-01-30-06:30:15;
+  c : DATE := D#2024-12-31; c2 : DATE := D#2024-01-31;
+  x1, x3, x12 : TIME_OF_DAY; x2, x4 : DATE_AND_TIME; x5, x6, x7, x11 : TIME; END_VAR
+  x1 := a + t;
+  x2 := b + t;
+  x3 := a - t;
+  x4 := b - T#1s500ms;
+  x5 := c - c2;
+  x6 := a - a2;
+  x7 := b - b2;
+  x11 := a2 - a;
+  x12 := a2 - T#13h;
+END_PROGRAM
+"""
+
+
+def test_plus_and_minus_on_dates_and_times_of_day_compute_as_matiecs_table_30_functions():
+    # matiec (iec2c 6bb2c339df6f): ADD_TOD_TIME, ADD_DT_TIME, SUB_TOD_TIME, SUB_DT_TIME, SUB_DATE_DATE,
+    # SUB_TOD_TOD, SUB_DT_DT; TOD#12:00:00 - T#13h wraps to TOD#23:00:00. TIME + TOD and DATE +- TIME
+    # it refuses ("Data type mismatch"), and so does this compiler
+    assert scans.rows(DATE_AND_TIME_OPERATORS, "x1 x2 x3 x4 x5 x6 x7 x11 x12".split(), 1, program="prg") \
+        == ("1,0,12:00:03,DT#2024-01-31-06:30:16.5,12:00:00,DT#2024-01-31-06:30:13.5,"
+            "T#28944000000ms,T#1500ms,T#86400000ms,T#-1500ms,23:00:00")
+
+
+@pytest.mark.parametrize("expression", ["t + a", "c + t", "c - t", "b - a"])
+def test_the_date_operators_matiec_refuses_are_refused(expression):
+    source = DATE_AND_TIME_OPERATORS.replace("x1 := a + t;", f"x6 := {expression};")
+    with pytest.raises(FbdError, match="both operands must have one type"):
+        scans.rows(source, ["x6"], 1, program="prg")
 
 
 REALS = """
