@@ -30,8 +30,6 @@ RULES = {
     "documented: STRING_TO_TIME/DATE/TOD/DT read a literal here (docs/plcopen.md), matiec a number of "
     "seconds":
         ((DIFFER,), lambda o, s: re.search(r"\bSTRING_TO_(TIME|DATE|TOD|DT)\(", s)),
-    "reported: STRING_TO_<number> of a text not its type's literal ('3.5' to a DWORD: 0 here, 3 in matiec)":
-        ((DIFFER,), lambda o, s: re.search(r"\bSTRING_TO_(?!TIME|DATE|TOD|DT)\w+\(", s)),
     "reported: a STRING holds 254 characters here, 126 in matiec (STR_MAX_LEN), which cuts there":
         ((DIFFER,), lambda o, s: o.type == "STRING" and len(str(o.theirs)) == 126 and len(str(o.mine)) > 126),
     "documented: TIME here is in µs, matiec's in ns":
