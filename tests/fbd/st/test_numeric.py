@@ -152,8 +152,8 @@ END_PROGRAM
 
 def test_plus_and_minus_on_dates_and_times_of_day_compute_as_matiecs_table_30_functions():
     # matiec (iec2c 6bb2c339df6f): ADD_TOD_TIME, ADD_DT_TIME, SUB_TOD_TIME, SUB_DT_TIME, SUB_DATE_DATE,
-    # SUB_TOD_TOD, SUB_DT_DT; TOD#12:00:00 - T#13h wraps to TOD#23:00:00. TIME + TOD and DATE +- TIME
-    # it refuses ("Data type mismatch"), and so does this compiler
+    # SUB_TOD_TOD, SUB_DT_DT (TOD#12:00:00 - T#13h: the oracle shows TOD#23:00:00, which this pins;
+    # matiec keeps -1 h inside, see docs/st.md). TIME + TOD and DATE +- TIME it refuses, as here
     assert scans.rows(DATE_AND_TIME_OPERATORS, "x1 x2 x3 x4 x5 x6 x7 x11 x12".split(), 1, program="prg") \
         == ("1,0,12:00:03,DT#2024-01-31-06:30:16.5,12:00:00,DT#2024-01-31-06:30:13.5,"
             "T#28944000000ms,T#1500ms,T#86400000ms,T#-1500ms,23:00:00")
