@@ -38,11 +38,13 @@ below in a loop (each registered explicitly). The rules, by kind of type:
   every unit from days down to the largest non-zero one ('T#2d', 'T#0d1h30m',
   'T#0d0h0m1s500ms', the milliseconds with their fraction, a negative TIME with
   each part negative: 'T#0d0h0m-1s-500ms').
-* STRING -> : the text must be a literal of the target kind, surrounding blanks
-  allowed; anything else gives the type's zero (0, 0.0, FALSE, T#0s), never an
-  error. Integers and bit strings accept '42', '-5', '16#FF', '2#1010_0101',
-  'INT#5' and wrap like the casts above ('40000' -> INT -25536); REALs accept
-  '1.5', '-2.5E3', '1_000.0', 'REAL#1.5' and integer literals; BOOL accepts
+* STRING -> integers, bit strings and REALs: read as matiec's library reads
+  any text (IEC leaves a text that is not a literal open), never an error:
+  '42', '-5', '16#FF', '2#1010_0101' as literals, '42x' as 42, '3.5' as 3,
+  '1 2' as 12, 'INT#5' as 0 (see _conv_parse_int), wrapped like the casts
+  above ('40000' -> INT -25536); a REAL from a text with a '.' is C's atof
+  ('3.5x' is 3.5, '-2.5E3' -2500.0), from one without the integer reading. Other
+  targets read a literal, and anything else gives the type's zero (FALSE, T#0s): BOOL accepts
   TRUE/FALSE/1/0 in any case, optionally with 'BOOL#'; TIME accepts 'T#1s500ms',
   'TIME#-2m', and the same without the prefix ('1s500ms').
 """
@@ -57,8 +59,6 @@ from fbd.types import (
     ANY_REAL,
     ELEMENTARY,
     TIME,
-    InvalidValue,
-    parse_int_literal,
     parse_time,
 )
 from fbd.values import Kind
@@ -129,24 +129,66 @@ def _conv_time_text(us: int) -> str:
     return text if fraction_us == 0 else text + "%gms" % (fraction_us / 1000)
 
 
+def _int64(value: int) -> int:
+    return (value + (1 << 63)) % (1 << 64) - (1 << 63)
+
+
 def _conv_parse_int(text: str) -> int:
-    """An IEC integer literal ('-5', '16#FF', 'INT#2#1010') -> int; 0 if it is none."""
-    try:
-        return parse_int_literal(text)
-    except InvalidValue:
-        return 0
+    """A text read as matiec's ``__pstring_to_sint`` reads it, as a LINT. '2#', '8#'
+    and '16#' prefixes: the digits of the base from the right, anything else
+    skipped (2# and 8# digits shifted as C ints, as gcc on x86 does: the count
+    masked to 5 bits, the int sign-extended). Otherwise at most 20 decimal digits
+    from the right, the sign from the first character; characters below '.'
+    (blanks, '+', '-', '#', ',') are skipped, and any other non-digit starts
+    the number again: '42x' is 42, '3.5' is 3, '1 2' is 12, 'INT#5' is 0."""
+    n = len(text)
+    for prefix, digits, bits in (("2#", "01", 1), ("8#", "01234567", 3), ("16#", None, 4)):
+        if n > len(prefix) and text.startswith(prefix):
+            value, shift = 0, 0
+            for c in reversed(text[len(prefix):]):
+                if shift >= 64:
+                    break
+                if digits is None:
+                    if c in "0123456789abcdefABCDEF":
+                        value |= int(c, 16) << shift    # a LWORD shift
+                        shift += 4
+                elif c in digits:
+                    part = (int(c) << (shift & 31)) & 0xFFFFFFFF
+                    value |= part - (1 << 32) if part >> 31 else part
+                    shift += bits
+            return _int64(value)
+    sign = -1 if text[:1] == "-" else 1
+    value, factor, count = 0, sign, 0
+    for c in reversed(text):
+        if count >= 20:
+            break
+        if "0" <= c <= "9":
+            value = _int64(value + int(c) * factor)
+            factor = _int64(factor * 10)
+            count += 1
+        elif c >= ".":
+            value, factor, count = 0, sign, 0
+    return value
 
 
-_REAL_TEXT = re.compile(r"(?:L?REAL#)?[+-]?[0-9][0-9_]*(?:\.[0-9][0-9_]*)?(?:E[+-]?[0-9]+)?",
-                        re.I)
+#: what C's atof reads of a text's start (hexadecimal floats aside)
+_ATOF = re.compile(r"[ \t\n\v\f\r]*([+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+                   r"|inf(?:inity)?|nan))", re.I)
 
 
 def _conv_parse_real(text: str) -> float:
-    """An IEC real or integer literal -> float; 0.0 if it is none."""
-    body = text.strip()
-    if _REAL_TEXT.fullmatch(body):
-        return float(body.split("#")[-1].replace("_", ""))
-    return float(_conv_parse_int(body))
+    """A text read as matiec's ``__string_to_real``: with a '.' after its first
+    character, C's atof (the number the text starts with: '3.5x' is 3.5, 'REAL#1.5'
+    0.0); without one, the integer reading of :func:`_conv_parse_int`."""
+    if text.rfind(".") > 0:
+        m = _ATOF.match(text)
+        if m is None:
+            return 0.0
+        try:
+            return float(m.group(1))
+        except OverflowError:
+            return math.inf
+    return float(_conv_parse_int(text))
 
 
 def _conv_parse_bool(text: str) -> bool:

@@ -14,23 +14,40 @@ and each does the following (close to CODESYS, matiec and most PLCs):
   two rules above: P < 1 puts IN2 in front, P > LEN(IN1) appends it.
 * FIND: 0 when IN2 is not in IN1, and when IN2 is empty.
 
-Lengths and positions are any integer type (each input its own); LEN and FIND
-give INT, as in CODESYS.
+Lengths and positions are any integer type (each input its own). LEN and FIND
+give any integer type, as matiec's library has them once per integer type and
+the ST compiler picks one from the use as for TRUNC (``d := LEN(s)`` is DINT);
+placed in a network without a type (``LEN()``), they give INT, as in CODESYS.
 """
 
 from fbd.block import Block, Port, extensible, register
 from fbd.types import ANY_INT, INT, STRING, STRING_MAX
 
 
+class _IntResult(Block):
+    """A string function whose integer result type is its type variable, INT
+    unless given (``LEN(DINT)``)."""
+    types = {"I": ANY_INT}
+
+    def __init__(self, type_=None, **kwargs):
+        super().__init__(type_, **kwargs)
+        self.bound_types.setdefault("I", INT)
+
+    @staticmethod
+    def result(tp, expr: str) -> str:
+        """``expr`` (0..254) in ``tp``: cut to SINT as matiec's C cast does (254 is -2)."""
+        return tp.wrap(expr) if tp.max < STRING_MAX else expr
+
+
 @register
-class LEN(Block):
+class LEN(_IntResult):
     """Length of a string, in characters."""
     family = "strings"
     inputs = [Port("IN", STRING)]
-    outputs = [Port("OUT", INT)]
+    outputs = [Port("OUT", "I")]
 
     def code(self, io):
-        return f"{io.OUT} = len({io.IN})"
+        return f"{io.OUT} = {self.result(io.I, f'len({io.IN})')}"
 
 
 @register
@@ -135,11 +152,11 @@ class REPLACE(Block):
 
 
 @register
-class FIND(Block):
+class FIND(_IntResult):
     """Position (1-based) of the first IN2 in IN1; 0 when absent or IN2 is empty."""
     family = "strings"
     inputs = [Port("IN1", STRING), Port("IN2", STRING, doc="the text to find")]
-    outputs = [Port("OUT", INT)]
+    outputs = [Port("OUT", "I")]
 
     def code(self, io):
-        return f"{io.OUT} = {io.IN1}.find({io.IN2}) + 1 if {io.IN2} else 0"
+        return f"{io.OUT} = {self.result(io.I, f'{io.IN1}.find({io.IN2}) + 1')} if {io.IN2} else 0"

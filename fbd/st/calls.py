@@ -14,9 +14,9 @@ def same(a: t.DataType, b: t.DataType) -> bool:
     return a is b or a.canonical is b.canonical
 
 
-#: the library functions whose result type only the context gives (matiec's TRUNC
-#: has an overload per integer type and picks one as it picks an untyped literal's)
-RESULT_FROM_CONTEXT = frozenset({"TRUNC"})
+#: the library functions whose result type only the context gives (matiec's TRUNC,
+#: LEN and FIND have an overload per integer type, picked as an untyped literal's type)
+RESULT_FROM_CONTEXT = frozenset({"TRUNC", "LEN", "FIND"})
 #: the input that chooses, not gives, a selection's result (SEL's G, MUX's K)
 SELECTOR = {"SEL": "G", "MUX": "K"}
 
@@ -63,6 +63,39 @@ def context_free_type(e) -> t.DataType | None:
         elif isinstance(node, A.Literal) and isinstance(node.value, int) and node.value < 0:
             negative = True
     return (t.LINT if negative else t.ULINT) if calls else None
+
+
+#: the integer overloads in matiec's order: an untyped call with nothing to type
+#: it takes the first that holds every literal beside it (``LT(TRUNC(r), -1)``)
+_INT_OVERLOADS = (t.SINT, t.INT, t.DINT, t.LINT, t.USINT, t.UINT, t.UDINT, t.ULINT)
+
+
+def first_overload(values, family) -> t.DataType | None:
+    """The overload matiec picks for the untyped arguments ``values`` of one
+    generic input group holding a TRUNC and nothing typed (``LT(TRUNC(r), -1)``
+    is LT__BOOL__SINT, ``LT(TRUNC(r), 200)`` LT__BOOL__INT); None without a TRUNC
+    (literals alone compute as LINT / LREAL)."""
+    literals, todo, calls = [], list(values), False
+    while todo:
+        node = todo.pop()
+        if isinstance(node, A.Call):
+            calls = calls or node.name.upper() in RESULT_FROM_CONTEXT
+            if node.name.upper() not in RESULT_FROM_CONTEXT:
+                todo += [a.value for a in node.args if not a.output]
+        elif isinstance(node, A.Unary):
+            if node.op == "-" and isinstance(node.operand, A.Literal) and \
+                    isinstance(node.operand.value, int):
+                literals.append(-node.operand.value)
+            else:
+                todo.append(node.operand)
+        elif isinstance(node, A.Binary):
+            todo += [node.left, node.right]
+        elif isinstance(node, A.Literal) and isinstance(node.value, int):
+            literals.append(node.value)
+    if not calls:
+        return None
+    return next((tp for tp in _INT_OVERLOADS if tp in family
+                 and all(tp.min <= v <= tp.max for v in literals)), None)
 
 
 def enable_args(args):
@@ -190,6 +223,11 @@ class CallCompiler:
             if want is None and isinstance(p.type, str) and untyped(arg.value) and \
                     expected is not None and _is_result_var(cls, p.type):
                 want = expected
+            if want is None and isinstance(p.type, str) and untyped(arg.value) and \
+                    not _is_result_var(cls, p.type):
+                want = first_overload([given[q.name.upper()].value for q in ports
+                                       if q.type == p.type and q.name.upper() in given],
+                                      cls.types[p.type])
             code, tp = self.expr(arg.value, want)
             if isinstance(p.type, str):
                 if p.type in bound and not same(bound[p.type], tp):

@@ -55,6 +55,11 @@ K = t.Kind
 _NUM = (K.INT, K.REAL)
 _CMP = {"<": "<", ">": ">", "<=": "<=", ">=": ">=", "=": "==", "<>": "!="}
 _ARITH_BLOCKS = {"+": "ADD", "-": "SUB", "*": "MUL", "/": "DIV", "MOD": "MOD", "**": "EXPT"}
+#: IEC's table 30 as operators, the spellings matiec accepts (not TIME + TOD, not DATE +- TIME)
+_DATE_BLOCKS = {("+", K.TOD, K.TIME): "ADD_TOD_TIME", ("+", K.DT, K.TIME): "ADD_DT_TIME",
+                ("-", K.TOD, K.TIME): "SUB_TOD_TIME", ("-", K.DT, K.TIME): "SUB_DT_TIME",
+                ("-", K.DATE, K.DATE): "SUB_DATE_DATE", ("-", K.TOD, K.TOD): "SUB_TOD_TOD",
+                ("-", K.DT, K.DT): "SUB_DT_DT"}
 
 
 def promoted(tp: t.DataType) -> t.DataType:
@@ -269,6 +274,9 @@ class ExprCompiler(CallCompiler):
                 self.fail(e, f"'**' raises a REAL or LREAL to a number, not {ta.name} to {tb.name}")
             code, _ = self.block_call("EXPT", {"T": t.LREAL, "N": tb.canonical}, [a, b], e)
             return (_wide(code) if _single(ta.canonical) else code), ta.canonical
+        dated = _DATE_BLOCKS.get((op, ka, kb))
+        if dated is not None:
+            return self.block_call(dated, {}, [a, b], e)
         if not same(ta, tb):
             self.fail(e, f"'{op}' of {ta.name} and {tb.name}: both operands must have one type "
                          f"(matiec converts nothing implicitly)")

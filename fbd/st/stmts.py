@@ -212,12 +212,21 @@ class StmtCompiler(ExprCompiler):
         for g, tp in info.externals.items():
             self.global_of(g, tp, node)         # reachable from here, or an error
         self.emit(ir.CallFb(var, info, inouts))
+        # matiec copies the outputs out first and the in-outs back last: where
+        # `f(io := v, q => v)` binds one variable to both, the in-out's value stays
+        kept = []
+        if outs and inouts:
+            for place, v in zip(inouts, info.in_outs):
+                kept.append((place, self.temp(v.type)))
+                self.emit(ir.SetTemp(kept[-1][1], place))
         for oname, arg in outs.items():
             member = info.member(oname)
             if member is None or member.section not in ("VAR_OUTPUT", "VAR_IN_OUT"):
                 self.fail(arg, f"{info.name} has no output {oname}")
             ref = ir.Ref(self.member_var(var, member.path, member.type, member.section))
             self.store(arg.value, ref, member.type, arg)
+        for place, value in kept:
+            self.emit(ir.Assign(place, value))
 
     def library_fb_call(self, node, var, fb, args) -> None:
         block = fb.block

@@ -14,7 +14,7 @@ from fbd.compiler.interp import Interpreter
 from fbd.errors import ValidationError
 from fbd.network import Network
 from fbd.testing import Harness
-from fbd.types import DINT, INT, LINT, SINT, STRING, UDINT, UINT, ULINT
+from fbd.types import DINT, INT, LINT, SINT, STRING, UDINT, UINT, ULINT, USINT
 
 ABC = "ABCDE"
 
@@ -58,8 +58,10 @@ def test_len_counts_characters(s, want):
     assert out(blocks.LEN(), IN=s) == want
 
 
-def test_len_and_find_give_int():
-    assert blocks.LEN.outputs[0].type is INT and blocks.FIND.outputs[0].type is INT
+def test_len_and_find_give_int_unless_given_another_integer_type():
+    assert blocks.LEN().bound_types == {"I": INT} and blocks.FIND().bound_types == {"I": INT}
+    assert blocks.LEN(DINT).bound_types == {"I": DINT} and blocks.FIND(USINT).bound_types == {"I": USINT}
+    assert out(blocks.LEN(ULINT), IN="abc") == 3
 
 
 # ----------------------------------------------------------- LEFT, RIGHT

@@ -18,14 +18,8 @@ DIFFER_TODAY = {
     # a difference on purpose (docs/plcopen.md): STRING_TO_TIME reads a TIME literal here
     "generated_100": "STRING_TO_TIME('-7'): matiec reads a bare number as seconds (-7 s), here it gives T#0s",
     # reported to the lead (the fidelity campaign of 5 Dec): which reading to keep is a choice
-    "reduced_string_to_number": "STRING_TO_DWORD('3.5') is 0 here, 3 in matiec, which reads the digits "
-                                "from the right and starts again at a non-digit",
-    "reduced_in_out_and_output_on_one_variable": "f(io := v, q => v): the output's value is left in v here, "
-                                                 "the in-out's in matiec (which copies it back last)",
     "reduced_index_and_in_out_call": "a[v MOD 4 + 1] := f(io := v): the index is computed after the call "
                                      "here, before it in matiec's C (the order C leaves unspecified)",
-    "reduced_trunc_in_a_comparison_function": "LT(TRUNC(r), -1) is refused here (TRUNC taken as ULINT); "
-                                              "matiec picks TRUNC's SINT overload",
 }
 
 

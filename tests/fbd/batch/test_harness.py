@@ -171,7 +171,7 @@ def test_blocks_that_cannot_be_vectorised_run_per_instance_and_say_why():
     net.add("len", blocks.LEN(), IN=text)
     net.output("TOP", lifo.OUT)
     h = BatchHarness(net, n=3, engine="numpy")
-    assert set(h.per_instance) == {"LIFO(INT, depth=4)", "LEN()"}
+    assert set(h.per_instance) == {"LIFO(INT, depth=4)", "LEN(INT)"}
     assert "list" in h.per_instance["LIFO(INT, depth=4)"]
     h.set(PUSH=True, V=[1, 2, 3], S=["", "ab", "xyz"]).scan()
     h.set(PUSH=False).scan()

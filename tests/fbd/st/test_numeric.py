@@ -6,6 +6,9 @@ the matiec oracle printed for the same program (iec2c 6bb2c339), REALs as the
 shortest text of their single-precision value; where IEC and matiec differ
 and matiec is defective, the test says so and pins IEC (docs/st.md)."""
 
+import pytest
+
+from fbd.errors import FbdError
 from tests.fbd.st import scans
 
 LITERALS_ON_THE_LEFT = """
@@ -85,6 +88,82 @@ END_PROGRAM
 def test_a_selection_of_untyped_literals_takes_its_type_from_the_context_not_from_its_selector():
     # matiec: SEL__USINT__BOOL__USINT__USINT; found by the fidelity campaign (SEL(g, 73, 1) was LINT)
     assert scans.rows(SELECTIONS_OF_LITERALS, ["u", "v", "w"], 1, program="prg") == "1,0,73,232,7"
+
+
+TRUNC_IN_COMPARISON_FUNCTIONS = """
+PROGRAM prg
+VAR r : REAL := 300.5; a, b, c, d, e, f, g : BOOL; END_VAR
+  a := LT(TRUNC(r), -1);
+  b := LT(TRUNC(r), 100);
+  c := LT(TRUNC(r), 1000);
+  d := GT(TRUNC(r), 0);
+  e := LT(TRUNC(r), -200);
+  f := LT(TRUNC(r), 200);
+  g := LT(TRUNC(r), 40000);
+END_PROGRAM
+"""
+
+
+def test_a_trunc_in_a_comparison_function_takes_the_first_overload_that_holds_the_literals():
+    # matiec (iec2c 6bb2c339df6f): LT__BOOL__SINT for -1, 100 and 0 (TRUNC(300.5) as SINT is 44),
+    # INT for -200 and 200, DINT for 40000; the operator form stays ULINT / LINT
+    assert scans.rows(TRUNC_IN_COMPARISON_FUNCTIONS, list("abcdefg"), 1, program="prg") \
+        == "1,0,FALSE,TRUE,TRUE,TRUE,FALSE,FALSE,TRUE"
+
+
+LEN_AND_FIND_IN_CONTEXT = """
+PROGRAM prg
+VAR s : STRING := 'Hello'; d : DINT; u : USINT; m : ULINT; a, b, c : BOOL; i : INT; END_VAR
+  d := LEN(s);
+  u := FIND(s, 'l');
+  m := MAX(ULINT#1, FIND(s, 'o'));
+  a := LT(d, LEN(s));
+  b := LEN(s) > 3;
+  c := LT(LEN(s), 300);
+  i := LEN(s) + FIND(s, 'e');
+END_PROGRAM
+"""
+
+
+def test_len_and_find_take_their_integer_type_from_their_use_as_trunc_does():
+    # matiec: LEN__DINT__STRING, FIND__USINT__..., FIND__ULINT__..., LEN__ULINT__STRING for `> 3`,
+    # LT__BOOL__INT for 300; here every one of these was refused (LEN and FIND gave INT)
+    assert scans.rows(LEN_AND_FIND_IN_CONTEXT, list("dumabci"), 1, program="prg") \
+        == "1,0,5,3,5,FALSE,TRUE,TRUE,7"
+
+
+DATE_AND_TIME_OPERATORS = """PROGRAM prg
+VAR t : TIME := T#1s500ms; a : TIME_OF_DAY := TOD#12:00:01.5; a2 : TIME_OF_DAY := TOD#12:00:00;
+  b : DATE_AND_TIME := DT#2024-01-31-06:30:15; b2 : DATE_AND_TIME := DT#2024-01-30-06:30:15;
+  c : DATE := D#2024-12-31; c2 : DATE := D#2024-01-31;
+  x1, x3, x12 : TIME_OF_DAY; x2, x4 : DATE_AND_TIME; x5, x6, x7, x11 : TIME; END_VAR
+  x1 := a + t;
+  x2 := b + t;
+  x3 := a - t;
+  x4 := b - T#1s500ms;
+  x5 := c - c2;
+  x6 := a - a2;
+  x7 := b - b2;
+  x11 := a2 - a;
+  x12 := a2 - T#13h;
+END_PROGRAM
+"""
+
+
+def test_plus_and_minus_on_dates_and_times_of_day_compute_as_matiecs_table_30_functions():
+    # matiec (iec2c 6bb2c339df6f): ADD_TOD_TIME, ADD_DT_TIME, SUB_TOD_TIME, SUB_DT_TIME, SUB_DATE_DATE,
+    # SUB_TOD_TOD, SUB_DT_DT (TOD#12:00:00 - T#13h: the oracle shows TOD#23:00:00, which this pins;
+    # matiec keeps -1 h inside, see docs/st.md). TIME + TOD and DATE +- TIME it refuses, as here
+    assert scans.rows(DATE_AND_TIME_OPERATORS, "x1 x2 x3 x4 x5 x6 x7 x11 x12".split(), 1, program="prg") \
+        == ("1,0,12:00:03,DT#2024-01-31-06:30:16.5,12:00:00,DT#2024-01-31-06:30:13.5,"
+            "T#28944000000ms,T#1500ms,T#86400000ms,T#-1500ms,23:00:00")
+
+
+@pytest.mark.parametrize("expression", ["t + a", "c + t", "c - t", "b - a"])
+def test_the_date_operators_matiec_refuses_are_refused(expression):
+    source = DATE_AND_TIME_OPERATORS.replace("x1 := a + t;", f"x6 := {expression};")
+    with pytest.raises(FbdError, match="both operands must have one type"):
+        scans.rows(source, ["x6"], 1, program="prg")
 
 
 REALS = """

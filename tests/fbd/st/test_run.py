@@ -533,3 +533,26 @@ def test_a_program_whose_network_cannot_be_made_says_why_not_that_it_is_a_block(
     project = load("wrong.st", text="PROGRAM prg VAR x AT %QX0.0 : INT; END_VAR x := 1; END_PROGRAM")
     with pytest.raises(FbdError, match=r"wrong.st: PROGRAM prg: prg.x: %QX0.0 holds 1 bit but INT needs %QW"):
         project.network("prg")
+
+
+IN_OUT_AND_OUTPUT_ON_ONE_VARIABLE = """
+FUNCTION_BLOCK fb
+VAR_OUTPUT q : DINT := 7; END_VAR
+VAR_IN_OUT io : DINT; END_VAR
+  io := io + 100;
+  q := q + 1;
+END_FUNCTION_BLOCK
+PROGRAM prg
+VAR v : DINT := 1; w : DINT; a : ARRAY[1..2] OF DINT := [5, 6]; i : INT := 2; f1 : fb; f2 : fb; END_VAR
+  f1(io := v, q => v);
+  f1(io := w, q => v);
+  f2(io := a[i], q => a[2]);
+END_PROGRAM
+"""
+
+
+def test_an_in_out_bound_with_an_output_to_one_variable_leaves_the_in_outs_value_as_matiec():
+    # matiec (iec2c 6bb2c339df6f) copies the outputs out, then the in-outs back: v is 101 after
+    # the first call (then 9 from the second), a[2] 106 though the output 8 went to it too
+    assert scans.rows(IN_OUT_AND_OUTPUT_ON_ONE_VARIABLE, ["v", "w", "a"], 2, program="prg") \
+        == "1,0,9,100,[5, 106]\n2,5,11,200,[5, 206]"
