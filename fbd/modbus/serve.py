@@ -20,6 +20,7 @@ import threading
 import time
 from importlib.metadata import entry_points
 
+from ..errors import FbdError
 from ..loading import is_project_file, load_network
 from ..tools.cli import CliError
 
@@ -52,6 +53,9 @@ def register(subparsers) -> None:
                    help="when the host falls a whole cycle behind: skip the cycles missed, so "
                         "NOW and the timers keep wall-clock time as on a real PLC (default), or "
                         "catch-up: run them back to back, so every cycle is scanned")
+    p.add_argument("--realtime-priority", default=None, metavar="N",
+                   help="scan at Linux's real-time priority N (SCHED_FIFO, 1-99; needs root or "
+                        "CAP_SYS_NICE), so that a busy machine does not delay the scans")
     p.add_argument("--idle-timeout", default=None, metavar="SECONDS",
                    help="close a connection after this long without a request (default 60; "
                         "0: never)")
@@ -163,6 +167,14 @@ def cmd_serve(args) -> int:
     max_clients = _whole("--max-clients", args.max_clients, None, 1, 100_000,
                          "the number of clients")
     every = _seconds("--stats", args.stats, None, 0.1)
+    priority = _whole("--realtime-priority", args.realtime_priority, None, 1, 99,
+                      "a real-time priority")
+    if priority is not None:
+        from ..runtime.realtime import check_priority
+        try:
+            check_priority(priority)
+        except FbdError as e:
+            raise CliError(str(e)) from None
     modbus = args.modbus if args.modbus is not None else not args.opcua
     if not (modbus or args.opcua):
         raise CliError("--no-modbus leaves nothing to serve; add --opcua")
@@ -231,7 +243,7 @@ def cmd_serve(args) -> int:
                     if server is not None:
                         server.stop()
                     raise
-            runner = RealtimeRunner(plc, args.missed_cycles)
+            runner = RealtimeRunner(plc, args.missed_cycles, priority=priority)
             _serve(plc, server, runner, cycle_us, args, every, opcua)
         finally:
             if reloader is not None:
