@@ -2,11 +2,13 @@
 2048 while OPC UA clients watch it (docs/performance.md, *OPC UA*).
 
 ``python -m fbd.opcua.bench [TARGET] [--seconds S] [--quick] [--clients 10]
-[--items 2000,10000,...] [--sampling 100,1000]`` serves TARGET (default 2048) on a
-PLC scanning every 5 ms in real time, and for each sampling interval and total
-of monitored items, spread over the clients (each watches its share of the
-served variables, all of them if there are fewer, repeated), measures for S
-seconds, once every subscription is made:
+[--items 2000,10000,...] [--sampling 100,1000] [--rounds N] [--realtime-priority P]``
+serves TARGET (default 2048) on a PLC scanning every 5 ms in real time (at
+real-time priority P if given), and for each sampling interval and total of
+monitored items, spread over the clients (each watches its share of the served
+variables, all of them if there are fewer, repeated), measures for S seconds,
+once every subscription is made (N rounds, each with its own no-server and
+idle rows, so that rows are compared with rows of the same minutes):
 
 * the scan's schedule (:func:`fbd.runtime.schedule.measure`): the period
   between scan starts (mean, 99th percentile; nominal 5 ms), the scans that

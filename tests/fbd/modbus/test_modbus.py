@@ -525,6 +525,8 @@ END_RESOURCE END_CONFIGURATION
     (["serve", f"{HERE}:io_program", "--bind", "nosuchhost.invalid"], "--bind nosuchhost.invalid"),
     (["serve", f"{HERE}:io_program", "--port", "70000"], "--port 70000: a TCP port is a whole"),
     (["serve", f"{HERE}:io_program", "--cycle", "5"], "--cycle 5: give a unit"),
+    (["serve", f"{HERE}:io_program", "--realtime-priority", "100"],
+     "--realtime-priority 100: a real-time priority is a whole number 1..99"),
 ])
 def test_serve_user_errors_are_one_line_and_status_2(capsys, argv, message):
     assert cli.main(argv) == 2
