@@ -534,6 +534,19 @@ def test_serve_user_errors_are_one_line_and_status_2(capsys, argv, message):
     assert err.startswith("fbd: error: ") and message in err and err.count("\n") == 1
 
 
+def test_serve_without_the_right_to_a_realtime_priority_says_so_in_one_line(capsys,
+                                                                              monkeypatch):
+    import os
+
+    def refuse(*_args):
+        raise PermissionError(1, "Operation not permitted")
+    monkeypatch.setattr(os, "sched_setscheduler", refuse, raising=False)
+    assert cli.main(["serve", f"{HERE}:io_program", "--realtime-priority", "20"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("fbd: error: real-time priority 20: not permitted (run as root, or give "
+                   "Python CAP_SYS_NICE or an RLIMIT_RTPRIO of 20)\n")
+
+
 def test_serve_port_in_use_is_one_line(capsys):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
