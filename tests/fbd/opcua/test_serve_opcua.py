@@ -336,12 +336,14 @@ def test_with_a_trust_list_an_unknown_client_certificate_is_refused_logged_and_k
 
 
 @pytest.mark.slow
-def test_the_benchmark_runs_and_prints_its_table(capsys):
+def test_the_benchmark_runs_and_prints_its_table_a_round_at_a_time(capsys):
     from fbd.opcua import bench
-    assert bench.main(["2048", "--seconds", "1", "--clients", "2", "--items", "100",
-                       "--sampling", "1000"]) == 0
+    assert bench.main(["2048", "--seconds", "1", "--clients", "2", "--items", "0,100",
+                       "--sampling", "1000", "--rounds", "2"]) == 0
     out, err = capsys.readouterr()
-    assert "no server" in out and "idle server" in out and "100 items @ 1000 ms" in out
+    rows = [line.split("  ")[0] for line in out.splitlines()
+            if line.startswith(("no server", "idle server", "100 items", "0 items"))]
+    assert rows == ["no server", "idle server", "100 items @ 1000 ms"] * 2     # interleaved
     assert "lost" not in out.split("100 items @ 1000 ms")[1].splitlines()[0]
     assert "opcua_bench: 100 items @ 1000 ms (2 clients) ..." in err
 
