@@ -273,14 +273,14 @@ def _serve(plc, server, runner, cycle_us: int, args, every: float | None, opcua=
                 "no idle timeout"
             print(f"fbd: serving {plc.program.name} ({n} located port{'s' if n != 1 else ''}) "
                   f"over Modbus TCP on {args.bind}:{server.port}, a scan every "
-                  f"{cycle_us / 1000:g} ms (missed cycles: {runner.policy}); at most "
+                  f"{cycle_us / 1000:g} ms ({_schedule_words(runner)}); at most "
                   f"{server.max_clients} clients, {timeout}; Ctrl-C stops", file=sys.stderr,
                   flush=True)
         if opcua is not None:
             n = len(opcua.space.variables)
             print(f"fbd: serving {opcua.space.root.name} ({_plural(n, 'variable')}) over OPC "
                   f"UA at {opcua.endpoint} ({opcua.security_summary}), a scan every "
-                  f"{cycle_us / 1000:g} ms (missed cycles: {runner.policy}); Ctrl-C stops",
+                  f"{cycle_us / 1000:g} ms ({_schedule_words(runner)}); Ctrl-C stops",
                   file=sys.stderr, flush=True)
         plc.state_listeners.append(lambda p, change: _report(p, change, server is not None))
         if every:
@@ -307,6 +307,11 @@ def _serve(plc, server, runner, cycle_us: int, args, every: float | None, opcua=
         figures.append(_opcua_figures(opcua))
     print(f"fbd: stopped after {time.monotonic() - t0:.1f} s{state}: "
           f"{_scan_figures(plc.stats)}; {'; '.join(figures)}", file=sys.stderr)
+
+
+def _schedule_words(runner) -> str:
+    priority = f"; real-time priority {runner.priority}" if runner.priority else ""
+    return f"missed cycles: {runner.policy}{priority}"
 
 
 def _report(plc, change: str, modbus: bool) -> None:
