@@ -58,7 +58,7 @@ def security_for(bind: str, users, cert_dir, trust=None) -> "Security | None":
         raise CliError(f"--bind {bind}: an OPC UA server reachable from other machines takes "
                        f"only users with passwords; add --opcua-user NAME:PASSWORD")
     return Security(parsed, Path(cert_dir) if cert_dir else CERT_DIR, anonymous=loopback,
-                    trust=Path(trust) if trust is not None else None)
+                    trust=Path(trust).resolve() if trust is not None else None)
 
 
 class Security:
