@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from sys import intern
 
 from lark import Token
 
@@ -263,7 +264,7 @@ class AstBuilder(ProgramRules):
 
     def assignment(self, ch):
         target, value = ch
-        return self._nested(A.Assign(target=target, value=value, **pos(target)), ch)
+        return self._nested(A.Assign(target=target, value=value, line=target.line, col=target.col), ch)
 
     def invocation(self, ch):
         args = ch[1] if len(ch) > 1 else ()
@@ -414,7 +415,9 @@ class AstBuilder(ProgramRules):
 
     def name(self, ch):
         tok = ch[0]
-        return A.Name(name=str(tok), line=tok.line, col=tok.column)
+        # one string per spelling, not one per use: a long body names the same
+        # variables hundreds of thousands of times
+        return A.Name(name=intern(str(tok)), line=tok.line, col=tok.column)
 
     def direct(self, ch):
         return direct_var(ch[0])
@@ -429,6 +432,8 @@ class AstBuilder(ProgramRules):
 
     def signed_int(self, ch):
         tok = ch[-1]
+        if len(ch) == 1 and tok.isdigit():      # most integers: no sign, no underscore
+            return A.Literal(kind="int", value=int(tok), text=str(tok), line=tok.line, col=tok.column)
         try:
             value = lit.integer(str(tok))
         except lit.LiteralError as e:
