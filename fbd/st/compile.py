@@ -116,7 +116,7 @@ class Context:
 
     # -- library ------------------------------------------------------------
     def block(self, cls, bound: dict, n, node, compiler):
-        key = (cls, tuple(sorted((k, id(v)) for k, v in bound.items())), n)
+        key = (cls, tuple(sorted([(k, id(v)) for k, v in bound.items()])) if bound else (), n)
         found = self._block_cache.get(key)
         if found is None:
             try:

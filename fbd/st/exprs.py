@@ -83,17 +83,19 @@ class ExprCompiler(CallCompiler):
 
     # -- entry ---------------------------------------------------------------
     def expr(self, e, expected: t.DataType | None = None) -> tuple[ir.Expr, t.DataType]:
-        if isinstance(e, A.Literal):
-            return self.literal(e, expected)
-        if isinstance(e, A.Binary):
+        # the node classes have no subclasses: one identity test each, not isinstance
+        cls = e.__class__
+        if cls is A.Binary:
             return self.binary(e, expected)
-        if isinstance(e, A.Unary):
+        if cls is A.Literal:
+            return self.literal(e, expected)
+        if cls is A.Unary:
             return self.unary(e, expected)
-        if isinstance(e, A.EnumLiteral):
+        if cls is A.EnumLiteral:
             return self.enum_literal(e)
-        if isinstance(e, A.Call):
+        if cls is A.Call:
             return self.call(e, expected)
-        if isinstance(e, A.Name):
+        if cls is A.Name:
             sym = self.analysis.symbol(e)
             if sym is not None and sym.kind == "enum_value":
                 return self.enum_value(e, e.name, expected)
