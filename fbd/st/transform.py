@@ -80,9 +80,10 @@ class AstBuilder(ProgramRules):
     # -- depth bookkeeping ------------------------------------------------------
     def _nested(self, node, kids):
         depth = self._local.depth
+        get = depth.get
         d = 0
         for k in kids:
-            x = depth.get(id(k), 0)
+            x = get(id(k), 0)
             if x > d:
                 d = x
         d += 1
@@ -363,6 +364,10 @@ class AstBuilder(ProgramRules):
     def operators(self, ch):
         """``a op b op c ...`` into a tree, by precedence (operator-precedence
         parsing, without recursion)."""
+        if len(ch) == 3:        # one operator, most of them: no precedence to settle
+            left, op, right = ch
+            node = A.Binary(op=_OPERATORS[op.type], left=left, right=right, line=left.line, col=left.col)
+            return self._nested(node, (left, right))
         operands = [ch[0]]
         pending: list = []
         precedence = PRECEDENCE
@@ -433,7 +438,8 @@ class AstBuilder(ProgramRules):
     def signed_int(self, ch):
         tok = ch[-1]
         if len(ch) == 1 and tok.isdigit():      # most integers: no sign, no underscore
-            return A.Literal(kind="int", value=int(tok), text=str(tok), line=tok.line, col=tok.column)
+            return A.Literal(kind="int", value=int(tok), text=intern(str(tok)), line=tok.line,
+                             col=tok.column)
         try:
             value = lit.integer(str(tok))
         except lit.LiteralError as e:
