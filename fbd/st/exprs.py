@@ -333,17 +333,16 @@ class ExprCompiler(CallCompiler):
         if cls is None:
             self.fail(node, f"the library has no {name} block for this operation")
         block = self.ctx.block(cls, bound, n, node, self)
-        names = {}
-        for port, code in zip(block.input_ports(), args):
-            names[port.name] = code
-        outs = {}
-        for port in block.output_ports():
-            tp = block.bound_types.get(port.type) if isinstance(port.type, str) else port.type
-            outs[port.name] = names[port.name] = self.temp(tp)
+        inputs, outputs = self.ctx.ports(block)
+        names = dict(zip(inputs, args))
+        first = None
+        for port, tp in outputs:
+            names[port] = temp = self.temp(tp)
+            if first is None:
+                first = temp
         self.emit(ir.Code(block, names))
         self.uses(block)
-        out = block.output_ports()[0]
-        return outs[out.name], outs[out.name].type
+        return first, first.type
 
     # -- variables ---------------------------------------------------------------
     def place(self, e):
