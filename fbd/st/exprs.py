@@ -55,6 +55,9 @@ K = t.Kind
 _NUM = (K.INT, K.REAL)
 _CMP = {"<": "<", ">": ">", "<=": "<=", ">=": ">=", "=": "==", "<>": "!="}
 _ARITH_BLOCKS = {"+": "ADD", "-": "SUB", "*": "MUL", "/": "DIV", "MOD": "MOD", "**": "EXPT"}
+#: the kinds each arithmetic operator is defined for
+_ARITH_KINDS = {"+": (K.INT, K.REAL, K.TIME), "-": (K.INT, K.REAL, K.TIME), "*": _NUM, "/": _NUM,
+                "MOD": (K.INT,)}
 #: IEC's table 30 as operators, the spellings matiec accepts (not TIME + TOD, not DATE +- TIME)
 _DATE_BLOCKS = {("+", K.TOD, K.TIME): "ADD_TOD_TIME", ("+", K.DT, K.TIME): "ADD_DT_TIME",
                 ("-", K.TOD, K.TIME): "SUB_TOD_TIME", ("-", K.DT, K.TIME): "SUB_DT_TIME",
@@ -283,9 +286,7 @@ class ExprCompiler(CallCompiler):
             self.fail(e, f"'{op}' of {ta.name} and {tb.name}: both operands must have one type "
                          f"(matiec converts nothing implicitly)")
         c = ta.canonical
-        allowed = {"+": (K.INT, K.REAL, K.TIME), "-": (K.INT, K.REAL, K.TIME),
-                   "*": _NUM, "/": _NUM, "MOD": (K.INT,)}[op]
-        if c.kind not in allowed:
+        if c.kind not in _ARITH_KINDS[op]:
             self.fail(e, f"'{op}' is not defined for {ta.name}")
         computed = self.c_type(c, a, b)
         code, _ = self.block_call(_ARITH_BLOCKS[op], {"T": computed}, [a, b], e)
