@@ -154,8 +154,9 @@ def _play_batch(h: BatchHarness, seed: int, lanes: np.ndarray, count: int, say,
                 playing &= ~ended
                 left -= int(np.count_nonzero(ended[:count]))
             go = ready & ~over
-            cmd[go] = arrows.next(int(np.count_nonzero(go)))
-            seq[go] = seq[go] % SEQ_WRAP + 1
+            press = np.flatnonzero(go)    # indices: a third of the cost of masks, used twice
+            cmd[press] = arrows.next(len(press))
+            seq[press] = seq[press] % SEQ_WRAP + 1
             pressed |= go
             res["presses"] += go
             h.set(CMD=cmd, CMD_SEQ=seq)
