@@ -66,8 +66,8 @@ class NativeModule:
         self.defs: list[str] = []
         self.functions: dict = {}       # fn_name -> LLVM name of a FUNCTION made here
         self.made: set = set()
-        #: when only checking for a native form: why an FB type has none (or None)
-        self.probe = None
+        #: (FB type, layout, globals) -> the function its instances share (see Frame)
+        self.shared: dict = {}
 
     def site(self, kind: str, where: str, lo: int = 0, hi: int = 0) -> int:
         self.sites.append((kind, where, lo, hi))
@@ -207,11 +207,11 @@ class PouLowering(PouCalls, Memory, ValueBuilder):
             given[v.name.upper()] = value
         for v in info.inputs:
             name = v.name.upper()
-            own = Place("%s", frame.cell(v.name), v.type) if name in frame.slots else None
+            own = frame.place(v.name, v.type) if name in frame.slots else None
             raw = given[name] if name in given else self.load(own, v.type)
             edge = getattr(v.node, "edge", None)
             if edge is not None:        # TRUE in the call that sees the edge
-                last = Place("%s", frame.cell(f"{v.path}__{edge}"), v.type)
+                last = frame.place(f"{v.path}__{edge}", v.type)
                 was = self.load(last, v.type)
                 value = (self.both("and", raw, self.negate(was)) if edge == "R_EDGE"
                          else self.both("and", was, self.negate(raw)))
@@ -224,7 +224,7 @@ class PouLowering(PouCalls, Memory, ValueBuilder):
             elif name in given and own is not None:         # kept from the call on
                 self.assign(own, raw, v.type)
         for v in fresh_variables(info):
-            self.constant_into(Place("%s", frame.cell(v.path), v.type),
+            self.constant_into(frame.place(v.path, v.type),
                                v.init if v.init is not None else v.type.default, v.type)
         for path in loop_variables(self.code):
             slot = table_variable(frame, path)
@@ -232,8 +232,7 @@ class PouLowering(PouCalls, Memory, ValueBuilder):
             if slot is None or var is None or var.type is None or slot_kind(var.type) is None:
                 continue
             place = self.scalar_local(var.type)
-            self.store(place, self.load(Place("%s", frame.cells.get(slot, slot), var.type),
-                                        var.type), var.type)
+            self.store(place, self.load(frame.at(slot, var.type), var.type), var.type)
             self.cached[path] = place
 
     def function_prologue(self) -> None:
@@ -267,7 +266,7 @@ class PouLowering(PouCalls, Memory, ValueBuilder):
         for path, place in self.cached.items():
             var = self.var_of(path)
             slot = self.frame.slots[path]
-            self.store(Place("%s", self.frame.cells.get(slot, slot), var.type),
+            self.store(self.frame.at(slot, var.type),
                        self.load(place, var.type), var.type)
         if self.frame is None:
             info = self.info

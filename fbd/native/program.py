@@ -112,9 +112,15 @@ class NativeProgram:
         self._region_base: dict[int, int] = {}    # slot -> the first cell of its region
         self._aggregates: dict[int, tuple] = {}   # slot -> (first cell, type), for the tables
         self._spare_regions: dict[int, int] = {}  # slot -> a second region, for its scratch
-        self._procedures = Procedures(self)
-        reasons.update(self._procedures.reasons())
         self._kinds = self._slot_kinds(reasons)
+        # after the slots and their scratch reserve, the regions; the fault cells (the
+        # site a procedure faulted at, its value, the block that called it); the trap
+        # cell last
+        self._fault_cell = self._region_end
+        self.capacity = self._region_end + 4
+        self._trap_cell = self.capacity - 1
+        self._procedures = Procedures(self)
+        reasons.update(self._procedures.reasons(CHUNK))
         self._templates = Templates(flat)
         for leaf in flat.leaves:
             declared = leaf.block.no_native_form
@@ -139,12 +145,6 @@ class NativeProgram:
         if self._engine is not None:
             return self
         flat = self.flat
-        # every slot can get a scratch slot; then the regions; the fault cells (the
-        # site a procedure faulted at, its value, the block that called it); the trap
-        # cell last
-        self._fault_cell = self._region_end
-        self.capacity = self._region_end + 4
-        self._trap_cell = self.capacity - 1
         self._init_cells = self._cells(flat.new_table())
         self._version = 0
         self._chunk_names: list[str] = []
@@ -168,8 +168,13 @@ class NativeProgram:
         for leaf in flat.leaves:
             for port, slot in leaf.outputs.items():
                 types[slot] = leaf.port_type(port)
-            for name, slot in leaf.state.items():
-                types[slot] = leaf.state_type(name)
+            if leaf.state:      # state_type looks each name up: quadratic for a big POU
+                declared: dict = {}
+                for sv in leaf.block.state_vars():
+                    declared.setdefault(sv.name, sv.type)
+                for name, slot in leaf.state.items():
+                    tp = declared[name]
+                    types[slot] = leaf.types.get(tp) if isinstance(tp, str) else tp
         for src, copy in flat.snapshots.items():
             types[copy] = types[src]
         kinds = bytearray(flat.n_slots)

@@ -1,0 +1,74 @@
+"""FB instances on the native engine: the instances of one FB type share one
+function taking their bases (docs/native.md, "ST, IL and SFC POUs"), and each
+keeps its own state, as on the Python engine and in matiec's C."""
+
+import pytest
+
+import fbd
+from fbd.st.project import load as load_st
+from tests.fbd.native.agreement import same
+
+pytest.importorskip("llvmlite")
+
+COUNTERS = """FUNCTION_BLOCK Counter
+  VAR_INPUT inc : INT; END_VAR
+  VAR_OUTPUT total : INT; END_VAR
+  VAR hist : ARRAY[0..3] OF INT; k : INT; t : TON; END_VAR
+  total := total + inc;
+  hist[k MOD 4] := total;
+  k := k + 1;
+  t(IN := TRUE, PT := T#1s);
+END_FUNCTION_BLOCK
+
+FUNCTION_BLOCK Pair
+  VAR_INPUT x : INT; END_VAR
+  VAR_OUTPUT y : INT; END_VAR
+  VAR a, b : Counter; END_VAR
+  a(inc := x);
+  b(inc := 2 * x);
+  y := a.total + b.total;
+END_FUNCTION_BLOCK
+
+PROGRAM prg
+  VAR_INPUT go : INT; END_VAR
+  VAR c1, c2 : Counter; p1, p2 : Pair; s1, s2, s3, h1, h2, h3 : INT; END_VAR
+  c1(inc := go);
+  c2(inc := 3);
+  p1(x := 1);
+  p2(x := go);
+  s1 := c1.total; s2 := c2.total; s3 := p1.y + 100 * p2.y;
+  h1 := c1.hist[1]; h2 := c2.hist[2]; h3 := p2.b.hist[3];
+END_PROGRAM
+"""
+
+#: matiec's rows (the oracle, go = k - 1 in scan k): s1, s2, s3, h1, h2, h3
+MATIEC = [(0, 3, 3, 0, 0, 0), (1, 6, 306, 1, 0, 0), (3, 9, 909, 1, 9, 0),
+          (6, 12, 1812, 1, 9, 12), (10, 15, 3015, 1, 9, 12), (15, 18, 4518, 15, 9, 12)]
+
+
+def test_instances_of_one_fb_type_share_a_function_and_keep_their_own_state():
+    net = load_st("two.st", text=COUNTERS).network("prg")
+    py, na = fbd.Plc(net, engine="python"), fbd.Plc(net, engine="native")
+    for scan, row in enumerate(MATIEC):
+        for plc in (py, na):
+            plc.write("prg.go", scan)
+            plc.scan(1)
+            assert tuple(plc.get(f"prg.{n}") for n in ("s1", "s2", "s3", "h1", "h2", "h3")) == row
+        assert all(same(a, b) for a, b in zip(py.main.s, na.main.s)), scan
+    assert na.get("prg.p2.b.hist") == py.get("prg.p2.b.hist") != na.get("prg.p2.a.hist")
+    source = "".join(na.main.program._chunk_src)
+    # the program's, Counter's (four instances: two in the program, two in each Pair)
+    # and Pair's (two instances)
+    assert source.count("define internal i64 @\"p0_m1") == 3
+
+
+def test_an_instance_written_from_outside_changes_only_itself_on_the_native_engine():
+    net = load_st("two.st", text=COUNTERS).network("prg")
+    na = fbd.Plc(net, engine="native")
+    na.scan(1)
+    na.write("prg.p1.b.total", 1000)
+    na.write("prg.go", 0)
+    na.scan(1)
+    assert (na.get("prg.p1.a.total"), na.get("prg.p1.b.total"), na.get("prg.p2.b.total")) == \
+        (2, 1002, 0)
+    assert na.get("prg.s3") == 2 + 1002
