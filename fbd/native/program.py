@@ -433,7 +433,8 @@ class NativeProgram:
         straight-line code needs none of it, see docs/native.md). Up to
         :data:`FULL_OPTIMISE_LINES`, the -O2 pipeline (inlining, loop passes);
         past it, whose time grows faster than the code, only what puts values in
-        registers and folds them (docs/native.md, "ST, IL and SFC POUs")."""
+        registers and simplifies the branches (docs/native.md, "ST, IL and SFC
+        POUs": instcombine was a fifth of a 10,000-line program's ``Plc``)."""
         llvm = self._llvm
         options = llvm.create_pipeline_tuning_options(speed_level=2)
         builder = llvm.create_pass_builder(self._emit_tm, options)
@@ -442,7 +443,6 @@ class NativeProgram:
             return
         passes = llvm.create_new_module_pass_manager()
         passes.add_sroa_pass()
-        passes.add_instruction_combine_pass()
         passes.add_simplify_cfg_pass()
         passes.run(module, builder)
 
