@@ -44,6 +44,7 @@ from .builder import ValueBuilder
 from .lower import BlockLowering
 from .poucalls import PouCalls, _whole, buffer_offsets
 from .pouframe import Frame, Memory, Place, storage_of, table_variable
+from .pouparts import PouParts
 from .values import B, NoNativeForm, V, Var, const, slot_kind
 
 _CMP = {"<": ast.Lt, ">": ast.Gt, "<=": ast.LtE, ">=": ast.GtE, "==": ast.Eq, "!=": ast.NotEq}
@@ -82,7 +83,7 @@ class NativeModule:
         return name
 
 
-class PouLowering(PouCalls, Memory, ValueBuilder):
+class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
     """One POU instance's function (``frame`` a :class:`~.pouframe.Frame`), or a
     FUNCTION's (``frame`` None): ``i64 name(ptr %s, i64 %now, ...)``, returning 0
     or the site number of the fault that ended it."""
@@ -105,6 +106,7 @@ class PouLowering(PouCalls, Memory, ValueBuilder):
         self._labels = itertools.count()
         self.terminated = False
         self.line_node = None           # the statement being written (for messages)
+        self.returning = "0"            # what a RETURN returns (see .pouparts)
 
     # -- scaffolding ----------------------------------------------------------------
     def tmp(self) -> str:
@@ -170,7 +172,7 @@ class PouLowering(PouCalls, Memory, ValueBuilder):
             params += frame.params
         self.lines = []
         self.prologue()
-        self.statements(self.code.body)
+        self.body(params)
         if not self.terminated:
             self.leave("0")
         head = [f"define internal i64 {self.name}({', '.join(params)}) {{", "entry:",
@@ -394,7 +396,7 @@ class PouLowering(PouCalls, Memory, ValueBuilder):
         elif kind is ir.Continue:
             self.jump(self.loops[-1][0])
         elif kind is ir.Return:
-            self.leave("0")
+            self.leave(self.returning)
         elif kind is ir.CallFb:
             self.call_fb(s)
         elif kind is ir.CallFunction:

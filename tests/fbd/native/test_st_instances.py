@@ -1,12 +1,17 @@
-"""FB instances on the native engine: the instances of one FB type share one
-function taking their bases (docs/native.md, "ST, IL and SFC POUs"), and each
-keeps its own state, as on the Python engine and in matiec's C."""
+"""How the native engine cuts a POU into functions (docs/native.md, "ST, IL
+and SFC POUs"): the instances of one FB type share one function taking their
+bases, each keeping its own state; a long body runs as functions of a
+bounded size called in turn. Both as on the Python engine and in matiec's C."""
 
 import pytest
 
 import fbd
+from fbd.st import pyemit
 from fbd.st.project import load as load_st
+from fbd.testing import Harness
 from tests.fbd.native.agreement import same
+from tests.fbd.st.scans import expected, text
+from tests.fbd.st.test_generated_code import LONG_BODY, LONG_BODY_ROWS
 
 pytest.importorskip("llvmlite")
 
@@ -72,3 +77,27 @@ def test_an_instance_written_from_outside_changes_only_itself_on_the_native_engi
     assert (na.get("prg.p1.a.total"), na.get("prg.p1.b.total"), na.get("prg.p2.b.total")) == \
         (2, 1002, 0)
     assert na.get("prg.s3") == 2 + 1002
+
+
+WHOLE = pyemit.PART_STATEMENTS
+
+
+@pytest.mark.parametrize("part", [2, 3, WHOLE])
+def test_a_long_body_cut_into_functions_gives_matiecs_rows_and_the_python_engines_table(
+        monkeypatch, part):
+    monkeypatch.setattr(pyemit, "PART_STATEMENTS", part)
+    net = load_st("prog.st", text=LONG_BODY).network("prg")
+    py = Harness(net, engine="python", cycle=0.02)
+    na = Harness(net, engine="native", cycle=0.02)
+    got = []
+    for k in range(1, 9):
+        for h in (py, na):
+            if k == 5:
+                h.write("prg.k", -2)
+            h.scan()
+        assert all(same(a, b) for a, b in zip(py.plc.main.s, na.plc.main.s)), k
+        got.append(",".join([str(k), str((k - 1) * 20)] + [
+            text(na.get(f"prg.{c}"), c == "r") for c in ("a", "b", "c", "r", "stop")]))
+    assert "\n".join(got) == expected(LONG_BODY_ROWS)
+    parts = "".join(na.plc.main.program._chunk_src).count("define internal i64 @\"p0_m1.part")
+    assert parts == (0 if part == WHOLE else -(-11 // part))
