@@ -67,6 +67,8 @@ class NativeModule:
         self.defs: list[str] = []
         self.functions: dict = {}       # fn_name -> LLVM name of a FUNCTION made here
         self.made: set = set()
+        #: a block's code translated (see PouLowering.block_code): its lines, its outputs
+        self.lowered: dict = {}
         #: (FB type, layout, globals) -> the function its instances share (see Frame)
         self.shared: dict = {}
 
@@ -432,7 +434,7 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
 
     def block_code(self, s: ir.Code) -> None:
         block = s.block
-        names, variables, env = {}, {}, {}
+        names, variables, env = {}, {}, []
         inputs = {p.name for p in block.input_ports()}
         for k, (port, e) in enumerate(s.names.items()):
             name = f"p{k}"
@@ -440,26 +442,41 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
             tp = e.type
             variables[name] = Var(port, 0, tp, port not in inputs)
             if port in inputs:
-                env[name] = self.expr(e)
+                env.append((name, self.expr(e)))
             elif isinstance(e, ir.Ref):
-                env[name] = self.load(self.address(e), tp)
+                env.append((name, self.load(self.address(e), tp)))
         text = "\n".join(code_lines(block, names, block.bound_types))
-        bl = BlockLowering(text, variables, code_namespace([block]), block.name)
-        bl.env.update(env)
-        bl.env["now"] = V("i", "%now", 0, (1 << 63) - 1, 64)
-        for stmt in bl.tree.body:
-            bl.stmt(stmt, None)
-        prefix = f"c{self.n}"
+        # a computed operand is a format field ({2}, {3}, ...) of the lowered lines, so
+        # the same operator over values of the same ranges is translated once; a
+        # constant is part of the key (the translator folds it)
+        key = (type(block), text, tuple(
+            (name, v.tp, v.writable) for name, v in variables.items()), tuple(
+            (name, v.k, v.lo, v.hi, v.w, None if v.ref.startswith("%") else v.ref)
+            for name, v in env))
+        made = self.module.lowered.get(key)
+        if made is None:
+            bl = BlockLowering(text, variables, code_namespace([block]), block.name)
+            fields = itertools.count(2)
+            for name, v in env:
+                bl.env[name] = V(v.k, f"{{{next(fields)}}}" if v.ref.startswith("%") else v.ref,
+                                 v.lo, v.hi, v.w)
+            bl.env["now"] = V("i", "%now", 0, (1 << 63) - 1, 64)
+            for stmt in bl.tree.body:
+                bl.stmt(stmt, None)
+            made = self.module.lowered[key] = (
+                bl.lines, {name: bl.env[name] for name in bl.assigned if name in variables})
+        lines, assigned = made
+        fields = [f"c{self.n}", self.module.trap_code] + [
+            v.ref for _name, v in env if v.ref.startswith("%")]
         self.n += 1
-        for line in bl.lines:
-            self.put(line.format(prefix, self.module.trap_code))
+        for line in lines:
+            self.put(line.format(*fields))
         for port, e in s.names.items():
             name = names[port]
-            if port in inputs or name not in bl.assigned:
+            if port in inputs or name not in assigned:
                 continue
-            value = bl.env[name]
-            value = V(value.k, value.ref.format(prefix, self.module.trap_code), value.lo,
-                      value.hi, value.w)
+            value = assigned[name]
+            value = V(value.k, value.ref.format(*fields), value.lo, value.hi, value.w)
             if isinstance(e, ir.Temp):
                 found = self.ranges.result(s)     # what the Python engine's code knows too
                 if found is not None and found[0] is e:
