@@ -101,3 +101,40 @@ def test_a_long_body_cut_into_functions_gives_matiecs_rows_and_the_python_engine
     assert "\n".join(got) == expected(LONG_BODY_ROWS)
     parts = "".join(na.plc.main.program._chunk_src).count("define internal i64 @\"p0_m1.part")
     assert parts == (0 if part == WHOLE else -(-11 // part))
+
+
+FAULTS = """FUNCTION_BLOCK Ring
+  VAR_INPUT pos : INT; END_VAR
+  VAR cells : ARRAY[0..3] OF INT; END_VAR
+  cells[pos] := cells[pos] + 1;
+END_FUNCTION_BLOCK
+
+PROGRAM prg
+  VAR_INPUT k : INT; END_VAR
+  VAR r1, r2 : Ring; n : INT; END_VAR
+  n := n + 1;
+  r1(pos := 0);
+  r2(pos := k);
+  n := n + 10;
+END_PROGRAM
+"""
+
+
+@pytest.mark.parametrize("part", [1, WHOLE])
+def test_a_fault_in_one_instance_of_a_shared_function_or_in_a_part_names_the_pou_and_line(
+        monkeypatch, part):
+    monkeypatch.setattr(pyemit, "PART_STATEMENTS", part)
+    net = load_st("ring.st", text=FAULTS).network("prg")
+    errors = []
+    for engine in ("python", "native"):
+        h = Harness(net, engine=engine)
+        h.write("prg.k", 3)
+        h.scan()
+        h.write("prg.k", 4)
+        with pytest.raises(fbd.FbdError) as e:
+            h.scan()
+        errors.append((str(e.value), h.get("prg.n"), h.get("prg.r1.cells"), h.get("prg.r2.cells")))
+    assert errors[0] == errors[1]
+    assert errors[1][0].startswith(
+        "ring.st:4: in FUNCTION_BLOCK Ring: array index 4 is outside 0..3")
+    assert errors[1][1:] == (12, [2, 0, 0, 0], [0, 0, 0, 1])
