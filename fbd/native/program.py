@@ -390,6 +390,7 @@ class NativeProgram:
         self._emit_tm = llvm.Target.from_default_triple().create_target_machine(
             opt=0, codemodel="jitdefault")
         built = map_in_two(self._compile_chunk, list(range(n_chunks)))
+        self._procedures.made.clear()   # those a forked child compiled are still here
         self._engine = llvm.create_mcjit_compiler(llvm.parse_assembly(DECLARATIONS),
                                                   self._target)
         self._objects = []
