@@ -138,3 +138,22 @@ def test_a_fault_in_one_instance_of_a_shared_function_or_in_a_part_names_the_pou
     assert errors[1][0].startswith(
         "ring.st:4: in FUNCTION_BLOCK Ring: array index 4 is outside 0..3")
     assert errors[1][1:] == (12, [2, 0, 0, 0], [0, 0, 0, 1])
+
+
+def test_a_variable_forced_in_one_instance_of_a_shared_function_holds_there_only():
+    net = load_st("two.st", text=COUNTERS).network("prg")
+    plcs = [fbd.Plc(net, engine="python"), fbd.Plc(net, engine="native")]
+    for k in range(8):
+        for plc in plcs:
+            plc.write("prg.go", k)
+            if k == 2:
+                plc.force("prg.c2.total", 100)
+                plc.force("prg.p1.b.k", 7)
+            if k == 5:
+                plc.unforce("prg.c2.total")
+            plc.scan(1)
+        assert all(same(a, b) for a, b in zip(plcs[0].main.s, plcs[1].main.s)), k
+    na = plcs[1]
+    assert (na.get("prg.c1.total"), na.get("prg.c2.total"), na.get("prg.p1.b.k"),
+            na.get("prg.p2.b.k")) == (28, 109, 7, 8)
+    assert (na.get("prg.p1.b.hist"), na.get("prg.p2.b.hist")) == ([2, 4, 0, 16], [20, 30, 42, 56])
