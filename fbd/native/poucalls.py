@@ -39,7 +39,8 @@ class PouCalls:
                 self.module.defs.append(self.callee(s.info, inner, name))
         else:                       # one function for every instance laid out alike
             first, region, shape = layout
-            key = (s.info.fn_name, shape, id(inner.globals))
+            # within one block: a library block's trap names the block (trap_code)
+            key = (s.info.fn_name, shape, self.module.trap_code, tuple(inner.globals.items()))
             name = self.module.shared.get(key)
             if name is None:
                 name = self.module.shared[key] = f"@\"{inner.name}\""

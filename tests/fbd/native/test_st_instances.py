@@ -157,3 +157,23 @@ def test_a_variable_forced_in_one_instance_of_a_shared_function_holds_there_only
     assert (na.get("prg.c1.total"), na.get("prg.c2.total"), na.get("prg.p1.b.k"),
             na.get("prg.p2.b.k")) == (28, 109, 7, 8)
     assert (na.get("prg.p1.b.hist"), na.get("prg.p2.b.hist")) == ([2, 4, 0, 16], [20, 30, 42, 56])
+
+
+def test_two_program_instances_of_one_type_keep_their_fb_instances_apart():
+    text = COUNTERS + """
+CONFIGURATION cfg
+  RESOURCE res ON PLC
+    TASK fast(INTERVAL := T#10ms, PRIORITY := 0);
+    PROGRAM one WITH fast : prg;
+    PROGRAM two WITH fast : prg;
+  END_RESOURCE
+END_CONFIGURATION
+"""
+    project = load_st("cfg.st", text=text)
+    py, na = project.plc(engine="python"), project.plc(engine="native")
+    for k in range(6):
+        for plc in (py, na):
+            plc.write("two.go", k)
+            plc.scan(1)
+        assert all(same(a, b) for a, b in zip(py.main.s, na.main.s)), k
+    assert (na.get("one.s3"), na.get("two.s3")) == (3 * 6 + 0, 4518)
