@@ -145,4 +145,4 @@ def _whole(e):
     return e.a if isinstance(e, ir.Copy) else e
 
 
-__all__ = ["PouCalls", "buffer_offsets"]
+__all__ = ["PouCalls", "buffer_offsets", "variables_reason"]

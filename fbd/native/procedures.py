@@ -207,4 +207,4 @@ def _constant(tp, value) -> str:
     return f"i64 {value}"
 
 
-__all__ = ["Procedures", "variables_reason", "FAULT", "SITE_BITS"]
+__all__ = ["Procedures", "FAULT", "SITE_BITS"]
