@@ -177,3 +177,16 @@ END_CONFIGURATION
             plc.scan(1)
         assert all(same(a, b) for a, b in zip(py.main.s, na.main.s)), k
     assert (na.get("one.s3"), na.get("two.s3")) == (3 * 6 + 0, 4518)
+
+
+def test_checking_the_native_form_is_the_build_so_each_function_is_lowered_once(monkeypatch):
+    from fbd.native import pou
+    made = []
+    function = pou.PouLowering.function
+    monkeypatch.setattr(pou.PouLowering, "function",
+                        lambda self: made.append(self.name) or function(self))
+    net = load_st("two.st", text=COUNTERS).network("prg")
+    plc = fbd.Plc(net)      # auto: the check, then the build
+    assert plc.engine == "native"
+    # the program's, Counter's and Pair's: once each, for six instances
+    assert sorted(made) == ['@"p0_m1"', '@"p0_m1.c1"', '@"p0_m1.p1"']
