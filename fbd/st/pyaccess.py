@@ -290,6 +290,8 @@ class TableAccess:
 def loop_variables(code: ir.PouCode) -> list[str]:
     """The paths (upper case) of the variables any loop of ``code`` reads or writes."""
     found: dict = {}
+    if not code.loops:
+        return []
     for stmt in ir.walk(code.body):
         if not isinstance(stmt, ir.Loop):
             continue

@@ -34,6 +34,7 @@ from __future__ import annotations
 from .. import types as t
 from ..block import code_lines, literal
 from . import ir
+from .census import census, inputs_of
 from .ranges import Ranges
 from .stmts import WATCHDOG_ITERATIONS
 
@@ -45,6 +46,8 @@ ELIF_GROUP = 100
 CASE_TREE = 4
 #: ST statements of a long body per Python function (see :meth:`PyEmitter.parts`)
 PART_STATEMENTS = 2_000
+#: statements after a temporary's where its reader is looked for (see PyEmitter.fold_into)
+FOLD_REACH = 4
 
 
 class PyEmitter:
@@ -65,6 +68,12 @@ class PyEmitter:
         self.exits: list[str] = []
         self.aliases: dict = {}     # temporary -> the expression it would only copy
         self.returning_part = None  # what a RETURN says inside a part of a long body
+        # a temporary the next statement alone reads is written into it (see fold_into)
+        self.folded: dict = {}      # temporary -> the expression its use is written as
+        self._fold = None           # the temporary the statement being written may fold
+        self._last_folded = None
+        self._consumed: list = []   # the folded expressions written since it was emptied
+        self.census = census(code)
         access.bind(self)
 
     # -- scaffolding -------------------------------------------------------------
@@ -149,12 +158,23 @@ class PyEmitter:
         start = len(self.out)
         outer, self._previous = self._previous, None
         try:
-            for s in stmts:
-                self.stmt(s, depth)
+            self.sequence(stmts, depth)
         finally:
             self._previous = outer
         if len(self.out) == start:
             self.line(depth, "pass")
+
+    def sequence(self, stmts: list, depth: int, then=None) -> None:
+        """``stmts`` in order, a temporary folded into its reader where it may be
+        (:meth:`fold_into`); ``then`` is what runs right after them (the IF
+        branch whose condition they compute)."""
+        ahead = stmts if then is None else stmts + [then]
+        try:
+            for k, s in enumerate(stmts):
+                self._fold = self.fold_into(ahead, k)
+                self.stmt(s, depth)
+        finally:
+            self._fold = None
 
     def stmt(self, s, depth: int) -> None:
         kind = type(s)
@@ -165,7 +185,10 @@ class PyEmitter:
             self.line(depth, f"{self.place(s.target)} = {self.expr(s.value)}")
         elif kind is ir.SetTemp:
             self.ranges.assigned(s.temp, s.value)
-            self.line(depth, f"{s.temp.name} = {self.expr(s.value)}")
+            if s.temp.name == self._fold:
+                self.folded[s.temp.name] = _grouped(self.expr(s.value))
+            else:
+                self.line(depth, f"{s.temp.name} = {self.expr(s.value)}")
         elif kind is ir.Code:
             self.block_code(s, depth)
         elif kind is ir.Check:
@@ -221,14 +244,66 @@ class PyEmitter:
             out, op, args = short
             text = f" {op} ".join(self.operand(a) for a in args) if len(args) == 2 \
                 else f"-{self.operand(args[0])}"
-            self.line(depth, f"{self.place(out)} = {text}")
+            if out.name == self._fold:
+                self.folded[out.name] = f"({text})"
+            else:
+                self.line(depth, f"{self.place(out)} = {text}")
             return
         names = {}
-        inputs = {p.name for p in block.input_ports()}
+        inputs = inputs_of(block)
+        self._consumed = []
         for port, e in s.names.items():
             names[port] = self.operand(e) if port in inputs else self.place(e)
-        for text in code_lines(block, names, block.bound_types, self.fresh):
+        lines = code_lines(block, names, block.bound_types, self.fresh)
+        for text in self._consumed:     # the code reads that input twice: computed once ahead
+            if sum(ln.count(text) for ln in lines) != 1:
+                temp = self.fresh("_v")
+                self.line(depth, f"{temp} = {text}")
+                lines = [ln.replace(text, temp) for ln in lines]
+        if self._fold is not None and len(lines) == 1:
+            out = f"{self._fold} = "
+            if lines[0].startswith(out) and self._fold not in lines[0][len(out):]:
+                self.folded[self._fold] = _grouped(lines[0][len(out):])
+                return
+        for text in lines:
             self.line(depth, text)
+
+    # -- temporaries written where they are read ------------------------------------
+    def fold_into(self, stmts: list, k: int):
+        """The temporary ``stmts[k]`` sets if a statement after it is its only reader,
+        evaluates it ahead of anything else it does, and is reached with nothing
+        between but temporaries set the same way: no store between can change
+        what its value reads, and nothing can fault first (the value calls no
+        FUNCTION); None otherwise. Such a temporary is written as its expression
+        inside the reader (``s[3] = (s[1] + 5)``): a line, a store and a load
+        fewer, the same value."""
+        s = stmts[k]
+        kind = type(s)
+        if kind is ir.SetTemp:
+            name = s.temp.name
+        elif kind is ir.Code:
+            inputs = inputs_of(s.block)
+            outs = [e for port, e in s.names.items() if port not in inputs]
+            if len(outs) != 1 or type(outs[0]) is not ir.Temp:
+                return None
+            name = outs[0].name
+        else:
+            return None
+        c = self.census
+        if c.uses.get(name) != 1 or c.sets.get(name) != 1 or id(s) in c.calling:
+            return None
+        reader = c.reader.get(name)
+        if not _reads_first(reader) or id(reader) in c.calling:
+            return None
+        for nxt in stmts[k + 1:k + 1 + FOLD_REACH]:
+            if nxt is reader or (type(nxt) is ir.If and nxt.branches[0] is reader
+                                 and not reader[0]):
+                return name
+            kind = type(nxt)
+            if (kind is not ir.SetTemp and kind is not ir.Code or id(nxt) in c.calling
+                    or not _sets_temps_only(nxt)):
+                return None
+        return None
 
     def check(self, s: ir.Check, depth: int) -> None:
         r = self.ranges.of(s.value)
@@ -271,9 +346,7 @@ class PyEmitter:
 
     def chain(self, branches, else_body, depth: int, flag) -> None:
         """One ``if``/``elif`` chain; ``flag`` (if any) is cleared by the branch taken."""
-        pre = branches[0][0]
-        for st in pre:
-            self.stmt(st, depth)
+        self.sequence(branches[0][0], depth, then=branches[0])
         word = "if"
         for _pre, cond, body in branches:
             self.line(depth, f"{word} {self.expr(cond)}:")
@@ -488,7 +561,7 @@ class PyEmitter:
     def operand(self, e) -> str:
         """An expression as a block's input (parenthesized unless a name)."""
         text = self.expr(e)
-        return text if text.isidentifier() else f"({text})"
+        return text if text is self._last_folded else _grouped(text)
 
     def place(self, e) -> str:
         return self.expr(e)
@@ -498,6 +571,11 @@ class PyEmitter:
         if kind is ir.Ref:
             return self.access.var(e.var)
         if kind is ir.Temp:
+            folded = self.folded.pop(e.name, None)
+            if folded is not None:
+                self._last_folded = folded      # grouped already: not in parentheses again
+                self._consumed.append(folded)
+                return folded
             return self.aliases.get(e.name, e.name)
         if kind is ir.Const:
             return literal(e.value)
@@ -549,6 +627,33 @@ class PyEmitter:
         self.access.needs(info)
         texts = [self.expr(a) for a in args]
         return f"{info.fn_name}(now, {', '.join(texts)})" if texts else f"{info.fn_name}(now)"
+
+
+#: the statements a temporary set just before may be folded into (see fold_into)
+_FOLD_READERS = frozenset((ir.Assign, ir.SetTemp, ir.Check, ir.Eval, ir.CallFunction, ir.Code))
+
+
+def _reads_first(s) -> bool:
+    """Whether ``s`` evaluates what it reads ahead of any store of its own (see
+    :meth:`PyEmitter.fold_into`)."""
+    kind = type(s)
+    if kind in _FOLD_READERS:
+        return kind is not ir.Code or _sets_temps_only(s)
+    return kind is ir.Case or kind is tuple        # an IF branch's condition
+
+
+def _sets_temps_only(s: ir.Code) -> bool:
+    """Whether a block's code writes only temporaries (an operator's, not an FB's)."""
+    inputs = inputs_of(s.block)
+    return all(type(e) is ir.Temp for port, e in s.names.items() if port not in inputs)
+
+
+def _grouped(text: str) -> str:
+    """``text`` as an operand anywhere: a name, slot or number as it is, else in
+    parentheses."""
+    if text.isidentifier() or text.isdigit() or _is_slot(text):
+        return text
+    return f"({text})"
 
 
 def _is_slot(text: str) -> bool:

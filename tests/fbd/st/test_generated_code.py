@@ -179,3 +179,46 @@ def test_a_body_with_a_loop_stays_one_function(monkeypatch):
     h = program("x := 0; FOR y := 1 TO 4 DO x := x + y; END_FOR; x := x * 2; y := x + 1;")
     h.scan()
     assert (h.get("Main.x"), h.get("Main.y"), made) == (20, 21, [])
+
+
+FOLDED = """
+PROGRAM prg
+  VAR a, b, c, m, lim : INT; r : REAL; d : DINT; END_VAR
+  a := a + 7000;
+  b := (a * 3 - b) * 2 + 1;
+  r := r * 0.5 + INT_TO_REAL(a) / 3.0;
+  m := MAX(a - b, b - a);
+  IF a * 2 > b + 1 THEN c := c + 1; ELSIF a - b > 0 THEN c := c - 1; END_IF;
+  CASE (a + b) MOD 5 OF 0: d := d + 1; 1..2: d := d - 1; ELSE d := d * 2 + 1; END_CASE;
+  lim := LIMIT(-100, a - b, 100);
+END_PROGRAM
+"""
+
+# matiec's oracle: --scans 8 (INT overflows from scan 5 on)
+FOLDED_ROWS = """scan,t_ms,a,b,c,m,lim,r,d
+1,0,7000,-23535,1,30535,100,2333.3333,1
+2,20,14000,-1,2,14001,100,5833.3335,3
+3,40,21000,-5069,3,26069,100,9916.667,2
+4,60,28000,-18469,4,19067,-100,14291.667,1
+5,80,-30536,-15205,4,15331,-100,-3032.8333,3
+6,100,-23536,20267,4,21733,100,-9361.75,7
+7,120,-16536,-8677,4,7859,-100,-10192.875,15
+8,140,-9536,25675,4,30325,100,-8275.1045,31"""
+
+
+def test_temporaries_written_into_the_statement_reading_them_give_matiecs_rows():
+    got = rows(FOLDED, ["a", "b", "c", "m", "lim", "r", "d"], 8, program="prg", cycle_ms=20)
+    assert got == expected(FOLDED_ROWS)
+
+
+def test_a_temporary_read_once_by_the_next_statement_is_not_a_line_of_its_own():
+    from fbd.compiler.pycode import compile_network
+    source = compile_network(load("f.st", text=FOLDED).network("prg")).source()
+    body = source[source.index("def _p0"):source.index("def _chunk_0")]
+    # b := (a * 3 - b) * 2 + 1 is one line, the three operators' temporaries inside it
+    assert [ln for ln in body.splitlines() if ln.strip().startswith("s[1] = ")] == [
+        "    s[1] = (_w if -32768 <= (_w := ((((s[0] * 3) - s[1]) * 2) + 1)) <= 32767 "
+        "else ((_w + 32768) & 65535) - 32768)"]
+    # MAX's code reads each input twice: the differences are computed once, ahead of it
+    m, = [ln for ln in body.splitlines() if ln.strip().startswith("s[3] = ")]
+    assert "s[0] - s[1]" not in m and "s[1] - s[0]" not in m
