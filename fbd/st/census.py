@@ -7,7 +7,9 @@ statement, found in one walk (:func:`census`) and kept with the body.
 * the statements whose own expressions call a FUNCTION (which can fault:
   nothing is moved across them);
 * the FUNCTIONs and FB instances the body calls (the generated code's
-  globals need them).
+  globals need them);
+* the variables the body stores to (the Python engine writes back only
+  those of the variables it holds in locals for a call).
 
 A body of 100,000 statements is walked once here instead of once per
 question: the generic walkers of :mod:`.ir` (``walk``, ``exprs_of``,
@@ -32,7 +34,7 @@ class Census:
     """See the module docstring; ``reader[name]`` is the statement reading a
     temporary, or the ``(pre, condition, body)`` branch of an IF whose
     condition reads it."""
-    __slots__ = ("uses", "sets", "reader", "calling", "functions", "instances")
+    __slots__ = ("uses", "sets", "reader", "calling", "functions", "instances", "stored")
 
     def __init__(self):
         self.uses: dict = {}
@@ -41,11 +43,19 @@ class Census:
         self.calling: set = set()       # id() of each statement calling a FUNCTION itself
         self.functions: dict = {}       # fn_name -> PouInfo of each FUNCTION called
         self.instances: dict = {}       # fn_name -> PouInfo of each FB instance called
+        self.stored: set = set()        # the paths of the variables it stores to (upper case)
 
 
-def inputs_of(block) -> set:
+_INPUTS: dict = {}      # (block type, its n) -> the names of its inputs
+
+
+def inputs_of(block) -> frozenset:
     """The names of a library block's inputs (its other names are places)."""
-    return {p.name for p in block.input_ports()}
+    key = (type(block), block.n)
+    names = _INPUTS.get(key)
+    if names is None:
+        names = _INPUTS[key] = frozenset(p.name for p in block.input_ports())
+    return names
 
 
 def census(code: ir.PouCode) -> Census:
@@ -58,7 +68,7 @@ def census(code: ir.PouCode) -> Census:
 
 def _count(body: list) -> Census:
     c = Census()
-    uses, sets, reader, functions = c.uses, c.sets, c.reader, c.functions
+    sets, stored = c.sets, c.stored
     stack = [body]
     while stack:
         for st in stack.pop():
@@ -67,6 +77,7 @@ def _count(body: list) -> Census:
                 continue
             if kind is ir.Assign:
                 roots = [st.value, st.target]
+                _stores(st.target, stored)
             elif kind is ir.SetTemp:
                 sets[st.temp.name] = sets.get(st.temp.name, 0) + 1
                 roots = [st.value]
@@ -81,21 +92,26 @@ def _count(body: list) -> Census:
                 for e in outs:
                     if type(e) is ir.Temp:
                         sets[e.name] = sets.get(e.name, 0) + 1
+                    else:
+                        _stores(e, stored)
+                        roots.append(e)
             elif kind is ir.Check:
                 sets[st.temp.name] = sets.get(st.temp.name, 0) + 1
                 roots = [st.value]
             elif kind is ir.CallFunction:
                 sets[st.name] = sets.get(st.name, 0) + 1
-                functions[st.info.fn_name] = st.info
+                c.functions[st.info.fn_name] = st.info
                 roots = list(st.args)
             elif kind is ir.CallFb:
                 c.instances.setdefault(st.info.fn_name, st.info)
                 roots = list(st.inouts)
+                for e in roots:
+                    _stores(e, stored)
             elif kind is ir.If:
                 roots = []
                 for branch in st.branches:     # a condition's reader is its branch
                     pre, cond, body_ = branch
-                    if _read([cond], branch, uses, reader, functions):
+                    if _read([cond], branch, c):
                         c.calling.add(id(st))
                     stack.append(pre)
                     stack.append(body_)
@@ -104,22 +120,31 @@ def _count(body: list) -> Census:
             else:
                 roots = ir.exprs_of(st)
                 stack.extend(ir.children(st))
-            if _read(roots, st, uses, reader, functions):
+                if kind is ir.For:
+                    _stores(st.var, stored)
+            if _read(roots, st, c):
                 c.calling.add(id(st))
     return c
 
 
-def _read(roots, owner, uses, reader, functions) -> bool:
-    """Counts the temporaries ``roots`` read (by ``owner``); whether they call a FUNCTION."""
+def _stores(place, stored: set) -> None:
+    var = ir.root_var(place)
+    if var is not None:
+        stored.add(var.path.upper())
+
+
+def _read(roots, owner, c: Census) -> bool:
+    """Counts the temporaries ``roots`` read (by ``owner``); whether they call a
+    FUNCTION."""
     calls = False
     todo = list(roots)
-    parts = _PARTS
+    parts, uses, functions = _PARTS, c.uses, c.functions
     while todo:
         e = todo.pop()
         kind = type(e)
         if kind is ir.Temp:
             uses[e.name] = uses.get(e.name, 0) + 1
-            reader[e.name] = owner
+            c.reader[e.name] = owner
             continue
         part = parts.get(kind)
         if part is not None:

@@ -317,8 +317,11 @@ class PyEmitter:
             else:
                 self.line(depth, f"{s.temp.name} = {value}")
             return
-        name = s.temp.name
-        self.line(depth, f"{name} = {self.expr(s.value)}")
+        name, value = s.temp.name, self.expr(s.value)
+        if (value.isidentifier() or _is_slot(value)) and self.ranges.stable(s.value):
+            self.aliases[name] = name = value       # a variable's value: checked as it is
+        else:
+            self.line(depth, f"{name} = {value}")
         self.line(depth, f"if not {s.lo} <= {name} <= {s.hi}: _st_bounds({name}, {s.lo}, "
                          f"{s.hi}, {s.where!r})")
 

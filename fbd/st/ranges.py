@@ -30,16 +30,24 @@ K = t.Kind
 PLAIN = {"ADD": "+", "SUB": "-", "MUL": "*", "NEG": "-"}
 
 
+_TYPE_RANGES: dict = {None: None}      # type -> its range (a type exists once)
+
+
 def type_range(tp) -> tuple[int, int] | None:
     """The values an integer, BOOL or enumerated type holds (None for the others)."""
-    if tp is None:
-        return None
+    try:
+        return _TYPE_RANGES[tp]
+    except KeyError:
+        pass
     c = tp.canonical
     if c.kind is K.BOOL:
-        return (0, 1)
-    if c.is_integral or c.kind is K.ENUM:
-        return (c.min, c.max)
-    return None
+        r = (0, 1)
+    elif c.is_integral or c.kind is K.ENUM:
+        r = (c.min, c.max)
+    else:
+        r = None
+    _TYPE_RANGES[tp] = r
+    return r
 
 
 class Ranges:

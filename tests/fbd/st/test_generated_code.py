@@ -222,3 +222,14 @@ def test_a_temporary_read_once_by_the_next_statement_is_not_a_line_of_its_own():
     # MAX's code reads each input twice: the differences are computed once, ahead of it
     m, = [ln for ln in body.splitlines() if ln.strip().startswith("s[3] = ")]
     assert "s[0] - s[1]" not in m and "s[1] - s[0]" not in m
+
+
+def test_a_loop_stopped_by_a_bad_index_leaves_what_its_iterations_stored_before_it():
+    # i, total and a are held in locals while the loop runs, lim is only read there
+    h = program("""i := 1; lim := 7;
+WHILE i <= lim DO total := total + i; a[i] := total; i := i + 1; END_WHILE;""",
+                decls="a : ARRAY[1..5] OF INT; i, lim, total : INT;")
+    with pytest.raises(fbd.FbdError, match=r"^gen\.st:5: in PROGRAM Main: .*index 6"):
+        h.scan()
+    assert (h.get("Main.i"), h.get("Main.total"), h.get("Main.lim")) == (6, 21, 7)
+    assert h.get("Main.a") == [1, 3, 6, 10, 15]
