@@ -26,7 +26,9 @@ n); FOR whose end and step do not change inside the loop as Python's
 ``for ... in range`` (the watchdog paid once ahead where the loop holds no
 other loop); the wrap-around of an integer operator and an array's index
 check left out where the operands' ranges (:mod:`.ranges`) prove they cannot
-act.
+act; a temporary read once, by a statement just after it, written as its
+expression inside that statement (:meth:`PyEmitter.fold_into`; what the
+body's temporaries are is found in one walk, :mod:`.census`).
 """
 
 from __future__ import annotations
@@ -186,7 +188,7 @@ class PyEmitter:
         elif kind is ir.SetTemp:
             self.ranges.assigned(s.temp, s.value)
             if s.temp.name == self._fold:
-                self.folded[s.temp.name] = _grouped(self.expr(s.value))
+                self.folded[s.temp.name] = self.grouped(self.expr(s.value))
             else:
                 self.line(depth, f"{s.temp.name} = {self.expr(s.value)}")
         elif kind is ir.Code:
@@ -281,6 +283,10 @@ class PyEmitter:
         kind = type(s)
         if kind is ir.SetTemp:
             name = s.temp.name
+        elif kind is ir.Check:
+            if not self.never_fails(s):
+                return None
+            name = s.temp.name
         elif kind is ir.Code:
             inputs = inputs_of(s.block)
             outs = [e for port, e in s.names.items() if port not in inputs]
@@ -300,17 +306,32 @@ class PyEmitter:
                                  and not reader[0]):
                 return name
             kind = type(nxt)
-            if (kind is not ir.SetTemp and kind is not ir.Code or id(nxt) in c.calling
-                    or not _sets_temps_only(nxt)):
+            if id(nxt) in c.calling:
+                return None
+            if kind is ir.Check:
+                if not self.never_fails(nxt):
+                    return None
+            elif kind is not ir.SetTemp and kind is not ir.Code or not _sets_temps_only(nxt):
                 return None
         return None
+
+    def never_fails(self, s: ir.Check) -> bool:
+        """Whether the value's range is within the check's bounds (it only sets its
+        temporary)."""
+        r = self.ranges.of(s.value)
+        return r is not None and s.lo <= r[0] and r[1] <= s.hi
 
     def check(self, s: ir.Check, depth: int) -> None:
         r = self.ranges.of(s.value)
         inside = (max(r[0], s.lo), min(r[1], s.hi)) if r is not None else (s.lo, s.hi)
         self.ranges.assigned(s.temp, inside)
         if r is not None and s.lo <= r[0] and r[1] <= s.hi:    # it cannot fail
+            if self.census.uses.get(s.temp.name, 0) == 0 and id(s) not in self.census.calling:
+                return      # and nothing reads it
             value = self.expr(s.value)
+            if s.temp.name == self._fold:
+                self.folded[s.temp.name] = self.grouped(value)
+                return
             if self.ranges.stable(s.value) and (value.isidentifier() or value.isdigit()
                                                 or _is_slot(value)):
                 self.aliases[s.temp.name] = value
@@ -563,7 +584,10 @@ class PyEmitter:
     # -- expressions ---------------------------------------------------------------
     def operand(self, e) -> str:
         """An expression as a block's input (parenthesized unless a name)."""
-        text = self.expr(e)
+        return self.grouped(self.expr(e))
+
+    def grouped(self, text: str) -> str:
+        """``text``, an expression just written, as an operand anywhere."""
         return text if text is self._last_folded else _grouped(text)
 
     def place(self, e) -> str:
@@ -585,13 +609,13 @@ class PyEmitter:
         if kind is ir.Elem:
             parts = []
             for term, lo, stride in e.terms:
-                name = self.expr(term)
                 scaled = f" * {stride}" if stride != 1 else ""
                 if lo:
-                    parts.append(f"({name} - {lo})" + scaled)
+                    parts.append(f"({self.expr(term)} - {lo})" + scaled)
+                elif scaled:
+                    parts.append(self.operand(term) + scaled)
                 else:
-                    parts.append(name + scaled if not scaled or name.isidentifier()
-                                 else f"({name}){scaled}")
+                    parts.append(self.expr(term))
             if e.constant or not parts:
                 parts.append(str(e.constant))
             return f"{self.expr(e.base)}[{' + '.join(parts)}]"
