@@ -233,3 +233,16 @@ WHILE i <= lim DO total := total + i; a[i] := total; i := i + 1; END_WHILE;""",
         h.scan()
     assert (h.get("Main.i"), h.get("Main.total"), h.get("Main.lim")) == (6, 21, 7)
     assert h.get("Main.a") == [1, 3, 6, 10, 15]
+
+
+def test_the_scan_calls_a_lone_st_program_itself_and_its_fault_still_names_it():
+    from fbd.compiler.pycode import compile_network
+    from fbd.runtime.plc import Plc, PlcFault
+    net = load("gen.st", text="PROGRAM prg\nVAR i : INT; a : ARRAY[0..2] OF INT; END_VAR\n"
+                              "i := i + 1;\na[i] := i;\nEND_PROGRAM\n").network("prg")
+    scan_many = compile_network(net).source().split("def scan_many")[1]
+    assert "_p0(s, now)" in scan_many and "_chunk_0" not in scan_many
+    plc = Plc(net, engine="python")
+    with pytest.raises(PlcFault, match=r"^gen\.st:4: in PROGRAM prg: array index 3"):
+        plc.scan(5)
+    assert (plc.fault.block, plc.fault.scan, plc.get("prg.i")) == ("prg", 3, 3)
