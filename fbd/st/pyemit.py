@@ -27,8 +27,8 @@ n); FOR whose end and step do not change inside the loop as Python's
 other loop); the wrap-around of an integer operator and an array's index
 check left out where the operands' ranges (:mod:`.ranges`) prove they cannot
 act; a temporary read once, by a statement just after it, written as its
-expression inside that statement (:meth:`PyEmitter.fold_into`; what the
-body's temporaries are is found in one walk, :mod:`.census`).
+expression inside that statement (:mod:`.pyfold`; what the body's
+temporaries are is found in one walk, :mod:`.census`).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from .. import types as t
 from ..block import code_lines, literal
 from . import ir
 from .census import census, inputs_of
+from .pyfold import fold_into
 from .ranges import Ranges
 from .stmts import WATCHDOG_ITERATIONS
 
@@ -48,8 +49,6 @@ ELIF_GROUP = 100
 CASE_TREE = 4
 #: ST statements of a long body per Python function (see :meth:`PyEmitter.parts`)
 PART_STATEMENTS = 2_000
-#: statements after a temporary's where its reader is looked for (see PyEmitter.fold_into)
-FOLD_REACH = 4
 
 
 class PyEmitter:
@@ -168,12 +167,12 @@ class PyEmitter:
 
     def sequence(self, stmts: list, depth: int, then=None) -> None:
         """``stmts`` in order, a temporary folded into its reader where it may be
-        (:meth:`fold_into`); ``then`` is what runs right after them (the IF
+        (:func:`.pyfold.fold_into`); ``then`` is what runs right after them (the IF
         branch whose condition they compute)."""
         ahead = stmts if then is None else stmts + [then]
         try:
             for k, s in enumerate(stmts):
-                self._fold = self.fold_into(ahead, k)
+                self._fold = fold_into(self.census, self.ranges, ahead, k)
                 self.stmt(s, depth)
         finally:
             self._fold = None
@@ -269,57 +268,6 @@ class PyEmitter:
                 return
         for text in lines:
             self.line(depth, text)
-
-    # -- temporaries written where they are read ------------------------------------
-    def fold_into(self, stmts: list, k: int):
-        """The temporary ``stmts[k]`` sets if a statement after it is its only reader,
-        evaluates it ahead of anything else it does, and is reached with nothing
-        between but temporaries set the same way: no store between can change
-        what its value reads, and nothing can fault first (the value calls no
-        FUNCTION); None otherwise. Such a temporary is written as its expression
-        inside the reader (``s[3] = (s[1] + 5)``): a line, a store and a load
-        fewer, the same value."""
-        s = stmts[k]
-        kind = type(s)
-        if kind is ir.SetTemp:
-            name = s.temp.name
-        elif kind is ir.Check:
-            if not self.never_fails(s):
-                return None
-            name = s.temp.name
-        elif kind is ir.Code:
-            inputs = inputs_of(s.block)
-            outs = [e for port, e in s.names.items() if port not in inputs]
-            if len(outs) != 1 or type(outs[0]) is not ir.Temp:
-                return None
-            name = outs[0].name
-        else:
-            return None
-        c = self.census
-        if c.uses.get(name) != 1 or c.sets.get(name) != 1 or id(s) in c.calling:
-            return None
-        reader = c.reader.get(name)
-        if not _reads_first(reader) or id(reader) in c.calling:
-            return None
-        for nxt in stmts[k + 1:k + 1 + FOLD_REACH]:
-            if nxt is reader or (type(nxt) is ir.If and nxt.branches[0] is reader
-                                 and not reader[0]):
-                return name
-            kind = type(nxt)
-            if id(nxt) in c.calling:
-                return None
-            if kind is ir.Check:
-                if not self.never_fails(nxt):
-                    return None
-            elif kind is not ir.SetTemp and kind is not ir.Code or not _sets_temps_only(nxt):
-                return None
-        return None
-
-    def never_fails(self, s: ir.Check) -> bool:
-        """Whether the value's range is within the check's bounds (it only sets its
-        temporary)."""
-        r = self.ranges.of(s.value)
-        return r is not None and s.lo <= r[0] and r[1] <= s.hi
 
     def check(self, s: ir.Check, depth: int) -> None:
         r = self.ranges.of(s.value)
@@ -654,25 +602,6 @@ class PyEmitter:
         self.access.needs(info)
         texts = [self.expr(a) for a in args]
         return f"{info.fn_name}(now, {', '.join(texts)})" if texts else f"{info.fn_name}(now)"
-
-
-#: the statements a temporary set just before may be folded into (see fold_into)
-_FOLD_READERS = frozenset((ir.Assign, ir.SetTemp, ir.Check, ir.Eval, ir.CallFunction, ir.Code))
-
-
-def _reads_first(s) -> bool:
-    """Whether ``s`` evaluates what it reads ahead of any store of its own (see
-    :meth:`PyEmitter.fold_into`)."""
-    kind = type(s)
-    if kind in _FOLD_READERS:
-        return kind is not ir.Code or _sets_temps_only(s)
-    return kind is ir.Case or kind is tuple        # an IF branch's condition
-
-
-def _sets_temps_only(s: ir.Code) -> bool:
-    """Whether a block's code writes only temporaries (an operator's, not an FB's)."""
-    inputs = inputs_of(s.block)
-    return all(type(e) is ir.Temp for port, e in s.names.items() if port not in inputs)
 
 
 def _grouped(text: str) -> str:
