@@ -246,3 +246,19 @@ def test_the_scan_calls_a_lone_st_program_itself_and_its_fault_still_names_it():
     with pytest.raises(PlcFault, match=r"^gen\.st:4: in PROGRAM prg: array index 3"):
         plc.scan(5)
     assert (plc.fault.block, plc.fault.scan, plc.get("prg.i")) == ("prg", 3, 3)
+
+
+def test_an_index_check_the_loop_bounds_prove_is_written_into_the_element_it_reads():
+    from fbd.compiler.pycode import compile_network
+    net = load("gen.st", text="""PROGRAM prg
+VAR a : ARRAY[0..9] OF INT := [5, 9, 1, 7, 3, 8, 2, 6, 0, 4]; j, tmp : INT; END_VAR
+FOR j := 0 TO 8 DO
+  IF a[j] > a[j + 1] THEN tmp := a[j]; a[j] := a[j + 1]; a[j + 1] := tmp; END_IF;
+END_FOR;
+END_PROGRAM
+""").network("prg")
+    body = compile_network(net).source().split("def scan(")[0]
+    assert " = (v_J + 1)\n" not in body and body.count("v_A[(v_J + 1)]") == 3
+    h = Harness(net)
+    h.scan()
+    assert h.get("prg.a") == [5, 1, 7, 3, 8, 2, 6, 0, 4, 9]     # one pass moves 9 to the end
