@@ -257,14 +257,16 @@ class PyEmitter:
             names[port] = self.operand(e) if port in inputs else self.place(e)
         lines = code_lines(block, names, block.bound_types, self.fresh)
         for text in self._consumed:     # the code reads that input twice: computed once ahead
-            if sum(ln.count(text) for ln in lines) != 1:
+            if text[0] == "(" and sum(ln.count(text) for ln in lines) != 1:
                 temp = self.fresh("_v")
                 self.line(depth, f"{temp} = {text}")
                 lines = [ln.replace(text, temp) for ln in lines]
         if self._fold is not None and len(lines) == 1:
             out = f"{self._fold} = "
-            if lines[0].startswith(out) and self._fold not in lines[0][len(out):]:
-                self.folded[self._fold] = _grouped(lines[0][len(out):])
+            value = lines[0][len(out):]
+            if (lines[0].startswith(out) and self._fold not in value
+                    and ";" not in value and "#" not in value):     # one expression
+                self.folded[self._fold] = _grouped(value)
                 return
         for text in lines:
             self.line(depth, text)
