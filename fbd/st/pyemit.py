@@ -256,6 +256,9 @@ class PyEmitter:
         for port, e in s.names.items():
             names[port] = self.operand(e) if port in inputs else self.place(e)
         lines = code_lines(block, names, block.bound_types, self.fresh)
+        bounded = self.ranges.code_range(s)
+        if bounded is not None:
+            self.ranges.assigned(*bounded)
         for text in self._consumed:     # the code reads that input twice: computed once ahead
             if text[0] == "(" and sum(ln.count(text) for ln in lines) != 1:
                 temp = self.fresh("_v")

@@ -138,6 +138,20 @@ class Ranges:
             return out, r
         return None
 
+    def code_range(self, s: ir.Code):
+        """(output temp, its range) of a block whose operands bound its result where
+        its type does not: MOD by a positive constant ``d`` lies within
+        ``-(d - 1)..d - 1`` (C's remainder takes the dividend's sign), from 0 for
+        a dividend that cannot be negative. None for the others."""
+        if s.block.name != "MOD":
+            return None
+        out, d = s.names.get("OUT"), s.names.get("IN2")
+        if (type(out) is not ir.Temp or type(d) is not ir.Const or type(d.value) is not int
+                or d.value <= 0):
+            return None
+        a = self.of(s.names["IN1"])
+        return out, (0 if a is not None and a[0] >= 0 else 1 - d.value, d.value - 1)
+
     def plain_arith(self, s: ir.Code):
         """(output, operator, operands) of an ADD, SUB, MUL or NEG whose wrap cannot
         act (see the module docstring), its output's range noted; else None."""

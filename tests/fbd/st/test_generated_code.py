@@ -262,3 +262,38 @@ END_PROGRAM
     h = Harness(net)
     h.scan()
     assert h.get("prg.a") == [5, 1, 7, 3, 8, 2, 6, 0, 4, 9]     # one pass moves 9 to the end
+
+
+MOD_PROGRAM = """
+PROGRAM prg
+  VAR x : INT := -20; u : UINT := 65530; m, c : INT; k : INT; w : UINT; END_VAR
+  x := x + 9;
+  u := u + 3;
+  m := x MOD 7;
+  k := (x * 3001) MOD 100;
+  w := u MOD 10;
+  CASE x MOD 4 OF -3: c := c + 100; -1: c := c + 10; 0: c := c + 1; 3: c := c - 1;
+  ELSE c := c * 2; END_CASE;
+END_PROGRAM
+"""
+
+# matiec's oracle: --scans 8
+MOD_ROWS = """scan,t_ms,x,u,m,k,w,c
+1,0,-11,65533,-4,-11,3,100
+2,20,-2,0,-2,-2,0,200
+3,40,7,3,0,7,3,199
+4,60,16,6,2,16,6,200
+5,80,25,9,4,25,9,400
+6,100,34,12,6,34,2,800
+7,120,43,15,1,43,5,799
+8,140,52,18,3,52,8,800"""
+
+
+def test_mod_by_a_constant_is_stored_without_a_wrap_and_gives_matiecs_rows():
+    from fbd.compiler.pycode import compile_network
+    got = rows(MOD_PROGRAM, ["x", "u", "m", "k", "w", "c"], 8, program="prg", cycle_ms=20)
+    assert got == expected(MOD_ROWS)
+    body = compile_network(load("m.st", text=MOD_PROGRAM).network("prg")).source()
+    wraps = [ln for ln in body.splitlines() if "_w if" in ln or "& 65535" in ln]
+    # x, u and c's five branches are cut to their types; no remainder is, nor copied for the CASE
+    assert len(wraps) == 7 and not any("_t" in ln for ln in wraps) and "_s" not in body
