@@ -354,8 +354,8 @@ class ScanProgram:
         lines = ["def scan(s, now):", *(f"    {step}" for step in steps), "    return None", "",
                  # n scans in one call (fbd.runtime.fastforward), the one above repeated
                  "def scan_many(s, now, cycle, n):", "    k = 0", "    try:",
-                 "        while k < n:", *(f"            {step}" for step in steps),
-                 "            now += cycle", "            k += 1",
+                 "        for k in range(n):", *(f"            {step}" for step in steps),
+                 "            now += cycle",
                  "    except Exception as e:", "        raise _ScansDone(k) from e",
                  "    return n"]
         return "\n".join(lines) + "\n"
