@@ -9,6 +9,7 @@ block configuration and reused for every instance of it.
 from __future__ import annotations
 
 import os
+import re
 from operator import itemgetter
 from types import MappingProxyType
 from typing import NamedTuple
@@ -332,16 +333,29 @@ class ScanProgram:
                 lines.append(f"    {local} = s[{slot}]")
         return lines
 
+    def _chunk_step(self, c: int) -> str:
+        """How the scan runs chunk ``c``: its one line where that is a procedure's
+        call and nothing more (a program of one ST POU: a call less a scan),
+        else the chunk's call."""
+        head = f"def _chunk_{c}(s, now):\n"
+        src = self._chunk_src[c]
+        body = src[src.rindex(head) + len(head):].splitlines()
+        if len(body) == 2 and body[0].startswith("    # "):
+            call = body[1].strip()
+            if _procedure_index(call) is not None:
+                return call
+        return f"_chunk_{c}(s, now)"
+
     def _scan_source(self) -> str:
         steps = [f"s[{prev}] = s[{src_slot}]" for src_slot, prev in self._snapshots.items()]
-        steps += [f"_chunk_{c}(s, now)" for c in range(len(self._chunk_src))]
+        steps += [self._chunk_step(c) for c in range(len(self._chunk_src))]
         steps += [f"s[{slot}] = s[{src_slot}]" for slot, src_slot in self._publish
                   if slot not in self.forced]
         lines = ["def scan(s, now):", *(f"    {step}" for step in steps), "    return None", "",
                  # n scans in one call (fbd.runtime.fastforward), the one above repeated
                  "def scan_many(s, now, cycle, n):", "    k = 0", "    try:",
-                 "        while k < n:", *(f"            {step}" for step in steps),
-                 "            now += cycle", "            k += 1",
+                 "        for k in range(n):", *(f"            {step}" for step in steps),
+                 "            now += cycle",
                  "    except Exception as e:", "        raise _ScansDone(k) from e",
                  "    return n"]
         return "\n".join(lines) + "\n"
@@ -422,6 +436,10 @@ class ScanProgram:
                     if text.startswith("    # "):
                         found = text[len("    # "):].split(":", 1)[0]
                         break
+            elif tb.tb_frame.f_globals is self._namespace:
+                index = _procedure_index(code.co_name)     # a procedure the scan calls itself
+                if index is not None:
+                    found = self.leaves[index].path
             tb = tb.tb_next
         return found
 
@@ -440,6 +458,17 @@ class ScanProgram:
     def info(self) -> dict:
         """Block counts by type, macros, execution order (``fbd info``)."""
         return self.flat.info()
+
+
+_PROCEDURE = re.compile(r"_p(\d+)(?:__\w+|_part\d+)?(?:\(|$)")
+
+
+def _procedure_index(text: str) -> int | None:
+    """The leaf index of a procedure's function named in ``text`` (``_p12``, its
+    inner instances' ``_p12__T1``, its parts' ``_p12_part3``, or a call of
+    ``_p12(...)``), else None."""
+    m = _PROCEDURE.match(text)
+    return int(m.group(1)) if m else None
 
 
 def _over_table(leaf) -> bool:

@@ -343,13 +343,14 @@ class CallFunction(Stmt):
 
 class PouCode:
     """A compiled POU body: its statements and what its engines need to know."""
-    __slots__ = ("info", "body", "loops", "temps")
+    __slots__ = ("info", "body", "loops", "temps", "census")
 
     def __init__(self, info, body: list, loops: bool, temps: int):
         self.info = info
         self.body = body
         self.loops = loops          # it has loops (the watchdog counts their iterations)
         self.temps = temps
+        self.census = None          # what one walk of the body found (fbd.st.census)
 
 
 # ------------------------------------------------------------------ walking

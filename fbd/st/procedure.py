@@ -16,6 +16,7 @@ import math
 from ..block import code_namespace
 from ..errors import ScanError
 from . import ir
+from .census import census
 from .errors import StSemanticError
 from .pyaccess import table_source
 from .pyaccess import value_source as _value_source
@@ -86,10 +87,10 @@ def instance_pous(info) -> list:
     found = {info.fn_name: info}
     todo = [info]
     while todo:
-        for stmt in ir.walk(todo.pop().code.body):
-            if isinstance(stmt, ir.CallFb) and stmt.info.fn_name not in found:
-                found[stmt.info.fn_name] = stmt.info
-                todo.append(stmt.info)
+        for fn_name, inner in census(todo.pop().code).instances.items():
+            if fn_name not in found:
+                found[fn_name] = inner
+                todo.append(inner)
     return list(found.values())
 
 
@@ -143,15 +144,7 @@ def _weight(body: list, factor: int, loop: int) -> int:
 
 def functions_called(info) -> dict:
     """fn_name -> PouInfo of the FUNCTIONs ``info``'s body calls."""
-    found = {}
-    for stmt in ir.walk(info.code.body):
-        if isinstance(stmt, ir.CallFunction):
-            found[stmt.info.fn_name] = stmt.info
-        for e in ir.exprs_of(stmt):
-            for node in ir.iter_exprs(e):
-                if isinstance(node, ir.FnCall):
-                    found[node.info.fn_name] = node.info
-    return found
+    return census(info.code).functions
 
 
 class LazyHelpers(dict):

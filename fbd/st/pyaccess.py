@@ -17,6 +17,7 @@ from __future__ import annotations
 from .. import types as t
 from ..block import literal
 from . import ir
+from .census import census
 from .model import LibraryFb, global_local, kept_name, local_name
 from .pyemit import PyEmitter
 
@@ -202,6 +203,7 @@ class TableAccess:
         for path in loop_variables(emitter.code):
             if self.storage(path) is not None:
                 self.cached[path] = local_name(path)
+        self.stored = census(emitter.code).stored
 
     def storage(self, path: str):
         """The slot of an own variable kept in the table (None for the others)."""
@@ -258,7 +260,11 @@ class TableAccess:
         return out
 
     def guard(self) -> list[str]:
-        return [f"s[{self.frame.slot(path)}] = {local}" for path, local in self.cached.items()]
+        """What the call writes back, a fault included: the variables held that the
+        body may store to (an array's elements are stored in the table's own
+        list, which the local holds too)."""
+        return [f"s[{self.frame.slot(path)}] = {local}" for path, local in self.cached.items()
+                if path in self.stored]
 
     def splittable(self) -> bool:
         """Whether the body may run as several functions: each can reach what it
@@ -290,6 +296,8 @@ class TableAccess:
 def loop_variables(code: ir.PouCode) -> list[str]:
     """The paths (upper case) of the variables any loop of ``code`` reads or writes."""
     found: dict = {}
+    if not code.loops:
+        return []
     for stmt in ir.walk(code.body):
         if not isinstance(stmt, ir.Loop):
             continue

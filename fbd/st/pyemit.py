@@ -26,7 +26,9 @@ n); FOR whose end and step do not change inside the loop as Python's
 ``for ... in range`` (the watchdog paid once ahead where the loop holds no
 other loop); the wrap-around of an integer operator and an array's index
 check left out where the operands' ranges (:mod:`.ranges`) prove they cannot
-act.
+act; a temporary read once, by a statement just after it, written as its
+expression inside that statement (:mod:`.pyfold`; what the body's
+temporaries are is found in one walk, :mod:`.census`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from __future__ import annotations
 from .. import types as t
 from ..block import code_lines, literal
 from . import ir
+from .census import census, inputs_of
+from .pyfold import fold_into
 from .ranges import Ranges
 from .stmts import WATCHDOG_ITERATIONS
 
@@ -65,6 +69,12 @@ class PyEmitter:
         self.exits: list[str] = []
         self.aliases: dict = {}     # temporary -> the expression it would only copy
         self.returning_part = None  # what a RETURN says inside a part of a long body
+        # a temporary the next statement alone reads is written into it (see fold_into)
+        self.folded: dict = {}      # temporary -> the expression its use is written as
+        self._fold = None           # the temporary the statement being written may fold
+        self._last_folded = None
+        self._consumed: list = []   # the folded expressions written since it was emptied
+        self.census = census(code)
         access.bind(self)
 
     # -- scaffolding -------------------------------------------------------------
@@ -141,12 +151,23 @@ class PyEmitter:
         start = len(self.out)
         outer, self._previous = self._previous, None
         try:
-            for s in stmts:
-                self.stmt(s, depth)
+            self.sequence(stmts, depth)
         finally:
             self._previous = outer
         if len(self.out) == start:
             self.line(depth, "pass")
+
+    def sequence(self, stmts: list, depth: int, then=None) -> None:
+        """``stmts`` in order, a temporary folded into its reader where it may be
+        (:func:`.pyfold.fold_into`); ``then`` is what runs right after them (the IF
+        branch whose condition they compute)."""
+        ahead = stmts if then is None else stmts + [then]
+        try:
+            for k, s in enumerate(stmts):
+                self._fold = fold_into(self.census, self.ranges, ahead, k)
+                self.stmt(s, depth)
+        finally:
+            self._fold = None
 
     def stmt(self, s, depth: int) -> None:
         kind = type(s)
@@ -157,7 +178,10 @@ class PyEmitter:
             self.line(depth, f"{self.place(s.target)} = {self.expr(s.value)}")
         elif kind is ir.SetTemp:
             self.ranges.assigned(s.temp, s.value)
-            self.line(depth, f"{s.temp.name} = {self.expr(s.value)}")
+            if s.temp.name == self._fold:
+                self.folded[s.temp.name] = self.grouped(self.expr(s.value))
+            else:
+                self.line(depth, f"{s.temp.name} = {self.expr(s.value)}")
         elif kind is ir.Code:
             self.block_code(s, depth)
         elif kind is ir.Check:
@@ -213,13 +237,33 @@ class PyEmitter:
             out, op, args = short
             text = f" {op} ".join(self.operand(a) for a in args) if len(args) == 2 \
                 else f"-{self.operand(args[0])}"
-            self.line(depth, f"{self.place(out)} = {text}")
+            if out.name == self._fold:
+                self.folded[out.name] = f"({text})"
+            else:
+                self.line(depth, f"{self.place(out)} = {text}")
             return
         names = {}
-        inputs = {p.name for p in block.input_ports()}
+        inputs = inputs_of(block)
+        self._consumed = []
         for port, e in s.names.items():
             names[port] = self.operand(e) if port in inputs else self.place(e)
-        for text in code_lines(block, names, block.bound_types, self.fresh):
+        lines = code_lines(block, names, block.bound_types, self.fresh)
+        bounded = self.ranges.code_range(s)
+        if bounded is not None:
+            self.ranges.assigned(*bounded)
+        for text in self._consumed:     # the code reads that input twice: computed once ahead
+            if text[0] == "(" and sum(ln.count(text) for ln in lines) != 1:
+                temp = self.fresh("_v")
+                self.line(depth, f"{temp} = {text}")
+                lines = [ln.replace(text, temp) for ln in lines]
+        if self._fold is not None and len(lines) == 1:
+            out = f"{self._fold} = "
+            value = lines[0][len(out):]
+            if (lines[0].startswith(out) and self._fold not in value
+                    and ";" not in value and "#" not in value):     # one expression
+                self.folded[self._fold] = _grouped(value)
+                return
+        for text in lines:
             self.line(depth, text)
 
     def check(self, s: ir.Check, depth: int) -> None:
@@ -227,15 +271,23 @@ class PyEmitter:
         inside = (max(r[0], s.lo), min(r[1], s.hi)) if r is not None else (s.lo, s.hi)
         self.ranges.assigned(s.temp, inside)
         if r is not None and s.lo <= r[0] and r[1] <= s.hi:    # it cannot fail
+            if self.census.uses.get(s.temp.name, 0) == 0 and id(s) not in self.census.calling:
+                return      # and nothing reads it
             value = self.expr(s.value)
+            if s.temp.name == self._fold:
+                self.folded[s.temp.name] = self.grouped(value)
+                return
             if self.ranges.stable(s.value) and (value.isidentifier() or value.isdigit()
                                                 or _is_slot(value)):
                 self.aliases[s.temp.name] = value
             else:
                 self.line(depth, f"{s.temp.name} = {value}")
             return
-        name = s.temp.name
-        self.line(depth, f"{name} = {self.expr(s.value)}")
+        name, value = s.temp.name, self.expr(s.value)
+        if (value.isidentifier() or _is_slot(value)) and self.ranges.stable(s.value):
+            self.aliases[name] = name = value       # a variable's value: checked as it is
+        else:
+            self.line(depth, f"{name} = {value}")
         self.line(depth, f"if not {s.lo} <= {name} <= {s.hi}: _st_bounds({name}, {s.lo}, "
                          f"{s.hi}, {s.where!r})")
 
@@ -263,9 +315,7 @@ class PyEmitter:
 
     def chain(self, branches, else_body, depth: int, flag) -> None:
         """One ``if``/``elif`` chain; ``flag`` (if any) is cleared by the branch taken."""
-        pre = branches[0][0]
-        for st in pre:
-            self.stmt(st, depth)
+        self.sequence(branches[0][0], depth, then=branches[0])
         word = "if"
         for _pre, cond, body in branches:
             self.line(depth, f"{word} {self.expr(cond)}:")
@@ -479,8 +529,11 @@ class PyEmitter:
     # -- expressions ---------------------------------------------------------------
     def operand(self, e) -> str:
         """An expression as a block's input (parenthesized unless a name)."""
-        text = self.expr(e)
-        return text if text.isidentifier() else f"({text})"
+        return self.grouped(self.expr(e))
+
+    def grouped(self, text: str) -> str:
+        """``text``, an expression just written, as an operand anywhere."""
+        return text if text is self._last_folded else _grouped(text)
 
     def place(self, e) -> str:
         return self.expr(e)
@@ -490,19 +543,24 @@ class PyEmitter:
         if kind is ir.Ref:
             return self.access.var(e.var)
         if kind is ir.Temp:
+            folded = self.folded.pop(e.name, None)
+            if folded is not None:
+                self._last_folded = folded      # grouped already: not in parentheses again
+                self._consumed.append(folded)
+                return folded
             return self.aliases.get(e.name, e.name)
         if kind is ir.Const:
             return literal(e.value)
         if kind is ir.Elem:
             parts = []
             for term, lo, stride in e.terms:
-                name = self.expr(term)
                 scaled = f" * {stride}" if stride != 1 else ""
                 if lo:
-                    parts.append(f"({name} - {lo})" + scaled)
+                    parts.append(f"({self.expr(term)} - {lo})" + scaled)
+                elif scaled:
+                    parts.append(self.operand(term) + scaled)
                 else:
-                    parts.append(name + scaled if not scaled or name.isidentifier()
-                                 else f"({name}){scaled}")
+                    parts.append(self.expr(term))
             if e.constant or not parts:
                 parts.append(str(e.constant))
             return f"{self.expr(e.base)}[{' + '.join(parts)}]"
@@ -541,6 +599,14 @@ class PyEmitter:
         self.access.needs(info)
         texts = [self.expr(a) for a in args]
         return f"{info.fn_name}(now, {', '.join(texts)})" if texts else f"{info.fn_name}(now)"
+
+
+def _grouped(text: str) -> str:
+    """``text`` as an operand anywhere: a name, slot or number as it is, else in
+    parentheses."""
+    if text.isidentifier() or text.isdigit() or _is_slot(text):
+        return text
+    return f"({text})"
 
 
 def _is_slot(text: str) -> bool:

@@ -30,16 +30,24 @@ K = t.Kind
 PLAIN = {"ADD": "+", "SUB": "-", "MUL": "*", "NEG": "-"}
 
 
+_TYPE_RANGES: dict = {None: None}      # type -> its range (a type exists once)
+
+
 def type_range(tp) -> tuple[int, int] | None:
     """The values an integer, BOOL or enumerated type holds (None for the others)."""
-    if tp is None:
-        return None
+    try:
+        return _TYPE_RANGES[tp]
+    except KeyError:
+        pass
     c = tp.canonical
     if c.kind is K.BOOL:
-        return (0, 1)
-    if c.is_integral or c.kind is K.ENUM:
-        return (c.min, c.max)
-    return None
+        r = (0, 1)
+    elif c.is_integral or c.kind is K.ENUM:
+        r = (c.min, c.max)
+    else:
+        r = None
+    _TYPE_RANGES[tp] = r
+    return r
 
 
 class Ranges:
@@ -129,6 +137,20 @@ class Ranges:
         if own[0] <= r[0] and r[1] <= own[1]:
             return out, r
         return None
+
+    def code_range(self, s: ir.Code):
+        """(output temp, its range) of a block whose operands bound its result where
+        its type does not: MOD by a positive constant ``d`` lies within
+        ``-(d - 1)..d - 1`` (C's remainder takes the dividend's sign), from 0 for
+        a dividend that cannot be negative. None for the others."""
+        if s.block.name != "MOD":
+            return None
+        out, d = s.names.get("OUT"), s.names.get("IN2")
+        if (type(out) is not ir.Temp or type(d) is not ir.Const or type(d.value) is not int
+                or d.value <= 0):
+            return None
+        a = self.of(s.names["IN1"])
+        return out, (0 if a is not None and a[0] >= 0 else 1 - d.value, d.value - 1)
 
     def plain_arith(self, s: ir.Code):
         """(output, operator, operands) of an ADD, SUB, MUL or NEG whose wrap cannot

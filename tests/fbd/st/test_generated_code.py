@@ -179,3 +179,121 @@ def test_a_body_with_a_loop_stays_one_function(monkeypatch):
     h = program("x := 0; FOR y := 1 TO 4 DO x := x + y; END_FOR; x := x * 2; y := x + 1;")
     h.scan()
     assert (h.get("Main.x"), h.get("Main.y"), made) == (20, 21, [])
+
+
+FOLDED = """
+PROGRAM prg
+  VAR a, b, c, m, lim : INT; r : REAL; d : DINT; END_VAR
+  a := a + 7000;
+  b := (a * 3 - b) * 2 + 1;
+  r := r * 0.5 + INT_TO_REAL(a) / 3.0;
+  m := MAX(a - b, b - a);
+  IF a * 2 > b + 1 THEN c := c + 1; ELSIF a - b > 0 THEN c := c - 1; END_IF;
+  CASE (a + b) MOD 5 OF 0: d := d + 1; 1..2: d := d - 1; ELSE d := d * 2 + 1; END_CASE;
+  lim := LIMIT(-100, a - b, 100);
+END_PROGRAM
+"""
+
+# matiec's oracle: --scans 8 (INT overflows from scan 5 on)
+FOLDED_ROWS = """scan,t_ms,a,b,c,m,lim,r,d
+1,0,7000,-23535,1,30535,100,2333.3333,1
+2,20,14000,-1,2,14001,100,5833.3335,3
+3,40,21000,-5069,3,26069,100,9916.667,2
+4,60,28000,-18469,4,19067,-100,14291.667,1
+5,80,-30536,-15205,4,15331,-100,-3032.8333,3
+6,100,-23536,20267,4,21733,100,-9361.75,7
+7,120,-16536,-8677,4,7859,-100,-10192.875,15
+8,140,-9536,25675,4,30325,100,-8275.1045,31"""
+
+
+def test_temporaries_written_into_the_statement_reading_them_give_matiecs_rows():
+    got = rows(FOLDED, ["a", "b", "c", "m", "lim", "r", "d"], 8, program="prg", cycle_ms=20)
+    assert got == expected(FOLDED_ROWS)
+
+
+def test_a_temporary_read_once_by_the_next_statement_is_not_a_line_of_its_own():
+    from fbd.compiler.pycode import compile_network
+    source = compile_network(load("f.st", text=FOLDED).network("prg")).source()
+    body = source[source.index("def _p0"):source.index("def _chunk_0")]
+    # b := (a * 3 - b) * 2 + 1 is one line, the three operators' temporaries inside it
+    assert [ln for ln in body.splitlines() if ln.strip().startswith("s[1] = ")] == [
+        "    s[1] = (_w if -32768 <= (_w := ((((s[0] * 3) - s[1]) * 2) + 1)) <= 32767 "
+        "else ((_w + 32768) & 65535) - 32768)"]
+    # MAX's code reads each input twice: the differences are computed once, ahead of it
+    m, = [ln for ln in body.splitlines() if ln.strip().startswith("s[3] = ")]
+    assert "s[0] - s[1]" not in m and "s[1] - s[0]" not in m
+
+
+def test_a_loop_stopped_by_a_bad_index_leaves_what_its_iterations_stored_before_it():
+    # i, total and a are held in locals while the loop runs, lim is only read there
+    h = program("""i := 1; lim := 7;
+WHILE i <= lim DO total := total + i; a[i] := total; i := i + 1; END_WHILE;""",
+                decls="a : ARRAY[1..5] OF INT; i, lim, total : INT;")
+    with pytest.raises(fbd.FbdError, match=r"^gen\.st:5: in PROGRAM Main: .*index 6"):
+        h.scan()
+    assert (h.get("Main.i"), h.get("Main.total"), h.get("Main.lim")) == (6, 21, 7)
+    assert h.get("Main.a") == [1, 3, 6, 10, 15]
+
+
+def test_the_scan_calls_a_lone_st_program_itself_and_its_fault_still_names_it():
+    from fbd.compiler.pycode import compile_network
+    from fbd.runtime.plc import Plc, PlcFault
+    net = load("gen.st", text="PROGRAM prg\nVAR i : INT; a : ARRAY[0..2] OF INT; END_VAR\n"
+                              "i := i + 1;\na[i] := i;\nEND_PROGRAM\n").network("prg")
+    scan_many = compile_network(net).source().split("def scan_many")[1]
+    assert "_p0(s, now)" in scan_many and "_chunk_0" not in scan_many
+    plc = Plc(net, engine="python")
+    with pytest.raises(PlcFault, match=r"^gen\.st:4: in PROGRAM prg: array index 3"):
+        plc.scan(5)
+    assert (plc.fault.block, plc.fault.scan, plc.get("prg.i")) == ("prg", 3, 3)
+
+
+def test_an_index_check_the_loop_bounds_prove_is_written_into_the_element_it_reads():
+    from fbd.compiler.pycode import compile_network
+    net = load("gen.st", text="""PROGRAM prg
+VAR a : ARRAY[0..9] OF INT := [5, 9, 1, 7, 3, 8, 2, 6, 0, 4]; j, tmp : INT; END_VAR
+FOR j := 0 TO 8 DO
+  IF a[j] > a[j + 1] THEN tmp := a[j]; a[j] := a[j + 1]; a[j + 1] := tmp; END_IF;
+END_FOR;
+END_PROGRAM
+""").network("prg")
+    body = compile_network(net).source().split("def scan(")[0]
+    assert " = (v_J + 1)\n" not in body and body.count("v_A[(v_J + 1)]") == 3
+    h = Harness(net)
+    h.scan()
+    assert h.get("prg.a") == [5, 1, 7, 3, 8, 2, 6, 0, 4, 9]     # one pass moves 9 to the end
+
+
+MOD_PROGRAM = """
+PROGRAM prg
+  VAR x : INT := -20; u : UINT := 65530; m, c : INT; k : INT; w : UINT; END_VAR
+  x := x + 9;
+  u := u + 3;
+  m := x MOD 7;
+  k := (x * 3001) MOD 100;
+  w := u MOD 10;
+  CASE x MOD 4 OF -3: c := c + 100; -1: c := c + 10; 0: c := c + 1; 3: c := c - 1;
+  ELSE c := c * 2; END_CASE;
+END_PROGRAM
+"""
+
+# matiec's oracle: --scans 8
+MOD_ROWS = """scan,t_ms,x,u,m,k,w,c
+1,0,-11,65533,-4,-11,3,100
+2,20,-2,0,-2,-2,0,200
+3,40,7,3,0,7,3,199
+4,60,16,6,2,16,6,200
+5,80,25,9,4,25,9,400
+6,100,34,12,6,34,2,800
+7,120,43,15,1,43,5,799
+8,140,52,18,3,52,8,800"""
+
+
+def test_mod_by_a_constant_is_stored_without_a_wrap_and_gives_matiecs_rows():
+    from fbd.compiler.pycode import compile_network
+    got = rows(MOD_PROGRAM, ["x", "u", "m", "k", "w", "c"], 8, program="prg", cycle_ms=20)
+    assert got == expected(MOD_ROWS)
+    body = compile_network(load("m.st", text=MOD_PROGRAM).network("prg")).source()
+    wraps = [ln for ln in body.splitlines() if "_w if" in ln or "& 65535" in ln]
+    # x, u and c's five branches are cut to their types; no remainder is, nor copied for the CASE
+    assert len(wraps) == 7 and not any("_t" in ln for ln in wraps) and "_s" not in body
