@@ -121,6 +121,8 @@ def comparable(tp: str, mine, theirs):
     """(here, matiec) in one unit: ns for times, floats for reals, names for enumerations."""
     if tp in ("TIME", *ty.DATES):
         mine_ns = int(mine) * 1000
+        if tp == "TOD":   # the oracle prints a TOD's clock only: -1 s and 25 h as 23:59:59, 01:00:00
+            mine_ns %= 86_400 * 10**9
         theirs_ns = round(theirs * 10**6) if tp == "TIME" else iec_date_ns(theirs)
         return mine_ns, theirs_ns
     if tp in ty.REALS:

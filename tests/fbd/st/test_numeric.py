@@ -152,11 +152,47 @@ END_PROGRAM
 
 def test_plus_and_minus_on_dates_and_times_of_day_compute_as_matiecs_table_30_functions():
     # matiec (iec2c 6bb2c339df6f): ADD_TOD_TIME, ADD_DT_TIME, SUB_TOD_TIME, SUB_DT_TIME, SUB_DATE_DATE,
-    # SUB_TOD_TOD, SUB_DT_DT (TOD#12:00:00 - T#13h: the oracle shows TOD#23:00:00, which this pins;
-    # matiec keeps -1 h inside, see docs/st.md). TIME + TOD and DATE +- TIME it refuses, as here
+    # SUB_TOD_TOD, SUB_DT_DT (TOD#12:00:00 - T#13h is -1 h, which the oracle and a TOD's reading
+    # show as its clock, 23:00:00). TIME + TOD and DATE +- TIME it refuses, as here
     assert scans.rows(DATE_AND_TIME_OPERATORS, "x1 x2 x3 x4 x5 x6 x7 x11 x12".split(), 1, program="prg") \
         == ("1,0,12:00:03,DT#2024-01-31-06:30:16.5,12:00:00,DT#2024-01-31-06:30:13.5,"
             "T#28944000000ms,T#1500ms,T#86400000ms,T#-1500ms,23:00:00")
+
+
+TIMES_OF_DAY_PAST_MIDNIGHT = """PROGRAM prg
+VAR t1, t2, t6, t7, m : TOD; d1, d4, c1 : DT; b1, b2, b3 : BOOL; tw, tb, dd : TIME;
+  s1, s2, s5, s6, s9 : STRING; END_VAR
+  t1 := TOD#00:00:00 - T#1s;
+  t2 := TOD#23:00:00 + T#2h;
+  t6 := TOD#00:00:00 - T#1.5s;
+  t7 := TOD#00:00:00 - T#0.5s;
+  d1 := DT#1970-01-01-00:00:00 - T#1s;
+  d4 := DT#1970-01-01-00:00:00 - T#1.5s;
+  b1 := t1 < TOD#00:00:01;
+  b2 := t2 > TOD#23:59:59;
+  b3 := t2 = TOD#01:00:00;
+  m := MAX(t1, TOD#00:00:00);
+  tw := t2 - TOD#00:00:00;
+  tb := t1 - TOD#00:00:00;
+  c1 := CONCAT_DATE_TOD(D#2024-01-31, t2);
+  dd := D#1970-01-01 - D#2024-01-01;
+  s1 := TOD_TO_STRING(t1);
+  s2 := TOD_TO_STRING(t2);
+  s5 := TOD_TO_STRING(t6);
+  s6 := TOD_TO_STRING(t7);
+  s9 := DT_TO_STRING(d4);
+END_PROGRAM
+"""
+
+
+def test_a_time_of_day_moved_past_midnight_is_not_wrapped_as_in_matiec():
+    # matiec (iec2c 6bb2c339df6f), scan 1: its TOD is a timespec, -1 s and 25 h stay so (the
+    # oracle prints their clock, 23:59:59 and 01:00:00), as they compare, subtract and print
+    assert scans.rows(TIMES_OF_DAY_PAST_MIDNIGHT, "b1 b2 b3 m tw tb c1 d1 dd s1 s2 s5 s6 s9".split(), 1,
+                      program="prg") \
+        == ("1,0,TRUE,TRUE,FALSE,00:00:00,T#90000000ms,T#-1000ms,DT#2024-02-01-01:00:00,"
+            "DT#1969-12-31-23:59:59,T#-1704067200000ms,TOD#23:59:59,TOD#ERROR,TOD#23:59:58.500000,"
+            "TOD#00:00:-0.500000,DT#1969-12-31-23:59:58.500000")
 
 
 @pytest.mark.parametrize("expression", ["t + a", "c + t", "c - t", "b - a"])
