@@ -142,8 +142,8 @@ class ExprCompiler(CallCompiler):
             return ir.Const(bool(value), t.BOOL), t.BOOL
         if kind in ("time", "ltime"):
             return ir.Const(value, t.TIME), t.TIME
-        if kind == "string":
-            return ir.Const(value, t.STRING), t.STRING
+        if kind == "string":   # one longer than a STRING holds is cut (matiec's keeps its length: a defect)
+            return ir.Const(value[:t.STRING_MAX], t.STRING), t.STRING
         if kind == "wstring":
             self.fail(e, WSTRING_LITERAL_REFUSED)
         if kind in ("date", "tod", "dt"):
@@ -420,8 +420,9 @@ class ExprCompiler(CallCompiler):
         c = tp.canonical
         if c.kind is K.STRING:
             n = STRING_LENGTHS.get(id(tp))
-            return ir.Copy(code, tp, length=n) if n is not None and not isinstance(
-                code, ir.Const) else code
+            if n is None:
+                return code
+            return ir.Const(code.value[:n], tp) if isinstance(code, ir.Const) else ir.Copy(code, tp, length=n)
         if c.mutable:
             return ir.Copy(code, tp, deep=not (c.kind is K.ARRAY and not c.element.mutable))
         return code

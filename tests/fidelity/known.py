@@ -30,8 +30,6 @@ RULES = {
     "documented: STRING_TO_TIME/DATE/TOD/DT read a literal here (docs/plcopen.md), matiec a number of "
     "seconds":
         ((DIFFER,), lambda o, s: re.search(r"\bSTRING_TO_(TIME|DATE|TOD|DT)\(", s)),
-    "reported: a STRING holds 254 characters here, 126 in matiec (STR_MAX_LEN), which cuts there":
-        ((DIFFER,), lambda o, s: o.type == "STRING" and len(str(o.theirs)) == 126 and len(str(o.mine)) > 126),
     "matiec defect: a TIME sum whose fractions make a whole second stays unnormalised (0 s and 10**9 ns) "
     "and compares below it (T#500ms + T#500ms < T#1s), so RAMP's T reaches TR a CYCLE late":
         ((DIFFER,), lambda o, s: "RAMP" in s and str(o.column).upper().endswith(".BUSY")

@@ -195,6 +195,30 @@ def test_a_time_of_day_moved_past_midnight_is_not_wrapped_as_in_matiec():
             "TOD#00:00:-0.500000,DT#1969-12-31-23:59:58.500000")
 
 
+A100, B100, LONG = "'" + "a" * 100 + "'", "'" + "b" * 100 + "'", "'" + "abcdefghij" * 14 + "'"
+STRING_LENGTH = f"""PROGRAM prg
+VAR c1, c2, sa, ca : STRING; n1, n2, n3, n4, n5 : INT; short : STRING[10]; END_VAR
+  c1 := CONCAT({A100}, {B100}, 'c');
+  c2 := INSERT({A100}, {B100}, 50);
+  sa := {LONG};
+  ca := CONCAT(sa, sa);
+  short := {LONG};
+  n1 := LEN(c1); n2 := LEN(c2); n3 := LEN(CONCAT(ca, 'abc')); n4 := LEN(sa); n5 := LEN(short);
+END_PROGRAM
+"""
+
+
+def test_a_string_holds_126_characters_as_matiecs_and_every_string_function_cuts_there():
+    # matiec (iec2c 6bb2c339df6f, STR_MAX_LEN): n1..n3 126, c1 100 a's and 26 b's, c2 50 a's and 76 b's;
+    # its LEN of a 140-character literal stored is 140 with 126 characters held (a defect): 126 here.
+    # STRING[10] it cannot compile (iec2c crashes): IEC's 10 here
+    h = scans.harness(STRING_LENGTH, "prg")
+    h.scan()
+    assert [h.get(f"prg.n{k}") for k in range(1, 6)] == [126, 126, 126, 126, 10]
+    assert (h.get("prg.c1"), h.get("prg.c2")) == ("a" * 100 + "b" * 26, "a" * 50 + "b" * 76)
+    assert h.get("prg.sa") == ("abcdefghij" * 14)[:126]
+
+
 @pytest.mark.parametrize("expression", ["t + a", "c + t", "c - t", "b - a"])
 def test_the_date_operators_matiec_refuses_are_refused(expression):
     source = DATE_AND_TIME_OPERATORS.replace("x1 := a + t;", f"x6 := {expression};")
