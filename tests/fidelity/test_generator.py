@@ -116,7 +116,7 @@ def _calls_writing_an_index_of_their_target(source: str) -> list:
 
 def test_no_call_writes_a_variable_of_its_assignments_index():
     # matiec's C computes the index before the call, here after it (C leaves the order open)
-    # seed 448 without LEN, FIND and date arithmetic made `a_21[udi_19 MOD 4 + 1] := fn_1(..., udi_3 := udi_19)`
+    # seed 448 without LEN, FIND, date arithmetic: `a_21[udi_19 MOD 4 + 1] := fn_1(..., udi_3 := udi_19)`
     programs = [generate(448, Config(frozenset({"LEN", "FIND", "date_arithmetic"})))] + \
         [generate(seed) for seed in range(300)]
     assert [p.seed for p in programs if _calls_writing_an_index_of_their_target(p.source)] == []
