@@ -46,7 +46,7 @@ from .. import types as t
 from ..real32 import round_real32
 from . import ast as A
 from . import ir
-from .calls import CallCompiler, context_free_type, same, untyped
+from .calls import DATE_BLOCKS, CallCompiler, context_free_type, same, untyped
 from .model import Var
 from .stdlib import WSTRING_LITERAL_REFUSED
 from .typemap import STRING_LENGTHS, literal_value
@@ -55,11 +55,6 @@ K = t.Kind
 _NUM = (K.INT, K.REAL)
 _CMP = {"<": "<", ">": ">", "<=": "<=", ">=": ">=", "=": "==", "<>": "!="}
 _ARITH_BLOCKS = {"+": "ADD", "-": "SUB", "*": "MUL", "/": "DIV", "MOD": "MOD", "**": "EXPT"}
-#: IEC's table 30 as operators, the spellings matiec accepts (not TIME + TOD, not DATE +- TIME)
-_DATE_BLOCKS = {("+", K.TOD, K.TIME): "ADD_TOD_TIME", ("+", K.DT, K.TIME): "ADD_DT_TIME",
-                ("-", K.TOD, K.TIME): "SUB_TOD_TIME", ("-", K.DT, K.TIME): "SUB_DT_TIME",
-                ("-", K.DATE, K.DATE): "SUB_DATE_DATE", ("-", K.TOD, K.TOD): "SUB_TOD_TOD",
-                ("-", K.DT, K.DT): "SUB_DT_DT"}
 
 
 def promoted(tp: t.DataType) -> t.DataType:
@@ -274,7 +269,7 @@ class ExprCompiler(CallCompiler):
                 self.fail(e, f"'**' raises a REAL or LREAL to a number, not {ta.name} to {tb.name}")
             code, _ = self.block_call("EXPT", {"T": t.LREAL, "N": tb.canonical}, [a, b], e)
             return (_wide(code) if _single(ta.canonical) else code), ta.canonical
-        dated = _DATE_BLOCKS.get((op, ka, kb))
+        dated = DATE_BLOCKS.get((op, ka, kb))
         if dated is not None:
             return self.block_call(dated, {}, [a, b], e)
         if not same(ta, tb):

@@ -159,6 +159,36 @@ def test_plus_and_minus_on_dates_and_times_of_day_compute_as_matiecs_table_30_fu
             "T#28944000000ms,T#1500ms,T#86400000ms,T#-1500ms,23:00:00")
 
 
+DATE_AND_TIME_FUNCTIONS = """PROGRAM prg
+VAR a : TOD := TOD#12:00:00; t : TIME := T#1s; d1 : DT := DT#2024-01-31-06:30:15;
+  d2 : DT := DT#2024-01-30-06:30:15; da : DATE := D#2024-12-31; db : DATE := D#2024-01-31;
+  x1, x3 : TOD; x2, x4 : DT; x5, x6, x7 : TIME; END_VAR
+  x1 := ADD(a, t);
+  x2 := ADD(IN2 := t, IN1 := d1);
+  x3 := SUB(a, t);
+  x4 := SUB(d1, t);
+  x5 := SUB(d1, d2);
+  x6 := SUB(a, TOD#11:00:00);
+  x7 := SUB(da, db);
+END_PROGRAM
+"""
+
+
+def test_add_and_sub_of_dates_and_times_of_day_are_the_table_30_functions_as_the_operators():
+    # matiec (iec2c 6bb2c339df6f): ADD__TOD__TOD__TIME ... SUB__TIME__DATE__DATE, its overloads of
+    # ADD and SUB; ADD(t, tod), ADD(date, t), SUB(dt, tod) it refuses, as here
+    assert scans.rows(DATE_AND_TIME_FUNCTIONS, "x1 x2 x3 x4 x5 x6 x7".split(), 1, program="prg") \
+        == ("1,0,12:00:01,DT#2024-01-31-06:30:16,11:59:59,DT#2024-01-31-06:30:14,T#86400000ms,"
+            "T#3600000ms,T#28944000000ms")
+
+
+@pytest.mark.parametrize("call", ["ADD(t, a)", "ADD(c, t)", "SUB(c, t)", "SUB(b, a)", "ADD(a, t, t)"])
+def test_the_date_functions_matiec_refuses_are_refused(call):
+    source = DATE_AND_TIME_OPERATORS.replace("x1 := a + t;", f"x6 := {call};")
+    with pytest.raises(FbdError, match="another input makes it"):
+        scans.rows(source, ["x6"], 1, program="prg")
+
+
 TIMES_OF_DAY_PAST_MIDNIGHT = """PROGRAM prg
 VAR t1, t2, t6, t7, m : TOD; d1, d4, c1 : DT; b1, b2, b3 : BOOL; tw, tb, dd : TIME;
   s1, s2, s5, s6, s9 : STRING; END_VAR
