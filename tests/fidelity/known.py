@@ -34,6 +34,10 @@ RULES = {
     "and compares below it (T#500ms + T#500ms < T#1s), so RAMP's T reaches TR a CYCLE late":
         ((DIFFER,), lambda o, s: "RAMP" in s and str(o.column).upper().endswith(".BUSY")
          and o.theirs is True and o.mine is False),
+    "matiec defect: DT_TO_DATE and DT_TO_TOD of a DT less than a second before 1970 (or whole days before "
+    "it) give the next day's date, a negative TOD, TOD#24:00:00":
+        ((DIFFER,), lambda o, s: o.type in ("DATE", "DT", "TOD")
+         and re.search(r"\b(DT_TO_(DATE|TOD)|DATE_AND_TIME_TO_(DATE|TIME_OF_DAY))\(", s)),
     "documented: TIME here is in µs, matiec's in ns":
         ((DIFFER,), lambda o, s: o.relation == "below 1 µs"),
 }
