@@ -273,7 +273,9 @@ def _array(tp: t.DataType, value, path: str, n: int) -> np.ndarray:
         if arr.dtype.kind == "M" and kind is not Kind.TOD:
             arr = arr.astype("datetime64[us]").view(np.int64)
         if arr.dtype.kind in "iu" or (kind is Kind.BITS and arr.dtype.kind == "b"):
-            if arr.size and (arr.min() < tp.min or arr.max() > tp.max):
+            # no scan of the values where their dtype cannot hold one out of range
+            if arr.size and not _holds_only(arr.dtype, tp) and \
+                    (arr.min() < tp.min or arr.max() > tp.max):
                 bad = int(np.flatnonzero((arr < tp.min) | (arr > tp.max))[0])
                 raise FbdError(f"{where}[{bad}]: {arr[bad]} is out of range for {tp.name} "
                                f"({tp.min}..{tp.max})")
@@ -302,6 +304,14 @@ def _array(tp: t.DataType, value, path: str, n: int) -> np.ndarray:
                        f"(np.array([...], 'timedelta64[ms]')) or as timedeltas, "
                        f"not {arr.dtype}")
     raise FbdError(f"{where}: values of dtype {arr.dtype} are not {tp.name}s")
+
+
+def _holds_only(dtype: np.dtype, tp: t.DataType) -> bool:
+    """Whether every value of the integer ``dtype`` is in ``tp``'s range."""
+    if dtype.kind not in "iu":
+        return False
+    limits = np.iinfo(dtype)
+    return tp.min <= limits.min and limits.max <= tp.max
 
 
 def build_program(flat: FlatProgram, n: int, engine: str = "auto"):

@@ -72,7 +72,10 @@ class NativeBatchProgram:
     engine = "native"
 
     def __init__(self, flat, n: int, width: int = WIDTH):
-        NativeProgram(flat, build=False)   # the scalar engine's check: NotNative, naming them
+        self._templates = BatchTemplates(flat)
+        # the scalar engine's check (NotNative, naming them), translating each
+        # configuration once, into the templates the batch code is made of
+        NativeProgram(flat, build=False, templates=self._templates)
         # the scalar engine runs ST, IL and SFC POUs as functions of their own, which
         # have no form over a batch's lanes: the numpy engine runs them per instance
         procedures = {leaf.block.name: f"{leaf.block.procedure.label} is compiled from a "
@@ -88,7 +91,6 @@ class NativeBatchProgram:
         self._scratch: dict[int, int] = {}
         self.slot_types = _slot_types(flat)
         self.layout = self._layout()
-        self._templates = BatchTemplates(flat)
         self._configs: dict[int, int] = {}     # id(scalar template) -> config number
         self._config_of: list[int] = []        # leaf index -> config number
         waiting, shapes = [], []

@@ -52,6 +52,9 @@ def register(subparsers) -> None:
                    help="when the host falls a whole cycle behind: skip the cycles missed, so "
                         "NOW and the timers keep wall-clock time as on a real PLC (default), or "
                         "catch-up: run them back to back, so every cycle is scanned")
+    p.add_argument("--realtime-priority", default=None, metavar="N",
+                   help="scan at Linux's real-time priority N (SCHED_FIFO, 1-99; needs root or "
+                        "CAP_SYS_NICE), so that a busy machine does not delay the scans")
     p.add_argument("--idle-timeout", default=None, metavar="SECONDS",
                    help="close a connection after this long without a request (default 60; "
                         "0: never)")
@@ -163,6 +166,11 @@ def cmd_serve(args) -> int:
     max_clients = _whole("--max-clients", args.max_clients, None, 1, 100_000,
                          "the number of clients")
     every = _seconds("--stats", args.stats, None, 0.1)
+    priority = _whole("--realtime-priority", args.realtime_priority, None, 1, 99,
+                      "a real-time priority")
+    if priority is not None:
+        from ..runtime.realtime import check_priority
+        check_priority(priority)        # an FbdError: one line, status 2
     modbus = args.modbus if args.modbus is not None else not args.opcua
     if not (modbus or args.opcua):
         raise CliError("--no-modbus leaves nothing to serve; add --opcua")
@@ -231,7 +239,7 @@ def cmd_serve(args) -> int:
                     if server is not None:
                         server.stop()
                     raise
-            runner = RealtimeRunner(plc, args.missed_cycles)
+            runner = RealtimeRunner(plc, args.missed_cycles, priority=priority)
             _serve(plc, server, runner, cycle_us, args, every, opcua)
         finally:
             if reloader is not None:
@@ -265,14 +273,14 @@ def _serve(plc, server, runner, cycle_us: int, args, every: float | None, opcua=
                 "no idle timeout"
             print(f"fbd: serving {plc.program.name} ({n} located port{'s' if n != 1 else ''}) "
                   f"over Modbus TCP on {args.bind}:{server.port}, a scan every "
-                  f"{cycle_us / 1000:g} ms (missed cycles: {runner.policy}); at most "
+                  f"{cycle_us / 1000:g} ms ({_schedule_words(runner)}); at most "
                   f"{server.max_clients} clients, {timeout}; Ctrl-C stops", file=sys.stderr,
                   flush=True)
         if opcua is not None:
             n = len(opcua.space.variables)
             print(f"fbd: serving {opcua.space.root.name} ({_plural(n, 'variable')}) over OPC "
                   f"UA at {opcua.endpoint} ({opcua.security_summary}), a scan every "
-                  f"{cycle_us / 1000:g} ms (missed cycles: {runner.policy}); Ctrl-C stops",
+                  f"{cycle_us / 1000:g} ms ({_schedule_words(runner)}); Ctrl-C stops",
                   file=sys.stderr, flush=True)
         plc.state_listeners.append(lambda p, change: _report(p, change, server is not None))
         if every:
@@ -299,6 +307,11 @@ def _serve(plc, server, runner, cycle_us: int, args, every: float | None, opcua=
         figures.append(_opcua_figures(opcua))
     print(f"fbd: stopped after {time.monotonic() - t0:.1f} s{state}: "
           f"{_scan_figures(plc.stats)}; {'; '.join(figures)}", file=sys.stderr)
+
+
+def _schedule_words(runner) -> str:
+    priority = f"; real-time priority {runner.priority}" if runner.priority else ""
+    return f"missed cycles: {runner.policy}{priority}"
 
 
 def _report(plc, change: str, modbus: bool) -> None:

@@ -78,7 +78,7 @@ class NativeProgram:
 
     engine = "native"
 
-    def __init__(self, flat, dump: str | None = None, build: bool = True):
+    def __init__(self, flat, dump: str | None = None, build: bool = True, templates=None):
         self.flat = flat
         self.network = flat.network
         self.name = flat.name
@@ -115,7 +115,8 @@ class NativeProgram:
         self._procedures = Procedures(self)
         reasons.update(self._procedures.reasons())
         self._kinds = self._slot_kinds(reasons)
-        self._templates = Templates(flat)
+        # the batch engine checks with its own templates, which it then keeps
+        self._templates = templates if templates is not None else Templates(flat)
         for leaf in flat.leaves:
             declared = leaf.block.no_native_form
             if declared:              # a block type that knows it has none says why

@@ -2,11 +2,13 @@
 2048 while OPC UA clients watch it (docs/performance.md, *OPC UA*).
 
 ``python -m fbd.opcua.bench [TARGET] [--seconds S] [--quick] [--clients 10]
-[--items 2000,10000,...] [--sampling 100,1000]`` serves TARGET (default 2048) on a
-PLC scanning every 5 ms in real time, and for each sampling interval and total
-of monitored items, spread over the clients (each watches its share of the
-served variables, all of them if there are fewer, repeated), measures for S
-seconds, once every subscription is made:
+[--items 2000,10000,...] [--sampling 100,1000] [--rounds N] [--realtime-priority P]``
+serves TARGET (default 2048) on a PLC scanning every 5 ms in real time (at
+real-time priority P if given), and for each sampling interval and total of
+monitored items, spread over the clients (each watches its share of the served
+variables, all of them if there are fewer, repeated), measures for S seconds,
+once every subscription is made (N rounds, each with its own no-server and
+idle rows, so that rows are compared with rows of the same minutes):
 
 * the scan's schedule (:func:`fbd.runtime.schedule.measure`): the period
   between scan starts (mean, 99th percentile; nominal 5 ms), the scans that
@@ -36,6 +38,7 @@ from ..modbus.serve import resolve
 from ..runtime.plc import Plc
 from ..runtime.realtime import SKIP, RealtimeRunner
 from ..runtime.schedule import measure
+from .server import OpcuaServer
 
 CYCLE_MS = 5
 
@@ -147,6 +150,12 @@ def main(argv=None) -> int:
                    help="totals of monitored items to measure, comma-separated")
     p.add_argument("--sampling", default="100,1000",
                    help="sampling (and publishing) intervals in ms, comma-separated")
+    p.add_argument("--rounds", type=int, default=1,
+                   help="measure every row this many times, interleaved (a round: no server, "
+                        "a server idle, then each load), to compare rows in the same minutes")
+    p.add_argument("--realtime-priority", type=int, default=None, metavar="N",
+                   help="scan at Linux's real-time priority N, as fbd serve "
+                        "--realtime-priority does (root or CAP_SYS_NICE)")
     p.add_argument("--clients-only", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.clients_only:
@@ -158,35 +167,22 @@ def main(argv=None) -> int:
         samplings = [float(x) for x in args.sampling.split(",")]
     except ValueError:
         p.error("--items and --sampling take numbers separated by commas")
-    from .server import OpcuaServer
-
     seconds = 2.0 if args.quick else args.seconds
+    priority = args.realtime_priority
+    if priority is not None:
+        from ..errors import FbdError
+        from ..runtime.realtime import check_priority
+        try:
+            check_priority(priority)
+        except FbdError as e:
+            p.error(str(e))
     plc = Plc(load_network(resolve(args.target)), cycle=CYCLE_MS / 1000)
     _say(f"{plc.program.name}: {len(plc.program.leaves)} blocks, {CYCLE_MS} ms cycles, "
-         f"{seconds:g} s per measurement")
-    rows = [_row("no server", measure(plc, SKIP, seconds), False)]
-    t0 = time.perf_counter()
-    server = OpcuaServer(plc, port=0).start()
-    started = time.perf_counter() - t0
-    try:
-        paths = [v.path for v in server.space.variables]
-        inputs = {v.name: v.path for v in server.space.variables if v.writable}
-        play = [inputs["CMD"], inputs["CMD_SEQ"]] if {"CMD", "CMD_SEQ"} <= set(inputs) else None
-        _say(f"serving {len(paths):,} variables at {server.endpoint} (started in "
-             f"{started:.1f} s); idle ...")
-        cpu0 = _cpu_seconds(server._child.pid)
-        idle = measure(plc, SKIP, seconds)
-        idle["server_cpu"] = (_cpu_seconds(server._child.pid) - cpu0) / seconds
-        rows.append(_row("idle server", idle, False))
-        for sampling in samplings:
-            for total in totals:
-                label = f"{total:,} items @ {sampling:g} ms"
-                _say(f"{label} ({args.clients} clients) ...")
-                proc = _client_process(server.endpoint, paths, args.clients, total, sampling,
-                                       seconds, play)
-                rows.append(_row(label, _measured(plc, proc, server._child.pid)))
-    finally:
-        server.stop()
+         f"{seconds:g} s per measurement"
+         + (f", scans at real-time priority {priority}" if priority else ""))
+    rows = []
+    for _round in range(args.rounds):
+        rows.extend(_round_rows(plc, args, seconds, totals, samplings, priority))
     print(f"fbd serve {args.target} --opcua: {CYCLE_MS} ms scans in real time (--missed-cycles "
           f"skip), {args.clients} clients sharing the monitored items in another process, one "
           f"more playing a move every 100 ms, {seconds:g} s each")
@@ -205,6 +201,37 @@ def main(argv=None) -> int:
     return 0
 
 
+def _round_rows(plc, args, seconds: float, totals, samplings, priority) -> list:
+    """One round of rows: no server, a server started and idle, then each load of
+    monitored items on it; the server stops at the end of the round."""
+    rows = [_row("no server", measure(plc, SKIP, seconds, priority=priority), False)]
+    t0 = time.perf_counter()
+    server = OpcuaServer(plc, port=0).start()
+    started = time.perf_counter() - t0
+    try:
+        paths = [v.path for v in server.space.variables]
+        inputs = {v.name: v.path for v in server.space.variables if v.writable}
+        play = [inputs["CMD"], inputs["CMD_SEQ"]] if {"CMD", "CMD_SEQ"} <= set(inputs) else None
+        _say(f"serving {len(paths):,} variables at {server.endpoint} (started in "
+             f"{started:.1f} s); idle ...")
+        cpu0 = _cpu_seconds(server._child.pid)
+        idle = measure(plc, SKIP, seconds, priority=priority)
+        idle["server_cpu"] = (_cpu_seconds(server._child.pid) - cpu0) / seconds
+        rows.append(_row("idle server", idle, False))
+        for sampling in samplings:
+            for total in totals:
+                if total == 0:
+                    continue        # the idle row
+                label = f"{total:,} items @ {sampling:g} ms"
+                _say(f"{label} ({args.clients} clients) ...")
+                proc = _client_process(server.endpoint, paths, args.clients, total, sampling,
+                                       seconds, play)
+                rows.append(_row(label, _measured(plc, proc, server._child.pid, priority)))
+    finally:
+        server.stop()
+    return rows
+
+
 def _results(proc) -> dict:
     """The clients' figures; None when they failed (lost their connections to a
     server too busy to answer in time: the row says so)."""
@@ -215,11 +242,12 @@ def _results(proc) -> dict:
     return json.loads(out)
 
 
-def _measured(plc, proc, server_pid: int) -> dict:
+def _measured(plc, proc, server_pid: int, priority: int | None = None) -> dict:
     """The schedule from the clients' 'ready' (every subscription made) to their end;
     the PLC runs in real time before, while they connect and subscribe, too."""
     stop = threading.Event()
-    runner = threading.Thread(target=RealtimeRunner(plc, SKIP).run, args=(stop,))
+    runner = threading.Thread(target=RealtimeRunner(plc, SKIP, priority=priority).run,
+                              args=(stop,))
     runner.start()
     try:
         line = proc.stdout.readline()
@@ -231,7 +259,7 @@ def _measured(plc, proc, server_pid: int) -> dict:
         proc.wait()
         return None         # the clients could not subscribe: no window to measure
     cpu0, t0 = _cpu_seconds(server_pid), time.perf_counter()
-    schedule: dict | None = measure(plc, SKIP, 0, lambda: _results(proc))
+    schedule: dict | None = measure(plc, SKIP, 0, lambda: _results(proc), priority)
     schedule["server_cpu"] = (_cpu_seconds(server_pid) - cpu0) / (time.perf_counter() - t0)
     return schedule
 

@@ -32,6 +32,9 @@ def add_options(p) -> None:
     p.add_argument("--opcua-cert-dir", default=None, metavar="DIR",
                    help="where the server's self-signed certificate is kept (default "
                         "~/.fbd/opcua)")
+    p.add_argument("--opcua-trust", default=None, metavar="DIR",
+                   help="accept only client certificates in DIR (.der or .pem; or issued by a "
+                        "CA there); refused ones are logged and kept in DIR/rejected")
 
 
 def make_server(plc, args, port: int | None):
@@ -50,7 +53,8 @@ def make_server(plc, args, port: int | None):
             raise CliError(f"--opcua-publish {args.opcua_publish[:40]}: milliseconds, a whole "
                            f"number 10..3600000")
         publish = int(text)
-    security = security_for(args.bind, args.opcua_user, args.opcua_cert_dir)
+    security = security_for(args.bind, args.opcua_user, args.opcua_cert_dir,
+                            args.opcua_trust)
     return OpcuaServer(plc, host=args.bind, port=DEFAULT_PORT if port is None else port,
                        expose=args.opcua_expose, writable=args.opcua_writable,
                        readonly=args.opcua_readonly, publish_ms=publish, security=security)

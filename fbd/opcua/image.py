@@ -129,10 +129,11 @@ class ScanImage:
             snap, self.latest = self.latest, None
         return snap
 
-    def queue(self, var, raw) -> None:
-        """A checked, converted write, for the start of the next scan."""
+    def queue(self, writes: list) -> None:
+        """Checked, converted writes, (variable, value) pairs in their order, for the
+        start of the next scan: all of them for the same scan."""
         with self.lock:
-            self._pending.append((var, raw))
+            self._pending.extend(writes)
 
 
 def _deep_copy(value):

@@ -215,7 +215,7 @@ class NodeServer:
         original = service.write
 
         async def write(params: ua.WriteParameters, user=None, **kw) -> list:
-            results = []
+            results, accepted = [], []
             for wv in params.NodesToWrite:
                 entry = self._by_id.get(wv.NodeId)
                 if entry is None:
@@ -223,36 +223,36 @@ class NodeServer:
                     results += await (original(*args, user=user) if user is not None
                                       else original(*args))
                     continue
-                results.append(ua.StatusCode(await self._write(entry, wv, user)))
+                status, raw = self._check(entry, wv, user)
+                if status == ua.StatusCodes.Good:
+                    accepted.append((entry.index, raw))
+                    self.writes += 1
+                else:
+                    self.refused += 1
+                results.append(ua.StatusCode(status))
+            if accepted:
+                # one message, queued at once: the values of one Write land in one scan
+                await self.ask("writes", accepted)
             return results
         return write
 
-    async def _write(self, entry: _Served, wv, user) -> int:
+    def _check(self, entry: _Served, wv, user) -> tuple:
+        """(status, the value for the PLC) of a client's write to a served node."""
         var, cd = entry.var, entry.codec
-        status = ua.StatusCodes.Good
         if wv.AttributeId != _VALUE or not var.writable:
-            status = ua.StatusCodes.BadNotWritable
-        elif self.security is not None and not self.security.may_write(user):
-            status = ua.StatusCodes.BadUserAccessDenied
-        elif wv.IndexRange:
-            status = ua.StatusCodes.BadWriteNotSupported   # a whole value only
-        else:
-            variant = wv.Value.Value if wv.Value is not None else None
-            if variant is None or variant.VariantType != cd.variant \
-                    or isinstance(variant.Value, list) != bool(cd.dims):
-                status = ua.StatusCodes.BadTypeMismatch
-            else:
-                try:
-                    raw = cd.decode(variant.Value)
-                except Refused as refused:
-                    status = refused.status
-                else:
-                    await self.ask("write", entry.index, raw)
-        if status == ua.StatusCodes.Good:
-            self.writes += 1
-        else:
-            self.refused += 1
-        return status
+            return ua.StatusCodes.BadNotWritable, None
+        if self.security is not None and not self.security.may_write(user):
+            return ua.StatusCodes.BadUserAccessDenied, None
+        if wv.IndexRange:
+            return ua.StatusCodes.BadWriteNotSupported, None    # a whole value only
+        variant = wv.Value.Value if wv.Value is not None else None
+        if variant is None or variant.VariantType != cd.variant \
+                or isinstance(variant.Value, list) != bool(cd.dims):
+            return ua.StatusCodes.BadTypeMismatch, None
+        try:
+            return ua.StatusCodes.Good, cd.decode(variant.Value)
+        except Refused as refused:
+            return refused.status, None
 
 
 def _signatures(space) -> dict:

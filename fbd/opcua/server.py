@@ -11,8 +11,9 @@ to it over :mod:`.wire`:
   the slots that changed, with the PLC object's figures; the child writes them
   into its nodes in one go.
 * **Writes and commands.** The child checks and converts a client's write and
-  sends it here; it is queued for the next scan and the client answered once it
-  is. A method of the PLC object becomes :meth:`fbd.Plc.request`.
+  sends it here, the values of one Write request together; they are queued for
+  the next scan at once, and the client answered once they are. A method of
+  the PLC object becomes :meth:`fbd.Plc.request`.
 
 Why a process: asyncua costs tens of µs of interpreter time per notification,
 and in one process that time is taken from the PLC's thread a whole slice at a
@@ -248,9 +249,10 @@ class OpcuaServer:
             if message is None:
                 break
             kind = message[0]
-            if kind == "write":
-                _kind, number, index, raw = message
-                self.image.queue(self.space.variables[index], raw)
+            if kind == "writes":
+                _kind, number, writes = message
+                variables = self.space.variables
+                self.image.queue([(variables[index], raw) for index, raw in writes])
                 self._to_child.send("ack", number)
             elif kind == "request":
                 self.plc.request(message[2])

@@ -35,10 +35,19 @@ serving its requests (:meth:`fbd.Plc.serve_requests`, a Modbus client's
 restart) every cycle, at most every :data:`IDLE_POLL_NS`, and takes up the
 schedule afresh when the PLC runs again. A scan that raises puts the PLC in
 FAULT and the runner goes on waiting: the process never stops for it.
+
+With a ``priority`` (1-99, ``fbd serve --realtime-priority``) the thread that
+runs the scans is a real-time thread while it runs them (Linux's SCHED_FIFO,
+for which the process needs root or CAP_SYS_NICE), as a soft PLC's cyclic
+tasks are: on a machine whose cores are busy, an ordinary thread that wakes for
+its scan waits for its turn, up to several ms under Linux's scheduler
+(docs/realtime.md, *A real-time priority*).
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import threading
 import time
 
@@ -46,7 +55,8 @@ from ..errors import FbdError
 from .faults import PlcFault, PlcState
 from .plc import Plc
 
-__all__ = ["RealtimeRunner", "run_realtime", "SKIP", "CATCH_UP", "POLICIES"]
+__all__ = ["RealtimeRunner", "run_realtime", "check_priority", "SKIP", "CATCH_UP",
+           "POLICIES"]
 
 SKIP = "skip"
 CATCH_UP = "catch-up"
@@ -66,11 +76,12 @@ class RealtimeRunner:
     """
 
     def __init__(self, plc: Plc, policy: str = SKIP, *, clock=time.perf_counter_ns,
-                 sleep=None):
+                 sleep=None, priority: int | None = None):
         if policy not in POLICIES:
             raise FbdError(f"real-time policy {policy!r}: choose {' or '.join(POLICIES)}")
         self.plc = plc
         self.policy = policy
+        self.priority = priority
         self.clock = clock
         self._sleep = sleep
         self.cycle_ns = plc.main.cycle_us * 1000
@@ -80,6 +91,10 @@ class RealtimeRunner:
     def run(self, stop: threading.Event, scans: int | None = None) -> int:
         """Scan until ``stop`` is set (or ``scans`` scans have run); returns the scans run.
         A PLC in STOP or FAULT is waited on, however long, until it runs again."""
+        with _thread_priority(self.priority):
+            return self._run(stop, scans)
+
+    def _run(self, stop: threading.Event, scans: int | None) -> int:
         sleep = self._sleep or stop.wait
         clock, cycle, plc = self.clock, self.cycle_ns, self.plc
         stats = plc.stats
@@ -117,6 +132,48 @@ class RealtimeRunner:
             if delay > 0 and sleep(delay / 1e9):
                 break
         return done
+
+
+def check_priority(priority: int) -> None:
+    """Raise, in one line, why this process cannot run a thread at the real-time
+    ``priority``; try it on a thread of its own, which then ends."""
+    errors = []
+
+    def attempt() -> None:
+        try:
+            with _thread_priority(priority):
+                pass
+        except FbdError as e:
+            errors.append(e)
+    thread = threading.Thread(target=attempt, name="fbd-priority-check")
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]
+
+
+@contextlib.contextmanager
+def _thread_priority(priority: int | None):
+    """The calling thread at SCHED_FIFO ``priority`` inside the block (nothing if
+    None). Threads it starts meanwhile inherit it; processes it starts do not."""
+    if priority is None:
+        yield
+        return
+    if not 1 <= priority <= 99:
+        raise FbdError(f"real-time priority {priority}: 1 (lowest) to 99")
+    if not hasattr(os, "sched_setscheduler"):
+        raise FbdError("a real-time priority needs Linux (SCHED_FIFO)")
+    before = os.sched_getscheduler(0), os.sched_getparam(0)
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO | os.SCHED_RESET_ON_FORK,
+                              os.sched_param(priority))
+    except PermissionError:
+        raise FbdError(f"real-time priority {priority}: not permitted (run as root, or give "
+                       f"Python CAP_SYS_NICE or an RLIMIT_RTPRIO of {priority})") from None
+    try:
+        yield
+    finally:
+        os.sched_setscheduler(0, *before)
 
 
 def run_realtime(plc: Plc, stop: threading.Event, scans: int | None = None,

@@ -26,16 +26,17 @@ class ScanStarts:
         self.ns.append(time.perf_counter_ns())
 
 
-def measure(plc, policy: str, seconds: float, during=None) -> dict:
+def measure(plc, policy: str, seconds: float, during=None, priority: int | None = None) -> dict:
     """Run ``plc`` in real time for ``seconds`` (or while ``during()`` runs, if
-    given); returns its schedule's figures and what ``during`` returned."""
+    given), its thread at the real-time ``priority`` if one is given; returns its
+    schedule's figures and what ``during`` returned."""
     from .realtime import RealtimeRunner
     st = plc.stats
     before = (st.count, st.late, st.skipped, plc.now_us, st.total_ns)
     starts = ScanStarts()
     plc.main.before_scan.append(starts)
     stop = threading.Event()
-    runner = threading.Thread(target=RealtimeRunner(plc, policy).run, args=(stop,))
+    runner = threading.Thread(target=RealtimeRunner(plc, policy, priority=priority).run, args=(stop,))
     t0 = time.perf_counter()
     cpu0 = time.process_time()
     runner.start()

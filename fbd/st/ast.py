@@ -599,6 +599,37 @@ class CompilationUnit(Node):
         raise KeyError(name)
 
 
+# ------------------------------------------------------------------- construction
+def _quick_init(cls: type) -> None:
+    """Give ``cls`` an ``__init__`` that fills its slots through their
+    descriptors. The one dataclass writes for a frozen class calls
+    ``object.__setattr__`` per field, which made building the nodes a fifth of
+    a long parse; the node stays frozen (assigning a field still raises)."""
+    env: dict[str, Any] = {}
+    params, lines = [], []
+    for f in dataclasses.fields(cls):
+        if f.default_factory is not dataclasses.MISSING:
+            return          # none has one; a class that did keeps dataclass's __init__
+        env[f"_set_{f.name}"] = getattr(cls, f.name).__set__
+        if f.default is dataclasses.MISSING:
+            params.append(f.name)
+        else:
+            env[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        lines.append(f"    _set_{f.name}(self, {f.name})")
+    source = f"def __init__(self, *, {', '.join(params)}):\n" + "\n".join(lines) + "\n"
+    exec(source, env)
+    init = env["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init
+
+
+# the module's classes, not Node.__subclasses__(): a slotted dataclass is a copy
+# of the class it was declared as, which lingers among the subclasses
+for _cls in [c for c in globals().values() if isinstance(c, type) and issubclass(c, Node)]:
+    _quick_init(_cls)
+
+
 # ------------------------------------------------------------------- walking
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
@@ -626,13 +657,27 @@ def children(node: Node) -> Iterator[Node]:
 def iter_nodes(node: Node) -> Iterator[Node]:
     """Every node of the tree under ``node`` (itself first), in source order,
     without recursion."""
+    # children() inlined: a generator per node was most of a walk over a big body
     stack = [node]
+    pop = stack.pop
+    fields = _FIELDS
     while stack:
-        current = stack.pop()
+        current = pop()
         yield current
-        below = list(children(current))
-        below.reverse()
-        stack.extend(below)
+        cls = current.__class__
+        names = fields.get(cls) or _child_fields(cls)
+        below = []
+        for name in names:
+            value = getattr(current, name)
+            if isinstance(value, Node):
+                below.append(value)
+            elif isinstance(value, tuple):
+                for item in value:
+                    if isinstance(item, Node):
+                        below.append(item)
+        if below:
+            below.reverse()
+            stack += below
 
 
 def dump(node: Any) -> str:

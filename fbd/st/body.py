@@ -25,6 +25,7 @@ class BodyCompiler(StmtCompiler):
         self.blocks_used: list = []
         self.current_line = info.node.line
         self.inputs_written: set[str] = set()
+        self._located: dict[str, Var] | None = None     # location text -> variable
 
     # -- scaffolding -------------------------------------------------------
     def emit(self, stmt) -> None:
@@ -82,10 +83,15 @@ class BodyCompiler(StmtCompiler):
         return var
 
     def located(self, node: A.DirectVar) -> Var:
-        for var in self.variables.values():
-            loc = getattr(var.node, "location", None)
-            if loc is not None and loc.text.upper() == node.text.upper():
-                return var
+        if self._located is None:     # made once: a scan of the variables per use was quadratic
+            self._located = {}
+            for var in self.variables.values():
+                loc = getattr(var.node, "location", None)
+                if loc is not None:
+                    self._located.setdefault(loc.text.upper(), var)
+        var = self._located.get(node.text.upper())
+        if var is not None:
+            return var
         self.fail(node, f"{node.text} is not located (AT) by a variable of {self.info.label}; "
                         f"name it with AT {node.text} in the POU")
 

@@ -33,13 +33,16 @@ def untyped(e) -> bool:
     """A literal without a type prefix, a call of TRUNC, or an expression or a
     function call of such only (``MAX(1, 3)``, ``SEL(g, 73, 1)``: a selector
     does not count): its type comes from the context, as matiec types it."""
-    if isinstance(e, A.Literal):
+    cls = e.__class__
+    if cls is A.Name:
+        return False
+    if cls is A.Literal:
         return e.type_name is None and e.kind in ("int", "real", "bool")
-    if isinstance(e, A.Unary):
+    if cls is A.Unary:
         return untyped(e.operand)
-    if isinstance(e, A.Binary):
+    if cls is A.Binary:
         return untyped(e.left) and untyped(e.right)
-    if isinstance(e, A.Call):
+    if cls is A.Call:
         if e.name.upper() in RESULT_FROM_CONTEXT:
             return True
         selector = SELECTOR.get(e.name.upper())

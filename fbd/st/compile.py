@@ -108,6 +108,7 @@ class Context:
         self.infos: dict[str, PouInfo] = {}
         self._compiling: list[str] = []
         self._block_cache: dict = {}
+        self._ports: dict[int, tuple] = {}
 
     def fail_at(self, node, message: str, pou: str | None = None):
         raise StSemanticError(message, filename=self.filename, line=getattr(node, "line", 0),
@@ -116,7 +117,7 @@ class Context:
 
     # -- library ------------------------------------------------------------
     def block(self, cls, bound: dict, n, node, compiler):
-        key = (cls, tuple(sorted((k, id(v)) for k, v in bound.items())), n)
+        key = (cls, tuple(sorted([(k, id(v)) for k, v in bound.items()])) if bound else (), n)
         found = self._block_cache.get(key)
         if found is None:
             try:
@@ -124,6 +125,16 @@ class Context:
             except FbdError as e:
                 compiler.fail(node, f"{cls.type_name}: {e}")
             self._block_cache[key] = found
+        return found
+
+    def ports(self, block) -> tuple[tuple[str, ...], tuple[tuple[str, object], ...]]:
+        """(input names, (output name, type) pairs) of a block of :meth:`block`,
+        worked out once per block rather than at each of its uses."""
+        found = self._ports.get(id(block))
+        if found is None:
+            outputs = tuple((p.name, block.bound_types.get(p.type) if isinstance(p.type, str) else p.type)
+                            for p in block.output_ports())
+            found = self._ports[id(block)] = (tuple(p.name for p in block.input_ports()), outputs)
         return found
 
     def library_function(self, name: str):

@@ -76,9 +76,10 @@ class Driver:
                     append_value(token)
                     break
                 size, name, callback = action
-                if callback is None:
-                    del stack[-1]
-                elif size:
+                if callback is None:        # a ?rule passing its one child on: a third of them
+                    stack[-1] = actions[stack[-2]][name]
+                    continue
+                if size:
                     children = values[-size:]
                     del values[-size:]
                     del stack[-size:]

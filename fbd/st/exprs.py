@@ -55,6 +55,9 @@ K = t.Kind
 _NUM = (K.INT, K.REAL)
 _CMP = {"<": "<", ">": ">", "<=": "<=", ">=": ">=", "=": "==", "<>": "!="}
 _ARITH_BLOCKS = {"+": "ADD", "-": "SUB", "*": "MUL", "/": "DIV", "MOD": "MOD", "**": "EXPT"}
+#: the kinds each arithmetic operator is defined for
+_ARITH_KINDS = {"+": (K.INT, K.REAL, K.TIME), "-": (K.INT, K.REAL, K.TIME), "*": _NUM, "/": _NUM,
+                "MOD": (K.INT,)}
 
 
 def promoted(tp: t.DataType) -> t.DataType:
@@ -78,17 +81,19 @@ class ExprCompiler(CallCompiler):
 
     # -- entry ---------------------------------------------------------------
     def expr(self, e, expected: t.DataType | None = None) -> tuple[ir.Expr, t.DataType]:
-        if isinstance(e, A.Literal):
-            return self.literal(e, expected)
-        if isinstance(e, A.Binary):
+        # the node classes have no subclasses: one identity test each, not isinstance
+        cls = e.__class__
+        if cls is A.Binary:
             return self.binary(e, expected)
-        if isinstance(e, A.Unary):
+        if cls is A.Literal:
+            return self.literal(e, expected)
+        if cls is A.Unary:
             return self.unary(e, expected)
-        if isinstance(e, A.EnumLiteral):
+        if cls is A.EnumLiteral:
             return self.enum_literal(e)
-        if isinstance(e, A.Call):
+        if cls is A.Call:
             return self.call(e, expected)
-        if isinstance(e, A.Name):
+        if cls is A.Name:
             sym = self.analysis.symbol(e)
             if sym is not None and sym.kind == "enum_value":
                 return self.enum_value(e, e.name, expected)
@@ -276,9 +281,7 @@ class ExprCompiler(CallCompiler):
             self.fail(e, f"'{op}' of {ta.name} and {tb.name}: both operands must have one type "
                          f"(matiec converts nothing implicitly)")
         c = ta.canonical
-        allowed = {"+": (K.INT, K.REAL, K.TIME), "-": (K.INT, K.REAL, K.TIME),
-                   "*": _NUM, "/": _NUM, "MOD": (K.INT,)}[op]
-        if c.kind not in allowed:
+        if c.kind not in _ARITH_KINDS[op]:
             self.fail(e, f"'{op}' is not defined for {ta.name}")
         computed = self.c_type(c, a, b)
         code, _ = self.block_call(_ARITH_BLOCKS[op], {"T": computed}, [a, b], e)
@@ -326,17 +329,16 @@ class ExprCompiler(CallCompiler):
         if cls is None:
             self.fail(node, f"the library has no {name} block for this operation")
         block = self.ctx.block(cls, bound, n, node, self)
-        names = {}
-        for port, code in zip(block.input_ports(), args):
-            names[port.name] = code
-        outs = {}
-        for port in block.output_ports():
-            tp = block.bound_types.get(port.type) if isinstance(port.type, str) else port.type
-            outs[port.name] = names[port.name] = self.temp(tp)
+        inputs, outputs = self.ctx.ports(block)
+        names = dict(zip(inputs, args))
+        first = None
+        for port, tp in outputs:
+            names[port] = temp = self.temp(tp)
+            if first is None:
+                first = temp
         self.emit(ir.Code(block, names))
         self.uses(block)
-        out = block.output_ports()[0]
-        return outs[out.name], outs[out.name].type
+        return first, first.type
 
     # -- variables ---------------------------------------------------------------
     def place(self, e):

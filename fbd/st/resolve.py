@@ -160,9 +160,9 @@ class Resolver(ProgramResolution):
 
     # -- expressions --------------------------------------------------------------
     def read(self, e) -> None:
-        if isinstance(e, A.Name) and key(e.name) == INTRINSIC_TIME:
-            return      # the PLC clock, which the SFC lowering reads
-        if isinstance(e, A.Name):
+        if e.__class__ is A.Name:       # most reads: one identity test (no node class has subclasses)
+            if key(e.name) == INTRINSIC_TIME:
+                return      # the PLC clock, which the SFC lowering reads
             symbol = self.lookup(e.name, e)
             if symbol is None:
                 self.undeclared(e, e.name)

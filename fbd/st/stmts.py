@@ -75,7 +75,11 @@ class StmtCompiler(ExprCompiler):
 
     # -- assignment ---------------------------------------------------------
     def assign(self, s: A.Assign) -> None:
+        # the target's type only: store() writes the target's code (an index's
+        # calls and bound checks) once, after the value's, as matiec's C runs it
+        mark = self.mark()
         _dest, dtp, _var = self.place(s.target)
+        self.take(mark)
         if dtp is None:
             self.fail(s, f"{A.dump(s.target)} is an FB instance; it cannot be assigned")
         code, tp = self.expr(s.value, dtp)

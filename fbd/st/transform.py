@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from sys import intern
 
 from lark import Token
 
@@ -79,9 +80,10 @@ class AstBuilder(ProgramRules):
     # -- depth bookkeeping ------------------------------------------------------
     def _nested(self, node, kids):
         depth = self._local.depth
+        get = depth.get
         d = 0
         for k in kids:
-            x = depth.get(id(k), 0)
+            x = get(id(k), 0)
             if x > d:
                 d = x
         d += 1
@@ -263,7 +265,7 @@ class AstBuilder(ProgramRules):
 
     def assignment(self, ch):
         target, value = ch
-        return self._nested(A.Assign(target=target, value=value, **pos(target)), ch)
+        return self._nested(A.Assign(target=target, value=value, line=target.line, col=target.col), ch)
 
     def invocation(self, ch):
         args = ch[1] if len(ch) > 1 else ()
@@ -362,6 +364,10 @@ class AstBuilder(ProgramRules):
     def operators(self, ch):
         """``a op b op c ...`` into a tree, by precedence (operator-precedence
         parsing, without recursion)."""
+        if len(ch) == 3:        # one operator, most of them: no precedence to settle
+            left, op, right = ch
+            node = A.Binary(op=_OPERATORS[op.type], left=left, right=right, line=left.line, col=left.col)
+            return self._nested(node, (left, right))
         operands = [ch[0]]
         pending: list = []
         precedence = PRECEDENCE
@@ -414,7 +420,9 @@ class AstBuilder(ProgramRules):
 
     def name(self, ch):
         tok = ch[0]
-        return A.Name(name=str(tok), line=tok.line, col=tok.column)
+        # one string per spelling, not one per use: a long body names the same
+        # variables hundreds of thousands of times
+        return A.Name(name=intern(str(tok)), line=tok.line, col=tok.column)
 
     def direct(self, ch):
         return direct_var(ch[0])
@@ -429,6 +437,9 @@ class AstBuilder(ProgramRules):
 
     def signed_int(self, ch):
         tok = ch[-1]
+        if len(ch) == 1 and tok.isdigit():      # most integers: no sign, no underscore
+            return A.Literal(kind="int", value=int(tok), text=intern(str(tok)), line=tok.line,
+                             col=tok.column)
         try:
             value = lit.integer(str(tok))
         except lit.LiteralError as e:

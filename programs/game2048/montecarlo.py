@@ -60,6 +60,8 @@ CELLS = [f"CELL_{r}_{c}" for r in range(SIZE) for c in range(SIZE)]
 #: Scans one batch may take before it is called stuck (a game is a few thousand).
 MAX_SCANS = 200_000
 STATS = ("score", "tile", "moves")
+#: Arrows the player draws at a time (a batch presses a few hundred thousand).
+ARROW_BLOCK = 1 << 16
 
 
 def play_blocks(games: int, placement: str, processing: str = "single_pass", seed: int = 1,
@@ -125,7 +127,7 @@ def play_blocks_on_dask(games: int, placement: str, processing: str, seed: int, 
 def _play_batch(h: BatchHarness, seed: int, lanes: np.ndarray, count: int, say,
                 games: int, done_before: int) -> dict:
     n = h.n
-    rng = np.random.default_rng([seed, int(lanes[0])])   # the player: per batch, by its first game
+    arrows = _Arrows(np.random.default_rng([seed, int(lanes[0])]))   # per batch, by its first game
     h.reset()
     h.set(SEED=np.array([seed_offset(seed + int(k)) for k in lanes]))
     cmd = np.full(n, COMMANDS["start"], dtype=np.int16)
@@ -134,33 +136,60 @@ def _play_batch(h: BatchHarness, seed: int, lanes: np.ndarray, count: int, say,
     playing = np.ones(n, dtype=bool)
     pressed = np.zeros(n, dtype=bool)     # the command in progress is a press, not the start
     res = {k: np.zeros(n, dtype=np.int64) for k in ("score", "tile", "moves", "presses", "scans")}
+    left = count                          # games of the batch still playing (not its padding)
     scans, shown = 0, time.monotonic()
-    while playing[:count].any():
+    while left:
         h.scan()
         scans += 1
-        ready = playing & ~h.get("BUSY") & (h.get("TAKEN") == seq)
+        ready = h.get("TAKEN") == seq     # the last press was taken ...
+        ready &= playing
+        ready &= ~h.get("BUSY")           # ... and finished
         if ready.any():
             over = h.get("GAME_OVER")
             res["moves"] += ready & pressed & h.get("MOVED")
             ended = ready & over
             if ended.any():
-                res["score"][ended] = h.get("SCORE")[ended]
-                res["tile"][ended] = np.max([h.get(c)[ended] for c in CELLS], axis=0)
+                # the final board stays as it is (no more presses): read at the end
                 res["scans"][ended] = scans
                 playing &= ~ended
+                left -= int(np.count_nonzero(ended[:count]))
             go = ready & ~over
-            cmd[go] = rng.integers(COMMANDS["up"], COMMANDS["left"] + 1, int(go.sum()))
-            seq[go] = seq[go] % SEQ_WRAP + 1
+            press = np.flatnonzero(go)    # indices: a third of the cost of masks, used twice
+            cmd[press] = arrows.next(len(press))
+            seq[press] = seq[press] % SEQ_WRAP + 1
             pressed |= go
             res["presses"] += go
             h.set(CMD=cmd, CMD_SEQ=seq)
         if scans >= MAX_SCANS:
-            raise FbdError(f"{int(playing[:count].sum())} games still running after {scans} scans")
+            raise FbdError(f"{left} games still running after {scans} scans")
         if time.monotonic() - shown > 2:
             shown = time.monotonic()
-            say(f"blocks: {done_before + count - int(playing[:count].sum())} of {games} games over, "
-                f"scan {scans}")
+            say(f"blocks: {done_before + count - left} of {games} games over, scan {scans}")
+    res["score"] = h.get("SCORE").astype(np.int64)
+    res["tile"] = np.max([h.get(c) for c in CELLS], axis=0).astype(np.int64)
     return res
+
+
+class _Arrows:
+    """The player's random directions: the values ``rng.integers(up, left + 1, k)``
+    gives press round by press round, drawn from ``rng`` in blocks of
+    :data:`ARROW_BLOCK`. The same values: numpy's generator hands out a bounded
+    integer of a range of 4 as two bits of the next 32-bit half of its stream,
+    and keeps the odd half for the next call, so one draw of m values is the
+    concatenation of draws of any sizes adding up to m (a test pins the games)."""
+
+    def __init__(self, rng: np.random.Generator):
+        self.rng = rng
+        self.values = np.empty(0, dtype=np.int16)
+        self.used = 0
+
+    def next(self, k: int) -> np.ndarray:
+        if self.used + k > len(self.values):
+            fresh = self.rng.integers(COMMANDS["up"], COMMANDS["left"] + 1, max(k, ARROW_BLOCK))
+            self.values = np.concatenate([self.values[self.used:], fresh.astype(np.int16)])
+            self.used = 0
+        self.used += k
+        return self.values[self.used - k:self.used]
 
 
 def play_python(games: int, seed: int = 1, progress=None) -> dict:

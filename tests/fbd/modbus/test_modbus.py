@@ -5,6 +5,7 @@ concurrent clients. Loopback only, free ports (port 0), no timed assertions."""
 import asyncio
 import contextlib
 import datetime
+import os
 import signal
 import socket
 import struct
@@ -525,11 +526,24 @@ END_RESOURCE END_CONFIGURATION
     (["serve", f"{HERE}:io_program", "--bind", "nosuchhost.invalid"], "--bind nosuchhost.invalid"),
     (["serve", f"{HERE}:io_program", "--port", "70000"], "--port 70000: a TCP port is a whole"),
     (["serve", f"{HERE}:io_program", "--cycle", "5"], "--cycle 5: give a unit"),
+    (["serve", f"{HERE}:io_program", "--realtime-priority", "100"],
+     "--realtime-priority 100: a real-time priority is a whole number 1..99"),
 ])
 def test_serve_user_errors_are_one_line_and_status_2(capsys, argv, message):
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("fbd: error: ") and message in err and err.count("\n") == 1
+
+
+def test_serve_without_the_right_to_a_realtime_priority_says_so_in_one_line(capsys,
+                                                                              monkeypatch):
+    def refuse(*_args):
+        raise PermissionError(1, "Operation not permitted")
+    monkeypatch.setattr(os, "sched_setscheduler", refuse, raising=False)
+    assert cli.main(["serve", f"{HERE}:io_program", "--realtime-priority", "20"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("fbd: error: real-time priority 20: not permitted (run as root, or give "
+                   "Python CAP_SYS_NICE or an RLIMIT_RTPRIO of 20)\n")
 
 
 def test_serve_port_in_use_is_one_line(capsys):
@@ -600,6 +614,32 @@ def test_a_stop_sent_the_moment_the_serving_line_is_out_ends_cleanly(stop):
         assert proc.wait(timeout=60) == 0
         rest = proc.stderr.read()
     assert rest.startswith("fbd: stopped after") and "Traceback" not in rest
+
+
+def _may_use_realtime_priorities() -> bool:
+    from fbd.runtime.realtime import check_priority
+    try:
+        check_priority(1)
+    except FbdError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _may_use_realtime_priorities(),
+                    reason="needs Linux and root or CAP_SYS_NICE")
+def test_fbd_serve_realtime_priority_scans_at_sched_fifo_and_says_so():
+    with fbd_serve("--cycle", "2ms", "--realtime-priority", "5") as (first, port, proc):
+        assert "(missed cycles: skip; real-time priority 5)" in first, first
+        with ModbusTcpClient("127.0.0.1", port=port, timeout=5) as c:
+            assert not c.write_register(1024, 5).isError()
+            deadline = time.monotonic() + 30         # scanning: the runner has its priority
+            while (c.read_holding_registers(16, count=1).registers != [5]
+                   and time.monotonic() < deadline):
+                time.sleep(0.001)
+        with open(f"/proc/{proc.pid}/stat") as f:       # the main thread runs the scans
+            fields = f.read().rsplit(")", 1)[1].split()
+        rt_priority, policy = int(fields[37]), int(fields[38])
+    assert (policy, rt_priority) == (os.SCHED_FIFO, 5)
 
 
 def test_fbd_serve_stats_prints_a_line_every_period_and_at_stop():

@@ -254,6 +254,29 @@ def test_a_structure_member_and_a_located_input_are_written_in_place(server, plc
     assert plc.get("inst.pt") == {"x": 0, "y": 2.5}
 
 
+def test_the_values_of_one_write_request_are_queued_together_for_the_same_scan(
+        server, plc, monkeypatch):
+    """A client writing a structure's fields in one request never sees the program
+    take one field without the other (the refused one is left out)."""
+    queued = []
+    image_queue = server.image.queue
+    monkeypatch.setattr(server.image, "queue",
+                        lambda writes: (queued.append([v.path for v, _ in writes]),
+                                        image_queue(writes)))
+
+    async def body(client, ns):
+        values = [("pt.x", 7, ua.VariantType.Int16), ("o_int", 1, ua.VariantType.Int16),
+                  ("pt.y", 0.5, ua.VariantType.Float)]
+        answer = await client.uaclient.write(ua.WriteParameters(NodesToWrite=[ua.WriteValue(
+            NodeId=ua.NodeId(f"conf.res.inst.{path}", ns), AttributeId=ua.AttributeIds.Value,
+            Value=ua.DataValue(ua.Variant(value, vt))) for path, value, vt in values]))
+        await asyncio.to_thread(scan, server, plc)
+        return [status.name for status in answer]
+    assert run(server, body) == ["Good", "BadNotWritable", "Good"]
+    assert queued == [["conf.res.inst.pt.x", "conf.res.inst.pt.y"]]
+    assert plc.get("inst.pt") == {"x": 7, "y": 0.5}
+
+
 @pytest.mark.parametrize("path, value, vt, status", [
     ("o_int", 1, ua.VariantType.Int16, "BadNotWritable"),            # an output
     ("lamp", True, ua.VariantType.Boolean, "BadNotWritable"),        # a located output

@@ -34,6 +34,10 @@ AS_FROM_A_TERMINAL = ("import signal, sys; signal.signal(signal.SIGINT, signal.d
     (["--opcua", "--bind", "0.0.0.0"], "takes only users with passwords; add --opcua-user"),
     (["--opcua", "--opcua-user", "op"], "--opcua-user op:...: give NAME:PASSWORD"),
     (["--opcua", "--opcua-publish", "5"], "--opcua-publish 5: milliseconds"),
+    (["--opcua", "--opcua-trust", "."], "--opcua-trust .: client certificates come with "
+                                        "Basic256Sha256, which the server offers to users"),
+    (["--opcua", "--opcua-user", "op:pw", "--opcua-trust", "nowhere"],
+     "--opcua-trust nowhere: not a directory"),
 ])
 def test_serve_opcua_user_errors_are_one_line_and_status_2(capsys, tmp_path, argv, message):
     path = tmp_path / "types.st"
@@ -278,12 +282,68 @@ def test_bound_elsewhere_only_users_over_basic256sha256_get_in_and_a_bad_login_i
 
 
 @pytest.mark.slow
-def test_the_benchmark_runs_and_prints_its_table(capsys):
+def test_with_a_trust_list_an_unknown_client_certificate_is_refused_logged_and_kept(
+        tmp_path, capfd):
+    from asyncua.crypto.cert_gen import setup_self_signed_certificate
+    from cryptography.x509.oid import ExtendedKeyUsageOID
+
+    import fbd
+    from fbd.opcua.security import security_for
+    from fbd.opcua.server import OpcuaServer
+    path = tmp_path / "prog.st"
+    path.write_text(TYPES_ST)
+    trust = tmp_path / "trusted"
+    trust.mkdir()
+    security = security_for("0.0.0.0", ["op:s3cret"], str(tmp_path / "server"), str(trust))
+    server = OpcuaServer(fbd.load(str(path)).plc(), host="0.0.0.0", port=0,
+                         security=security).start()
+    url = f"opc.tcp://127.0.0.1:{server.port}/"
+
+    async def attempt(name, policy="SignAndEncrypt"):
+        client = Client(url, timeout=30)
+        await client.set_security_string(f"Basic256Sha256,{policy},{tmp_path / name}-cert.der,"
+                                         f"{tmp_path / name}-key.pem")
+        client.set_user("op")
+        client.set_password("s3cret")
+        try:
+            async with client:
+                return (await client.get_node("ns=2;s=PLC.State").read_value())
+        except Exception as e:   # noqa: BLE001 - the refusal is what is looked at
+            return type(e).__name__
+
+    async def main():
+        for name in ("known", "stranger"):
+            await setup_self_signed_certificate(
+                tmp_path / f"{name}-key.pem", tmp_path / f"{name}-cert.der", f"urn:test:{name}",
+                "localhost", [ExtendedKeyUsageOID.CLIENT_AUTH], {"commonName": name})
+        (trust / "known.der").write_bytes((tmp_path / "known-cert.der").read_bytes())
+        results = [await attempt("known"), await attempt("known", "Sign"),
+                   await attempt("stranger"), await attempt("stranger", "Sign")]
+        rejected = sorted((trust / "rejected").iterdir())
+        rejected[0].rename(trust / rejected[0].name)        # the engineer trusts it
+        return results + [await attempt("stranger"), len(rejected)]
+    try:
+        results = asyncio.run(main())
+        assert results == ["RUN", "RUN", "BadCertificateUntrusted", "BadCertificateUntrusted",
+                           "RUN", 1]
+        assert server.running
+    finally:
+        server.stop()
+    err = capfd.readouterr().err
+    assert ("fbd: opcua: refused the client certificate 'urn:test:stranger': not in the trust "
+            f"list {trust}; kept as rejected/urn_test_stranger-") in err
+    assert ".der: move it up to trust it\n" in err
+
+
+@pytest.mark.slow
+def test_the_benchmark_runs_and_prints_its_table_a_round_at_a_time(capsys):
     from fbd.opcua import bench
-    assert bench.main(["2048", "--seconds", "1", "--clients", "2", "--items", "100",
-                       "--sampling", "1000"]) == 0
+    assert bench.main(["2048", "--seconds", "1", "--clients", "2", "--items", "0,100",
+                       "--sampling", "1000", "--rounds", "2"]) == 0
     out, err = capsys.readouterr()
-    assert "no server" in out and "idle server" in out and "100 items @ 1000 ms" in out
+    rows = [line.split("  ")[0] for line in out.splitlines()
+            if line.startswith(("no server", "idle server", "100 items", "0 items"))]
+    assert rows == ["no server", "idle server", "100 items @ 1000 ms"] * 2     # interleaved
     assert "lost" not in out.split("100 items @ 1000 ms")[1].splitlines()[0]
     assert "opcua_bench: 100 items @ 1000 ms (2 clients) ..." in err
 

@@ -1,6 +1,7 @@
 """The real-time runner on a fake wall clock: which scans are late, which cycles
 are skipped, and what each policy does to simulated time. Plc.skip."""
 
+import os
 import threading
 
 import pytest
@@ -8,7 +9,8 @@ import pytest
 import blocks
 from fbd import BOOL, Network, Plc
 from fbd.errors import FbdError
-from fbd.runtime.realtime import CATCH_UP, SKIP, RealtimeRunner
+from fbd.runtime import realtime
+from fbd.runtime.realtime import CATCH_UP, SKIP, RealtimeRunner, check_priority
 
 MS = 1_000_000   # ns
 
@@ -148,3 +150,38 @@ def test_skip_refuses_a_negative_count_and_a_stepped_scan():
     plc.step_into()
     with pytest.raises(FbdError, match="being stepped into"):
         plc.skip(1)
+
+
+def _may_use_realtime_priorities() -> bool:
+    try:
+        check_priority(1)
+    except FbdError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _may_use_realtime_priorities(),
+                    reason="needs Linux and root or CAP_SYS_NICE")
+def test_with_a_priority_the_scans_run_at_sched_fifo_and_the_thread_is_ordinary_after():
+    plc, seen = Plc(timer_program(), cycle="5ms"), []
+    plc.main.before_scan.append(lambda _task: seen.append(
+        (os.sched_getscheduler(0) & ~os.SCHED_RESET_ON_FORK, os.sched_getparam(0).sched_priority)))
+    wall = FakeWall(plc, {})
+    runner = RealtimeRunner(plc, SKIP, clock=wall.clock, sleep=wall.sleep, priority=7)
+    before = os.sched_getscheduler(0), os.sched_getparam(0)
+    assert runner.run(threading.Event(), scans=3) == 3
+    assert seen == [(os.SCHED_FIFO, 7)] * 3
+    assert (os.sched_getscheduler(0), os.sched_getparam(0)) == before
+
+
+def test_a_priority_the_system_refuses_is_one_fbd_error_saying_what_permits_it(monkeypatch):
+    def refuse(*_args):
+        raise PermissionError(1, "Operation not permitted")
+    monkeypatch.setattr(realtime.os, "sched_setscheduler", refuse, raising=False)
+    monkeypatch.setattr(realtime.os, "sched_getscheduler", lambda _pid: 0, raising=False)
+    monkeypatch.setattr(realtime.os, "sched_getparam", lambda _pid: None, raising=False)
+    with pytest.raises(FbdError, match=r"^real-time priority 5: not permitted \(run as root, "
+                                       r"or give Python CAP_SYS_NICE"):
+        check_priority(5)
+    with pytest.raises(FbdError, match="1 \\(lowest\\) to 99"):
+        check_priority(0)

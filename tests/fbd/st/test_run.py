@@ -556,3 +556,27 @@ def test_an_in_out_bound_with_an_output_to_one_variable_leaves_the_in_outs_value
     # the first call (then 9 from the second), a[2] 106 though the output 8 went to it too
     assert scans.rows(IN_OUT_AND_OUTPUT_ON_ONE_VARIABLE, ["v", "w", "a"], 2, program="prg") \
         == "1,0,9,100,[5, 106]\n2,5,11,200,[5, 206]"
+
+
+ELEMENT_INDEX_CALLED_ONCE = """
+FUNCTION pick : INT
+VAR_IN_OUT calls : INT; END_VAR
+VAR_INPUT k : INT; END_VAR
+  calls := calls + 1;
+  pick := k;
+END_FUNCTION
+PROGRAM prg
+VAR a : ARRAY[0..9] OF INT; n : INT; i : INT := 3; END_VAR
+  a[pick(calls := n, k := i)] := a[pick(calls := n, k := i - 1)] + 10 * n;
+  i := i + 1;
+END_PROGRAM
+"""
+
+
+def test_an_assigned_elements_index_is_computed_once_after_the_value_as_matiec():
+    # matiec (iec2c 6bb2c339df6f, --scans 3): pick runs twice a scan, the value's call first,
+    # so 10 * n reads the count before the target's call (a[3] is 10, not 20)
+    assert scans.rows(ELEMENT_INDEX_CALLED_ONCE, ["n", "a", "i"], 3, program="prg") == (
+        "1,0,2,[0, 0, 0, 10, 0, 0, 0, 0, 0, 0],4\n"
+        "2,5,4,[0, 0, 0, 10, 40, 0, 0, 0, 0, 0],5\n"
+        "3,10,6,[0, 0, 0, 10, 40, 90, 0, 0, 0, 0],6")

@@ -2,6 +2,8 @@
 the same games on both batch engines and as Dask jobs, the table, the CSV and
 the PNG it writes."""
 
+import hashlib
+
 import numpy as np
 import pytest
 
@@ -66,3 +68,28 @@ def test_the_reference_plays_to_the_end():
     score, tile, moves, presses = play(__import__("random").Random(1))
     assert moves <= presses and tile >= 16 and score >= tile
     assert montecarlo.summary(np.array([1, 2, 3]))["median"] == 2
+
+
+def _digest(games: dict) -> str:
+    columns = np.stack([games[k] for k in ("score", "tile", "moves", "presses", "scans")])
+    return hashlib.sha256(columns.astype("<i8").tobytes()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize("placement, batch, digest, score, scans", [
+    ("smart", 16, "14ff157017f0114c", 39636, 10916),      # three batches, the last one padded
+    ("article", 40, "b923f59c6fd862a4", 50712, 30888),
+])
+def test_the_study_plays_the_games_it_always_played(placement, batch, digest, score, scans):
+    # recorded before the player drew its arrows in blocks and read the final
+    # boards at the end: its speed must not change the games
+    games = play_blocks(40, placement, seed=7, batch=batch)
+    assert (int(games["score"].sum()), int(games["scans"].sum())) == (score, scans)
+    assert _digest(games) == digest
+
+
+def test_arrows_drawn_in_blocks_are_the_arrows_drawn_press_round_by_round():
+    sizes = [3, 0, 5, 1, 4096, 7, 60_000, 33, 9_999]    # odd sizes, and past a block
+    one_by_one = np.random.default_rng([7, 0])
+    arrows = montecarlo._Arrows(np.random.default_rng([7, 0]))
+    for k in sizes:
+        assert arrows.next(k).tolist() == one_by_one.integers(1, 5, k).tolist(), k
