@@ -38,6 +38,7 @@ reads and writes, formatted once per instance.
 from __future__ import annotations
 
 import ast
+import functools
 import math
 
 from .. import real32
@@ -60,6 +61,16 @@ from .values import (
 )
 
 
+@functools.lru_cache(maxsize=4096)
+def _parsed(code: str) -> ast.Module:
+    """The syntax tree of a block's code, which the lowering only reads: an ST
+    body's operators repeat the same few texts thousands of times."""
+    try:
+        return ast.parse(code)
+    except SyntaxError as e:
+        raise NoNativeForm(f"code that does not parse ({e.msg})") from None
+
+
 class BlockLowering(ValueBuilder, Calls):
     """Translate one block configuration's code into an IR template: Python's
     statements and expressions, its names as the block's variables, over the
@@ -79,10 +90,7 @@ class BlockLowering(ValueBuilder, Calls):
         self.input_values: dict[int, int] = {}
         self.used_inputs: dict[int, str] = {}   # slot argument -> kind, inputs read
         self.stored: dict[int, str] = {}        # slot argument -> the raw i64 stored
-        try:
-            self.tree = ast.parse(code)
-        except SyntaxError as e:
-            raise NoNativeForm(f"code that does not parse ({e.msg})") from None
+        self.tree = _parsed(code)
 
     def run(self) -> list[str]:
         for var in self.vars.values():

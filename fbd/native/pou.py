@@ -44,6 +44,7 @@ from .builder import ValueBuilder
 from .lower import BlockLowering
 from .poucalls import PouCalls, _whole, buffer_offsets
 from .pouframe import Frame, Memory, Place, storage_of, table_variable
+from .pouparts import PouParts
 from .values import B, NoNativeForm, V, Var, const, slot_kind
 
 _CMP = {"<": ast.Lt, ">": ast.Gt, "<=": ast.LtE, ">=": ast.GtE, "==": ast.Eq, "!=": ast.NotEq}
@@ -66,8 +67,10 @@ class NativeModule:
         self.defs: list[str] = []
         self.functions: dict = {}       # fn_name -> LLVM name of a FUNCTION made here
         self.made: set = set()
-        #: when only checking for a native form: why an FB type has none (or None)
-        self.probe = None
+        #: a block's code translated (see PouLowering.block_code): its lines, its outputs
+        self.lowered: dict = {}
+        #: (FB type, layout, globals) -> the function its instances share (see Frame)
+        self.shared: dict = {}
 
     def site(self, kind: str, where: str, lo: int = 0, hi: int = 0) -> int:
         self.sites.append((kind, where, lo, hi))
@@ -82,7 +85,7 @@ class NativeModule:
         return name
 
 
-class PouLowering(PouCalls, Memory, ValueBuilder):
+class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
     """One POU instance's function (``frame`` a :class:`~.pouframe.Frame`), or a
     FUNCTION's (``frame`` None): ``i64 name(ptr %s, i64 %now, ...)``, returning 0
     or the site number of the fault that ended it."""
@@ -105,6 +108,7 @@ class PouLowering(PouCalls, Memory, ValueBuilder):
         self._labels = itertools.count()
         self.terminated = False
         self.line_node = None           # the statement being written (for messages)
+        self.returning = "0"            # what a RETURN returns (see .pouparts)
 
     # -- scaffolding ----------------------------------------------------------------
     def tmp(self) -> str:
@@ -170,7 +174,7 @@ class PouLowering(PouCalls, Memory, ValueBuilder):
             params += frame.params
         self.lines = []
         self.prologue()
-        self.statements(self.code.body)
+        self.body(params)
         if not self.terminated:
             self.leave("0")
         head = [f"define internal i64 {self.name}({', '.join(params)}) {{", "entry:",
@@ -207,11 +211,11 @@ class PouLowering(PouCalls, Memory, ValueBuilder):
             given[v.name.upper()] = value
         for v in info.inputs:
             name = v.name.upper()
-            own = Place("%s", frame.cell(v.name), v.type) if name in frame.slots else None
+            own = frame.place(v.name, v.type) if name in frame.slots else None
             raw = given[name] if name in given else self.load(own, v.type)
             edge = getattr(v.node, "edge", None)
             if edge is not None:        # TRUE in the call that sees the edge
-                last = Place("%s", frame.cell(f"{v.path}__{edge}"), v.type)
+                last = frame.place(f"{v.path}__{edge}", v.type)
                 was = self.load(last, v.type)
                 value = (self.both("and", raw, self.negate(was)) if edge == "R_EDGE"
                          else self.both("and", was, self.negate(raw)))
@@ -224,7 +228,7 @@ class PouLowering(PouCalls, Memory, ValueBuilder):
             elif name in given and own is not None:         # kept from the call on
                 self.assign(own, raw, v.type)
         for v in fresh_variables(info):
-            self.constant_into(Place("%s", frame.cell(v.path), v.type),
+            self.constant_into(frame.place(v.path, v.type),
                                v.init if v.init is not None else v.type.default, v.type)
         for path in loop_variables(self.code):
             slot = table_variable(frame, path)
@@ -232,8 +236,7 @@ class PouLowering(PouCalls, Memory, ValueBuilder):
             if slot is None or var is None or var.type is None or slot_kind(var.type) is None:
                 continue
             place = self.scalar_local(var.type)
-            self.store(place, self.load(Place("%s", frame.cells.get(slot, slot), var.type),
-                                        var.type), var.type)
+            self.store(place, self.load(frame.at(slot, var.type), var.type), var.type)
             self.cached[path] = place
 
     def function_prologue(self) -> None:
@@ -267,7 +270,7 @@ class PouLowering(PouCalls, Memory, ValueBuilder):
         for path, place in self.cached.items():
             var = self.var_of(path)
             slot = self.frame.slots[path]
-            self.store(Place("%s", self.frame.cells.get(slot, slot), var.type),
+            self.store(self.frame.at(slot, var.type),
                        self.load(place, var.type), var.type)
         if self.frame is None:
             info = self.info
@@ -395,7 +398,7 @@ class PouLowering(PouCalls, Memory, ValueBuilder):
         elif kind is ir.Continue:
             self.jump(self.loops[-1][0])
         elif kind is ir.Return:
-            self.leave("0")
+            self.leave(self.returning)
         elif kind is ir.CallFb:
             self.call_fb(s)
         elif kind is ir.CallFunction:
@@ -431,7 +434,7 @@ class PouLowering(PouCalls, Memory, ValueBuilder):
 
     def block_code(self, s: ir.Code) -> None:
         block = s.block
-        names, variables, env = {}, {}, {}
+        names, variables, env = {}, {}, []
         inputs = {p.name for p in block.input_ports()}
         for k, (port, e) in enumerate(s.names.items()):
             name = f"p{k}"
@@ -439,26 +442,41 @@ class PouLowering(PouCalls, Memory, ValueBuilder):
             tp = e.type
             variables[name] = Var(port, 0, tp, port not in inputs)
             if port in inputs:
-                env[name] = self.expr(e)
+                env.append((name, self.expr(e)))
             elif isinstance(e, ir.Ref):
-                env[name] = self.load(self.address(e), tp)
+                env.append((name, self.load(self.address(e), tp)))
         text = "\n".join(code_lines(block, names, block.bound_types))
-        bl = BlockLowering(text, variables, code_namespace([block]), block.name)
-        bl.env.update(env)
-        bl.env["now"] = V("i", "%now", 0, (1 << 63) - 1, 64)
-        for stmt in bl.tree.body:
-            bl.stmt(stmt, None)
-        prefix = f"c{self.n}"
+        # a computed operand is a format field ({2}, {3}, ...) of the lowered lines, so
+        # the same operator over values of the same ranges is translated once; a
+        # constant is part of the key (the translator folds it)
+        key = (type(block), text, tuple(
+            (name, v.tp, v.writable) for name, v in variables.items()), tuple(
+            (name, v.k, v.lo, v.hi, v.w, None if v.ref.startswith("%") else v.ref)
+            for name, v in env))
+        made = self.module.lowered.get(key)
+        if made is None:
+            bl = BlockLowering(text, variables, code_namespace([block]), block.name)
+            fields = itertools.count(2)
+            for name, v in env:
+                bl.env[name] = V(v.k, f"{{{next(fields)}}}" if v.ref.startswith("%") else v.ref,
+                                 v.lo, v.hi, v.w)
+            bl.env["now"] = V("i", "%now", 0, (1 << 63) - 1, 64)
+            for stmt in bl.tree.body:
+                bl.stmt(stmt, None)
+            made = self.module.lowered[key] = (
+                bl.lines, {name: bl.env[name] for name in bl.assigned if name in variables})
+        lines, assigned = made
+        fields = [f"c{self.n}", self.module.trap_code] + [
+            v.ref for _name, v in env if v.ref.startswith("%")]
         self.n += 1
-        for line in bl.lines:
-            self.put(line.format(prefix, self.module.trap_code))
+        for line in lines:
+            self.put(line.format(*fields))
         for port, e in s.names.items():
             name = names[port]
-            if port in inputs or name not in bl.assigned:
+            if port in inputs or name not in assigned:
                 continue
-            value = bl.env[name]
-            value = V(value.k, value.ref.format(prefix, self.module.trap_code), value.lo,
-                      value.hi, value.w)
+            value = assigned[name]
+            value = V(value.k, value.ref.format(*fields), value.lo, value.hi, value.w)
             if isinstance(e, ir.Temp):
                 found = self.ranges.result(s)     # what the Python engine's code knows too
                 if found is not None and found[0] is e:

@@ -13,33 +13,61 @@ from .pouframe import Place
 from .values import NoNativeForm, slot_kind
 
 
+def variables_reason(info) -> str | None:
+    """Why a POU's variables have no native form (a STRING's), or None."""
+    for v in info.variables.values():
+        if v.fb is None and v.type is not None and regions.cells(v.type) is None:
+            line = getattr(v.node, "line", 0)
+            return (f"{info.label}, line {line}: the {v.type.name} variable {v.name} "
+                    f"has no native form (strings stay on the Python engine)")
+    return None
+
+
 class PouCalls:
     """The calls of :class:`~.pou.PouLowering` (a mixin: it builds the values)."""
 
     def call_fb(self, s: ir.CallFb) -> None:
         if self.frame is None:
             self.fail("an FB instance in a FUNCTION")
-        probe = self.module.probe
-        if probe is not None and not s.info.in_outs:
-            # checking for a native form: each FB type is checked once on its own,
-            # not once more in every instance (a program of 500 instances); one with
-            # VAR_IN_OUTs only has a frame inside its caller's
-            reason = probe(s.info)
-            if reason is not None:
-                raise NoNativeForm(reason)
-            name = s.info.fn_name
-        else:
-            inner = self.frame.inner(s.var, s.info)
-            name = inner.name
+        inner = self.frame.inner(s.var, s.info)
+        layout = inner.layout()
+        bases = ""
+        if layout is None:          # nothing of its own: a function of its own
+            name = f"@\"{inner.name}\""
             if name not in self.module.made:
                 self.module.made.add(name)
-                fn = type(self)(s.info.code, inner, self.module, f"@\"{name}\"")
-                self.module.defs.append(fn.function())
+                self.module.defs.append(self.callee(s.info, inner, name))
+        else:                       # one function for every instance laid out alike
+            first, region, shape = layout
+            # within one block: a library block's trap names the block (trap_code)
+            key = (s.info.fn_name, shape, self.module.trap_code, tuple(inner.globals.items()))
+            name = self.module.shared.get(key)
+            if name is None:
+                name = self.module.shared[key] = f"@\"{inner.name}\""
+                inner.bases = (first, region or 0)
+                inner.params[:0] = ["ptr %sb", "ptr %rb"]
+                self.module.defs.append(self.callee(s.info, inner, name))
+            regions_at = "%s" if region is None else self.pointer(self.frame.region_pointer(region))
+            bases = f", ptr {self.pointer(self.frame.slot_pointer(first))}, ptr {regions_at}"
         copies = self.copies_in(s.inouts, s.info.in_outs)
         args = "".join(f", ptr {p}" for p, _place, _tp in copies)
-        code = self.emit(f"call i64 @\"{name}\"(ptr %s, i64 %now{args})")
+        code = self.emit(f"call i64 {name}(ptr %s, i64 %now{bases}{args})")
         self.returned(code)
         self.copies_out(copies)
+
+    def callee(self, info, frame, name: str) -> str:
+        """The function of an FB instance inside; what has no native form is named
+        after the FB type, as the type's own check would name it."""
+        try:
+            reason = variables_reason(info)
+            if reason is not None:
+                raise NoNativeForm(reason)
+            return type(self)(info.code, frame, self.module, name).function()
+        except NoNativeForm as e:
+            reason = str(e)
+            if reason.startswith(info.label):
+                raise
+            raise NoNativeForm(f"{info.label}: {reason}") from None
 
     def copies_in(self, places, decls) -> list:
         """VAR_IN_OUT arguments as matiec passes them: a copy in, copied back out."""
@@ -117,4 +145,4 @@ def _whole(e):
     return e.a if isinstance(e, ir.Copy) else e
 
 
-__all__ = ["PouCalls", "buffer_offsets"]
+__all__ = ["PouCalls", "buffer_offsets", "variables_reason"]

@@ -29,7 +29,13 @@ class Frame:
     ``cells`` slot -> its first cell (an ARRAY's or STRUCT's region, else the
     slot), ``globals`` NAME -> slot, ``args`` the variables passed in:
     NAME -> the parameter (a V read as is, or a pointer for an aggregate or a
-    VAR_IN_OUT)."""
+    VAR_IN_OUT).
+
+    ``bases``: None where the function is this instance's alone (its cells are
+    constants from ``%s``), else the first slot and the first region cell of the
+    instance whose layout the function was made over: the function then reaches
+    its slots from ``%sb`` and its regions from ``%rb``, which each call passes,
+    so every instance of one FB type laid out alike shares it."""
 
     def __init__(self, info, slots: dict, cells: dict, globals_: dict, name: str):
         self.info = info
@@ -40,20 +46,64 @@ class Frame:
         self.args: dict = {}
         self.params: list = []      # LLVM parameters after ptr %s, i64 %now
         self.inputs = None          # a block's: (Var, what its parameter gives), in port order
+        self.bases = None
+        self._members = None        # instance name -> {its paths: slot}, made on first use
 
-    def cell(self, path: str) -> int:
-        slot = self.slots[path.upper()]
-        return self.cells.get(slot, slot)
+    def at(self, slot: int, tp) -> Place:
+        """The place of one of this instance's slots (its region for an aggregate)."""
+        cell = self.cells.get(slot)
+        if self.bases is None:
+            return Place("%s", slot if cell is None else cell, tp)
+        if cell is None:
+            return Place("%sb", slot - self.bases[0], tp)
+        return Place("%rb", cell - self.bases[1], tp)
+
+    def place(self, path: str, tp) -> Place:
+        return self.at(self.slots[path.upper()], tp)
+
+    def slot_pointer(self, slot: int) -> Place:
+        """Where slot ``slot`` itself is (never its region)."""
+        if self.bases is None:
+            return Place("%s", slot, None)
+        return Place("%sb", slot - self.bases[0], None)
+
+    def region_pointer(self, cell: int) -> Place:
+        if self.bases is None:
+            return Place("%s", cell, None)
+        return Place("%rb", cell - self.bases[1], None)
 
     def inner(self, var, info) -> "Frame":
-        prefix = var.path.upper() + "."
-        slots = {k[len(prefix):]: v for k, v in self.slots.items() if k.startswith(prefix)}
+        key = var.path.upper()
+        if "." in key:
+            prefix = key + "."
+            slots = {k[len(prefix):]: v for k, v in self.slots.items() if k.startswith(prefix)}
+        else:       # grouped once: a program of 500 instances scanned its slots 500 times
+            if self._members is None:
+                self._members = {}
+                for k, v in self.slots.items():
+                    head, dot, rest = k.partition(".")
+                    if dot:
+                        self._members.setdefault(head, {})[rest] = v
+            slots = self._members.get(key, {})
         frame = Frame(info, slots, self.cells, self.globals,
                       f"{self.name}.{var.path.replace('.', '_')}")
         for k, v in enumerate(info.in_outs):
             frame.args[v.name.upper()] = Place(f"%io{k}", 0, v.type)
             frame.params.append(f"ptr %io{k}")
         return frame
+
+    def layout(self):
+        """(first slot, first region cell or None, the layout relative to them), or None for
+        an instance with no slots: two instances with the same layout can share one
+        function taking their bases."""
+        if not self.slots:
+            return None
+        first = min(self.slots.values())
+        regions_ = [self.cells[v] for v in self.slots.values() if v in self.cells]
+        region = min(regions_) if regions_ else None
+        shape = tuple((k, v - first, self.cells[v] - region if v in self.cells else None)
+                      for k, v in self.slots.items())
+        return first, region, shape
 
 
 def leaf_frame(info, places: dict, cells: dict, name: str) -> Frame:
@@ -104,7 +154,7 @@ def storage_of(frame: Frame, var, cached: dict, edges: dict):
     arg = frame.args.get(path)
     if arg is not None:
         return arg
-    return Place("%s", frame.cell(path), var.type)
+    return frame.place(path, var.type)
 
 
 def table_variable(frame: Frame, path: str):

@@ -17,7 +17,7 @@ from ..errors import ScanError
 from ..st.procedure import raise_index_error, raise_watchdog
 from . import regions
 from .pou import NativeModule, PouLowering
-from .poucalls import buffer_offsets
+from .poucalls import buffer_offsets, variables_reason
 from .pouframe import leaf_frame
 from .values import NoNativeForm, slot_kind
 
@@ -33,33 +33,53 @@ class Procedures:
         self.leaves = [leaf for leaf in program.leaves if leaf.block.procedure is not None]
         self.indices = {leaf.index for leaf in self.leaves}
         self.sites: dict[int, list] = {}        # module number -> its fault sites
+        self.made: dict = {}        # (leaves, module number) -> its module, made by reasons()
 
     # -- checking -------------------------------------------------------------------
-    def reasons(self) -> dict:
+    def reasons(self, chunk: int) -> dict:
         """Block name -> why it has no native form, for each procedure block that
-        has none (the POU and the line of what stops it)."""
+        has none (the POU and the line of what stops it). Checking is lowering: the
+        functions are made here, over the program's cells, for the modules of the
+        chunks of ``chunk`` blocks that hold them, and :meth:`module` hands them to
+        the build, so a POU is never lowered twice."""
         out = {}
-        checked = {}
-        for leaf in self.leaves:
-            info = leaf.block.procedure.info
-            if info.fn_name not in checked:
-                checked[info.fn_name] = native_reason(info)
-            if checked[info.fn_name]:
-                out.setdefault(leaf.block.name, checked[info.fn_name])
+        order = self.program.order
+        for c in sorted({self.program.position[i] // chunk for i in self.indices}):
+            leaves = order[c * chunk:(c + 1) * chunk]
+            module = self._new_module(c + 1)
+            for index in leaves:
+                if index not in self.indices:
+                    continue
+                leaf = self.program.leaves[index]
+                try:
+                    module.trap_code = index
+                    self.function(index, module, c + 1)
+                except NoNativeForm as e:
+                    label = leaf.block.procedure.info.label
+                    reason = str(e)
+                    out.setdefault(leaf.block.name, reason if reason.startswith(label)
+                                   else f"{label}: {reason}")
+            self.made[(tuple(leaves), c + 1)] = module
         return out
 
     # -- code -----------------------------------------------------------------------------
     def module(self, leaves, number: int) -> NativeModule:
         """The functions of the procedure blocks among ``leaves`` (leaf indices),
         for the module ``number`` (its sites: ``module.sites``)."""
-        program = self.program
-        module = NativeModule([], program._trap_cell, program._fault_cell, 0,
-                              number << SITE_BITS)
+        made = self.made.pop((tuple(leaves), number), None)
+        if made is not None:
+            return made
+        module = self._new_module(number)
         for index in leaves:
             if index in self.indices:
                 module.trap_code = index
                 self.function(index, module, number)
         return module
+
+    def _new_module(self, number: int) -> NativeModule:
+        program = self.program
+        return NativeModule([], program._trap_cell, program._fault_cell, 0,
+                            number << SITE_BITS)
 
     def function(self, index: int, module: NativeModule, number: int) -> None:
         program = self.program
@@ -68,6 +88,9 @@ class Procedures:
         places = {var: program._place(slot) for var, slot in
                   [*leaf.outputs.items(), *leaf.state.items()]}
         name = f"p{index}_m{number}"
+        reason = variables_reason(info)
+        if reason is not None:
+            raise NoNativeForm(reason)
         if info.kind == "FUNCTION":
             module.defs.append(_function_block(info, places, program._region_base, module,
                                                name))
@@ -130,45 +153,6 @@ class Procedures:
             raise
 
 
-def native_reason(info) -> str | None:
-    """Why a POU has no native form (None if it has one): its function made once
-    over cells of no one's, and anything it cannot make named."""
-    if getattr(info, "native_reason", False) is not False:
-        return info.native_reason
-    reason = None
-    for v in info.variables.values():
-        if v.fb is None and v.type is not None and regions.cells(v.type) is None:
-            line = getattr(v.node, "line", 0)
-            reason = (f"{info.label}, line {line}: the {v.type.name} variable {v.name} "
-                      f"has no native form (strings stay on the Python engine)")
-            break
-    if reason is None:
-        try:
-            _probe(info)
-        except NoNativeForm as e:
-            reason = str(e)
-            if not reason.startswith(info.label):
-                reason = f"{info.label}: {reason}"
-    info.native_reason = reason
-    return reason
-
-
-def _probe(info) -> None:
-    """Lower ``info`` over made-up cells (what a real instance would get)."""
-    from ..st.model import kept_name
-    module = NativeModule([], 0, 0, 0)
-    module.probe = native_reason
-    if info.kind == "FUNCTION":
-        module.function_of(info)
-        return
-    names = [v.name for v in info.outputs] + [e.path for e in info.state] + \
-        [kept_name(v.name) for v in info.inputs] + list(info.externals) + \
-        [f"{v.path}__{v.node.edge}" for v in info.inputs if getattr(v.node, "edge", None)]
-    places = {name: k for k, name in enumerate(dict.fromkeys(names))}
-    frame = leaf_frame(info, places, {}, "probe")
-    PouLowering(info.code, frame, module, "@probe").function()
-
-
 def _function_block(info, places: dict, cells: dict, module: NativeModule, name: str) -> str:
     """A FUNCTION placed as a block: its function called with the block's inputs,
     its result and outputs stored in the block's output slots (an ARRAY's or
@@ -223,4 +207,4 @@ def _constant(tp, value) -> str:
     return f"i64 {value}"
 
 
-__all__ = ["Procedures", "native_reason", "FAULT", "SITE_BITS"]
+__all__ = ["Procedures", "FAULT", "SITE_BITS"]

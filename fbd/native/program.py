@@ -112,9 +112,15 @@ class NativeProgram:
         self._region_base: dict[int, int] = {}    # slot -> the first cell of its region
         self._aggregates: dict[int, tuple] = {}   # slot -> (first cell, type), for the tables
         self._spare_regions: dict[int, int] = {}  # slot -> a second region, for its scratch
-        self._procedures = Procedures(self)
-        reasons.update(self._procedures.reasons())
         self._kinds = self._slot_kinds(reasons)
+        # after the slots and their scratch reserve, the regions; the fault cells (the
+        # site a procedure faulted at, its value, the block that called it); the trap
+        # cell last
+        self._fault_cell = self._region_end
+        self.capacity = self._region_end + 4
+        self._trap_cell = self.capacity - 1
+        self._procedures = Procedures(self)
+        reasons.update(self._procedures.reasons(CHUNK))
         # the batch engine checks with its own templates, which it then keeps
         self._templates = templates if templates is not None else Templates(flat)
         for leaf in flat.leaves:
@@ -140,12 +146,6 @@ class NativeProgram:
         if self._engine is not None:
             return self
         flat = self.flat
-        # every slot can get a scratch slot; then the regions; the fault cells (the
-        # site a procedure faulted at, its value, the block that called it); the trap
-        # cell last
-        self._fault_cell = self._region_end
-        self.capacity = self._region_end + 4
-        self._trap_cell = self.capacity - 1
         self._init_cells = self._cells(flat.new_table())
         self._version = 0
         self._chunk_names: list[str] = []
@@ -169,8 +169,13 @@ class NativeProgram:
         for leaf in flat.leaves:
             for port, slot in leaf.outputs.items():
                 types[slot] = leaf.port_type(port)
-            for name, slot in leaf.state.items():
-                types[slot] = leaf.state_type(name)
+            if leaf.state:      # state_type looks each name up: quadratic for a big POU
+                declared: dict = {}
+                for sv in leaf.block.state_vars():
+                    declared.setdefault(sv.name, sv.type)
+                for name, slot in leaf.state.items():
+                    tp = declared[name]
+                    types[slot] = leaf.types.get(tp) if isinstance(tp, str) else tp
         for src, copy in flat.snapshots.items():
             types[copy] = types[src]
         kinds = bytearray(flat.n_slots)
@@ -386,6 +391,7 @@ class NativeProgram:
         self._emit_tm = llvm.Target.from_default_triple().create_target_machine(
             opt=0, codemodel="jitdefault")
         built = map_in_two(self._compile_chunk, list(range(n_chunks)))
+        self._procedures.made.clear()   # those a forked child compiled are still here
         self._engine = llvm.create_mcjit_compiler(llvm.parse_assembly(DECLARATIONS),
                                                   self._target)
         self._objects = []
@@ -429,7 +435,8 @@ class NativeProgram:
         straight-line code needs none of it, see docs/native.md). Up to
         :data:`FULL_OPTIMISE_LINES`, the -O2 pipeline (inlining, loop passes);
         past it, whose time grows faster than the code, only what puts values in
-        registers and folds them (docs/native.md, "ST, IL and SFC POUs")."""
+        registers and simplifies the branches (docs/native.md, "ST, IL and SFC
+        POUs": instcombine was a fifth of a 10,000-line program's ``Plc``)."""
         llvm = self._llvm
         options = llvm.create_pipeline_tuning_options(speed_level=2)
         builder = llvm.create_pass_builder(self._emit_tm, options)
@@ -438,7 +445,6 @@ class NativeProgram:
             return
         passes = llvm.create_new_module_pass_manager()
         passes.add_sroa_pass()
-        passes.add_instruction_combine_pass()
         passes.add_simplify_cfg_pass()
         passes.run(module, builder)
 

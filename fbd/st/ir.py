@@ -385,6 +385,20 @@ def walk(body: list):
             stack.extend(children(stmt))
 
 
+def pieces(body: list, size: int) -> list[list]:
+    """``body`` cut before every ``size``-th ST statement (an :class:`Line` starts
+    one): what a long body's functions of their own each run, in turn."""
+    out, start, seen = [], 0, 0
+    for at, stmt in enumerate(body):
+        if type(stmt) is Line:
+            if seen == size:
+                out.append(body[start:at])
+                start, seen = at, 0
+            seen += 1
+    out.append(body[start:])
+    return out
+
+
 def exprs_of(stmt) -> list:
     """The expressions ``stmt`` itself evaluates (not those of the lists inside it)."""
     if isinstance(stmt, Assign):
@@ -476,5 +490,5 @@ def root_var(e) -> Any:
 __all__ = ["Expr", "Const", "Ref", "Elem", "Field", "Now", "Temp", "Compare", "Logic", "Not",
            "Bits", "Invert", "Neg", "Narrow", "Copy", "FnCall", "Item", "Stmt", "Line", "Assign",
            "SetTemp", "Code", "Check", "Eval", "If", "Case", "Loop", "For", "While", "Repeat", "Exit",
-           "Continue", "Return", "CallFb", "CallFunction", "PouCode", "children", "walk",
+           "Continue", "Return", "CallFb", "CallFunction", "PouCode", "children", "walk", "pieces",
            "exprs_of", "subexprs", "iter_exprs", "root_var", "case_intervals"]

@@ -109,15 +109,7 @@ class PyEmitter:
         if (len(body) <= PART_STATEMENTS or self.code.loops or self.stepped
                 or not self.access.splittable()):
             return [body]
-        pieces, start, seen = [], 0, 0
-        for at, stmt in enumerate(body):
-            if type(stmt) is ir.Line:
-                if seen == PART_STATEMENTS:
-                    pieces.append(body[start:at])
-                    start, seen = at, 0
-                seen += 1
-        pieces.append(body[start:])
-        return pieces
+        return ir.pieces(body, PART_STATEMENTS)
 
     def parts(self, name: str, params: list, pieces: list[list], depth: int) -> list[str]:
         """A long body as functions of :data:`PART_STATEMENTS` ST statements each,

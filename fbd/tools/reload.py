@@ -1,7 +1,9 @@
 """Reload on change: a running PLC follows the file its program comes from
 (``fbd serve --reload-on-change``).
 
-A thread watches the file (its modification time and size, twice a second);
+A thread watches the file (its modification time, size and a digest of its
+text, twice a second: a file system's clock ticks in milliseconds, so a
+rewrite of the same length within one tick keeps both time and size);
 when it has changed and then stood still for one look (so a file an editor
 is still writing is not loaded half), the program is built and compiled on
 that thread, so the scans never wait for a compiler, and handed to the PLC,
@@ -14,6 +16,7 @@ server refuses a program with nothing to serve).
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
 import os
@@ -44,10 +47,12 @@ def source_path(target: str) -> tuple[str, str | None]:
 
 def _stamp(path: str):
     try:
-        st = os.stat(path)
+        with open(path, "rb") as f:
+            st = os.fstat(f.fileno())
+            digest = hashlib.blake2b(f.read(), digest_size=16).digest()
     except OSError:
         return None
-    return st.st_mtime_ns, st.st_size
+    return st.st_mtime_ns, st.st_size, digest
 
 
 class Reloader:

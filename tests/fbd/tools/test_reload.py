@@ -3,6 +3,7 @@ running PLC is built on the watcher's thread and run from the next scan, state
 kept; a file that does not build is reported and changes nothing. Waits end on
 what they wait for (a deadline a passing run never reaches)."""
 
+import os
 import time
 
 from fbd import Plc
@@ -58,5 +59,30 @@ def test_a_changed_python_network_runs_from_the_next_scan_keeping_the_count(tmp_
         plc.set("CU", True)
         plc.scan()
         assert plc.get("c.CV") == 4 and plc.get("Q") is True      # the new limit, 4
+    finally:
+        reloader.close()
+
+
+def test_a_rewrite_of_the_same_length_in_the_same_clock_tick_is_seen(tmp_path):
+    """A file system stamps a file at the resolution of its clock (milliseconds):
+    a program rewritten with text of the same length within one tick keeps its
+    modification time and its size, and must still be reloaded."""
+    path = tmp_path / "counting.py"
+    path.write_text(PROGRAM.format(limit=10))
+    stamp = os.stat(path).st_mtime_ns
+    target = f"{path}:build"
+    plc = Plc(load_network(target))
+    lines = []
+    reloader = Reloader(plc, str(path), lambda: load_network(target), lines.append,
+                        interval=0.01)
+    try:
+        path.write_text(PROGRAM.format(limit=20))                # the same length
+        os.utime(path, ns=(stamp, stamp))                        # in the same tick
+        deadline = time.monotonic() + 60
+        while reloader.changes == 0 and time.monotonic() < deadline:
+            plc.scan()
+            time.sleep(0.01)
+        assert reloader.changes == 1, lines
+        assert plc.get("c.PV") == 20
     finally:
         reloader.close()

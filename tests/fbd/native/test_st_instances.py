@@ -1,0 +1,192 @@
+"""How the native engine cuts a POU into functions (docs/native.md, "ST, IL
+and SFC POUs"): the instances of one FB type share one function taking their
+bases, each keeping its own state; a long body runs as functions of a
+bounded size called in turn. Both as on the Python engine and in matiec's C."""
+
+import pytest
+
+import fbd
+from fbd.st import pyemit
+from fbd.st.project import load as load_st
+from fbd.testing import Harness
+from tests.fbd.native.agreement import same
+from tests.fbd.st.scans import expected, text
+from tests.fbd.st.test_generated_code import LONG_BODY, LONG_BODY_ROWS
+
+pytest.importorskip("llvmlite")
+
+COUNTERS = """FUNCTION_BLOCK Counter
+  VAR_INPUT inc : INT; END_VAR
+  VAR_OUTPUT total : INT; END_VAR
+  VAR hist : ARRAY[0..3] OF INT; k : INT; t : TON; END_VAR
+  total := total + inc;
+  hist[k MOD 4] := total;
+  k := k + 1;
+  t(IN := TRUE, PT := T#1s);
+END_FUNCTION_BLOCK
+
+FUNCTION_BLOCK Pair
+  VAR_INPUT x : INT; END_VAR
+  VAR_OUTPUT y : INT; END_VAR
+  VAR a, b : Counter; END_VAR
+  a(inc := x);
+  b(inc := 2 * x);
+  y := a.total + b.total;
+END_FUNCTION_BLOCK
+
+PROGRAM prg
+  VAR_INPUT go : INT; END_VAR
+  VAR c1, c2 : Counter; p1, p2 : Pair; s1, s2, s3, h1, h2, h3 : INT; END_VAR
+  c1(inc := go);
+  c2(inc := 3);
+  p1(x := 1);
+  p2(x := go);
+  s1 := c1.total; s2 := c2.total; s3 := p1.y + 100 * p2.y;
+  h1 := c1.hist[1]; h2 := c2.hist[2]; h3 := p2.b.hist[3];
+END_PROGRAM
+"""
+
+#: matiec's rows (the oracle, go = k - 1 in scan k): s1, s2, s3, h1, h2, h3
+MATIEC = [(0, 3, 3, 0, 0, 0), (1, 6, 306, 1, 0, 0), (3, 9, 909, 1, 9, 0),
+          (6, 12, 1812, 1, 9, 12), (10, 15, 3015, 1, 9, 12), (15, 18, 4518, 15, 9, 12)]
+
+
+def test_instances_of_one_fb_type_share_a_function_and_keep_their_own_state():
+    net = load_st("two.st", text=COUNTERS).network("prg")
+    py, na = fbd.Plc(net, engine="python"), fbd.Plc(net, engine="native")
+    for scan, row in enumerate(MATIEC):
+        for plc in (py, na):
+            plc.write("prg.go", scan)
+            plc.scan(1)
+            assert tuple(plc.get(f"prg.{n}") for n in ("s1", "s2", "s3", "h1", "h2", "h3")) == row
+        assert all(same(a, b) for a, b in zip(py.main.s, na.main.s)), scan
+    assert na.get("prg.p2.b.hist") == py.get("prg.p2.b.hist") != na.get("prg.p2.a.hist")
+    source = "".join(na.main.program._chunk_src)
+    # the program's, Counter's (four instances: two in the program, two in each Pair)
+    # and Pair's (two instances)
+    assert source.count("define internal i64 @\"p0_m1") == 3
+
+
+def test_an_instance_written_from_outside_changes_only_itself_on_the_native_engine():
+    net = load_st("two.st", text=COUNTERS).network("prg")
+    na = fbd.Plc(net, engine="native")
+    na.scan(1)
+    na.write("prg.p1.b.total", 1000)
+    na.write("prg.go", 0)
+    na.scan(1)
+    assert (na.get("prg.p1.a.total"), na.get("prg.p1.b.total"), na.get("prg.p2.b.total")) == \
+        (2, 1002, 0)
+    assert na.get("prg.s3") == 2 + 1002
+
+
+WHOLE = pyemit.PART_STATEMENTS
+
+
+@pytest.mark.parametrize("part", [2, 3, WHOLE])
+def test_a_long_body_cut_into_functions_gives_matiecs_rows_and_the_python_engines_table(
+        monkeypatch, part):
+    monkeypatch.setattr(pyemit, "PART_STATEMENTS", part)
+    net = load_st("prog.st", text=LONG_BODY).network("prg")
+    py = Harness(net, engine="python", cycle=0.02)
+    na = Harness(net, engine="native", cycle=0.02)
+    got = []
+    for k in range(1, 9):
+        for h in (py, na):
+            if k == 5:
+                h.write("prg.k", -2)
+            h.scan()
+        assert all(same(a, b) for a, b in zip(py.plc.main.s, na.plc.main.s)), k
+        got.append(",".join([str(k), str((k - 1) * 20)] + [
+            text(na.get(f"prg.{c}"), c == "r") for c in ("a", "b", "c", "r", "stop")]))
+    assert "\n".join(got) == expected(LONG_BODY_ROWS)
+    parts = "".join(na.plc.main.program._chunk_src).count("define internal i64 @\"p0_m1.part")
+    assert parts == (0 if part == WHOLE else -(-11 // part))
+
+
+FAULTS = """FUNCTION_BLOCK Ring
+  VAR_INPUT pos : INT; END_VAR
+  VAR cells : ARRAY[0..3] OF INT; END_VAR
+  cells[pos] := cells[pos] + 1;
+END_FUNCTION_BLOCK
+
+PROGRAM prg
+  VAR_INPUT k : INT; END_VAR
+  VAR r1, r2 : Ring; n : INT; END_VAR
+  n := n + 1;
+  r1(pos := 0);
+  r2(pos := k);
+  n := n + 10;
+END_PROGRAM
+"""
+
+
+@pytest.mark.parametrize("part", [1, WHOLE])
+def test_a_fault_in_one_instance_of_a_shared_function_or_in_a_part_names_the_pou_and_line(
+        monkeypatch, part):
+    monkeypatch.setattr(pyemit, "PART_STATEMENTS", part)
+    net = load_st("ring.st", text=FAULTS).network("prg")
+    errors = []
+    for engine in ("python", "native"):
+        h = Harness(net, engine=engine)
+        h.write("prg.k", 3)
+        h.scan()
+        h.write("prg.k", 4)
+        with pytest.raises(fbd.FbdError) as e:
+            h.scan()
+        errors.append((str(e.value), h.get("prg.n"), h.get("prg.r1.cells"), h.get("prg.r2.cells")))
+    assert errors[0] == errors[1]
+    assert errors[1][0].startswith(
+        "ring.st:4: in FUNCTION_BLOCK Ring: array index 4 is outside 0..3")
+    assert errors[1][1:] == (12, [2, 0, 0, 0], [0, 0, 0, 1])
+
+
+def test_a_variable_forced_in_one_instance_of_a_shared_function_holds_there_only():
+    net = load_st("two.st", text=COUNTERS).network("prg")
+    plcs = [fbd.Plc(net, engine="python"), fbd.Plc(net, engine="native")]
+    for k in range(8):
+        for plc in plcs:
+            plc.write("prg.go", k)
+            if k == 2:
+                plc.force("prg.c2.total", 100)
+                plc.force("prg.p1.b.k", 7)
+            if k == 5:
+                plc.unforce("prg.c2.total")
+            plc.scan(1)
+        assert all(same(a, b) for a, b in zip(plcs[0].main.s, plcs[1].main.s)), k
+    na = plcs[1]
+    assert (na.get("prg.c1.total"), na.get("prg.c2.total"), na.get("prg.p1.b.k"),
+            na.get("prg.p2.b.k")) == (28, 109, 7, 8)
+    assert (na.get("prg.p1.b.hist"), na.get("prg.p2.b.hist")) == ([2, 4, 0, 16], [20, 30, 42, 56])
+
+
+def test_two_program_instances_of_one_type_keep_their_fb_instances_apart():
+    text = COUNTERS + """
+CONFIGURATION cfg
+  RESOURCE res ON PLC
+    TASK fast(INTERVAL := T#10ms, PRIORITY := 0);
+    PROGRAM one WITH fast : prg;
+    PROGRAM two WITH fast : prg;
+  END_RESOURCE
+END_CONFIGURATION
+"""
+    project = load_st("cfg.st", text=text)
+    py, na = project.plc(engine="python"), project.plc(engine="native")
+    for k in range(6):
+        for plc in (py, na):
+            plc.write("two.go", k)
+            plc.scan(1)
+        assert all(same(a, b) for a, b in zip(py.main.s, na.main.s)), k
+    assert (na.get("one.s3"), na.get("two.s3")) == (3 * 6 + 0, 4518)
+
+
+def test_checking_the_native_form_is_the_build_so_each_function_is_lowered_once(monkeypatch):
+    from fbd.native import pou
+    made = []
+    function = pou.PouLowering.function
+    monkeypatch.setattr(pou.PouLowering, "function",
+                        lambda self: made.append(self.name) or function(self))
+    net = load_st("two.st", text=COUNTERS).network("prg")
+    plc = fbd.Plc(net)      # auto: the check, then the build
+    assert plc.engine == "native"
+    # the program's, Counter's and Pair's: once each, for six instances
+    assert sorted(made) == ['@"p0_m1"', '@"p0_m1.c1"', '@"p0_m1.p1"']
