@@ -8,12 +8,15 @@ Arithmetic (IEC 61131-3 table 30), each a function of its own name, which the
 PLCopen importer also picks for ADD and SUB wired to these types, as matiec
 resolves the overloads:
 
-* ADD_TOD_TIME, SUB_TOD_TIME: a time of day moved by a duration, around the
-  clock (TOD#23:00:00 + T#2h = TOD#01:00:00, as matiec gives);
+* ADD_TOD_TIME, SUB_TOD_TIME: a time of day moved by a duration, not wrapped
+  at midnight, as matiec (a timespec) and CODESYS (a UDINT of ms) keep it:
+  TOD#23:00:00 + T#2h is 25 h, above TOD#23:59:59, and TOD#00:00:00 - T#1s is
+  -1 s, below every time of day (IEC leaves the overflow open);
 * ADD_DT_TIME, SUB_DT_TIME: a date and time moved by a duration;
 * SUB_DATE_DATE, SUB_TOD_TOD, SUB_DT_DT: the duration between two (negative
   when the second is later);
-* CONCAT_DATE_TOD: a date and a time of day into a DATE_AND_TIME.
+* CONCAT_DATE_TOD: a date and a time of day into a DATE_AND_TIME: their sum,
+  as matiec (a TOD past 24 h runs into the next day).
 
 Conversions (matiec's list; IEC leaves the units open, matiec counts seconds):
 
@@ -26,7 +29,10 @@ Conversions (matiec's list; IEC leaves the units open, matiec counts seconds):
   and LREAL -> DATE, TOD, DT: seconds with the fraction, truncated to the µs;
 * DATE, TOD, DT -> STRING: matiec's text, ``'D#2024-01-31'``,
   ``'TOD#12:30:15'``, ``'TOD#12:30:15.500000'`` (six decimals whenever there
-  is a fraction), ``'DT#2024-01-31-12:30:15'``;
+  is a fraction), ``'DT#2024-01-31-12:30:15'``; as matiec breaks a value down:
+  its whole seconds toward zero, taken around the clock (a TOD of -1.5 s is
+  ``'TOD#23:59:58.500000'``), the signed fraction added to the seconds (-0.5 s
+  is ``'TOD#00:00:-0.500000'``); a TOD of 24 h or more is ``'TOD#ERROR'``;
 * STRING -> DATE, TOD, DT: the IEC literal (``'D#2024-01-31'``); anything else
   gives 1970-01-01 / midnight (matiec has these conversions but returns zero
   for every string; we read the literal).
@@ -61,23 +67,32 @@ def _dates_date_text(us: int) -> str:
     return "D#" + fv.format_date(us).split("#", 1)[1]
 
 
-def _clock_text(us_of_day: int) -> str:
-    """matiec's hh:mm:ss, or hh:mm:ss.ffffff when there is a fraction."""
-    s, frac = divmod(us_of_day, _SECOND)
-    h, rest = divmod(s, 3600)
+def _broken_down(us: int) -> tuple[int, str]:
+    """(days since 1970, matiec's hh:mm:ss or hh:mm:ss.ffffff) of ``us``:
+    matiec breaks down the whole seconds (a timespec's, toward zero) by floor
+    and adds the signed fraction to the seconds, printed ``%09.6f``."""
+    seconds = us // _SECOND if us >= 0 else -(-us // _SECOND)
+    frac = us - seconds * _SECOND
+    day, rest = divmod(seconds, _DAY // _SECOND)
+    h, rest = divmod(rest, 3600)
     m, sec = divmod(rest, 60)
-    if frac:
-        return f"{h:02d}:{m:02d}:{sec:02d}.{frac:06d}"
-    return f"{h:02d}:{m:02d}:{sec:02d}"
+    if not frac:
+        return day, f"{h:02d}:{m:02d}:{sec:02d}"
+    field = sec * _SECOND + frac      # negative only for a value within a second below 0
+    sign, field = ("-", -field) if field < 0 else ("", field)
+    whole = f"{field // _SECOND:02d}" if not sign else str(field // _SECOND)
+    return day, f"{h:02d}:{m:02d}:{sign}{whole}.{field % _SECOND:06d}"
 
 
 def _dates_tod_text(us: int) -> str:
-    return "TOD#" + _clock_text(us % _DAY)
+    if us >= _DAY:
+        return "TOD#ERROR"
+    return "TOD#" + _broken_down(us)[1]
 
 
 def _dates_dt_text(us: int) -> str:
-    day = us - us % _DAY
-    return "DT#" + fv.format_date(day).split("#", 1)[1] + "-" + _clock_text(us - day)
+    day, clock = _broken_down(us)
+    return "DT#" + fv.format_date(day * _DAY).split("#", 1)[1] + "-" + clock
 
 
 def _parser(parse):
@@ -125,11 +140,10 @@ def _arith(name, a, b, out, expr, doc):
     return register(cls)
 
 
-# (a mod day + b mod day) mod day is (a + b) mod day, and never leaves 64 bits.
-ADD_TOD_TIME = _arith("ADD_TOD_TIME", TOD, TIME, TOD, "({a} % {day} + {b} % {day}) % {day}",
-                      "A time of day moved forward by a duration, around the clock.")
-SUB_TOD_TIME = _arith("SUB_TOD_TIME", TOD, TIME, TOD, "({a} % {day} - {b} % {day}) % {day}",
-                      "A time of day moved back by a duration, around the clock.")
+ADD_TOD_TIME = _arith("ADD_TOD_TIME", TOD, TIME, TOD, TOD.wrap("{a} + {b}"),
+                      "A time of day moved forward by a duration (not wrapped at midnight).")
+SUB_TOD_TIME = _arith("SUB_TOD_TIME", TOD, TIME, TOD, TOD.wrap("{a} - {b}"),
+                      "A time of day moved back by a duration (not wrapped at midnight).")
 ADD_DT_TIME = _arith("ADD_DT_TIME", DT, TIME, DT, DT.wrap("{a} + {b}"),
                      "A date and time moved forward by a duration.")
 SUB_DT_TIME = _arith("SUB_DT_TIME", DT, TIME, DT, DT.wrap("{a} - {b}"),
@@ -140,9 +154,8 @@ SUB_TOD_TOD = _arith("SUB_TOD_TOD", TOD, TOD, TIME, TIME.wrap("{a} - {b}"),
                      "The duration from IN2 to IN1, two times of day.")
 SUB_DT_DT = _arith("SUB_DT_DT", DT, DT, TIME, TIME.wrap("{a} - {b}"),
                    "The duration from IN2 to IN1, two dates and times.")
-CONCAT_DATE_TOD = _arith("CONCAT_DATE_TOD", DATE, TOD, DT,
-                         "{a} - {a} % {day} + {b} % {day}",
-                         "A date and a time of day as one DATE_AND_TIME.")
+CONCAT_DATE_TOD = _arith("CONCAT_DATE_TOD", DATE, TOD, DT, DT.wrap("{a} + {b}"),
+                         "A date and a time of day as one DATE_AND_TIME (their sum, as matiec).")
 
 
 # --------------------------------------------------------------- conversions

@@ -1,6 +1,6 @@
 """Character strings: LEN, LEFT, RIGHT, MID, CONCAT, INSERT, DELETE, REPLACE, FIND.
 
-Positions count from 1 (IEC). A result never exceeds STRING's 254 characters:
+Positions count from 1 (IEC). A result never exceeds STRING's 126 characters:
 CONCAT, INSERT and REPLACE cut it there. IEC calls an out-of-range length or
 position an error and PLCs differ on what they return; no block here raises,
 and each does the following (close to CODESYS, matiec and most PLCs):
@@ -35,7 +35,7 @@ class _IntResult(Block):
 
     @staticmethod
     def result(tp, expr: str) -> str:
-        """``expr`` (0..254) in ``tp``: cut to SINT as matiec's C cast does (254 is -2)."""
+        """``expr`` (0..STRING_MAX) in ``tp``: cut to a narrow type as matiec's C cast does."""
         return tp.wrap(expr) if tp.max < STRING_MAX else expr
 
 
@@ -91,7 +91,7 @@ class MID(Block):
 
 @register
 class CONCAT(Block):
-    """IN1, IN2, ... joined (extensible), cut at 254 characters."""
+    """IN1, IN2, ... joined (extensible), cut at 126 characters (STRING_MAX)."""
     family = "strings"
     inputs = [extensible("IN", STRING)]
     outputs = [Port("OUT", STRING)]

@@ -19,7 +19,8 @@ list; chosen for speed, documented here because it is a decision):
 * DATE, TIME_OF_DAY, DATE_AND_TIME: ``int`` microseconds since 1970-01-01
   00:00 (DATE a whole number of days; TOD since midnight), read as
   ``datetime.date``, ``datetime.time`` and ``datetime.datetime``.
-* STRING: ``str`` (at most 254 characters, IEC's default length).
+* STRING: ``str`` of at most 126 characters (:data:`STRING_MAX`: IEC leaves the
+  length to the implementation; matiec's ``STR_MAX_LEN``).
 * Enumerations: ``int``, the value's code (0, 1, ... in declaration order
   unless given), read as the value's name.
 * Subranges and directly derived types (``TYPE Level : INT (0..100); END_TYPE``,
@@ -58,7 +59,9 @@ __all__ = [
     "ANY_DERIVED", "STRING_MAX", "ARRAY_MAX", "DATA_MAX", "MAX_TYPE_DEPTH",
 ]
 
-STRING_MAX = 254
+#: what a STRING holds, and a declared STRING[n] at most: matiec's STR_MAX_LEN (its C
+#: STRING has no other length), so string functions cut their results where matiec does
+STRING_MAX = 126
 #: the most elementary values one value may hold (an ARRAY, a STRUCT, however nested)
 ARRAY_MAX = 1 << 20
 #: the most elementary values a POU instance, or a configuration, holds in all (its

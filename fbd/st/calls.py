@@ -19,6 +19,14 @@ def same(a: t.DataType, b: t.DataType) -> bool:
 RESULT_FROM_CONTEXT = frozenset({"TRUNC", "LEN", "FIND"})
 #: the input that chooses, not gives, a selection's result (SEL's G, MUX's K)
 SELECTOR = {"SEL": "G", "MUX": "K"}
+#: IEC's table 30, as the operators and the functions ADD and SUB take it in matiec (ADD(tod, t)
+#: is ADD_TOD_TIME); not TIME + TOD, not DATE +- TIME, which matiec refuses in either form
+DATE_BLOCKS = {("+", t.Kind.TOD, t.Kind.TIME): "ADD_TOD_TIME", ("+", t.Kind.DT, t.Kind.TIME): "ADD_DT_TIME",
+               ("-", t.Kind.TOD, t.Kind.TIME): "SUB_TOD_TIME", ("-", t.Kind.DT, t.Kind.TIME): "SUB_DT_TIME",
+               ("-", t.Kind.DATE, t.Kind.DATE): "SUB_DATE_DATE", ("-", t.Kind.TOD, t.Kind.TOD): "SUB_TOD_TOD",
+               ("-", t.Kind.DT, t.Kind.DT): "SUB_DT_DT"}
+_OPERATOR_OF = {"ADD": "+", "SUB": "-"}
+_DATES = (t.Kind.TOD, t.Kind.DT, t.Kind.DATE)
 
 
 def untyped(e) -> bool:
@@ -150,28 +158,41 @@ class CallCompiler:
             if info.kind != "FUNCTION":
                 self.fail(node, f"{name} is a {info.kind}, not a function; call an instance of it")
             return self.user_function(node, info, args)
-        name = self.time_scaling(name, args)
+        name = self.overload(name, args)
         cls, bound = self.ctx.library_function(name)
         if cls is None:
             self.fail(node, f"{name} is not a function this engine has")
         return self.library_function(node, name, cls, bound, args, expected)
 
-    def time_scaling(self, name: str, args) -> str:
-        """MUL and DIV of a TIME by a number are matiec's overloads MULTIME and
-        DIVTIME (the operators ``t * n``, ``t / n`` are too): the library's MUL_TIME
-        and DIV_TIME blocks, named by either spelling."""
+    def overload(self, name: str, args) -> str:
+        """The block a generic function of dates and times is, as its operator's:
+        MUL and DIV of a TIME by a number are matiec's overloads MULTIME and
+        DIVTIME (``t * n``, ``t / n``), the library's MUL_TIME and DIV_TIME blocks,
+        named by either spelling; ADD and SUB of a TOD, DT or DATE are IEC's
+        table 30 functions (:data:`DATE_BLOCKS`: ``ADD(tod, t)`` is ADD_TOD_TIME)."""
         upper = name.upper()
         if upper in ("MULTIME", "DIVTIME"):
             return upper[:3] + "_TIME"
-        if upper not in ("MUL", "DIV") or len(args) != 2 or args[0].output:
+        if upper not in ("MUL", "DIV", "ADD", "SUB") or len(args) != 2 or any(a.output for a in args):
             return name
-        first = next((a for a in args if (a.name or "IN1").upper() == "IN1"), None)
-        if first is None:
+        ports = [(a.name or f"IN{k}").upper() for k, a in enumerate(args, start=1)]
+        if sorted(ports) != ["IN1", "IN2"]:
             return name
-        mark = self.mark()              # only its type: the call compiles it again
-        _code, tp = self.expr(first.value, None)
+        first, second = (args[ports.index(p)].value for p in ("IN1", "IN2"))
+        kind = self.kind_only(first)
+        if upper in ("MUL", "DIV"):
+            return f"{upper}_TIME" if kind is t.Kind.TIME else name
+        if kind not in _DATES:
+            return name
+        return DATE_BLOCKS.get((_OPERATOR_OF[upper], kind, self.kind_only(second)), name)
+
+    def kind_only(self, e) -> t.Kind | None:
+        """The kind of ``e``'s type, compiled with nothing expected; its code is
+        dropped (the call compiles it again)."""
+        mark = self.mark()
+        _code, tp = self.expr(e, None)
         self.take(mark)
-        return f"{upper}_TIME" if tp is not None and tp.canonical.kind is t.Kind.TIME else name
+        return None if tp is None else tp.canonical.kind
 
     def bind_args(self, node, name, ports: list, args, extensible: Extensible | None):
         """{port NAME: Arg} for formal or positional arguments, outputs apart."""

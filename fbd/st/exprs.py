@@ -46,7 +46,7 @@ from .. import types as t
 from ..real32 import round_real32
 from . import ast as A
 from . import ir
-from .calls import CallCompiler, context_free_type, same, untyped
+from .calls import DATE_BLOCKS, CallCompiler, context_free_type, same, untyped
 from .model import Var
 from .stdlib import WSTRING_LITERAL_REFUSED
 from .typemap import STRING_LENGTHS, literal_value
@@ -58,11 +58,6 @@ _ARITH_BLOCKS = {"+": "ADD", "-": "SUB", "*": "MUL", "/": "DIV", "MOD": "MOD", "
 #: the kinds each arithmetic operator is defined for
 _ARITH_KINDS = {"+": (K.INT, K.REAL, K.TIME), "-": (K.INT, K.REAL, K.TIME), "*": _NUM, "/": _NUM,
                 "MOD": (K.INT,)}
-#: IEC's table 30 as operators, the spellings matiec accepts (not TIME + TOD, not DATE +- TIME)
-_DATE_BLOCKS = {("+", K.TOD, K.TIME): "ADD_TOD_TIME", ("+", K.DT, K.TIME): "ADD_DT_TIME",
-                ("-", K.TOD, K.TIME): "SUB_TOD_TIME", ("-", K.DT, K.TIME): "SUB_DT_TIME",
-                ("-", K.DATE, K.DATE): "SUB_DATE_DATE", ("-", K.TOD, K.TOD): "SUB_TOD_TOD",
-                ("-", K.DT, K.DT): "SUB_DT_DT"}
 
 
 def promoted(tp: t.DataType) -> t.DataType:
@@ -147,8 +142,8 @@ class ExprCompiler(CallCompiler):
             return ir.Const(bool(value), t.BOOL), t.BOOL
         if kind in ("time", "ltime"):
             return ir.Const(value, t.TIME), t.TIME
-        if kind == "string":
-            return ir.Const(value, t.STRING), t.STRING
+        if kind == "string":   # one longer than a STRING holds is cut (matiec's keeps its length: a defect)
+            return ir.Const(value[:t.STRING_MAX], t.STRING), t.STRING
         if kind == "wstring":
             self.fail(e, WSTRING_LITERAL_REFUSED)
         if kind in ("date", "tod", "dt"):
@@ -279,7 +274,7 @@ class ExprCompiler(CallCompiler):
                 self.fail(e, f"'**' raises a REAL or LREAL to a number, not {ta.name} to {tb.name}")
             code, _ = self.block_call("EXPT", {"T": t.LREAL, "N": tb.canonical}, [a, b], e)
             return (_wide(code) if _single(ta.canonical) else code), ta.canonical
-        dated = _DATE_BLOCKS.get((op, ka, kb))
+        dated = DATE_BLOCKS.get((op, ka, kb))
         if dated is not None:
             return self.block_call(dated, {}, [a, b], e)
         if not same(ta, tb):
@@ -422,8 +417,9 @@ class ExprCompiler(CallCompiler):
         c = tp.canonical
         if c.kind is K.STRING:
             n = STRING_LENGTHS.get(id(tp))
-            return ir.Copy(code, tp, length=n) if n is not None and not isinstance(
-                code, ir.Const) else code
+            if n is None:
+                return code
+            return ir.Const(code.value[:n], tp) if isinstance(code, ir.Const) else ir.Copy(code, tp, length=n)
         if c.mutable:
             return ir.Copy(code, tp, deep=not (c.kind is K.ARRAY and not c.element.mutable))
         return code

@@ -46,7 +46,7 @@ from ..values import MAX_LITERAL
 
 #: the longest name (identifier) read, in characters
 MAX_NAME = 1024
-#: the longest string literal read, quotes included: more than a STRING holds (254
+#: the longest string literal read, quotes included: more than a STRING holds (126
 #: characters) even with every character escaped ($hh)
 MAX_STRING = 1024
 # the longest token of each kind; numbers, durations, dates and addresses: MAX_LITERAL

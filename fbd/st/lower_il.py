@@ -29,6 +29,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from ..types import STRING_MAX
 from . import ast as A
 from .errors import StSemanticError
 
@@ -120,7 +121,7 @@ class Declarations:
             if e.type_name:
                 return A.NamedType(name=e.type_name)
             return {"bool": A.NamedType(name="BOOL"), "time": A.NamedType(name="TIME"),
-                    "string": A.StringType(wide=False, length=254)}.get(e.kind)
+                    "string": A.StringType(wide=False, length=STRING_MAX)}.get(e.kind)
         if isinstance(e, A.Binary):
             if e.op in ("<", ">", "<=", ">=", "=", "<>"):
                 return A.NamedType(name="BOOL")

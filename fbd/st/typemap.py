@@ -237,8 +237,7 @@ class TypeMap:
             except t.InvalidValue:
                 self.fail(lit, f"{lit.text or value} is out of range for {tp.name}")
         if kind is t.Kind.STRING:
-            n = STRING_LENGTHS.get(id(tp))
-            return value[:n] if n is not None else value
+            return value[:STRING_LENGTHS.get(id(tp), t.STRING_MAX)]
         if kind in (t.Kind.INT, t.Kind.BITS):
             value = int(value)
             lo, hi = getattr(tp, "lo", None), getattr(tp, "hi", None)

@@ -20,7 +20,7 @@ def run(name, **inputs):
 DT1 = "DT#2024-01-31-12:30:15.5"
 
 TABLE = [
-    ("ADD_TOD_TIME", {"IN1": "TOD#23:00:00", "IN2": "T#2h"}, dt.time(1, 0)),   # around the clock
+    ("ADD_TOD_TIME", {"IN1": "TOD#23:00:00", "IN2": "T#2h"}, dt.time(1, 0)),   # 25 h, read as its clock
     ("SUB_TOD_TIME", {"IN1": "TOD#01:00:00", "IN2": "T#2h"}, dt.time(23, 0)),
     ("ADD_DT_TIME", {"IN1": DT1, "IN2": "T#12h"}, dt.datetime(2024, 2, 1, 0, 30, 15, 500000)),
     ("SUB_DT_TIME", {"IN1": DT1, "IN2": "T#1d"}, dt.datetime(2024, 1, 30, 12, 30, 15, 500000)),

@@ -1,4 +1,4 @@
-"""String blocks: IEC 1-based positions, the 254-character cap, out-of-range arguments.
+"""String blocks: IEC 1-based positions, the 126-character cap (matiec's), out-of-range arguments.
 
 Expected values are worked out by hand (the IEC standard's own examples where
 it has them); the out-of-range rules are the ones documented in blocks.strings.
@@ -14,7 +14,7 @@ from fbd.compiler.interp import Interpreter
 from fbd.errors import ValidationError
 from fbd.network import Network
 from fbd.testing import Harness
-from fbd.types import DINT, INT, LINT, SINT, STRING, UDINT, UINT, ULINT, USINT
+from fbd.types import DINT, INT, LINT, SINT, STRING, STRING_MAX, UDINT, UINT, ULINT, USINT
 
 ABC = "ABCDE"
 
@@ -53,7 +53,7 @@ def find(a, b):
 
 
 # -------------------------------------------------------------------- LEN
-@pytest.mark.parametrize("s, want", [("", 0), ("ASTRING", 7), ("x" * 254, 254)])
+@pytest.mark.parametrize("s, want", [("", 0), ("ASTRING", 7), ("x" * 126, 126)])
 def test_len_counts_characters(s, want):
     assert out(blocks.LEN(), IN=s) == want
 
@@ -106,9 +106,10 @@ def test_concat_is_extensible():
     assert out(blocks.CONCAT(n=4), IN1="A", IN2="", IN3="BC", IN4="D") == "ABCD"
 
 
-def test_concat_cuts_at_254_characters():
-    got = out(blocks.CONCAT(n=3), IN1="a" * 200, IN2="b" * 100, IN3="c")
-    assert got == "a" * 200 + "b" * 54
+def test_concat_cuts_at_126_characters_as_matiec():
+    # matiec (iec2c 6bb2c339df6f): CONCAT of 100 a's, 100 b's and 'c' is 100 a's and 26 b's
+    got = out(blocks.CONCAT(n=3), IN1="a" * 100, IN2="b" * 100, IN3="c")
+    assert got == "a" * 100 + "b" * 26
 
 
 # ----------------------------------------------------------------- INSERT
@@ -124,9 +125,9 @@ def test_insert_puts_in2_after_the_p_th_character(p, want):
     assert insert("ABC", "XY", p) == want
 
 
-def test_insert_cuts_at_254_characters():
-    got = insert("a" * 200, "b" * 100, 100)
-    assert got == "a" * 100 + "b" * 100 + "a" * 54
+def test_insert_cuts_at_126_characters_as_matiec():
+    # matiec: INSERT(100 a's, 100 b's, 50) is 50 a's and 76 b's
+    assert insert("a" * 100, "b" * 100, 50) == "a" * 50 + "b" * 76
 
 
 # ----------------------------------------------------------------- DELETE
@@ -167,8 +168,8 @@ def test_replace_substitutes_l_characters_at_position_p(a, b, n, p, want):
     assert replace(a, b, n, p) == want
 
 
-def test_replace_cuts_at_254_characters():
-    assert replace("a" * 254, "bb", 1, 1) == "bb" + "a" * 252
+def test_replace_cuts_at_126_characters():
+    assert replace("a" * 126, "bb", 1, 1) == "bb" + "a" * 124
 
 
 # ------------------------------------------------------------------- FIND
@@ -238,7 +239,7 @@ def test_huge_lengths_and_positions_do_not_raise(tp, big):
 
 
 # ------------------------------------- identities and never an exception
-STRINGS = ["", "A", "ABCDE", "x" * 254]
+STRINGS = ["", "A", "ABCDE", "x" * 126]
 NUMBERS = [-32768, -1, 0, 1, 2, 3, 5, 6, 253, 254, 255, 32767]
 
 
@@ -282,7 +283,7 @@ def test_the_family_is_complete():
 
 
 @pytest.mark.parametrize("name", STRING_BLOCKS)
-def test_no_block_raises_and_results_fit_254(name):
+def test_no_block_raises_and_results_fit_a_string(name):
     """And the block-by-block interpreter, running the same code, agrees."""
     cls = registry()[name]
     block = cls(types={v: INT for v in cls.types})
@@ -298,9 +299,9 @@ def test_no_block_raises_and_results_fit_254(name):
         ref.scan()
         assert ref.get("OUT") == got, (name, values)
         if block.output_ports()[0].type is STRING:
-            assert isinstance(got, str) and len(got) <= 254, (name, values)
+            assert isinstance(got, str) and len(got) <= STRING_MAX, (name, values)
         else:
-            assert isinstance(got, int) and 0 <= got <= 254, (name, values)
+            assert isinstance(got, int) and 0 <= got <= STRING_MAX, (name, values)
 
 
 def test_every_block_has_a_one_line_summary():

@@ -217,9 +217,12 @@ class Exprs:
                 out.append(self.allowed("date_arithmetic") and (
                     lambda date=date: self.use("date_arithmetic")
                     and expr(t, paren(self.gen(date, d)), " - ", paren(self.gen(date, d)))))
+                out += [call(name, date, date, tag="date_function") for name in ("SUB", f"SUB_{date}_{date}")]
         elif t in ty.DATES:
             if t != "DATE" and self.allowed("TIME"):
                 out += [binary("+", "date_arithmetic", t, "TIME"), binary("-", "date_arithmetic", t, "TIME")]
+                out += [call(name, t, "TIME", tag="date_function")
+                        for name in ("ADD", "SUB", f"ADD_{t}_TIME", f"SUB_{t}_TIME")]
             if t == "DT" and self.allowed("DATE") and self.allowed("TOD"):
                 out.append(call("CONCAT_DATE_TOD", "DATE", "TOD"))
             if t != "DT" and self.allowed("DT"):

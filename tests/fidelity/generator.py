@@ -339,8 +339,11 @@ class Generator:
         place = e.place(t, writable=True)
         calls = [f for f in scope.functions if f.result == t and (f.outputs or f.in_outs)]
         if calls and self.rnd.random() < 0.3:
-            # what the call writes is neither read by its arguments nor the assignment's target
-            e.scope = Scope(scope.pou, scope.kind, [v for v in scope.vars if v.name != place.text()],
+            # what the call writes is neither read by its arguments nor the assignment's target,
+            # nor its index: matiec's C computes `a[v MOD 4 + 1]` before `f(io := v)`, here after
+            # (C leaves the order unspecified, IEC says nothing)
+            target_names = set(re.findall(r"[A-Za-z_]\w*", place.text()))
+            e.scope = Scope(scope.pou, scope.kind, [v for v in scope.vars if v.name not in target_names],
                             scope.functions, scope.loops, scope.in_loop, scope.reserved)
             call = e.function_call(self.rnd.choice(calls), 1, bind_outputs=True)
             if call is not None:

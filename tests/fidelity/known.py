@@ -30,8 +30,14 @@ RULES = {
     "documented: STRING_TO_TIME/DATE/TOD/DT read a literal here (docs/plcopen.md), matiec a number of "
     "seconds":
         ((DIFFER,), lambda o, s: re.search(r"\bSTRING_TO_(TIME|DATE|TOD|DT)\(", s)),
-    "reported: a STRING holds 254 characters here, 126 in matiec (STR_MAX_LEN), which cuts there":
-        ((DIFFER,), lambda o, s: o.type == "STRING" and len(str(o.theirs)) == 126 and len(str(o.mine)) > 126),
+    "matiec defect: a TIME sum whose fractions make a whole second stays unnormalised (0 s and 10**9 ns) "
+    "and compares below it (T#500ms + T#500ms < T#1s), so RAMP's T reaches TR a CYCLE late":
+        ((DIFFER,), lambda o, s: "RAMP" in s and str(o.column).upper().endswith(".BUSY")
+         and o.theirs is True and o.mine is False),
+    "matiec defect: DT_TO_DATE and DT_TO_TOD of a DT less than a second before 1970 (or whole days before "
+    "it) give the next day's date, a negative TOD, TOD#24:00:00":
+        ((DIFFER,), lambda o, s: o.type in ("DATE", "DT", "TOD")
+         and re.search(r"\b(DT_TO_(DATE|TOD)|DATE_AND_TIME_TO_(DATE|TIME_OF_DAY))\(", s)),
     "documented: TIME here is in µs, matiec's in ns":
         ((DIFFER,), lambda o, s: o.relation == "below 1 µs"),
 }

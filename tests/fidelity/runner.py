@@ -120,9 +120,16 @@ def iec_date_ns(text: str) -> int:
 def comparable(tp: str, mine, theirs):
     """(here, matiec) in one unit: ns for times, floats for reals, names for enumerations."""
     if tp in ("TIME", *ty.DATES):
-        mine_ns = int(mine) * 1000
-        theirs_ns = round(theirs * 10**6) if tp == "TIME" else iec_date_ns(theirs)
-        return mine_ns, theirs_ns
+        # the oracle prints tv_sec * 10**9 + tv_nsec as a C long long, which wraps 292 years
+        # from 0 (matiec's timespec holds more): so is ours read
+        mine_ns = (int(mine) * 1000 + 2**63) % 2**64 - 2**63
+        if tp == "TOD":   # the oracle prints a TOD's clock only: -1 s and 25 h as 23:59:59, 01:00:00
+            mine_ns %= 86_400 * 10**9
+        if tp != "TIME":
+            return mine_ns, iec_date_ns(theirs)
+        # a TIME comes as a JSON number of ms, a double beyond 2**53 ns: ours as it would come
+        mine_ms = mine_ns // 10**6 if mine_ns % 10**6 == 0 else mine_ns / 10**6
+        return round(mine_ms * 10**6), round(theirs * 10**6)
     if tp in ty.REALS:
         return float(mine), float(theirs)
     if tp == "BOOL":

@@ -107,6 +107,14 @@ def test_dates_and_enumerations_compare_as_matiec_prints_them():
     assert not same("E_1", *comparable("E_1", "e_1_a", "E_1#E_1_B"))
 
 
+def test_times_beyond_292_years_compare_as_the_oracle_prints_them():
+    # seeds 2129 and 2174: the oracle's C long long of ns wrapped; matiec's rows, scan 10 and 4
+    assert same("DT", *comparable("DT", 9517824000000000, "DT#1687-01-20-00:25:26.290448384"))
+    assert same("TIME", *comparable("TIME", 11322800793750000, -7123943279959.552))
+    assert not same("TIME", *comparable("TIME", 11322800793751000, -7123943279959.552))
+    assert same("TOD", *comparable("TOD", -1_000_000, "TOD#23:59:59"))     # -1 s, read as its clock
+
+
 def test_signatures_leave_out_what_differs_from_one_program_to_the_next():
     a = Outcome(FBD_REFUSES, "/tmp/x/prg.st:12:5: in PROGRAM prg: cannot assign INT to di_10, which is DINT: "
                              '"di_10 := LEN(s_3);"')

@@ -287,7 +287,7 @@ def test_the_values_of_one_write_request_are_queued_together_for_the_same_scan(
     ("arr", 1, ua.VariantType.Int16, "BadTypeMismatch"),             # a scalar for an array
     ("arr", [1, 2], ua.VariantType.Int16, "BadTypeMismatch"),        # too short
     ("level", 101, ua.VariantType.Int16, "BadOutOfRange"),           # a subrange's bound
-    ("i_string", "x" * 255, ua.VariantType.String, "BadOutOfRange"),  # STRING's 254
+    ("i_string", "x" * 127, ua.VariantType.String, "BadOutOfRange"),  # STRING's 126
     ("i_date", datetime.datetime(2020, 1, 1, 12), ua.VariantType.DateTime, "BadOutOfRange"),
     ("i_tod", 86_400_000.0, ua.VariantType.Double, "BadOutOfRange"),
     ("i_time", math.nan, ua.VariantType.Double, "BadOutOfRange"),

@@ -143,7 +143,7 @@ OVER = f.pou("Main", f.group("inputVars", f.var("T1", "TIME"), f.var("N", "INT")
 
 
 def test_add_sub_mul_div_take_the_overload_their_inputs_types_say(tmp_path):
-    """DIV(TIME, INT), MUL(TIME, REAL), ADD(TOD, TIME) around the clock, SUB(DT, DT) and
+    """DIV(TIME, INT), MUL(TIME, REAL), ADD(TOD, TIME) past midnight (read as its clock), SUB(DT, DT) and
     SUB(DT, TIME), as matiec resolves them."""
     net = f.net(tmp_path, OVER)
     kinds = {i.name: i.element.name for i in net.instances.values() if i.name[:3] in

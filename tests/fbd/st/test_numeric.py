@@ -152,11 +152,101 @@ END_PROGRAM
 
 def test_plus_and_minus_on_dates_and_times_of_day_compute_as_matiecs_table_30_functions():
     # matiec (iec2c 6bb2c339df6f): ADD_TOD_TIME, ADD_DT_TIME, SUB_TOD_TIME, SUB_DT_TIME, SUB_DATE_DATE,
-    # SUB_TOD_TOD, SUB_DT_DT (TOD#12:00:00 - T#13h: the oracle shows TOD#23:00:00, which this pins;
-    # matiec keeps -1 h inside, see docs/st.md). TIME + TOD and DATE +- TIME it refuses, as here
+    # SUB_TOD_TOD, SUB_DT_DT (TOD#12:00:00 - T#13h is -1 h, which the oracle and a TOD's reading
+    # show as its clock, 23:00:00). TIME + TOD and DATE +- TIME it refuses, as here
     assert scans.rows(DATE_AND_TIME_OPERATORS, "x1 x2 x3 x4 x5 x6 x7 x11 x12".split(), 1, program="prg") \
         == ("1,0,12:00:03,DT#2024-01-31-06:30:16.5,12:00:00,DT#2024-01-31-06:30:13.5,"
             "T#28944000000ms,T#1500ms,T#86400000ms,T#-1500ms,23:00:00")
+
+
+DATE_AND_TIME_FUNCTIONS = """PROGRAM prg
+VAR a : TOD := TOD#12:00:00; t : TIME := T#1s; d1 : DT := DT#2024-01-31-06:30:15;
+  d2 : DT := DT#2024-01-30-06:30:15; da : DATE := D#2024-12-31; db : DATE := D#2024-01-31;
+  x1, x3 : TOD; x2, x4 : DT; x5, x6, x7 : TIME; END_VAR
+  x1 := ADD(a, t);
+  x2 := ADD(IN2 := t, IN1 := d1);
+  x3 := SUB(a, t);
+  x4 := SUB(d1, t);
+  x5 := SUB(d1, d2);
+  x6 := SUB(a, TOD#11:00:00);
+  x7 := SUB(da, db);
+END_PROGRAM
+"""
+
+
+def test_add_and_sub_of_dates_and_times_of_day_are_the_table_30_functions_as_the_operators():
+    # matiec (iec2c 6bb2c339df6f): ADD__TOD__TOD__TIME ... SUB__TIME__DATE__DATE, its overloads of
+    # ADD and SUB; ADD(t, tod), ADD(date, t), SUB(dt, tod) it refuses, as here
+    assert scans.rows(DATE_AND_TIME_FUNCTIONS, "x1 x2 x3 x4 x5 x6 x7".split(), 1, program="prg") \
+        == ("1,0,12:00:01,DT#2024-01-31-06:30:16,11:59:59,DT#2024-01-31-06:30:14,T#86400000ms,"
+            "T#3600000ms,T#28944000000ms")
+
+
+@pytest.mark.parametrize("call", ["ADD(t, a)", "ADD(c, t)", "SUB(c, t)", "SUB(b, a)", "ADD(a, t, t)"])
+def test_the_date_functions_matiec_refuses_are_refused(call):
+    source = DATE_AND_TIME_OPERATORS.replace("x1 := a + t;", f"x6 := {call};")
+    with pytest.raises(FbdError, match="another input makes it"):
+        scans.rows(source, ["x6"], 1, program="prg")
+
+
+TIMES_OF_DAY_PAST_MIDNIGHT = """PROGRAM prg
+VAR t1, t2, t6, t7, m : TOD; d1, d4, c1 : DT; b1, b2, b3 : BOOL; tw, tb, dd : TIME;
+  s1, s2, s5, s6, s9 : STRING; END_VAR
+  t1 := TOD#00:00:00 - T#1s;
+  t2 := TOD#23:00:00 + T#2h;
+  t6 := TOD#00:00:00 - T#1.5s;
+  t7 := TOD#00:00:00 - T#0.5s;
+  d1 := DT#1970-01-01-00:00:00 - T#1s;
+  d4 := DT#1970-01-01-00:00:00 - T#1.5s;
+  b1 := t1 < TOD#00:00:01;
+  b2 := t2 > TOD#23:59:59;
+  b3 := t2 = TOD#01:00:00;
+  m := MAX(t1, TOD#00:00:00);
+  tw := t2 - TOD#00:00:00;
+  tb := t1 - TOD#00:00:00;
+  c1 := CONCAT_DATE_TOD(D#2024-01-31, t2);
+  dd := D#1970-01-01 - D#2024-01-01;
+  s1 := TOD_TO_STRING(t1);
+  s2 := TOD_TO_STRING(t2);
+  s5 := TOD_TO_STRING(t6);
+  s6 := TOD_TO_STRING(t7);
+  s9 := DT_TO_STRING(d4);
+END_PROGRAM
+"""
+
+
+def test_a_time_of_day_moved_past_midnight_is_not_wrapped_as_in_matiec():
+    # matiec (iec2c 6bb2c339df6f), scan 1: its TOD is a timespec, -1 s and 25 h stay so (the
+    # oracle prints their clock, 23:59:59 and 01:00:00), as they compare, subtract and print
+    assert scans.rows(TIMES_OF_DAY_PAST_MIDNIGHT, "b1 b2 b3 m tw tb c1 d1 dd s1 s2 s5 s6 s9".split(), 1,
+                      program="prg") \
+        == ("1,0,TRUE,TRUE,FALSE,00:00:00,T#90000000ms,T#-1000ms,DT#2024-02-01-01:00:00,"
+            "DT#1969-12-31-23:59:59,T#-1704067200000ms,TOD#23:59:59,TOD#ERROR,TOD#23:59:58.500000,"
+            "TOD#00:00:-0.500000,DT#1969-12-31-23:59:58.500000")
+
+
+A100, B100, LONG = "'" + "a" * 100 + "'", "'" + "b" * 100 + "'", "'" + "abcdefghij" * 14 + "'"
+STRING_LENGTH = f"""PROGRAM prg
+VAR c1, c2, sa, ca : STRING; n1, n2, n3, n4, n5 : INT; short : STRING[10]; END_VAR
+  c1 := CONCAT({A100}, {B100}, 'c');
+  c2 := INSERT({A100}, {B100}, 50);
+  sa := {LONG};
+  ca := CONCAT(sa, sa);
+  short := {LONG};
+  n1 := LEN(c1); n2 := LEN(c2); n3 := LEN(CONCAT(ca, 'abc')); n4 := LEN(sa); n5 := LEN(short);
+END_PROGRAM
+"""
+
+
+def test_a_string_holds_126_characters_as_matiecs_and_every_string_function_cuts_there():
+    # matiec (iec2c 6bb2c339df6f, STR_MAX_LEN): n1..n3 126, c1 100 a's and 26 b's, c2 50 a's and 76 b's;
+    # its LEN of a 140-character literal stored is 140 with 126 characters held (a defect): 126 here.
+    # STRING[10] it cannot compile (iec2c crashes): IEC's 10 here
+    h = scans.harness(STRING_LENGTH, "prg")
+    h.scan()
+    assert [h.get(f"prg.n{k}") for k in range(1, 6)] == [126, 126, 126, 126, 10]
+    assert (h.get("prg.c1"), h.get("prg.c2")) == ("a" * 100 + "b" * 26, "a" * 50 + "b" * 76)
+    assert h.get("prg.sa") == ("abcdefghij" * 14)[:126]
 
 
 @pytest.mark.parametrize("expression", ["t + a", "c + t", "c - t", "b - a"])
