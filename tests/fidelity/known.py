@@ -27,8 +27,8 @@ RULES = {
         ((DIFFER,), lambda o, s: limit_upside_down(s)),
     "matiec defect: REPLACE inserts only L characters of IN2 (IEC: all of IN2)":
         ((DIFFER,), lambda o, s: o.type == "STRING" and "REPLACE(" in s),
-    "documented: STRING_TO_TIME/DATE/TOD/DT read a literal here (docs/plcopen.md), matiec a number of "
-    "seconds":
+    "matiec defect: STRING_TO_TIME/DATE/TOD/DT read the number a text starts with as seconds, its own "
+    "literals ('T#1s500ms') as zero; a literal here (docs/plcopen.md)":
         ((DIFFER,), lambda o, s: re.search(r"\bSTRING_TO_(TIME|DATE|TOD|DT)\(", s)),
     "matiec defect: a TIME sum whose fractions make a whole second stays unnormalised (0 s and 10**9 ns) "
     "and compares below it (T#500ms + T#500ms < T#1s), so RAMP's T reaches TR a CYCLE late":
