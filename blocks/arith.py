@@ -24,9 +24,9 @@ import math
 
 from fbd.block import Block, Port, extensible, register
 from fbd.types import ANY_INT, ANY_MAGNITUDE, ANY_NUM, ANY_REAL, TIME
-from fbd.values import Kind
+from fbd.values import NS_PER_SECOND, Kind
 
-from .convert import round_half_away
+from .convert import _conv_trunc
 
 
 # ---------------------------------------------------------------- helpers
@@ -208,43 +208,80 @@ class EXPT(Block):
 
 
 # ------------------------------------------------------ MUL_TIME, DIV_TIME
+_S = NS_PER_SECOND
+
+
 class _TimeScale(Block):
+    """A TIME scaled as matiec's ``__time_mul`` and ``__time_div`` scale its timespec:
+    the factor an LREAL (an integer one too), the seconds and the nanoseconds each
+    through a double, each part truncated toward zero."""
     family = "arith"
     types = {"N": ANY_NUM}
     inputs = [Port("IN1", TIME), Port("IN2", "N")]
     outputs = [Port("OUT", TIME)]
-    helpers = {"_arith_round": round_half_away}
+    helpers = {"_conv_trunc": _conv_trunc}
+
+    def parts(self, io) -> tuple[list[str], str, str, str]:
+        """Statements splitting IN1 into a timespec's seconds and nanoseconds (both
+        toward zero, as matiec keeps them), and the names of those and of the factor
+        as a double. Each part of the magnitude, then signed: the native engine bounds
+        abs(x) // s, where a signed quotient's interval is x's own."""
+        a, b = io.IN1, io.IN2
+        sign, mag, sec, nsec, f = io.tmp(), io.tmp(), io.tmp(), io.tmp(), io.tmp()
+        return [f"{sign} = -1 if {a} < 0 else 1",
+                f"{mag} = abs({a})",
+                f"{sec} = {sign} * ({mag} // {_S})",
+                f"{nsec} = {sign} * ({mag} % {_S})",
+                f"{f} = float({b})"], sec, nsec, f
+
+    def whole(self, expr: str) -> str:
+        """C's cast of a double to a 64-bit integer (``(time_t)``, ``(long)``), cut to
+        64 bits as TIME is, so that the engines agree where C's is undefined."""
+        return TIME.wrap(f"_conv_trunc({expr})")
 
 
 @register
 class MUL_TIME(_TimeScale):
-    """A duration times a number, IN1 * IN2 (wraps at TIME's 64 bits).
-
-    With a REAL factor the product rounds to the nearest µs, half away from
-    zero; a NaN or infinite product gives T#0s.
+    """A duration times a number, IN1 * IN2, as matiec computes it: seconds * IN2
+    and nanoseconds * IN2 in doubles, truncated toward zero (T#10s / 3 * 1.5 is
+    T#4s999ms999us999ns); wraps at TIME's 64 bits (as the oracle prints matiec's
+    wider timespec); a NaN or infinite product gives T#0s.
     """
 
     def code(self, io):
-        if io.N.kind is Kind.REAL:
-            return f"{io.OUT} = {TIME.wrap(f'_arith_round({io.IN1} * {io.IN2})')}"
-        return f"{io.OUT} = {TIME.wrap(f'{io.IN1} * {io.IN2}')}"
+        lines, sec, nsec, f = self.parts(io)
+        s_f, s, p, psign, pmag = io.tmp(), io.tmp(), io.tmp(), io.tmp(), io.tmp()
+        return lines + [
+            f"{s_f} = {sec} * {f}",
+            f"{s} = {self.whole(s_f)}",
+            f"{p} = {self.whole(f'{nsec} * {f}')}",
+            f"{psign} = -1 if {p} < 0 else 1",
+            f"{pmag} = abs({p})",
+            # div(p, 10**9): the quotient to the seconds, the remainder plus the seconds'
+            # fraction to the nanoseconds
+            f"{io.OUT} = " + TIME.wrap(
+                f"({s} + {psign} * ({pmag} // {_S})) * {_S} "
+                f"+ _conv_trunc({psign} * ({pmag} % {_S}) + ({s_f} - {s}) * 1e9)")]
 
 
 @register
 class DIV_TIME(_TimeScale):
-    """A duration divided by a number, IN1 / IN2; T#0s when IN2 = 0.
-
-    An integer divisor truncates toward zero, a REAL one rounds to the nearest
-    µs, half away from zero.
+    """A duration divided by a number, IN1 / IN2, as matiec computes it: seconds /
+    IN2 and nanoseconds / IN2 in doubles, truncated toward zero (T#10s / 3 is
+    T#3s333ms333us333ns); T#0s when IN2 = 0 (where C's is undefined).
     """
 
     def code(self, io):
-        a, b = io.IN1, io.IN2
-        if io.N.kind is Kind.REAL:
-            return f"{io.OUT} = {TIME.wrap(f'_arith_round({a} / {b})')} if {b} else 0"
-        q = io.tmp()
-        return [f"{q} = abs({a}) // abs({b}) if {b} else 0",
-                f"{io.OUT} = {TIME.wrap(f'-{q} if ({a} < 0) != ({b} < 0) else {q}')}"]
+        lines, sec, nsec, f = self.parts(io)
+        d, s_f, s = io.tmp(), io.tmp(), io.tmp()
+        # straight-line (a divisor of 1.0 standing in for zero): the engines that
+        # lower the code keep a temporary assigned in a branch in memory
+        return lines + [
+            f"{d} = {f} if {f} else 1.0",
+            f"{s_f} = {sec} / {d}",
+            f"{s} = {self.whole(s_f)}",
+            f"{io.OUT} = " + TIME.wrap(f"{s} * {_S} + _conv_trunc({nsec} / {d} + ({s_f} - {s}) * 1e9)")
+            + f" if {f} else 0"]
 
 
 # ------------------------------------------------ functions of one REAL

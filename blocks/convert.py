@@ -24,8 +24,10 @@ below in a loop (each registered explicitly). The rules, by kind of type:
   the unit open; CODESYS counts milliseconds): TIME_TO_DINT(T#1s500ms) = 1
   (the fraction truncated toward zero, T#-1s500ms gives -1), DINT_TO_TIME(5) =
   T#5s. TIME <-> REAL also counts seconds, with the fraction:
-  TIME_TO_REAL(T#1500ms) = 1.5, REAL_TO_TIME(1.5) = T#1s500ms (truncated toward
-  zero to the µs). BOOL_TO_TIME(TRUE) = T#1s (TRUE is 1).
+  TIME_TO_REAL(T#1500ms) = 1.5, REAL_TO_TIME(1.5) = T#1s500ms, computed as
+  matiec's timespec does: a TIME to seconds + ns / 1e9 in double, a REAL to
+  its whole seconds and the fraction times 1e9, each truncated toward zero
+  (REAL_TO_TIME(1.0E-7) = T#100ns). BOOL_TO_TIME(TRUE) = T#1s (TRUE is 1).
 * -> STRING, as matiec's library writes it (IEC leaves the text to the
   implementation; OpenPLC and Beremiz show matiec's): integers in decimal
   ('-5'); bit strings in lower-case hexadecimal ('16#ff'); BOOL 'TRUE'/'FALSE';
@@ -61,7 +63,7 @@ from fbd.types import (
     TIME,
     parse_time,
 )
-from fbd.values import Kind
+from fbd.values import NS_PER_SECOND, Kind
 
 # ---------------------------------------------------------------- helpers
 #: the types converted among each other here (conversions to and from the
@@ -111,22 +113,46 @@ def _conv_real_text(x: float, single: bool = False) -> str:
     return "%.10g" % x
 
 
-def _conv_time_text(us: int) -> str:
+def _conv_time_text(ns: int) -> str:
     """A TIME as matiec's library writes it: days, then hours, minutes, seconds
     and milliseconds (C's ``%g``, so with a fraction) down to the last non-zero
     part, each part truncated toward zero and so negative for a negative TIME."""
-    seconds = abs(us) // 1_000_000 * (1 if us >= 0 else -1)
-    fraction_us = us - seconds * 1_000_000
+    seconds = abs(ns) // NS_PER_SECOND * (1 if ns >= 0 else -1)
+    fraction_ns = ns - seconds * NS_PER_SECOND
     parts = []
     rest = seconds
     for size in (86400, 3600, 60):
         whole = abs(rest) // size * (1 if rest >= 0 else -1)
         parts.append(whole)
         rest -= whole * size
-        if rest == 0 and fraction_us == 0:
+        if rest == 0 and fraction_ns == 0:
             return "T#" + "".join(f"{n}{u}" for n, u in zip(parts, "dhm"))
     text = "T#{}d{}h{}m{}s".format(*parts, rest)
-    return text if fraction_us == 0 else text + "%gms" % (fraction_us / 1000)
+    return text if fraction_ns == 0 else text + "%gms" % (fraction_ns / 1_000_000)
+
+
+def whole_seconds(x: str) -> str:
+    """Python for the whole seconds of ``x`` ns, toward zero: a timespec's tv_sec."""
+    return f"({x} // {NS_PER_SECOND} if {x} >= 0 else -(-{x} // {NS_PER_SECOND}))"
+
+
+def seconds_of_time(x: str) -> str:
+    """Python for ``x`` ns as a double of seconds, as matiec's ``__time_to_real``
+    computes it: ``tv_sec + tv_nsec / 1e9`` (``x / 1e9`` may differ in the last bit)."""
+    # of the magnitude, then signed: the native engine bounds abs(x) // s, where it
+    # cannot bound a signed quotient (its interval of x // s is x's own)
+    sign = f"(-1.0 if {x} < 0 else 1.0)"
+    return f"({sign} * (float(abs({x}) // {NS_PER_SECOND}) + abs({x}) % {NS_PER_SECOND} / 1e9))"
+
+
+def time_of_seconds(x: str) -> str:
+    """Python for the ns of ``x`` seconds (a REAL or LREAL), as matiec's
+    ``__real_to_time`` makes a timespec: the whole seconds and the fraction times
+    1e9, each truncated toward zero; NaN and inf give 0."""
+    # the whole seconds cut to 64 bits before the subtraction, as C's (LINT)IN is: the
+    # engines then agree beyond that range too, where C's cast is undefined
+    whole = TIME.wrap(f"_conv_trunc({x})")
+    return f"(_conv_trunc({x}) * {NS_PER_SECOND} + _conv_trunc(({x} - {whole}) * 1e9))"
 
 
 def _int64(value: int) -> int:
@@ -200,7 +226,7 @@ def _conv_parse_bool(text: str) -> bool:
 
 
 def _conv_parse_time(text: str) -> int:
-    """An IEC duration literal, with or without 'T#' -> µs (wrapped to 64 bits); 0 if none."""
+    """An IEC duration literal, with or without 'T#' -> ns (wrapped to 64 bits); 0 if none."""
     body = text.strip()
     if "#" not in body:
         body = "T#" + body
@@ -257,11 +283,11 @@ def _expression(src, dst, x: str) -> str:
         if d == "real":
             return f"1.0 if {x} else 0.0"
         if d == "time":
-            return f"1000000 if {x} else 0"
+            return f"{NS_PER_SECOND} if {x} else 0"
         return f"1 if {x} else 0"
     if d == "real":
         if s == "time":
-            return dst.wrap(f"{x} / 1000000")  # seconds, with the fraction
+            return dst.wrap(seconds_of_time(x))
         if s == "real":
             return dst.wrap(x)  # LREAL_TO_REAL rounds; REAL_TO_LREAL is exact
         if dst.bits == 32 and src.bits > 53:  # through a double it would round twice
@@ -270,15 +296,15 @@ def _expression(src, dst, x: str) -> str:
             return f"float({x})"
         return dst.wrap(f"float({x})")
     if s == "real":
-        if d == "time":   # seconds, truncated toward zero to the µs
-            return dst.wrap(f"_conv_trunc({x} * 1000000.0)")
+        if d == "time":
+            return dst.wrap(time_of_seconds(x))
         if dst.signed:
             return dst.wrap(f"_conv_round({x})")
         return dst.wrap(f"_conv_round_u({x})")
     if d == "time":  # from an integer or bit string, in seconds
-        return dst.wrap(f"{x} * 1000000") if src.bits > 32 else f"{x} * 1000000"
+        return dst.wrap(f"{x} * {NS_PER_SECOND}") if src.bits > 32 else f"{x} * {NS_PER_SECOND}"
     if s == "time":  # to an integer or bit string, in seconds, truncated toward zero
-        return dst.wrap(f"{x} // 1000000 if {x} >= 0 else -(-{x} // 1000000)")
+        return dst.wrap(whole_seconds(x))
     return x if _fits(src, dst) else dst.wrap(x)
 
 
@@ -317,7 +343,7 @@ def _summary(src, dst) -> str:
         return head + ": the same value as a double."
     if s == "real":
         if d == "time":
-            return head + (": the value in seconds (1.5 -> T#1s500ms), truncated to the µs; "
+            return head + (": the value in seconds (1.5 -> T#1s500ms), truncated to the ns; "
                            "NaN/inf give T#0s.")
         neg = "" if dst.signed else ", below 0 gives 0"
         return head + f": rounded as matiec (a half to even){neg}; wraps; NaN/inf give 0."

@@ -1,7 +1,7 @@
 """Dates and times of day: the arithmetic and the conversions IEC gives them, as
 matiec (the compiler inside Beremiz and OpenPLC) implements them.
 
-DATE, TIME_OF_DAY (TOD) and DATE_AND_TIME (DT) hold microseconds (see
+DATE, TIME_OF_DAY (TOD) and DATE_AND_TIME (DT) hold nanoseconds (see
 :mod:`fbd.types`): DATE and DT since 1970-01-01 00:00, TOD since midnight.
 
 Arithmetic (IEC 61131-3 table 30), each a function of its own name, which the
@@ -26,7 +26,7 @@ Conversions (matiec's list; IEC leaves the units open, matiec counts seconds):
   midnight for TOD), truncated toward zero, wrapped to the width; -> REAL and
   LREAL: seconds with the fraction; -> BOOL: not zero;
 * integers, bit strings and BOOL -> DATE, TOD, DT: that many seconds; REAL
-  and LREAL -> DATE, TOD, DT: seconds with the fraction, truncated to the µs;
+  and LREAL -> DATE, TOD, DT: seconds with the fraction, truncated to the ns;
 * DATE, TOD, DT -> STRING: matiec's text, ``'D#2024-01-31'``,
   ``'TOD#12:30:15'``, ``'TOD#12:30:15.500000'`` (six decimals whenever there
   is a fraction), ``'DT#2024-01-31-12:30:15'``; as matiec breaks a value down:
@@ -42,7 +42,7 @@ neither do we.
 """
 
 
-from blocks.convert import _conv_trunc
+from blocks.convert import _conv_trunc, seconds_of_time, time_of_seconds, whole_seconds
 from fbd import values as fv
 from fbd.block import Block, Port, register
 from fbd.types import (
@@ -59,39 +59,37 @@ from fbd.types import (
 )
 from fbd.values import Kind
 
-_DAY = 86_400_000_000
-_SECOND = 1_000_000
+_SECOND = fv.NS_PER_SECOND
+_DAY = 86_400 * _SECOND
 
 
-def _dates_date_text(us: int) -> str:
-    return "D#" + fv.format_date(us).split("#", 1)[1]
+def _dates_date_text(ns: int) -> str:
+    return "D#" + fv.format_date(ns).split("#", 1)[1]
 
 
-def _broken_down(us: int) -> tuple[int, str]:
-    """(days since 1970, matiec's hh:mm:ss or hh:mm:ss.ffffff) of ``us``:
+def _broken_down(ns: int) -> tuple[int, str]:
+    """(days since 1970, matiec's hh:mm:ss or hh:mm:ss.ffffff) of ``ns``:
     matiec breaks down the whole seconds (a timespec's, toward zero) by floor
-    and adds the signed fraction to the seconds, printed ``%09.6f``."""
-    seconds = us // _SECOND if us >= 0 else -(-us // _SECOND)
-    frac = us - seconds * _SECOND
+    and prints the seconds and the signed fraction as one double, ``%09.6f`` of
+    ``sec + nsec / 1e9`` (rounded: 12:00:00.123456789 reads '12:00:00.123457')."""
+    seconds = ns // _SECOND if ns >= 0 else -(-ns // _SECOND)
+    frac = ns - seconds * _SECOND
     day, rest = divmod(seconds, _DAY // _SECOND)
     h, rest = divmod(rest, 3600)
     m, sec = divmod(rest, 60)
     if not frac:
         return day, f"{h:02d}:{m:02d}:{sec:02d}"
-    field = sec * _SECOND + frac      # negative only for a value within a second below 0
-    sign, field = ("-", -field) if field < 0 else ("", field)
-    whole = f"{field // _SECOND:02d}" if not sign else str(field // _SECOND)
-    return day, f"{h:02d}:{m:02d}:{sign}{whole}.{field % _SECOND:06d}"
+    return day, f"{h:02d}:{m:02d}:" + "%09.6f" % (float(sec) + frac / 1e9)
 
 
-def _dates_tod_text(us: int) -> str:
-    if us >= _DAY:
+def _dates_tod_text(ns: int) -> str:
+    if ns >= _DAY:
         return "TOD#ERROR"
-    return "TOD#" + _broken_down(us)[1]
+    return "TOD#" + _broken_down(ns)[1]
 
 
-def _dates_dt_text(us: int) -> str:
-    day, clock = _broken_down(us)
+def _dates_dt_text(ns: int) -> str:
+    day, clock = _broken_down(ns)
     return "DT#" + fv.format_date(day * _DAY).split("#", 1)[1] + "-" + clock
 
 
@@ -195,13 +193,13 @@ for _d in (DATE, TOD, DT):
     _convert(f"BOOL_TO_{_d}", BOOL, _d, "{s} if {x} else 0",
              f"Convert BOOL to {_d}: TRUE is one second.")
     for _r in (REAL, LREAL):
-        _convert(f"{_d}_TO_{_r}", _d, _r, _r.wrap("{x} / {s}"),
+        _convert(f"{_d}_TO_{_r}", _d, _r, _r.wrap(seconds_of_time("{x}")),
                  f"Convert {_d} to {_r}: seconds, with the fraction, as matiec.")
-        _convert(f"{_r}_TO_{_d}", _r, _d, _d.wrap("_conv_trunc({x} * {s})"),
-                 f"Convert {_r} to {_d}: that many seconds, truncated to the µs.")
+        _convert(f"{_r}_TO_{_d}", _r, _d, _d.wrap(time_of_seconds("{x}")),
+                 f"Convert {_r} to {_d}: that many seconds, truncated to the ns.")
     for _i in ELEMENTARY:
         if _i.kind in (Kind.INT, Kind.BITS):
-            wrap = _i.wrap("({x} // {s} if {x} >= 0 else -(-{x} // {s}))")
+            wrap = _i.wrap(whole_seconds("{x}"))
             _convert(f"{_d}_TO_{_i}", _d, _i, wrap,
                      f"Convert {_d} to {_i}: whole seconds, truncated, wrapped, as matiec.")
             _convert(f"{_i}_TO_{_d}", _i, _d, _d.wrap("{x} * {s}"),

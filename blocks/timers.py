@@ -1,7 +1,7 @@
 """Timers: TON, TOF, TP as IEC 61131-3 defines them, NOW, the PLC clock, and RTC,
 matiec's real-time clock.
 
-Every timer reads the PLC's simulated clock (``io.now``, integer µs at the
+Every timer reads the PLC's simulated clock (``io.now``, a TIME, integer ns at the
 start of the scan), never the wall clock: the same inputs give the same scans.
 Time advances only from scan to scan, so a timer sees elapsed time in steps
 of the cycle; a preset that is not a multiple of the cycle is reached on the
@@ -150,13 +150,13 @@ class NOW(Block):
 
     def code(self, io):
         return [f"{io.OUT} = {io.now}",
-                f"{io.SEC} = {io.now} / 1e6"]
+                f"{io.SEC} = {io.now} / 1e9"]
 
     def st(self, types):
         # IEC's ST cannot name the PLC clock; matiec's RTC reads it (its CDT, while IN is
         # FALSE, is the __CURRENT_TIME its timers read). Counting from the first call makes
-        # the first scan T#0s on any runtime, as here. SEC is the whole microseconds over
-        # 1e6, as the block computes it: TIME_TO_LREAL (seconds + nanoseconds / 1e9) can
+        # the first scan T#0s on any runtime, as here. SEC is the whole nanoseconds over
+        # 1e9, as the block computes it: TIME_TO_LREAL (seconds + nanoseconds / 1e9) can
         # differ in the last bit.
         return [("CLOCK", "RTC"), ("START", DT), ("STARTED", BOOL), ("WHOLE", LINT)], """\
 CLOCK(IN := FALSE);
@@ -166,8 +166,8 @@ IF NOT STARTED THEN
 END_IF;
 OUT := CLOCK.CDT - START;
 WHOLE := TIME_TO_LINT(OUT);
-SEC := LINT_TO_LREAL(WHOLE * 1000000
-       + LREAL_TO_LINT(TIME_TO_LREAL(OUT - LINT_TO_TIME(WHOLE)) * 1.0E6)) / 1.0E6;"""
+SEC := LINT_TO_LREAL(WHOLE * 1000000000
+       + LREAL_TO_LINT(TIME_TO_LREAL(OUT - LINT_TO_TIME(WHOLE)) * 1.0E9)) / 1.0E9;"""
 
 
 @register

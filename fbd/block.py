@@ -17,7 +17,7 @@ block. There is no second definition to drift.
 Inside ``code``, ``io.IN1`` is an expression reading that input, ``io.Q`` the
 place of an output or state variable (read it for last scan's value, assign
 it for this scan's), ``io.T`` a resolved type, ``io.ins("IN")`` the
-extensible group, ``io.now`` the PLC clock in µs, ``io.p`` the parameters, and
+extensible group, ``io.now`` the PLC clock (a TIME, ns), ``io.p`` the parameters, and
 ``io.tmp()`` a fresh local name. The generated code sees the module
 ``math``, the names of REAL's rounding (``io.T.wrap`` writes it) and the
 functions a block type lists in ``helpers``.

@@ -13,12 +13,19 @@ list; chosen for speed, documented here because it is a decision):
   and every value written from outside): so a REAL computes bit for bit what
   it computes on a controller. :mod:`fbd.real32` says how, and what it costs.
 * LREAL: ``float`` (IEEE 754 double).
-* TIME: ``int`` microseconds (64-bit signed, like LTIME). Reading a TIME
-  through the public API gives a ``datetime.timedelta``; writing accepts a
-  ``timedelta`` or an IEC literal such as ``'T#1s500ms'``.
-* DATE, TIME_OF_DAY, DATE_AND_TIME: ``int`` microseconds since 1970-01-01
+* TIME: ``int`` nanoseconds (64-bit signed, like LTIME: about ±292 years), as
+  matiec holds it (a C ``timespec``, seconds and nanoseconds), so ``T#1ms / 3``
+  is 333,333 ns here as there. Reading a TIME through the public API gives a
+  ``datetime.timedelta``, which holds µs: the ns below the µs are dropped
+  toward zero (``get_raw`` and the like give the int); writing accepts a
+  ``timedelta`` or an IEC literal such as ``'T#1s500ms'`` or ``'T#1us500ns'``.
+* DATE, TIME_OF_DAY, DATE_AND_TIME: ``int`` nanoseconds since 1970-01-01
   00:00 (DATE a whole number of days; TOD since midnight), read as
-  ``datetime.date``, ``datetime.time`` and ``datetime.datetime``.
+  ``datetime.date``, ``datetime.time`` and ``datetime.datetime`` (to the µs
+  the value is in); 64 bits of ns reach 1677-09-21 to 2262-04-11.
+* The PLC's clock as programs read it (NOW, the timers, ``__CURRENT_TIME``) is
+  a TIME too, in ns; the scheduler counts µs (``Plc.now_us``), and hands a
+  program ``now_us * 1000`` (:data:`fbd.values.NS_PER_US`).
 * STRING: ``str`` of at most 126 characters (:data:`STRING_MAX`: IEC leaves the
   length to the implementation; matiec's ``STR_MAX_LEN``).
 * Enumerations: ``int``, the value's code (0, 1, ... in declaration order
@@ -224,27 +231,27 @@ class DataType:
                                        f"{self.name}")
                 return held
         elif kind in v.DATES or kind is Kind.TIME:
-            us = None
+            ns = None
             if isinstance(value, str):
                 parse = {Kind.TIME: v.parse_time, Kind.DATE: v.parse_date, Kind.TOD: v.parse_tod,
                          Kind.DT: v.parse_dt}[kind]
-                us = parse(value, where)
+                ns = parse(value, where)
             elif kind is Kind.TIME and isinstance(value, _dt.timedelta):
-                us = v.us_of(value)
+                ns = v.ns_of(value)
             elif kind is Kind.DATE and isinstance(value, _dt.date) \
                     and not isinstance(value, _dt.datetime):
-                us = v.us_of(value)
+                ns = v.ns_of(value)
             elif kind is Kind.TOD and isinstance(value, _dt.time):
-                us = v.us_of(value)
+                ns = v.ns_of(value)
             elif kind is Kind.DT and isinstance(value, _dt.datetime):
-                us = v.us_of(value)
+                ns = v.ns_of(value)
             elif kind is not Kind.TIME and isinstance(value, int) and not isinstance(value, bool):
-                us = value
-            if us is not None:
-                if not self.min <= us <= self.max:
+                ns = value
+            if ns is not None:
+                if not self.min <= ns <= self.max:
                     raise InvalidValue(f"{where}: {v.quote(value, 60)} is out of range for "
                                        f"{self.name}")
-                return us
+                return ns
         elif kind is Kind.STRING:
             if isinstance(value, str):
                 if len(value) > STRING_MAX:
@@ -272,12 +279,10 @@ class DataType:
         date types dates and times)."""
         kind = self.kind
         if kind is Kind.TIME:
-            return _dt.timedelta(microseconds=raw)
+            return v.to_timedelta(raw)
         if kind is Kind.TOD:
             return v.to_time_of_day(raw)
         if kind is Kind.DATE or kind is Kind.DT:
-            if not v.DATE_RANGE[0] <= raw <= v.DATE_RANGE[1]:
-                return raw  # beyond Python's calendar: the count of µs itself
             return v.to_date(raw) if kind is Kind.DATE else v.to_datetime(raw)
         return raw
 

@@ -13,10 +13,10 @@ integers   ``int``                     ``42``, ``-7``
 bit str.   ``int``                     ``16#FF`` (``BOOL`` excepted)
 REAL       ``float`` (single values)   ``1.5``, ``0.1``, ``1.0E+30``
 LREAL      ``float`` (double)          ``1.5``, ``0.1``, ``1.0E+300``
-TIME       ``int`` µs                  ``T#1s500ms``
-DATE       ``int`` µs since 1970       ``D#2024-01-31``
-TOD        ``int`` µs since midnight   ``TOD#12:00:00.5``
-DT         ``int`` µs since 1970       ``DT#2024-01-31-12:00:00``
+TIME       ``int`` ns                  ``T#1s500ms``, ``T#1ms2us3ns``
+DATE       ``int`` ns since 1970       ``D#2024-01-31``
+TOD        ``int`` ns since midnight   ``TOD#12:00:00.5``
+DT         ``int`` ns since 1970       ``DT#2024-01-31-12:00:00``
 STRING     ``str``                     ``'it$'s'`` (``$`` escapes)
 enums      ``int`` (the value's code)  ``MODE#RUNNING``
 ARRAY      ``list`` (row-major)        ``[1, 2, 3]``
@@ -37,6 +37,7 @@ import datetime as _dt
 import math
 import re
 from enum import StrEnum
+from fractions import Fraction
 
 from .errors import InvalidValue
 from .real32 import real32_text
@@ -47,7 +48,10 @@ MAX_LITERAL = 200
 QUOTE = 200
 
 _EPOCH = _dt.datetime(1970, 1, 1)
-_DAY_US = 86_400_000_000
+#: what TIME and the date types count: nanoseconds, as matiec's timespec holds them
+NS_PER_US = 1_000
+NS_PER_SECOND = 1_000_000_000
+_DAY_NS = 86_400 * NS_PER_SECOND
 _TIME_LIMIT = (1 << 63) - 1
 
 
@@ -69,7 +73,7 @@ class Kind(StrEnum):
 
 #: kinds held as a Python int that wraps at the type's width
 INTEGRAL = frozenset({Kind.INT, Kind.BITS, Kind.TIME, Kind.DATE, Kind.TOD, Kind.DT})
-#: kinds whose values are dates and times of day, in µs
+#: kinds whose values are dates and times of day, in ns
 DATES = frozenset({Kind.DATE, Kind.TOD, Kind.DT})
 
 
@@ -146,14 +150,15 @@ def format_real(value: float, single: bool = False) -> str:
 
 
 # ---------------------------------------------------------------------- TIME
-_TIME_UNITS = {"d": 86_400_000_000, "h": 3_600_000_000, "m": 60_000_000,
-               "s": 1_000_000, "ms": 1_000, "us": 1, "ns": 0.001}
+_TIME_UNITS = {"d": 86_400 * NS_PER_SECOND, "h": 3_600 * NS_PER_SECOND, "m": 60 * NS_PER_SECOND,
+               "s": NS_PER_SECOND, "ms": 1_000_000, "us": NS_PER_US, "ns": 1}
 _TIME_PART = re.compile(r"([0-9]+(?:\.[0-9]+)?)(ms|us|ns|d|h|m|s)", re.I)
 _TIME_PREFIX = re.compile(r"^(?:T|TIME|LT|LTIME)#(-?)(.+)$", re.I)
 
 
 def parse_time(text: str, where: str = "value") -> int:
-    """An IEC duration literal (``T#1s500ms``, ``TIME#-2m``, ``t#1.5s``) -> µs."""
+    """An IEC duration literal (``T#1s500ms``, ``TIME#-2m``, ``t#1.5s``, ``T#2us5ns``) -> ns;
+    a fraction of a ns is rounded to the nearest."""
     body = str(text).strip()
     _check_length(body, where)
     m = _TIME_PREFIX.match(body)
@@ -162,31 +167,37 @@ def parse_time(text: str, where: str = "value") -> int:
         raise InvalidValue(bad)
     sign, rest = m.groups()
     rest = rest.replace("_", "")
-    total, pos = 0.0, 0
+    total, pos = Fraction(0), 0
     for part in _TIME_PART.finditer(rest):
         if part.start() != pos:
             break
-        total += float(part.group(1)) * _TIME_UNITS[part.group(2).lower()]
+        total += Fraction(part.group(1)) * _TIME_UNITS[part.group(2).lower()]
         pos = part.end()
     if pos != len(rest) or pos == 0:
         raise InvalidValue(bad)
-    if not total < _TIME_LIMIT:
-        raise InvalidValue(f"{where}: {quote(text)} is out of range for TIME (about ±106,751,991 days: "
-                           f"64-bit microseconds)")
+    if total > _TIME_LIMIT + (1 if sign else 0):     # 64 bits: down to -2**63
+        raise InvalidValue(f"{where}: {quote(text)} is out of range for TIME (about ±106,751 days: "
+                           f"64-bit nanoseconds)")
     value = round(total)
     return -value if sign else value
 
 
-def format_time(us: int) -> str:
-    """µs -> the shortest IEC literal, ``T#1s500ms``."""
-    us = int(us)
-    if us == 0:
+def nearest_us(ns: int) -> int:
+    """A TIME's ns as the scheduler's µs (a cycle, an interval), to the nearest."""
+    us, rest = divmod(int(ns), NS_PER_US)
+    return us + (rest >= NS_PER_US // 2)
+
+
+def format_time(ns: int) -> str:
+    """ns -> the shortest IEC literal, ``T#1s500ms``, ``T#1us500ns``."""
+    ns = int(ns)
+    if ns == 0:
         return "T#0s"
-    sign, us = ("-", -us) if us < 0 else ("", us)
+    sign, ns = ("-", -ns) if ns < 0 else ("", ns)
     parts = []
-    for unit in ("d", "h", "m", "s", "ms", "us"):
+    for unit in ("d", "h", "m", "s", "ms", "us", "ns"):
         size = _TIME_UNITS[unit]
-        n, us = divmod(us, size)
+        n, ns = divmod(ns, size)
         if n:
             parts.append(f"{n}{unit}")
     return f"T#{sign}{''.join(parts)}"
@@ -194,17 +205,17 @@ def format_time(us: int) -> str:
 
 # ---------------------------------------------------------- dates and times
 _DATE = r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})"
-_TOD = r"([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2})(?:\.([0-9]{1,6})[0-9]*)?"
+_TOD = r"([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2})(?:\.([0-9]{1,9})[0-9]*)?"
 _DATE_LITERAL = re.compile(rf"^(?:D|DATE)#{_DATE}$", re.I)
 _TOD_LITERAL = re.compile(rf"^(?:TOD|TIME_OF_DAY)#{_TOD}$", re.I)
 _DT_LITERAL = re.compile(rf"^(?:DT|DATE_AND_TIME)#{_DATE}-{_TOD}$", re.I)
 
 
-def _us_of_day(h, m, s, frac, text, where) -> int:
+def _ns_of_day(h, m, s, frac, text, where) -> int:
     h, m, s = int(h), int(m), int(s)
     if h > 23 or m > 59 or s > 59:
         raise InvalidValue(f"{where}: {quote(text)} is not a time of day")
-    return ((h * 60 + m) * 60 + s) * 1_000_000 + (int(frac.ljust(6, "0")) if frac else 0)
+    return ((h * 60 + m) * 60 + s) * NS_PER_SECOND + (int(frac.ljust(9, "0")) if frac else 0)
 
 
 def _days(y, mo, d, text, where) -> int:
@@ -215,29 +226,29 @@ def _days(y, mo, d, text, where) -> int:
 
 
 def parse_date(text: str, where: str = "value") -> int:
-    """``D#2024-01-31`` -> µs since 1970-01-01 (a whole number of days)."""
+    """``D#2024-01-31`` -> ns since 1970-01-01 (a whole number of days)."""
     body = str(text).strip()
     _check_length(body, where)
     m = _DATE_LITERAL.match(body)
     if not m:
         raise InvalidValue(f"{where}: {quote(text)} is not a DATE literal "
                           f"(write it like 'D#2024-01-31')")
-    return _days(*m.groups(), text, where) * _DAY_US
+    return _in_range(_days(*m.groups(), text, where) * _DAY_NS, text, where)
 
 
 def parse_tod(text: str, where: str = "value") -> int:
-    """``TOD#12:00:00.5`` -> µs since midnight."""
+    """``TOD#12:00:00.5`` -> ns since midnight."""
     body = str(text).strip()
     _check_length(body, where)
     m = _TOD_LITERAL.match(body)
     if not m:
         raise InvalidValue(f"{where}: {quote(text)} is not a TIME_OF_DAY literal "
                           f"(write it like 'TOD#12:00:00.5')")
-    return _us_of_day(*m.groups(), text, where)
+    return _ns_of_day(*m.groups(), text, where)
 
 
 def parse_dt(text: str, where: str = "value") -> int:
-    """``DT#2024-01-31-12:00:00`` -> µs since 1970-01-01 00:00."""
+    """``DT#2024-01-31-12:00:00`` -> ns since 1970-01-01 00:00."""
     body = str(text).strip()
     _check_length(body, where)
     m = _DT_LITERAL.match(body)
@@ -245,77 +256,85 @@ def parse_dt(text: str, where: str = "value") -> int:
         raise InvalidValue(f"{where}: {quote(text)} is not a DATE_AND_TIME literal "
                           f"(write it like 'DT#2024-01-31-12:00:00')")
     y, mo, d, h, mi, s, frac = m.groups()
-    return _days(y, mo, d, text, where) * _DAY_US + _us_of_day(h, mi, s, frac, text, where)
+    return _in_range(_days(y, mo, d, text, where) * _DAY_NS + _ns_of_day(h, mi, s, frac, text, where),
+                     text, where)
 
 
-def _clock(us: int) -> str:
-    s, frac = divmod(us, 1_000_000)
+def _in_range(ns: int, text, where) -> int:
+    if not -(1 << 63) <= ns < 1 << 63:
+        raise InvalidValue(f"{where}: {quote(text)} is out of range (64-bit nanoseconds from 1970 "
+                           f"reach 1677-09-21 to 2262-04-11)")
+    return ns
+
+
+def _clock(ns: int) -> str:
+    s, frac = divmod(ns, NS_PER_SECOND)
     m, s = divmod(s, 60)
     h, m = divmod(m, 60)
     text = f"{h:02d}:{m:02d}:{s:02d}"
     if frac:
-        text += "." + f"{frac:06d}".rstrip("0")
+        text += "." + f"{frac:09d}".rstrip("0")
     return text
 
 
-def to_date(us: int) -> _dt.date:
-    return (_EPOCH + _dt.timedelta(microseconds=int(us))).date()
+def _micro(ns: int) -> _dt.timedelta:
+    """ns as a timedelta, which holds µs: the ns below the µs dropped (floored: a
+    date's or a time of day's clock reads the µs it is in)."""
+    return _dt.timedelta(microseconds=int(ns) // NS_PER_US)
 
 
-def to_datetime(us: int) -> _dt.datetime:
-    return _EPOCH + _dt.timedelta(microseconds=int(us))
+def to_date(ns: int) -> _dt.date:
+    return (_EPOCH + _micro(ns)).date()
 
 
-def to_time_of_day(us: int) -> _dt.time:
-    return (_EPOCH + _dt.timedelta(microseconds=int(us) % _DAY_US)).time()
+def to_datetime(ns: int) -> _dt.datetime:
+    return _EPOCH + _micro(ns)
 
 
-#: the µs a DATE or DT may hold and still be a date of years 1..9999 (Python's range)
-DATE_RANGE = ((_dt.datetime(1, 1, 1) - _EPOCH) // _dt.timedelta(microseconds=1),
-              (_dt.datetime(9999, 12, 31, 23, 59, 59, 999999) - _EPOCH)
-              // _dt.timedelta(microseconds=1))
+def to_time_of_day(ns: int) -> _dt.time:
+    return (_EPOCH + _micro(int(ns) % _DAY_NS)).time()
 
 
-def _beyond(us: int, prefix: str) -> str | None:
-    """The text of a date outside years 1..9999 (a 64-bit count reaches far beyond):
-    its count of µs, as no calendar literal can say it."""
-    if DATE_RANGE[0] <= us <= DATE_RANGE[1]:
-        return None
-    return f"{prefix}#{us}us"
+def to_timedelta(ns: int) -> _dt.timedelta:
+    """A TIME as a timedelta, which holds µs: the ns below the µs dropped toward zero
+    (T#1us999ns reads 1 µs, T#-1us999ns -1 µs); the run-time int keeps them."""
+    ns = int(ns)
+    return _dt.timedelta(microseconds=ns // NS_PER_US if ns >= 0 else -(-ns // NS_PER_US))
 
 
-def format_date(us: int) -> str:
-    us = int(us)
-    return _beyond(us, "D") or f"D#{to_date(us).isoformat()}"
+#: the ns a DATE or DT may hold: every 64-bit count, 1677-09-21 to 2262-04-11, a date
+#: Python's calendar can show
+DATE_RANGE = (-(1 << 63), (1 << 63) - 1)
 
 
-def format_tod(us: int) -> str:
-    return f"TOD#{_clock(int(us) % _DAY_US)}"
+def format_date(ns: int) -> str:
+    return f"D#{to_date(ns).isoformat()}"
 
 
-def format_dt(us: int) -> str:
-    us = int(us)
-    beyond = _beyond(us, "DT")
-    if beyond:
-        return beyond
-    day, rest = divmod(us, _DAY_US)
-    return f"DT#{to_date(day * _DAY_US).isoformat()}-{_clock(rest)}"
+def format_tod(ns: int) -> str:
+    return f"TOD#{_clock(int(ns) % _DAY_NS)}"
 
 
-def us_of(value) -> int | None:
-    """µs of a ``date``, ``time`` or ``datetime`` as DATE, TOD and DT hold them."""
+def format_dt(ns: int) -> str:
+    day, rest = divmod(int(ns), _DAY_NS)
+    return f"DT#{to_date(day * _DAY_NS).isoformat()}-{_clock(rest)}"
+
+
+def ns_of(value) -> int | None:
+    """ns of a ``timedelta``, ``date``, ``time`` or ``datetime`` as TIME, DATE, TOD
+    and DT hold them."""
     if isinstance(value, _dt.datetime):
         delta = value.replace(tzinfo=None) - _EPOCH
     elif isinstance(value, _dt.date):
         delta = _dt.datetime(value.year, value.month, value.day) - _EPOCH
     elif isinstance(value, _dt.time):
-        return ((value.hour * 60 + value.minute) * 60 + value.second) * 1_000_000 + \
-            value.microsecond
+        return (((value.hour * 60 + value.minute) * 60 + value.second) * 1_000_000
+                + value.microsecond) * NS_PER_US
     elif isinstance(value, _dt.timedelta):
         delta = value
     else:
         return None
-    return delta.days * _DAY_US + delta.seconds * 1_000_000 + delta.microseconds
+    return ((delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds) * NS_PER_US
 
 
 # -------------------------------------------------------------------- strings
@@ -367,7 +386,7 @@ def parse_literal(text: str, where: str = "value"):
     The type name is the literal's prefix where it has one (``INT#5`` ->
     ``"INT"``), the family's where its spelling tells (``T#1s`` -> ``"TIME"``,
     ``'a'`` -> ``"STRING"``, ``TRUE`` -> ``"BOOL"``) and None for a bare number.
-    Dates and times of day come as µs with their type name.
+    Dates and times of day come as ns with their type name.
     """
     s = str(text).strip()
     _check_length(s, where)
@@ -452,13 +471,13 @@ def format_literal(tp, value) -> str:
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, _dt.timedelta):
-        return format_time(us_of(value))
+        return format_time(ns_of(value))
     if isinstance(value, _dt.datetime):
-        return format_dt(us_of(value))
+        return format_dt(ns_of(value))
     if isinstance(value, _dt.date):
-        return format_date(us_of(value))
+        return format_date(ns_of(value))
     if isinstance(value, _dt.time):
-        return format_tod(us_of(value))
+        return format_tod(ns_of(value))
     if isinstance(value, float):
         return format_real(value)
     if isinstance(value, str):
@@ -506,7 +525,8 @@ def csv_value(tp, raw):
     if kind is Kind.REAL:
         return format_real(raw, tp.bits == 32)
     if kind is Kind.TIME:
-        return f"{int(raw) / 1e6:.6f}"
+        # seconds to the µs as ever, with the ns digits only where a value has them
+        return f"{int(raw) / NS_PER_SECOND:.{6 if int(raw) % NS_PER_US == 0 else 9}f}"
     if kind is Kind.STRING:
         return raw
     return format_value(tp, raw)
@@ -525,7 +545,7 @@ def json_value(tp, raw):
     if kind is Kind.REAL:
         return float(raw)
     if kind is Kind.TIME:
-        return int(raw) / 1e6
+        return int(raw) / NS_PER_SECOND
     if kind is Kind.STRING:
         return raw
     if kind is Kind.ARRAY:
@@ -538,7 +558,8 @@ def json_value(tp, raw):
 __all__ = ["Kind", "INTEGRAL", "DATES", "InvalidValue", "MAX_LITERAL", "quote",
            "parse_int", "parse_real", "format_real", "parse_time", "format_time",
            "parse_date", "parse_tod", "parse_dt", "format_date", "format_tod", "format_dt",
-           "to_date", "to_datetime", "to_time_of_day", "us_of", "unescape", "quote_string",
+           "to_date", "to_datetime", "to_time_of_day", "to_timedelta", "ns_of", "NS_PER_US", "nearest_us",
+           "NS_PER_SECOND", "unescape", "quote_string",
            "parse_string", "parse_literal", "format_value", "format_literal", "parse_value",
            "csv_value",
            "json_value"]

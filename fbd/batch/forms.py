@@ -5,7 +5,7 @@ scalar IR from its Python code, as for the native scan engine, with two
 facts of the batch engine added, as the numpy batch engine uses them
 (docs/batch.md):
 
-* the clock stays within ±2**61 µs (:data:`.ir.NOW_MIN`, ``NOW_MAX``), and
+* the clock stays within ±2**61 ns (:data:`.ir.NOW_MIN`, ``NOW_MAX``), and
 * an integer state variable holds only what its block ever stores there,
   an interval found by widening from its initial value until it is stable
   (a timer's START holds clock readings; ``write`` and ``force`` refuse a

@@ -24,7 +24,7 @@ from ..errors import FbdError
 from ..network import Network
 from ..real32 import OVERFLOW
 from ..runtime.plc import to_us
-from ..values import Kind
+from ..values import NS_PER_US, Kind
 from .ir import NOW_MAX, NOW_MIN
 from .program import BatchProgram
 from .template import dtype_of
@@ -68,9 +68,9 @@ class BatchHarness:
         if self.cycle_us <= 0:
             raise FbdError(f"cycle must be positive, not {cycle!r}")
         self.clock_start_us = to_us(clock_start, "clock_start")
-        if not NOW_MIN <= self.clock_start_us <= NOW_MAX:
+        if not NOW_MIN <= self.clock_start_us * NS_PER_US <= NOW_MAX:
             raise FbdError(f"clock_start {clock_start!r} is outside the batch engine's clock "
-                           f"range (about ±73,000 years)")
+                           f"range (about ±73 years from 1970: 2**61 ns)")
         self.n = n
         self.flat = flat
         self.program, self.engine_reason = build_program(flat, n, engine)
@@ -111,8 +111,9 @@ class BatchHarness:
         if isinstance(k, bool) or not isinstance(k, int) or k < 0:
             raise FbdError(f"cannot run {k!r} scans")
         last = self.clock_start_us + (self.scans + k) * self.cycle_us
-        if last > NOW_MAX:
-            raise FbdError("the clock would leave the batch engine's range (about 73,000 years)")
+        if last * NS_PER_US > NOW_MAX:
+            raise FbdError("the clock would leave the batch engine's range (about 73 years from "
+                           "1970: 2**61 ns)")
         s, scan, write = self.s, self.program.scan, self.program.write
         with np.errstate(all="ignore"):   # IEEE results, as the scalar blocks give them
             for _ in range(k):
@@ -122,21 +123,22 @@ class BatchHarness:
                     self.pending.clear()
                 for slot, value in self.forces.items():
                     write(s, slot, value)
-                scan(s, self.clock_start_us + self.scans * self.cycle_us)
+                scan(s, (self.clock_start_us + self.scans * self.cycle_us) * NS_PER_US)
                 self.scans += 1
         return self
 
     def get(self, path: str) -> np.ndarray:
         """The n values of any signal by its path (a copy). TIME comes as
-        ``timedelta64[us]`` (a timedelta per instance, as Harness gives one)."""
+        ``timedelta64[us]`` (a timedelta per instance, as Harness gives one: the ns
+        below the µs dropped toward zero; :meth:`get_raw` keeps them)."""
         raw = self.get_raw(path)
         info = self.flat.signal(path)
         if info.type is not None and info.type.kind is Kind.TIME:
-            return raw.astype("timedelta64[us]")
+            return ((raw - np.fmod(raw, NS_PER_US)) // NS_PER_US).astype("timedelta64[us]")
         return raw
 
     def get_raw(self, path: str) -> np.ndarray:
-        """As :meth:`get`, with TIME in integer µs (what blocks compute with)."""
+        """As :meth:`get`, with TIME in integer ns (what blocks compute with)."""
         info = self.flat.signal(path)
         if info.slot is None:
             out = np.empty(self.n, dtype=dtype_of(info.type))
@@ -269,9 +271,9 @@ def _array(tp: t.DataType, value, path: str, n: int) -> np.ndarray:
             return arr.astype(bool)
         if arr.dtype.kind in "iu" and np.isin(arr, (0, 1)).all():
             return arr.astype(bool)
-    elif kind in (Kind.INT, Kind.BITS, Kind.DATE, Kind.TOD, Kind.DT):   # dates: µs since 1970
+    elif kind in (Kind.INT, Kind.BITS, Kind.DATE, Kind.TOD, Kind.DT):   # dates: ns since 1970
         if arr.dtype.kind == "M" and kind is not Kind.TOD:
-            arr = arr.astype("datetime64[us]").view(np.int64)
+            arr = arr.astype("datetime64[ns]").view(np.int64)
         if arr.dtype.kind in "iu" or (kind is Kind.BITS and arr.dtype.kind == "b"):
             # no scan of the values where their dtype cannot hold one out of range
             if arr.size and not _holds_only(arr.dtype, tp) and \
@@ -295,11 +297,11 @@ def _array(tp: t.DataType, value, path: str, n: int) -> np.ndarray:
             return wide.astype(np.float32)
     elif kind is Kind.TIME:
         if arr.dtype.kind == "m":
-            us = arr.astype("timedelta64[us]")
-            if (us.astype(arr.dtype).view(np.int64) != arr.view(np.int64)).any():
-                raise FbdError(f"{where}: TIME holds whole microseconds; {arr.dtype} values "
-                               f"below the µs do not fit")
-            return us.view(np.int64).copy()
+            ns = arr.astype("timedelta64[ns]")
+            if (ns.astype(arr.dtype).view(np.int64) != arr.view(np.int64)).any():
+                raise FbdError(f"{where}: TIME holds whole nanoseconds; {arr.dtype} values "
+                               f"below the ns (or beyond 292 years) do not fit")
+            return ns.view(np.int64).copy()
         raise FbdError(f"{where}: TIME values per instance come as timedelta64 "
                        f"(np.array([...], 'timedelta64[ms]')) or as timedeltas, "
                        f"not {arr.dtype}")

@@ -32,8 +32,8 @@ class Untranslatable(Exception):
     then runs instance by instance (see :mod:`.fallback`)."""
 
 
-#: The clock's range in the batch engine, µs: ±2**61 (about 73,000 years),
-#: so that the difference of two clock readings fits in 64 bits.
+#: The clock's range in the batch engine, ns (a TIME): ±2**61 (about 73 years
+#: from 1970), so that the difference of two clock readings fits in 64 bits.
 NOW_MIN, NOW_MAX = -(1 << 61), 1 << 61
 
 #: Operations whose result, modulo 2**b, depends only on their operands modulo

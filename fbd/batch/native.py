@@ -382,7 +382,7 @@ class NativeBatchProgram:
         trap = self._raise_trap
 
         def scan(s: TileTable, now: int) -> None:
-            """One scan of every instance of table ``s`` at PLC time ``now`` (µs)."""
+            """One scan of every instance of table ``s`` at PLC time ``now`` (ns)."""
             if cfn(s.address, now):
                 trap(s)
         self.scan = scan

@@ -37,6 +37,7 @@ from typing import Any
 from ..block import code_lines, code_namespace
 from ..errors import FbdError, UnknownSignal
 from ..network import Network
+from ..values import NS_PER_US
 from .flat import FlatProgram
 from .front import flatten
 from .pycode import ScanProgram
@@ -197,7 +198,7 @@ class Interpreter:
 
     def scan(self, now_us: int | None = None) -> None:
         """One scan at simulated time ``now_us`` (default: scans so far × cycle)."""
-        now = self.scans * self.cycle_us if now_us is None else now_us
+        now = (self.scans * self.cycle_us if now_us is None else now_us) * NS_PER_US
         if self.pending:
             self.net_inputs.update(self.pending)
             self.pending.clear()

@@ -55,7 +55,7 @@ class Probe:
 
     For views that show many values at a refresh: a diagram's wire labels, a
     hierarchy's ports. ``read()`` gives Python values, ``read_raw()`` the table's
-    (TIME in µs), ``texts()`` IEC text, ``forced()`` which are forced.
+    (TIME in ns), ``texts()`` IEC text, ``forced()`` which are forced.
     """
 
     def __init__(self, plc: Plc, infos: list[SignalInfo], tasks: list | None = None):

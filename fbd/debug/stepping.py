@@ -22,6 +22,7 @@ end with no stop, which a debugger does as it closes so the PLC can run on.
 from __future__ import annotations
 
 from ..runtime.plc import SteppedScan
+from ..values import NS_PER_US
 from .breakpoints import Breakpoints, Hit
 from .lines import Frame, LeafRun, LineBreakpoints, leaf_generator, st_info
 
@@ -179,7 +180,7 @@ class BlockStepper:
             if info is None or not (stepping or self._may_break(index, info)):
                 self.last_leaf = st.step()
                 return None
-            gen = self._generator(index)(self.plc.main.s, st.now_us)
+            gen = self._generator(index)(self.plc.main.s, st.now_us * NS_PER_US)
             run = self._run = LeafRun(gen, info, leaf.path)
         while self._resume(run):
             frame = run.frames[-1]

@@ -19,7 +19,8 @@ located       Modbus table        addresses
 
 Values wider than one register are sent high word first (as OpenPLC does;
 ``mbpoll -B``); REAL and LREAL as IEEE 754 bits, signed integers in two's
-complement, TIME as its integer microseconds. Byte locations (``%IB``,
+complement, TIME (and a date) as its integer microseconds (held in ns: the ns below
+the µs are not sent). Byte locations (``%IB``,
 ``%QB``, ``%MB``), ``%MX`` bits and ``%ID``/``%IL``/``%QD``/``%QL`` have no
 place in OpenPLC's map and are refused by name.
 
@@ -64,7 +65,7 @@ from ..address import Address
 from ..compiler.pycode import ScanProgram
 from ..errors import FbdError
 from ..runtime.plc import Plc
-from ..values import Kind
+from ..values import DATES, NS_PER_US, Kind
 from . import control
 from .protocol import COILS, DISCRETE_INPUTS, HOLDING_REGISTERS, INPUT_REGISTERS, ExceptionCode
 
@@ -187,6 +188,12 @@ def _encoder(tp: t.DataType, count: int):
     if count == 1:
         return lambda raw: [int(raw) & mask]
     shifts = [16 * (count - 1 - k) for k in range(count)]
+    if tp.kind is Kind.TIME or tp.kind in DATES:
+        # a client reads µs, as before TIME and the dates held ns (what OpenPLC's own
+        # map has no type for, it sees in the unit it always did): the public value's
+        micros = (lambda raw: int(raw) // NS_PER_US if raw >= 0 else -(-int(raw) // NS_PER_US)) \
+            if tp.kind is Kind.TIME else (lambda raw: int(raw) // NS_PER_US)
+        return lambda raw: [(micros(raw) & mask) >> sh & 0xFFFF for sh in shifts]
     return lambda raw: [(int(raw) & mask) >> sh & 0xFFFF for sh in shifts]
 
 
@@ -203,6 +210,8 @@ def _decode(tp: t.DataType, words: list):
     value = tp.wrap_value(value)
     if tp.kind is Kind.TIME:
         return datetime.timedelta(microseconds=value)
+    if tp.kind in DATES:
+        return tp.wrap_value(value * NS_PER_US)    # µs on the wire, ns in the PLC
     return value
 
 

@@ -464,7 +464,7 @@ class NativeProgram:
         stopped = self._stopped
 
         def scan(s: NativeTable, now: int) -> None:
-            """One scan over table ``s`` at PLC time ``now`` (µs): a single call
+            """One scan over table ``s`` at PLC time ``now`` (ns): a single call
             into the machine code, a built-in function's call (see :mod:`.entry`)."""
             code = cfn(s.address, now)
             if code:
@@ -502,7 +502,7 @@ class NativeProgram:
 
     def _raise_trap(self, code: int, now: int) -> None:
         if now < 0:
-            raise FbdError(f"the native engine runs a clock from 0 on, not {now} µs "
+            raise FbdError(f"the native engine runs a clock from 0 on, not {now} ns "
                            f"(use engine='python' for a negative clock_start)")
         index, reason = divmod(code, 10)
         leaf = self.leaves[index]

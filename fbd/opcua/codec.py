@@ -2,27 +2,31 @@
 
 :func:`codec` gives, for one IEC type, the OPC UA data type a node declares, the
 Variant type its values travel in, and the two conversions: the run-time value
-(what the PLC's table holds: TIME as integer µs, REAL as a float already rounded
+(what the PLC's table holds: TIME as integer ns, REAL as a float already rounded
 to binary32, an ARRAY as a flat list) to a Variant, and a client's Variant back
 to a run-time value, or the status code that refuses it. Every conversion is
 exact, so a value read back is the value written, bit for bit (a REAL travels
-as a Float, whose 32 bits are the REAL's own).
+as a Float, whose 32 bits are the REAL's own), but for two: a Duration's double
+of ms holds a TIME's ns exactly up to about 52 days (2**52 ns), and a
+DateTime, which asyncua gives as a Python datetime, holds µs (the ns of a DT
+below its µs are not sent).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import math
+from fractions import Fraction
 from typing import Callable, NamedTuple
 
 from asyncua import ua
 
 from .. import types as t
 from ..errors import InvalidValue
-from ..values import Kind
+from ..values import NS_PER_US, Kind
 
 _EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
-_DAY_US = 86_400_000_000
+_DAY_NS = 86_400_000_000_000
 #: what OPC UA's DateTime can hold (1601-01-01 to 9999-12-31), in µs from 1970
 _DATETIME_US = (-11_644_473_600_000_000, 253_402_300_799_999_999)
 
@@ -115,48 +119,48 @@ def _checked(tp, python: type):
     return decode
 
 
-def _milliseconds(us: int) -> float:
-    return us / 1000
+def _milliseconds(ns: int) -> float:
+    return ns / 1_000_000
 
 
 def _duration(tp):
-    """A Duration (milliseconds, a Double) -> µs, TIME's and TOD's resolution;
-    a fraction of a µs is rounded to the nearest."""
+    """A Duration (milliseconds, a Double) -> ns, TIME's and TOD's resolution;
+    a fraction of a ns is rounded to the nearest (of the double's exact value)."""
     def decode(ms):
         if not isinstance(ms, float) or not math.isfinite(ms):
             raise Refused(ua.StatusCodes.BadTypeMismatch if not isinstance(ms, float)
                           else ua.StatusCodes.BadOutOfRange, f"{ms!r} is not a {tp.name}")
-        us = round(ms * 1000)
-        if tp.kind is Kind.TOD and not 0 <= us < _DAY_US:
+        ns = round(Fraction(ms) * 1_000_000)
+        if tp.kind is Kind.TOD and not 0 <= ns < _DAY_NS:
             raise Refused(ua.StatusCodes.BadOutOfRange,
                           f"{ms!r} ms is not a time of day (0 <= ms < 86400000)")
-        if not tp.min <= us <= tp.max:
+        if not tp.min <= ns <= tp.max:
             raise Refused(ua.StatusCodes.BadOutOfRange, f"{ms!r} ms is out of range for "
                                                         f"{tp.name}")
-        return us
+        return ns
     return decode
 
 
-def _datetime(us: int) -> _dt.datetime:
+def _datetime(ns: int) -> _dt.datetime:
     low, high = _DATETIME_US
-    return _EPOCH + _dt.timedelta(microseconds=min(max(us, low), high))
+    return _EPOCH + _dt.timedelta(microseconds=min(max(ns // NS_PER_US, low), high))
 
 
 def _from_datetime(tp):
-    """A DateTime (UTC; a naive one is taken as UTC, as asyncua decodes them) -> µs
+    """A DateTime (UTC; a naive one is taken as UTC, as asyncua decodes them) -> ns
     since 1970. A DATE takes a midnight only: a DATE holds days."""
     def decode(when):
         if not isinstance(when, _dt.datetime):
             raise Refused(ua.StatusCodes.BadTypeMismatch, f"{when!r} is not a {tp.name}")
         if when.tzinfo is None:
             when = when.replace(tzinfo=_dt.timezone.utc)
-        us = (when - _EPOCH) // _dt.timedelta(microseconds=1)
-        if tp.kind is Kind.DATE and us % _DAY_US:
+        ns = (when - _EPOCH) // _dt.timedelta(microseconds=1) * NS_PER_US
+        if tp.kind is Kind.DATE and ns % _DAY_NS:
             raise Refused(ua.StatusCodes.BadOutOfRange,
                           f"{when.isoformat()} is not a DATE (a midnight, UTC)")
-        if not tp.min <= us <= tp.max:
+        if not tp.min <= ns <= tp.max:
             raise Refused(ua.StatusCodes.BadOutOfRange, f"{when} is out of range for {tp.name}")
-        return us
+        return ns
     return decode
 
 

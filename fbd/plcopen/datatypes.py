@@ -152,7 +152,7 @@ class DataTypes:
 
     def value(self, init_el, tp, where):
         """An ``initialValue`` (or an array element's or member's ``value``) for ``tp``,
-        in run-time form (TIME as µs, an ARRAY a flat list, a STRUCT a list by field)."""
+        in run-time form (TIME as ns, an ARRAY a flat list, a STRUCT a list by field)."""
         form = next((c for c in init_el if tag(c) in ("simpleValue", "arrayValue",
                                                       "structValue")), None)
         if form is None:

@@ -11,7 +11,6 @@ as a ``timedelta``, a DATE as its IEC text).
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
 
 from .. import types as t
@@ -42,9 +41,10 @@ def _error(e: InvalidValue) -> PlcOpenError:
 
 
 def duration_us(text: str, where: str) -> int:
-    """A TIME literal (``T#1s500ms``, ``t#50ms``, ``TIME#-2m``) in µs, within TIME's range."""
+    """A TIME literal (``T#1s500ms``, ``t#50ms``, ``TIME#-2m``) in µs (the scheduler's
+    unit: its ns rounded to the nearest µs), within TIME's range."""
     try:
-        return fv.parse_time(text.strip(), where)
+        return fv.nearest_us(fv.parse_time(text.strip(), where))
     except InvalidValue as e:
         raise _error(e) from None
 
@@ -71,7 +71,7 @@ def literal(text: str, tp: t.DataType | None, where: str):
     except InvalidValue as e:
         raise _error(e) from None
     if tname == "TIME":
-        value = _dt.timedelta(microseconds=value)
+        value = run_value(value, t.TIME)
     if tp is None and tname is not None:
         if tname == "TIME":
             return value
@@ -93,10 +93,11 @@ def coerce(value, tp: t.DataType, where: str):
 
 
 def run_value(value, tp):
-    """A value as a network port or wire takes it (TIME as a timedelta)."""
+    """A value as a network port or wire takes it (TIME as a timedelta, or as its
+    literal where it has ns below the µs, which a timedelta cannot hold)."""
     if tp is not None and tp.kind is fv.Kind.TIME and isinstance(value, int) \
             and not isinstance(value, bool):
-        return _dt.timedelta(microseconds=value)
+        return fv.to_timedelta(value) if value % fv.NS_PER_US == 0 else fv.format_time(value)
     return value
 
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 import time as _time
 
 from ..errors import ScansDone
+from ..values import NS_PER_US
 
 #: scans from which a run is worth one call (a lone scan goes the usual way)
 MIN_RUN = 2
@@ -61,7 +62,7 @@ def run_scans(task, first_us: int, cycle: int, n: int) -> None:
     clock = task.clock
     t0 = clock()
     try:
-        done = task.program.scan_many(task.s, first_us, cycle, n)
+        done = task.program.scan_many(task.s, first_us * NS_PER_US, cycle * NS_PER_US, n)
     except ScansDone as stop:
         _count(task, stop.done, clock() - t0, first_us, cycle)
         error = stop.__cause__

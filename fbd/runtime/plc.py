@@ -61,6 +61,7 @@ from .. import types as t
 from ..compiler.pycode import ScanProgram, compile_network
 from ..errors import FbdError, UnknownSignal
 from ..network import Network
+from ..values import NS_PER_US, nearest_us
 from .fastforward import batchable, run_scans
 from .faults import Operation, PlcFault
 from .retain import retained
@@ -71,14 +72,15 @@ log = logging.getLogger("fbd")
 
 
 def to_us(value, what: str = "time") -> int:
-    """Seconds (float), a timedelta or an IEC literal ('T#5ms', '5ms') -> µs."""
+    """Seconds (float), a timedelta or an IEC literal ('T#5ms', '5ms') -> µs (the
+    scheduler's unit; a literal's ns rounded to the nearest µs)."""
     if isinstance(value, datetime.timedelta):
-        return t.TIME.coerce(value)
+        return t.TIME.coerce(value) // NS_PER_US
     if isinstance(value, str):
         text = value.strip()
         if "#" not in text:
             text = "T#" + text
-        return t.parse_time(text, what)
+        return nearest_us(t.parse_time(text, what))
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return round(value * 1_000_000)
     raise FbdError(f"{what}: {value!r} is not a duration (give seconds, a timedelta or 'T#5ms')")
@@ -645,7 +647,7 @@ class SteppedScan:
         clock = self.task.clock
         t0 = clock()
         try:
-            run(self.task.s, self.now_us)
+            run(self.task.s, self.now_us * NS_PER_US)
         except Exception as e:
             raise self.fail(e) from e
         self.ns += clock() - t0

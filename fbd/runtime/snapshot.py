@@ -3,15 +3,17 @@ controller keeps them in battery-backed memory through a power cycle.
 
 The file is one line of header, then a JSON body (UTF-8)::
 
-    fbd-retain 1 <length of the body in bytes> <SHA-256 of the body, hex>
+    fbd-retain 2 <length of the body in bytes> <SHA-256 of the body, hex>
     {"program": "prg", "scan": 1200, "time_us": 6000000, "variables": [
       {"path": "prg.n", "type": "INT", "qualifier": "RETAIN", "value": 1200}, ...]}
 
-A value is the variable's run-time form (TIME in µs, an ARRAY or STRUCT a
-list; a REAL's float is written by its shortest repr, which reads back to
-the same binary32 value). A file that does not start with the magic word, has
-another version, or whose length or checksum do not match is refused whole,
-by name: a torn or foreign file never restores anything.
+A value is the variable's run-time form (TIME and the dates in ns, an ARRAY or
+STRUCT a list; a REAL's float is written by its shortest repr, which reads back
+to the same binary32 value). Version 1, written before TIME held ns, counted
+them in µs: its TIME and date values are read as µs (times 1000) where the
+variable's type is still the file's. A file that does not start with the
+magic word, has another version, or whose length or checksum do not match is
+refused whole, by name: a torn or foreign file never restores anything.
 
 Writing is atomic: the body goes to a temporary file in the same directory,
 which is flushed and fsynced, then renamed over the file (``os.replace``), and
@@ -35,14 +37,18 @@ import os
 import threading
 from dataclasses import dataclass
 
+from .. import types as t
 from ..errors import FbdError
 from ..types import deep_copy
+from ..values import DATES, NS_PER_US, Kind
 from .retain import Carried, Variable, carry, type_key
 
 __all__ = ["Snapshot", "read", "write", "encode", "decode", "RetainFile", "MAGIC", "VERSION"]
 
 MAGIC = "fbd-retain"
-VERSION = 1
+VERSION = 2
+#: the versions read: 1 held TIME and the dates in µs
+READABLE = ("1", "2")
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,7 @@ class Snapshot:
     scan: int
     time_us: int
     variables: dict
+    version: int = VERSION
 
 
 def take(plc) -> Snapshot:
@@ -90,7 +97,7 @@ def decode(data: bytes, where: str) -> Snapshot:
     words = head.decode("ascii", "replace").split()
     if len(words) != 4 or words[0] != MAGIC:
         raise FbdError(f"{where}: not a retain file (it does not begin with '{MAGIC}')")
-    if words[1] != str(VERSION):
+    if words[1] not in READABLE:
         raise FbdError(f"{where}: a retain file of version {words[1][:10]}, this fbd reads "
                        f"version {VERSION}")
     if not words[2].isdigit() or int(words[2]) != len(body) \
@@ -100,7 +107,8 @@ def decode(data: bytes, where: str) -> Snapshot:
     try:
         doc = json.loads(body)
         variables = {v["path"]: (v["type"], v["qualifier"], v["value"]) for v in doc["variables"]}
-        return Snapshot(doc["program"], int(doc["scan"]), int(doc["time_us"]), variables)
+        return Snapshot(doc["program"], int(doc["scan"]), int(doc["time_us"]), variables,
+                        int(words[1]))
     except (ValueError, KeyError, TypeError) as e:
         raise FbdError(f"{where}: the retain file's body is not what fbd writes ({e})") from None
 
@@ -154,6 +162,8 @@ def restore(plc, snap: Snapshot, kept=None) -> Carried:
         return kept is None or var.qualifier in kept
     old = {p: (tp, v) for p, (tp, q, v) in snap.variables.items()
            if kept is None or q in kept}
+    if snap.version == 1:
+        old = _in_ns(old, [*plc.retained, *_globals(plc)])
     carried = carry(old, [v for v in plc.retained if wanted(v)], task.s,
                     new_why="not in the retain file")
     in_globals = [v for v in _globals(plc) if wanted(v)]
@@ -166,6 +176,27 @@ def restore(plc, snap: Snapshot, kept=None) -> Carried:
     for out_slot, source in flat.publish:
         task.s[out_slot] = task.s[source]
     return carried
+
+
+def _in_ns(old: dict, variables) -> dict:
+    """A version-1 file's values with its TIME and dates (µs there) in ns, for the
+    variables whose type is still the file's (another type is carried, or not, as
+    any other)."""
+    types = {v.path.upper(): v.type for v in variables}
+    def scaled(tp, value):
+        tp = tp.canonical
+        if tp.kind is Kind.TIME or tp.kind in DATES:
+            return tp.wrap_value(int(value) * NS_PER_US)
+        if isinstance(tp, t.ArrayType):
+            return [scaled(tp.element, x) for x in value]
+        if isinstance(tp, t.StructType):
+            return [scaled(f.type, x) for f, x in zip(tp.fields, value)]
+        return value
+    out = {}
+    for path, (key, value) in old.items():
+        tp = types.get(path.upper())
+        out[path] = (key, scaled(tp, value)) if tp is not None and key == type_key(tp) else (key, value)
+    return out
 
 
 class RetainFile:

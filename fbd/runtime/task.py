@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..compiler.pycode import ScanProgram
+from ..values import NS_PER_US
 from .faults import Fault, PlcFault
 from .retain import kept_slots
 from .trace import Trace
@@ -157,7 +158,7 @@ class Task:
                 s[slot] = value
         t0 = self.clock()
         try:
-            self.program.scan(s, now_us)
+            self.program.scan(s, now_us * NS_PER_US)   # programs read the clock as a TIME, in ns
         except Exception as e:
             raise self.failed(e, now_us) from e
         ns = self.clock() - t0

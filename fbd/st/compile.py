@@ -56,6 +56,7 @@ import itertools
 import re
 
 from .. import types as t
+from .. import values as fv
 from ..block import Block, Port, State, registry
 from ..errors import FbdError
 from . import ast as A
@@ -336,9 +337,12 @@ def block_type(info: PouInfo, global_starts: dict | None = None) -> type[Block]:
     if info.in_outs:
         raise FbdError(f"{info.label} has VAR_IN_OUT {info.in_outs[0].name}: it can be called "
                        f"from ST, but a block's wire cannot be written back, so it has no block form")
-    # an unwired input's default is given as a user gives a value (T#5s as a timedelta),
-    # which the network checks and turns into the run-time one (µs)
-    ins = [Port(v.name, v.type, default=v.type.to_python(v.init)) for v in info.inputs]
+    # an unwired input's default is given as a user gives a value, which the network
+    # checks and turns into the run-time one: a TIME or date as its literal, whose ns a
+    # timedelta would lose
+    ins = [Port(v.name, v.type, default=fv.format_value(v.type, v.init)
+                if v.type.kind in fv.DATES or v.type.kind is fv.Kind.TIME
+                else v.type.to_python(v.init)) for v in info.inputs]
     if info.kind == "FUNCTION":
         outs = [Port("OUT", info.result_type, doc="the function's result")]
         outs += [Port(v.name, v.type) for v in info.outputs]

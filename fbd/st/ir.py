@@ -43,7 +43,7 @@ class Expr:
 
 
 class Const(Expr):
-    """A constant (``value`` as the Python engine holds it: µs for TIME, a code
+    """A constant (``value`` as the Python engine holds it: ns for TIME, a code
     for an enumerated value)."""
     __slots__ = ("value",)
 
@@ -86,7 +86,7 @@ class Field(Expr):
 
 
 class Now(Expr):
-    """The PLC clock of the scan (TIME, µs)."""
+    """The PLC clock of the scan (TIME, ns)."""
     __slots__ = ()
 
     def __init__(self):

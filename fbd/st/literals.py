@@ -117,9 +117,9 @@ def typed_number(text: str) -> tuple[str, str, object]:
 
 
 # ---------------------------------------------------------------- durations
-# TIME (and LTIME, the same type here) counts µs in 64 bits; matiec's timespec goes
+# TIME (and LTIME, the same type here) counts ns in 64 bits; matiec's timespec goes
 # further, but no value beyond this fits a variable or the PLC's clock
-TIME_LIMIT_NS = (1 << 63) * 1000
+TIME_LIMIT_NS = 1 << 63
 _NS = {"d": 86_400 * 10**9, "h": 3_600 * 10**9, "m": 60 * 10**9, "s": 10**9,
        "ms": 10**6, "us": 10**3, "ns": 1}
 _LIMIT = {"h": 24, "m": 60, "s": 60, "ms": 1000, "us": 1000, "ns": 1000}
@@ -171,8 +171,8 @@ def duration(text: str) -> tuple[str, int]:
     if last_unit < 0:
         raise LiteralError(f"malformed duration {text!r}: no value", at)
     if total >= TIME_LIMIT_NS:
-        raise LiteralError(f"{text} is out of range for TIME (about ±106,751,991 days: "
-                           f"64-bit microseconds)", 0)
+        raise LiteralError(f"{text} is out of range for TIME (about ±106,751 days: "
+                           f"64-bit nanoseconds)", 0)
     return type_name, sign * int(total)
 
 

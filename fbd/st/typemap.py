@@ -3,17 +3,16 @@
 ``TypeMap(unit, fail)`` turns the unit's ``TYPE`` declarations and any
 ``TypeSpec`` of a declaration into DataTypes (each user type made once, in
 dependency order whatever the source order), and initialisers into run-time
-values (see the top of :mod:`fbd.types`: TIME in µs, ARRAY and STRUCT lists).
+values (see the top of :mod:`fbd.types`: TIME in ns, ARRAY and STRUCT lists).
 ``STRING[n]`` is a type of its own, derived from STRING, whose length
 assignments cut to (:data:`STRING_LENGTHS`), as matiec does.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
-
 from .. import types as t
 from ..errors import FbdError
+from ..values import ns_of
 from . import ast as A
 from .stdlib import ANONYMOUS_ENUM_REFUSED, WSTRING_LITERAL_REFUSED, WSTRING_REFUSED
 
@@ -22,7 +21,6 @@ STRING_LENGTHS: dict[int, int] = {}
 _STRINGS: dict[int, t.DataType] = {}
 
 _ALIASES = {"TIME_OF_DAY": "TOD", "DATE_AND_TIME": "DT", "LTIME": "TIME"}
-_EPOCH = _dt.datetime(1970, 1, 1)
 
 
 def string_type(length: int) -> t.DataType:
@@ -43,23 +41,13 @@ def elementary(name: str) -> t.DataType | None:
         return None
 
 
-def ns_to_us(ns: int) -> int:
-    """Nanoseconds to the engine's µs, truncated toward zero."""
-    return ns // 1000 if ns >= 0 else -((-ns) // 1000)
-
-
 def literal_value(lit: A.Literal):
-    """A literal's run-time value."""
+    """A literal's run-time value (TIME and the dates in ns, :mod:`fbd.types`)."""
     v = lit.value
     if lit.kind in ("time", "ltime"):
-        return ns_to_us(v)
-    if lit.kind == "date":
-        return int((_dt.datetime(v.year, v.month, v.day) - _EPOCH).total_seconds()) * 1_000_000
-    if lit.kind == "tod":
-        return ((v.hour * 60 + v.minute) * 60 + v.second) * 1_000_000 + v.microsecond
-    if lit.kind == "dt":
-        d = v - _EPOCH
-        return (d.days * 86400 + d.seconds) * 1_000_000 + d.microseconds
+        return v
+    if lit.kind in ("date", "tod", "dt"):
+        return ns_of(v)
     return v
 
 
@@ -305,5 +293,4 @@ def check_value(tp: t.DataType, value, where: str):
         raise FbdError(str(e)) from None
 
 
-__all__ = ["TypeMap", "declarations", "STRING_LENGTHS", "string_type", "elementary", "literal_value",
-           "ns_to_us"]
+__all__ = ["TypeMap", "declarations", "STRING_LENGTHS", "string_type", "elementary", "literal_value"]

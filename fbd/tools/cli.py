@@ -34,7 +34,7 @@ from ..library import command_plugins, load_libraries
 from ..loading import is_project_file, load, load_network, one_line
 from ..runtime.faults import PlcFault
 from ..runtime.plc import Plc
-from ..values import parse_value
+from ..values import NS_PER_US, parse_value
 from .rows import RowWriter
 
 __all__ = ["main", "build_parser", "load_network", "CliError"]
@@ -133,7 +133,7 @@ def cmd_run(args) -> int:
         rows.close()
     st = plc.stats.summary()
     if st["scans"]:
-        print(f"fbd: {st['scans']:,} scans of {program.name} every {t.format_time(cycle_us)}: "
+        print(f"fbd: {st['scans']:,} scans of {program.name} every {t.format_time(cycle_us * NS_PER_US)}: "
               f"scan mean {st['mean_us']:.1f} µs, max {st['max_us']:.1f} µs, "
               f"{st['overruns']} overrun{'s' if st['overruns'] != 1 else ''} "
               f"({getattr(program, 'engine', 'python')} engine)",
@@ -240,7 +240,7 @@ def _run_configuration(args, cycle_us: int) -> int:
         rows.close()
     tasks = ", ".join(f"{tk.name} ({tk.program.name}) "
                       f"{'on its event, sampled ' if tk.trigger is not None else ''}every "
-                      f"{t.format_time(tk.cycle_us)}: {tk.scans:,} scans" for tk in
+                      f"{t.format_time(tk.cycle_us * NS_PER_US)}: {tk.scans:,} scans" for tk in
                       (plc.task(spec.name) for spec in project.configuration.tasks))
     print(f"fbd: configuration {project.configuration.name}: {tasks}", file=sys.stderr)
     return 0
@@ -361,7 +361,7 @@ def cmd_export(args) -> int:
         name = network.name
     _check_writable(args.output, "-o")
     cycle_us = _cycle_us(args.cycle)
-    cycle = t.format_time(cycle_us)
+    cycle = t.format_time(cycle_us * NS_PER_US)
     if whole:
         tree = project_xml(project, cycle=cycle)
         what = "its configuration" if project.compiled.context.unit.configurations \

@@ -79,7 +79,7 @@ class Lane:
 
     def values(self, raw: np.ndarray) -> np.ndarray:
         y = np.asarray(raw, dtype=float)
-        return y / 1e6 if self.is_time else y          # TIME: µs in the table, s on the axis
+        return y / 1e9 if self.is_time else y          # TIME: ns in the table, s on the axis
 
     def show_tag(self, text: str) -> None:
         self.tag.setText(f"{self.name} = {text}")

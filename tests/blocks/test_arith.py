@@ -33,6 +33,7 @@ from fbd.types import (
     ULINT,
     USINT,
 )
+from fbd.values import format_time
 
 INF, NAN = math.inf, math.nan
 INTEGERS = (SINT, INT, DINT, LINT, USINT, UINT, UDINT, ULINT)
@@ -41,14 +42,15 @@ T_MAX = (1 << 63) - 1
 
 
 def out(block, **inputs):
-    """OUT of one block after one scan with these inputs (TIME as integer µs)."""
+    """OUT of one block after one scan with these inputs (TIME as integer ns)."""
     h = Harness.block(block)
     h.set(**inputs).scan()
     return h.plc.get_raw("OUT")
 
 
-def us(n: int) -> datetime.timedelta:
-    return datetime.timedelta(microseconds=n)
+def ns(n: int) -> str:
+    """A TIME of ``n`` ns, as its literal (a timedelta holds µs)."""
+    return format_time(n)
 
 
 def same_float(got, want) -> bool:
@@ -127,15 +129,15 @@ def test_mul_below_two_inputs_is_refused():
 
 # ------------------------------------------------------------------- TIME
 def test_add_time_plus_time():
-    assert out(blocks.ADD(TIME), IN1="T#1s", IN2="T#500ms") == 1_500_000
+    assert out(blocks.ADD(TIME), IN1="T#1s", IN2="T#500ms") == 1_500_000_000
 
 
 def test_sub_time_goes_negative():
-    assert out(blocks.SUB(TIME), IN1="T#1s", IN2="T#1s500ms") == -500_000
+    assert out(blocks.SUB(TIME), IN1="T#1s", IN2="T#1s500ms") == -500_000_000
 
 
 def test_add_time_wraps_at_64_bits():
-    assert out(blocks.ADD(TIME), IN1=us(T_MAX), IN2=us(1)) == T_MIN
+    assert out(blocks.ADD(TIME), IN1=ns(T_MAX), IN2=ns(1)) == T_MIN
 
 
 def test_time_output_reads_as_timedelta():
@@ -145,23 +147,25 @@ def test_time_output_reads_as_timedelta():
 
 
 @pytest.mark.parametrize("block, n_type, factor, t_in, want", [
-    ("MUL_TIME", INT, 3, "T#1s", 3_000_000),
-    ("MUL_TIME", INT, -2, "T#1s", -2_000_000),
-    ("MUL_TIME", REAL, 1.5, "T#1s", 1_500_000),
-    ("MUL_TIME", REAL, 0.5, "T#1us", 1),          # 0.5 µs rounds away from zero
-    ("MUL_TIME", REAL, 0.5, "T#-1us", -1),
-    ("MUL_TIME", REAL, 0.25, "T#1us", 0),
+    ("MUL_TIME", INT, 3, "T#1s", 3_000_000_000),
+    ("MUL_TIME", INT, -2, "T#1s", -2_000_000_000),
+    ("MUL_TIME", REAL, 1.5, "T#1s", 1_500_000_000),
+    ("MUL_TIME", REAL, 0.5, "T#1ns", 0),          # truncated toward zero, as matiec
+    ("MUL_TIME", REAL, 0.5, "T#-3ns", -1),
+    ("MUL_TIME", REAL, 0.25, "T#1us", 250),
+    ("MUL_TIME", LREAL, 1.5, "T#3s333ms333us333ns", 4_999_999_999),   # the oracle's
     ("MUL_TIME", LREAL, NAN, "T#1s", 0),
     ("MUL_TIME", LREAL, INF, "T#1s", 0),
-    ("DIV_TIME", INT, 4, "T#1s", 250_000),
-    ("DIV_TIME", INT, 2, "T#1us", 0),             # truncates
-    ("DIV_TIME", INT, 2, "T#-7us", -3),           # toward zero
-    ("DIV_TIME", DINT, -1, "T#1s", -1_000_000),
+    ("DIV_TIME", INT, 4, "T#1s", 250_000_000),
+    ("DIV_TIME", INT, 2, "T#1ns", 0),             # truncates
+    ("DIV_TIME", INT, 2, "T#-7ns", -3),           # toward zero
+    ("DIV_TIME", DINT, -1, "T#1s", -1_000_000_000),
     ("DIV_TIME", INT, 0, "T#1s", 0),
     ("DIV_TIME", REAL, 0.0, "T#1s", 0),
-    ("DIV_TIME", REAL, 3.0, "T#1s", 333_333),     # 333333.33...
-    ("DIV_TIME", REAL, 4.0, "T#2us", 1),          # 0.5 rounds away from zero
-    ("DIV_TIME", REAL, 0.5, "T#1s", 2_000_000),
+    ("DIV_TIME", REAL, 3.0, "T#1s", 333_333_333),     # 333333333.33...
+    ("DIV_TIME", INT, 7, "T#3s333ms333us333ns", 476_190_476),   # the oracle's
+    ("DIV_TIME", REAL, 4.0, "T#2ns", 0),
+    ("DIV_TIME", REAL, 0.5, "T#1s", 2_000_000_000),
 ])
 def test_mul_time_and_div_time_scale_a_duration(block, n_type, factor, t_in, want):
     b = getattr(blocks, block)(n_type)
@@ -169,7 +173,7 @@ def test_mul_time_and_div_time_scale_a_duration(block, n_type, factor, t_in, wan
 
 
 def test_div_time_of_most_negative_by_minus_one_wraps():
-    assert out(blocks.DIV_TIME(LINT), IN1=us(T_MIN), IN2=-1) == T_MIN
+    assert out(blocks.DIV_TIME(LINT), IN1=ns(T_MIN), IN2=-1) == T_MIN
 
 
 def test_div_refuses_time_use_div_time():
@@ -501,7 +505,7 @@ EDGES = {
     "real": lambda tp: [0.0, -0.0, 1.0, -1.0, 0.5, 0.1, 16777217.0 if tp is LREAL else 16777216.0,
                         *((1e308, -1e308, 5e-324) if tp is LREAL else (FLT_MAX, -FLT_MAX, 1e-45)),
                         INF, -INF, NAN],
-    "time": lambda tp: [us(v) for v in (0, 1, -1, T_MIN, T_MAX)],
+    "time": lambda tp: [ns(v) for v in (0, 1, -1, T_MIN, T_MAX)],
 }
 
 

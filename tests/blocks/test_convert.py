@@ -20,6 +20,7 @@ from fbd.network import Network
 from fbd.real32 import FLT_MAX, is_real32
 from fbd.testing import Harness
 from fbd.types import DINT, INT, LINT, LREAL, REAL, SINT, STRING, UDINT, UINT, ULINT, USINT
+from fbd.values import format_time
 
 INF, NAN = math.inf, math.nan
 T_MIN = -(1 << 63)
@@ -31,7 +32,7 @@ def us(n: int) -> datetime.timedelta:
 
 
 def convert(name: str, value):
-    """OUT of block ``name`` for IN = value (TIME out as integer µs)."""
+    """OUT of block ``name`` for IN = value (TIME out as integer ns)."""
     h = Harness.block(getattr(blocks, name)())
     h.set(IN=value).scan()
     return h.plc.get_raw("OUT")
@@ -89,7 +90,7 @@ TABLE = [
     ("BOOL_TO_BYTE", True, 1),
     ("BOOL_TO_REAL", True, 1.0),
     ("BOOL_TO_LREAL", False, 0.0),
-    ("BOOL_TO_TIME", True, 1_000_000),           # TRUE is 1 s, as matiec
+    ("BOOL_TO_TIME", True, 1_000_000_000),       # TRUE is 1 s, as matiec
     ("BOOL_TO_TIME", False, 0),
     ("INT_TO_BOOL", 5, True),
     ("INT_TO_BOOL", -1, True),
@@ -167,24 +168,26 @@ TABLE = [
     ("TIME_TO_LINT", "T#1d", 86400),
     ("TIME_TO_DWORD", "T#1h", 3600),
     ("TIME_TO_ULINT", "T#999ms", 0),
-    ("TIME_TO_LINT", us(T_MIN), -9223372036854),
-    # -- integers -> TIME: seconds, wrapped at 64 bits of µs
-    ("DINT_TO_TIME", 1500, 1_500_000_000),
-    ("INT_TO_TIME", -5, -5_000_000),
-    ("UDINT_TO_TIME", 4294967295, 4294967295_000_000),
-    ("BYTE_TO_TIME", 255, 255_000_000),
-    ("LINT_TO_TIME", -9223372036854, -9223372036854_000_000),
-    ("LINT_TO_TIME", 9223372036855, 9223372036855_000_000 - 2**64),
-    ("ULINT_TO_TIME", 18446744073709551615, -1_000_000),   # (2**64 - 1) * 10**6 mod 2**64
+    ("TIME_TO_LINT", format_time(T_MIN), -9223372036),
+    # -- integers -> TIME: seconds, wrapped at 64 bits of ns
+    ("DINT_TO_TIME", 1500, 1_500_000_000_000),
+    ("INT_TO_TIME", -5, -5_000_000_000),
+    ("UDINT_TO_TIME", 4294967295, 4294967295_000_000_000),
+    ("BYTE_TO_TIME", 255, 255_000_000_000),
+    ("LINT_TO_TIME", -9223372036, -9223372036_000_000_000),
+    ("LINT_TO_TIME", 9223372037, 9223372037_000_000_000 - 2**64),
+    ("ULINT_TO_TIME", 18446744073709551615, -1_000_000_000),   # (2**64 - 1) * 10**9 mod 2**64
     # -- TIME <-> REAL: seconds with the fraction
     ("TIME_TO_REAL", "T#1s500ms", 1.5),
     ("TIME_TO_LREAL", "T#1500us", 0.0015),
     ("TIME_TO_REAL", us(-1000), -0.0010000000474974513),
     ("TIME_TO_LREAL", us(-1000), -0.001),
-    ("REAL_TO_TIME", 1.5, 1_500_000),
-    ("REAL_TO_TIME", 1500.0, 1_500_000_000),
-    ("LREAL_TO_TIME", 0.0625, 62_500),
-    ("LREAL_TO_TIME", -0.0000625, -62),          # truncated toward zero to the µs
+    ("REAL_TO_TIME", 1.5, 1_500_000_000),
+    ("REAL_TO_TIME", 1500.0, 1_500_000_000_000),
+    ("LREAL_TO_TIME", 0.0625, 62_500_000),
+    ("LREAL_TO_TIME", -0.0000000625, -62),       # truncated toward zero to the ns
+    ("REAL_TO_TIME", 1.0e-7, 100),               # the oracle's (the REAL is 1.00000001e-07)
+    ("LREAL_TO_TIME", 0.0000015, 1500),          # the oracle's
     ("REAL_TO_TIME", NAN, 0),
     ("REAL_TO_TIME", -INF, 0),
     # -- to STRING: IEC literal text
@@ -233,6 +236,8 @@ TABLE = [
     ("TIME_TO_STRING", "T#-2m", "T#0d0h-2m"),
     ("TIME_TO_STRING", "T#1d2h3m4s5ms6us", "T#1d2h3m4s5.006ms"),
     ("TIME_TO_STRING", "T#0.25ms", "T#0d0h0m0s0.25ms"),    # matiec: 0.249999 (its literal)
+    ("TIME_TO_STRING", "T#333us333ns", "T#0d0h0m0s0.333333ms"),   # the oracle's T#1ms / 3
+    ("TIME_TO_STRING", "T#1ns", "T#0d0h0m0s1e-06ms"),
     # -- from STRING: as matiec's __pstring_to_sint / atof read it (the oracle's rows, iec2c 6bb2c339df6f)
     ("STRING_TO_INT", "5", 5),
     ("STRING_TO_INT", " -42 ", 42),            # matiec: the sign only as the first character
@@ -285,11 +290,11 @@ TABLE = [
     ("STRING_TO_BOOL", "yes", False),
     ("STRING_TO_BOOL", "2", False),
     ("STRING_TO_BOOL", "", False),
-    ("STRING_TO_TIME", "T#1s500ms", 1_500_000),
-    ("STRING_TO_TIME", "TIME#-2m", -120_000_000),
-    ("STRING_TO_TIME", "t#1.5s", 1_500_000),
-    ("STRING_TO_TIME", "1s500ms", 1_500_000),
-    ("STRING_TO_TIME", "T#1h_30m", 5_400_000_000),
+    ("STRING_TO_TIME", "T#1s500ms", 1_500_000_000),
+    ("STRING_TO_TIME", "TIME#-2m", -120_000_000_000),
+    ("STRING_TO_TIME", "t#1.5s", 1_500_000_000),
+    ("STRING_TO_TIME", "1s500ms", 1_500_000_000),
+    ("STRING_TO_TIME", "T#1h_30m", 5_400_000_000_000),
     ("STRING_TO_TIME", "garbage", 0),
     ("STRING_TO_TIME", "", 0),
     ("STRING_TO_TIME", "T#", 0),
@@ -469,7 +474,7 @@ EDGE_INPUTS = {
     "bits": lambda tp: [0, 1, tp.max],
     "real": lambda tp: [0.0, -0.0, 0.5, -0.5, 2.5, INF, -INF, NAN,
                         *((1e300, -1e300, 5e-324) if tp.bits == 64 else (FLT_MAX, -FLT_MAX, 1e-45))],
-    "time": lambda tp: [us(v) for v in (0, 1, -1, 1500, T_MIN, T_MAX)],
+    "time": lambda tp: [format_time(v) for v in (0, 1, -1, 1500, T_MIN, T_MAX)],
     "string": lambda tp: ["", "abc", "-1", "16#FF", "T#1s", "1.5e3", "TRUE", "x" * 126,
                           "9" * 126, "-" + "9" * 125, "2#" + "1" * 124, "T#" + "9" * 122 + "d",
                           "1e999", "1.0E-99999", "2#", "16#", "#", "INT#", "T#-", "  "],

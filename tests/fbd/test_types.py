@@ -31,12 +31,13 @@ def test_wrap_into_wraps_every_sum_and_difference_of_two_values(tp):
             assert (env["out"], env["d"]) == (tp.wrap_value(a + b), tp.wrap_value(a - b)), (a, b)
 
 
-@pytest.mark.parametrize("text, us", [
-    ("T#1s500ms", 1_500_000), ("TIME#-2m", -120_000_000), ("t#1.5s", 1_500_000),
-    ("T#1d2h3m4s5ms6us", 93_784_005_006), ("T#0s", 0), ("T#5ms", 5000), ("LTIME#1h", 3_600_000_000),
+@pytest.mark.parametrize("text, ns", [
+    ("T#1s500ms", 1_500_000_000), ("TIME#-2m", -120_000_000_000), ("t#1.5s", 1_500_000_000),
+    ("T#1d2h3m4s5ms6us", 93_784_005_006_000), ("T#0s", 0), ("T#5ms", 5_000_000),
+    ("LTIME#1h", 3_600_000_000_000), ("T#1.5us", 1500), ("T#2ns", 2), ("T#0.25ms", 250_000),
 ])
-def test_time_literals_parse_to_microseconds(text, us):
-    assert t.parse_time(text) == us
+def test_time_literals_parse_to_nanoseconds(text, ns):
+    assert t.parse_time(text) == ns
 
 
 @pytest.mark.parametrize("text", ["1s", "T#", "T#5x", "T#1s 2ms", "T#ms"])
@@ -46,14 +47,15 @@ def test_bad_time_literals_are_rejected_with_the_text(text):
 
 
 def test_time_formats_back_to_the_shortest_literal():
-    assert t.format_time(1_500_000) == "T#1s500ms"
-    assert t.format_time(-5000) == "T#-5ms"
+    assert t.format_time(1_500_000_000) == "T#1s500ms"
+    assert t.format_time(-5_000_000) == "T#-5ms"
+    assert t.format_time(1_000_001) == "T#1ms1ns"
     assert t.format_time(0) == "T#0s"
 
 
 def test_coerce_accepts_iec_literals_and_refuses_out_of_range():
-    assert t.TIME.coerce(datetime.timedelta(milliseconds=5)) == 5000
-    assert t.TIME.coerce("T#1s") == 1_000_000
+    assert t.TIME.coerce(datetime.timedelta(milliseconds=5)) == 5_000_000
+    assert t.TIME.coerce("T#1s") == 1_000_000_000
     assert t.BOOL.coerce("TRUE") is True
     assert t.WORD.coerce("16#FF") == 255
     assert t.INT.coerce("INT#-5") == -5
@@ -92,9 +94,9 @@ def test_malformed_integer_literals_are_refused(text):
         t.parse_int_literal(text)
 
 
-def test_time_values_beyond_64_bits_of_microseconds_are_refused():
+def test_time_values_beyond_64_bits_of_nanoseconds_are_refused():
     with pytest.raises(t.InvalidValue, match="out of range for TIME"):
-        t.TIME.coerce(datetime.timedelta(days=900_000_000))
+        t.TIME.coerce(datetime.timedelta(days=110_000))
     with pytest.raises(t.InvalidValue, match="out of range for TIME"):
         t.TIME.coerce("T#999999999999d")
 

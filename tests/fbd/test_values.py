@@ -15,10 +15,11 @@ from fbd.testing import Harness
 
 @pytest.mark.parametrize("tp, raw, text", [
     (t.BOOL, True, "TRUE"), (t.INT, -7, "-7"), (t.WORD, 255, "16#FF"),
-    (t.REAL, 1.5, "1.5"), (t.LREAL, 1e30, "1.0E+30"), (t.TIME, 1_500_000, "T#1s500ms"),
-    (t.DATE, 19753 * 86_400_000_000, "D#2024-01-31"),
-    (t.TOD, 43_200_500_000, "TOD#12:00:00.5"),
-    (t.DT, 19753 * 86_400_000_000 + 3_600_000_000, "DT#2024-01-31-01:00:00"),
+    (t.REAL, 1.5, "1.5"), (t.LREAL, 1e30, "1.0E+30"), (t.TIME, 1_500_000_000, "T#1s500ms"),
+    (t.TIME, 1_001, "T#1us1ns"), (t.TIME, -333_333, "T#-333us333ns"),
+    (t.DATE, 19753 * 86_400_000_000_000, "D#2024-01-31"),
+    (t.TOD, 43_200_500_000_000, "TOD#12:00:00.5"), (t.TOD, 43_200_000_333_333, "TOD#12:00:00.000333333"),
+    (t.DT, 19753 * 86_400_000_000_000 + 3_600_000_000_000, "DT#2024-01-31-01:00:00"),
     (t.STRING, "it's\n", "'it$'s$N'"),
 ])
 def test_every_elementary_value_reads_back_from_its_text(tp, raw, text):
@@ -38,7 +39,7 @@ def test_a_real_reads_as_the_shortest_text_of_its_single_precision_value():
 
 def test_a_literal_knows_its_type_from_its_spelling():
     assert v.parse_literal("INT#5") == (5, "INT")
-    assert v.parse_literal("T#2s") == (2_000_000, "TIME")
+    assert v.parse_literal("T#2s") == (2_000_000_000, "TIME")
     assert v.parse_literal("16#FF") == (255, None)
     assert v.parse_literal("'a$$b'") == ("a$b", "STRING")
     assert v.parse_literal("TOD#00:00:01")[1] == "TOD"
@@ -61,7 +62,12 @@ def test_hostile_literals_are_refused_in_one_line(text, why):
 def test_dates_and_times_of_day_read_as_python_dates():
     assert t.DATE.to_python(t.DATE.coerce("D#2024-02-29")) == dt.date(2024, 2, 29)
     assert t.TOD.to_python(t.TOD.coerce(dt.time(7, 30))) == dt.time(7, 30)
-    assert t.DT.coerce(dt.datetime(1970, 1, 2)) == 86_400_000_000
+    assert t.DT.coerce(dt.datetime(1970, 1, 2)) == 86_400_000_000_000
+    # the public form holds µs: a TIME's ns below them dropped toward zero, a date's floored
+    assert t.TIME.to_python(-1_999) == dt.timedelta(microseconds=-1)
+    assert t.DT.to_python(-1) == dt.datetime(1969, 12, 31, 23, 59, 59, 999999)
+    with pytest.raises(InvalidValue, match="1677-09-21 to 2262-04-11"):
+        t.DATE.coerce("D#2263-01-01")
     with pytest.raises(InvalidValue, match="not a date"):
         t.DATE.coerce("D#2023-02-29")
     assert t.by_name("time_of_day") is t.TOD and t.by_name("DATE_AND_TIME") is t.DT

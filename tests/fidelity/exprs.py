@@ -386,7 +386,7 @@ class Exprs:
         """``X_TO_T(e)``, guarded where C would be undefined."""
         sources = [s for s in self.types(ty.ELEMENTARY) if s != t and has(f"{s}_TO_{t}", t, s)]
         if t == "TIME" or t in ty.DATES:
-            # seconds in matiec; kept small enough for fbd's µs to hold them too
+            # seconds in matiec; kept small enough for 64-bit ns to hold them
             sources = [s for s in sources if s in ("SINT", "INT", "USINT", "UINT", "DINT", "BYTE", "WORD")
                        or s in ty.REALS or s in ty.DATES or s == "STRING"]
             if t in ty.DATES:

@@ -38,7 +38,8 @@ RULES = {
     "it) give the next day's date, a negative TOD, TOD#24:00:00":
         ((DIFFER,), lambda o, s: o.type in ("DATE", "DT", "TOD")
          and re.search(r"\b(DT_TO_(DATE|TOD)|DATE_AND_TIME_TO_(DATE|TIME_OF_DAY))\(", s)),
-    "documented: TIME here is in µs, matiec's in ns":
+    "documented: a TIME times or over a number is exact here (a REAL factor's product rounded to the "
+    "ns), through doubles in matiec (docs/st.md)":
         ((DIFFER,), lambda o, s: o.relation == "below 1 µs"),
 }
 

@@ -7,7 +7,7 @@ the oracle's cycle, each input written just before its scan as the oracle's
 the start of the scan). Values compare exactly: REAL and LREAL as the same
 double (a REAL here that is no binary32 value differs from every matiec REAL),
 the sign of a zero included, NaN equal to NaN (matiec's JSON drops its sign);
-TIME, DATE, TOD and DT in ns (here µs, matiec ns).
+TIME, DATE, TOD and DT in ns (both hold ns).
 
 Not compared: EN and ENO (matiec gives every FB instance both; here an FB
 has them only where a call names them) and the standard FBs' internal
@@ -121,8 +121,8 @@ def comparable(tp: str, mine, theirs):
     """(here, matiec) in one unit: ns for times, floats for reals, names for enumerations."""
     if tp in ("TIME", *ty.DATES):
         # the oracle prints tv_sec * 10**9 + tv_nsec as a C long long, which wraps 292 years
-        # from 0 (matiec's timespec holds more): so is ours read
-        mine_ns = (int(mine) * 1000 + 2**63) % 2**64 - 2**63
+        # from 0 (matiec's timespec holds more), as ours is held
+        mine_ns = (int(mine) + 2**63) % 2**64 - 2**63
         if tp == "TOD":   # the oracle prints a TOD's clock only: -1 s and 25 h as 23:59:59, 01:00:00
             mine_ns %= 86_400 * 10**9
         if tp != "TIME":

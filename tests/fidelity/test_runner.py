@@ -91,11 +91,12 @@ def test_the_sign_of_a_zero_counts_and_nans_agree():
 
 
 def test_times_compare_in_ns_and_below_a_microsecond_is_told_apart():
-    assert comparable("TIME", 1500, 1.5) == (1_500_000, 1_500_000)
-    here, there = comparable("TIME", 3333, 3.333333)       # T#10ms / 3: µs here, ns in matiec
-    assert (here, there) == (3_333_000, 3_333_333)
+    assert comparable("TIME", 1_500_000, 1.5) == (1_500_000, 1_500_000)
+    assert comparable("TIME", 3_333_333, 3.333333) == (3_333_333, 3_333_333)   # T#10ms / 3
+    here, there = comparable("TIME", 1, 0.0)        # T#1ms / 1000000: exact here, a double there
+    assert (here, there) == (1, 0)
     assert relation("TIME", here, there) == "below 1 µs"
-    assert relation("TIME", *comparable("TIME", 3000, 3.333333)) == ""
+    assert relation("TIME", *comparable("TIME", 3_000_000, 3.333333)) == ""
 
 
 def test_dates_and_enumerations_compare_as_matiec_prints_them():

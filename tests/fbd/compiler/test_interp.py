@@ -120,7 +120,7 @@ def test_now_and_time_values():
     net.output("DD", net.input("D", TIME))
     it, plc = lockstep(net, [{"D": "T#1s"}, {}, {}])
     assert it.get("T") == datetime.timedelta(milliseconds=10) == plc.get("T")
-    assert it.get_raw("D") == 1_000_000
+    assert it.get_raw("D") == 1_000_000_000
 
 
 def test_one_function_per_distinct_block_code():

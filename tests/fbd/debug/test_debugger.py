@@ -788,7 +788,7 @@ def test_plc_halt_ends_a_run_at_the_end_of_the_cycle_of_the_scan_that_asked():
 
 def test_format_value_writes_iec_text():
     from fbd import WORD
-    assert [format_value(BOOL, True), format_value(INT, -3), format_value(TIME, 1_500_000),
+    assert [format_value(BOOL, True), format_value(INT, -3), format_value(TIME, 1_500_000_000),
             format_value(REAL, 0.5), format_value(STRING, "it's"), format_value(WORD, 255),
             format_value(None, [1, 2])] == [
         "TRUE", "-3", "T#1s500ms", "0.5", "'it$'s'", "16#FF", "[1, 2]"]

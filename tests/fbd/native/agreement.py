@@ -11,7 +11,6 @@ zero, NaN, infinities, signed zero, the 2**53 boundary, halves);
 
 from __future__ import annotations
 
-import datetime
 import itertools
 import math
 import random
@@ -20,6 +19,7 @@ import blocks  # noqa: F401  (registers the library)
 from fbd import Network, Plc, registry
 from fbd import types as t
 from fbd.block import Extensible
+from fbd.values import format_time
 
 SKIP_TYPES = {t.STRING}             # STRING has no native form
 
@@ -111,8 +111,8 @@ def edge_values(tp):
 
 
 def api_value(tp, raw):
-    """A run-time value as Plc.set takes it (TIME as a timedelta)."""
-    return datetime.timedelta(microseconds=raw) if tp.kind == "time" else raw
+    """A run-time value as Plc.set takes it (TIME as its literal: a timedelta holds µs)."""
+    return format_time(raw) if tp.kind == "time" else raw
 
 
 def random_value(tp, rng: random.Random):
@@ -125,7 +125,7 @@ def random_value(tp, rng: random.Random):
         return rng.choice([rng.uniform(-1e6, 1e6), rng.uniform(-2, 2),
                            rng.uniform(-1e20, 1e20), float(rng.randint(-1000, 1000))])
     if tp.kind == "time":
-        return rng.choice([rng.randint(-10**7, 10**7), rng.randint(tp.min, tp.max)])
+        return rng.choice([rng.randint(-10**10, 10**10), rng.randint(tp.min, tp.max)])
     return rng.randint(tp.min, tp.max)
 
 

@@ -70,7 +70,7 @@ END_CONFIGURATION
 """
 
 # A value of every type at an edge: the extremes of the integers, a REAL that is not
-# a short decimal, a STRING beyond ASCII, a TIME with a µs part, dates far from 1970.
+# a short decimal, a STRING beyond ASCII, a TIME with a ns part, dates far from 1970.
 EDGES = {
     "BOOL": (True, ua.VariantType.Boolean),
     "SINT": (-128, ua.VariantType.SByte), "INT": (-32768, ua.VariantType.Int16),
@@ -83,16 +83,17 @@ EDGES = {
     "REAL": (struct.unpack("<f", struct.pack("<f", 0.1))[0], ua.VariantType.Float),
     "LREAL": (-1.2345678901234567e-300, ua.VariantType.Double),
     "STRING": ("Größe 20 °C, ok", ua.VariantType.String),
-    "TIME": (-1_234_567.891, ua.VariantType.Double),           # ms: T#-20m34s567ms891us
-    "DATE": (datetime.datetime(2126, 12, 31, tzinfo=datetime.timezone.utc),
+    "TIME": (-1_234_567.891234, ua.VariantType.Double),        # ms: T#-20m34s567ms891us234ns
+    "DATE": (datetime.datetime(2261, 12, 31, tzinfo=datetime.timezone.utc),
              ua.VariantType.DateTime),
-    "TOD": (86_399_999.999, ua.VariantType.Double),            # TOD#23:59:59.999999
-    "DT": (datetime.datetime(1601, 1, 1, 0, 0, 0, 1, tzinfo=datetime.timezone.utc),
+    "TOD": (86_399_999.999999, ua.VariantType.Double),         # TOD#23:59:59.999999999
+    "DT": (datetime.datetime(1678, 1, 1, 0, 0, 0, 1, tzinfo=datetime.timezone.utc),
            ua.VariantType.DateTime),
 }
-RUN_TIME = {"TIME": -1_234_567_891, "TOD": 86_399_999_999,
-            "DATE": (datetime.date(2126, 12, 31) - datetime.date(1970, 1, 1)).days * 86_400_000_000,
-            "DT": -11_644_473_599_999_999}
+RUN_TIME = {"TIME": -1_234_567_891_234, "TOD": 86_399_999_999_999,
+            "DATE": (datetime.date(2261, 12, 31) - datetime.date(1970, 1, 1)).days * 86_400_000_000_000,
+            "DT": ((datetime.datetime(1678, 1, 1) - datetime.datetime(1970, 1, 1))
+                   // datetime.timedelta(microseconds=1) + 1) * 1000}
 
 
 @pytest.fixture(scope="module")

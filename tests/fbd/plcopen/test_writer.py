@@ -570,7 +570,7 @@ def test_now_is_st_reading_the_clock_matiecs_timers_read_and_gives_what_now_give
     plc = Plc(net, cycle=1.0015)
     for t_ms, sec in NOW_IN_MATIEC:
         plc.scan()
-        assert (plc.get_raw("T"), plc.get("S")) == (round(t_ms * 1000), sec)
+        assert (plc.get_raw("T"), plc.get("S")) == (round(t_ms * 1_000_000), sec)
 
 
 def shifts() -> Network:

@@ -103,7 +103,7 @@ def test_timers_keep_wall_clock_time_across_skipped_cycles():
     # IN rises at wall time 0; the stall skips the cycles due at 10, 15 and 20 ms, and
     # the fourth scan is the one due at 30 ms: 30 ms of wall time, the 30 ms TON is done
     assert plc.stats.skipped == 3 and wall.sim[-1] == 30_000
-    assert plc.get("Q") is True and plc.get_raw("ET") == 30_000
+    assert plc.get("Q") is True and plc.get_raw("ET") == 30_000_000
 
 
 def test_an_unknown_policy_is_refused():
@@ -126,10 +126,10 @@ def test_skip_advances_the_clock_without_a_scan():
     assert (plc.now_us, plc.scans, plc.stats.skipped) == (10_000, 0, 2)
     plc.scan()                                 # the scan due at 10 ms
     plc.scan(2)
-    assert plc.get_raw("ET") == 10_000 and plc.scans == 3
+    assert plc.get_raw("ET") == 10_000_000 and plc.scans == 3
     plc.skip(1)
     plc.scan()                                 # due at 30 ms: ET 20 ms since IN rose at 10
-    assert plc.get_raw("ET") == 20_000 and plc.now_us == 35_000
+    assert plc.get_raw("ET") == 20_000_000 and plc.now_us == 35_000
 
 
 def test_skip_lets_other_tasks_run_as_they_fall_due():

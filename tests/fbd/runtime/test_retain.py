@@ -2,6 +2,8 @@
 and Python networks, inside FB instances too), and the retain file that keeps
 them (atomic, refused whole when torn or foreign, restored by path and type)."""
 
+import hashlib
+import json
 import os
 
 import pytest
@@ -242,7 +244,7 @@ def test_the_retain_file_round_trips_every_retained_value(tmp_path):
     (lambda b: b[:-3], "torn or damaged"),
     (lambda b: b.replace(b'"value":4', b'"value":5'), "torn or damaged"),
     (lambda b: b"PK\x03\x04" + b, "not a retain file"),
-    (lambda b: b.replace(b"fbd-retain 1", b"fbd-retain 9"), "of version 9"),
+    (lambda b: b.replace(b"fbd-retain 2", b"fbd-retain 9"), "of version 9"),
     (lambda b: b"", "not a retain file"),
 ])
 def test_a_torn_or_foreign_file_is_refused_whole(tmp_path, damage, says):
@@ -254,6 +256,24 @@ def test_a_torn_or_foreign_file_is_refused_whole(tmp_path, damage, says):
     with pytest.raises(FbdError, match=says) as e:
         snapshot.read(str(path))
     assert str(e.value).startswith(str(path))
+
+
+def test_a_version_1_file_written_when_time_held_microseconds_restores_its_times_in_ns(tmp_path):
+    source = ("PROGRAM prg VAR RETAIN t : TIME; d : DT; ts : ARRAY[1..2] OF TIME; n : INT;\n"
+              "changed : TIME; END_VAR n := n + 1; END_PROGRAM")
+    body = json.dumps({"program": "prg", "scan": 3, "time_us": 15000, "variables": [
+        {"path": "prg.t", "type": "TIME", "qualifier": "RETAIN", "value": 1500},
+        {"path": "prg.d", "type": "DT", "qualifier": "RETAIN", "value": 86_400_000_001},
+        {"path": "prg.ts", "type": "ARRAY [1..2] OF TIME", "qualifier": "RETAIN", "value": [1, -2]},
+        {"path": "prg.n", "type": "INT", "qualifier": "RETAIN", "value": 3},
+        {"path": "prg.changed", "type": "LINT", "qualifier": "RETAIN", "value": 7}]}).encode()
+    path = tmp_path / "old.retain"
+    path.write_bytes(f"fbd-retain 1 {len(body)} {hashlib.sha256(body).hexdigest()}\n".encode() + body)
+    plc = st_plc(source)
+    done = snapshot.restore(plc, snapshot.read(str(path)))
+    assert [plc.get_raw(p) for p in ("prg.t", "prg.d", "prg.ts", "prg.n")] == \
+        [1_500_000, 86_400_000_001_000, [1000, -2000], 3]
+    assert done.lines() == ["prg.changed: initialised (was LINT, is TIME)"]
 
 
 def test_a_write_that_fails_leaves_the_last_complete_file(tmp_path, monkeypatch):

@@ -30,7 +30,7 @@ def test_trace_records_every_scan_into_typed_arrays():
     assert len(tr) == 5
     assert tr["N"].tolist() == [1, 2, 3, 3, 3] and tr["N"].dtype == np.int64
     assert tr["EN_OUT"].tolist() == [True, True, True, False, False]
-    assert tr["T"].tolist() == [0, 5000, 10000, 15000, 20000]  # TIME in microseconds
+    assert tr["T"].tolist() == [0, 5_000_000, 10_000_000, 15_000_000, 20_000_000]  # TIME in ns
     assert tr["K"].tolist() == [0.5] * 5
     assert tr.scans.tolist() == [1, 2, 3, 4, 5]
     assert np.allclose(tr.times, [0, 0.005, 0.010, 0.015, 0.020])

@@ -57,6 +57,11 @@ def expected(csv: str) -> str:
 
 def resolve(plc, task_name, signals, program, column):
     """The value of one of matiec's columns (``x``, ``T1.Q``, ``a[3]``, ``g[1,2]``, ``p.X``)."""
+    return resolve_typed(plc, task_name, signals, program, column)[0]
+
+
+def resolve_typed(plc, task_name, signals, program, column):
+    """(value, its type) of one of matiec's columns, as :func:`resolve` reads it."""
     parts = re.findall(r"[A-Za-z_]\w*|\[[^\]]*\]", column)
     for cut in range(len(parts), 0, -1):
         names = [p for p in parts[:cut] if not p.startswith("[")]
@@ -79,8 +84,8 @@ def resolve(plc, task_name, signals, program, column):
             value, tp = value[k], c.fields[k].type
     c = tp.canonical
     if c.kind is t.Kind.ENUM:
-        return c.name_of(value)
-    return value
+        return c.name_of(value), c
+    return value, c
 
 
 def configuration_rows(source: str, columns: list[str], ticks: int, sets: dict | None = None,

@@ -2,7 +2,6 @@
 the rows matiec gave for one scenario (corpus_scans.json says which) are what
 the same scenario gives here, for every variable of the program."""
 
-import datetime
 import json
 import math
 import re
@@ -11,7 +10,8 @@ from pathlib import Path
 import pytest
 
 import fbd
-from tests.fbd.st.scans import resolve
+from fbd.values import DATES, NS_PER_US, Kind
+from tests.fbd.st.scans import resolve_typed
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parents[1] / "data" / "st"
@@ -51,9 +51,9 @@ def test_program_gives_matiecs_scans(name):
                 plc.write(f"{spec.name}:{path}", value)
         plc.scan()
         for column, theirs in row.items():
-            mine = resolve(plc, spec.name, signals, spec.program, column)
-            if isinstance(mine, datetime.timedelta):
-                mine = mine // datetime.timedelta(microseconds=1)
+            mine, tp = resolve_typed(plc, spec.name, signals, spec.program, column)
+            if tp.kind is Kind.TIME or tp.kind in DATES:
+                theirs *= NS_PER_US    # recorded in µs, held in ns
             assert same(mine, theirs), f"scan {scan}: {column} is {mine!r}, matiec {theirs!r}"
 
 

@@ -45,8 +45,8 @@ T#5000ms,TOD#10:00:00,T#3000ms,T#60000ms,T#60000ms,T#0ms
 
 
 def oracle_text(tp, raw) -> str:
-    """A TIME (µs) or TOD as the oracle prints it: T#50ms, TOD#00:00:01.5."""
-    return f"T#{raw / 1000:g}ms" if tp == "TIME" else format_tod(raw)
+    """A TIME (ns) or TOD as the oracle prints it: T#50ms, TOD#00:00:01.5."""
+    return f"T#{raw / 1e6:g}ms" if tp == "TIME" else format_tod(raw)
 
 
 def test_arrays_and_structures_of_time_and_tod_start_at_their_literals_as_in_matiec():
@@ -123,7 +123,7 @@ def test_globals_of_time_arrays_and_structures_start_at_their_literals_as_in_mat
     plc = project.plc()
     plc.scan()
     assert plc.get("inst:prg.x") == datetime.timedelta(seconds=8)
-    assert plc.globals["ga"] == [50_000, 1_000_000]
+    assert plc.globals["ga"] == [50_000_000, 1_000_000_000]
     alone = Harness(project.network("prg"))     # the program alone starts from them too
     alone.scan()
     assert alone.get("prg.x") == datetime.timedelta(seconds=8)

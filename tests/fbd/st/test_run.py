@@ -519,9 +519,10 @@ END_PROGRAM
 def test_mul_and_div_of_a_time_by_a_number_are_matiecs_multime_and_divtime():
     h = harness(TIME_SCALING)
     h.scan()
-    # matiec: T#2500ms T#25000ms T#2500ms T#30000ms T#3333.333333ms (ns there; µs here)
-    assert values(h, "Main", "abcdef") == dict(a=2_500_000, b=25_000_000, c=2_500_000,
-                                              d=30_000_000, e=3_333_333, f=3_333_333)
+    # matiec: T#2500ms T#25000ms T#2500ms T#30000ms T#3333.333333ms (ns, as here)
+    raw = {n: h.plc.get_raw(f"Main.{n}") for n in "abcdef"}
+    assert raw == dict(a=2_500_000_000, b=25_000_000_000, c=2_500_000_000, d=30_000_000_000,
+                       e=3_333_333_333, f=3_333_333_333)
 
 
 def test_mul_of_a_number_by_a_time_is_refused_as_matiec_refuses_it():
