@@ -13,7 +13,10 @@ in the body. From these, code generation leaves out what cannot act:
 * an array index's check when the index's range is within the bounds
   (``a[i]`` for ``FOR i := 0 TO 99`` and ``a : ARRAY[0..99]``);
 * FOR's general loop, when its end and step cannot change while it runs:
-  then it is a counted loop (``range`` in Python).
+  then it is a counted loop (``range`` in Python);
+* a WHILE that counts (:meth:`Ranges.counted_while`: ``i < 21`` tested, ``i := i
+  + 1`` its last statement and its only write of ``i``): ``i`` stays within
+  its value at entry .. 20 in the body, and the loop is a counted one too.
 
 The engines walk a body in order and tell :class:`Ranges` what they meet
 (each temporary assigned, each loop entered); a temporary assigned in several
@@ -73,6 +76,11 @@ class Ranges:
         """The body of ``s`` is written next (its variable's range holds there)."""
         self.loops.append((s.var.var.path.upper() if isinstance(s.var, ir.Ref) else None,
                            self.loop_range(s)))
+
+    def hold(self, path: str, r) -> None:
+        """The variable ``path`` stays within ``r`` in the statements written next
+        (until :meth:`leave`)."""
+        self.loops.append((path, r))
 
     def leave(self) -> None:
         self.loops.pop()
@@ -222,6 +230,96 @@ class Ranges:
         return innermost, step
 
 
+    def counted_while(self, s: ir.While, before: list):
+        """``(var, stop, step, body, inside)`` when WHILE counts a variable up to a
+        constant: its test ``var < stop`` (or ``var <= stop - 1``) with nothing
+        to compute first, its body ending with ``var := var + step`` (a positive
+        constant step; the body's only write of ``var``, an own variable no call
+        reaches), no CONTINUE skipping that step, and ``stop - 1 + step`` within
+        ``var``'s type, so the step never wraps and the body sees ``var`` rise
+        from its value at entry through at most ``stop - 1``. ``body`` is the
+        body without the step; ``inside`` ``var``'s range there (from the value
+        the last of the statements ``before`` the loop writing ``var`` gives it,
+        when that is an assignment), None if it would be empty. Else None: the loop is written as it is."""
+        cond = s.cond
+        if s.pre or type(cond) is not ir.Compare or cond.op not in ("<", "<=") \
+                or type(cond.a) is not ir.Ref or type(cond.b) is not ir.Const \
+                or type(cond.b.value) is not int:
+            return None
+        var = cond.a.var
+        path = var.path.upper()
+        own = type_range(var.type)
+        if (own is None or var.type.canonical.kind is not K.INT or "." in path
+                or var.section == "VAR_EXTERNAL"):
+            return None
+        body = _without_lines(s.body)
+        if len(body) < 2:
+            return None
+        add, store = body[-2], body[-1]
+        step = _step_of(add, path)
+        if (step is None or type(store) is not ir.Assign or not _is_var(store.target, path)
+                or _unnarrowed(store.value) is not add.names["OUT"]):
+            return None
+        stop = cond.b.value + (cond.op == "<=")
+        wide = type_range(add.block.bound_types.get("T"))
+        if wide is None or stop - 1 + step > min(own[1], wide[1]):
+            return None
+        rest = s.body[:s.body.index(add)]
+        while rest and type(rest[-1]) is ir.Line:
+            rest = rest[:-1]
+        if path in written(rest) or continues(rest):
+            return None
+        lo = own[0]
+        for st in reversed(before):         # the last value given to var before the loop
+            if type(st) is ir.Assign and _is_var(st.target, path):
+                r = self.of(st.value)
+                lo = max(lo, r[0]) if r is not None else lo
+                break
+            if type(st) is not ir.Line and path in written([st]):
+                break
+        return cond.a, stop, step, rest, ((lo, stop - 1) if lo <= stop - 1 else None)
+
+
+def _without_lines(body: list) -> list:
+    return [st for st in body if type(st) is not ir.Line]
+
+
+def _is_var(e, path: str) -> bool:
+    return type(e) is ir.Ref and e.var.path.upper() == path
+
+
+def _unnarrowed(e):
+    return e.a if type(e) is ir.Narrow else e
+
+
+def _step_of(s, path: str):
+    """The positive constant ``s`` adds to the variable ``path`` when ``s`` is
+    an integer ADD of the two into a temporary, else None."""
+    if type(s) is not ir.Code or s.block.name != "ADD" or s.block.n not in (None, 2):
+        return None
+    tp = s.block.bound_types.get("T")
+    if tp is None or tp.canonical.kind is not K.INT or type(s.names.get("OUT")) is not ir.Temp:
+        return None
+    a, b = s.names.get("IN1"), s.names.get("IN2")
+    if _is_var(b, path):
+        a, b = b, a
+    if (not _is_var(a, path) or type(b) is not ir.Const or type(b.value) is not int
+            or b.value <= 0):
+        return None
+    return b.value
+
+
+def continues(stmts) -> bool:
+    """Whether a CONTINUE of this loop (not of an inner one) is in ``stmts``."""
+    for s in stmts:
+        if isinstance(s, ir.Continue):
+            return True
+        if isinstance(s, (ir.If, ir.Case)):
+            if any(continues(lst) for lst in ir.children(s)):
+                return True
+    return False
+
+
 def _step(s: ir.For):
     if s.step is None:
         return 1
@@ -272,4 +370,4 @@ def written(body: list) -> set:
     return found
 
 
-__all__ = ["Ranges", "type_range", "written", "read_roots", "PLAIN"]
+__all__ = ["Ranges", "type_range", "written", "read_roots", "PLAIN", "continues"]

@@ -297,3 +297,88 @@ def test_mod_by_a_constant_is_stored_without_a_wrap_and_gives_matiecs_rows():
     wraps = [ln for ln in body.splitlines() if "_w if" in ln or "& 65535" in ln]
     # x, u and c's five branches are cut to their types; no remainder is, nor copied for the CASE
     assert len(wraps) == 7 and not any("_t" in ln for ln in wraps) and "_s" not in body
+
+
+COUNTED_WHILE = """
+PROGRAM prg
+  VAR
+    a : ARRAY[1..20] OF INT;
+    i, j, k, n, total, seed : INT;
+    b : SINT;
+    u : USINT;
+  END_VAR
+  seed := seed + 3;
+  i := 1;
+  total := 0;
+  WHILE i <= 20 DO
+    a[i] := a[i] + i * seed;
+    total := total + a[i] MOD 100;
+    i := i + 1;
+  END_WHILE;
+  j := seed MOD 5;
+  WHILE j < 19 DO
+    IF a[j + 1] MOD 7 = 3 THEN EXIT; END_IF;
+    j := j + 4;
+  END_WHILE;
+  k := seed;
+  WHILE k < 12 DO
+    n := n + k;
+    k := k + 1;
+  END_WHILE;
+  b := 100;
+  WHILE b < 120 DO
+    b := b + 70;
+    n := n + 1;
+  END_WHILE;
+  u := 251;
+  WHILE u <= 254 DO
+    u := u + 2;
+    n := n + 1;
+  END_WHILE;
+END_PROGRAM
+"""
+
+# matiec's oracle: --scans 6 (b wraps 100 -> -86 -> -16 -> 54 -> 124; j leaves by EXIT or
+# ends past 18; k starts at or past 12 from scan 4 on, and the loop does not run)
+COUNTED_WHILE_ROWS = """scan,t_ms,i,j,k,n,total,b,u,seed
+1,0,21,7,12,69,630,124,255,3
+2,20,21,21,12,126,990,124,255,6
+3,40,21,12,12,162,980,124,255,9
+4,60,21,18,12,168,900,124,255,12
+5,80,21,0,15,174,950,124,255,15
+6,100,21,19,18,180,1030,124,255,18"""
+
+
+def test_a_while_counting_up_to_a_constant_is_a_counted_loop_and_gives_matiecs_rows():
+    from fbd.compiler.pycode import compile_network
+    got = rows(COUNTED_WHILE, ["i", "j", "k", "n", "total", "b", "u", "seed"], 6, program="prg",
+               cycle_ms=20)
+    assert got == expected(COUNTED_WHILE_ROWS)
+    source = compile_network(load("w.st", text=COUNTED_WHILE).network("prg")).source()
+    body = source[:source.index("def _chunk_0")]
+    # i, j and k count in range loops; i's index checks and step cannot fail; j's index
+    # (from a MOD that may be negative) is checked
+    assert body.count("range(") == 3 and "v_I + 1" not in body
+    assert "_st_bounds(v_I" not in body and "_st_bounds(_t" in body
+    # b's step of 70 wraps past 127 and u's of 2 could pass 255: both tested at every turn
+    assert "while (v_B < 120):" in body and "while (v_U <= 254):" in body
+
+
+@pytest.mark.parametrize("test", ["x < 2000000", "x < lim"])
+def test_a_counted_while_stopped_by_the_watchdog_has_taken_the_step_of_every_run(test):
+    # x < lim is tested at every turn (lim could change): both stop alike
+    h = program(f"lim := 2000000; x := 0; WHILE {test} DO y := y + 1; x := x + 1; END_WHILE;",
+                decls="x, y, lim : DINT;")
+    with pytest.raises(fbd.FbdError, match=r"^gen\.st:4: in PROGRAM Main: watchdog"):
+        h.scan()
+    assert (h.get("Main.x"), h.get("Main.y")) == (1_000_000, 1_000_000)
+
+
+@pytest.mark.parametrize("test", ["x < 200", "x < lim"])
+def test_a_counted_while_holding_a_loop_counts_the_watchdog_at_every_turn(test):
+    h = program(f"lim := 200; x := 0; WHILE {test} DO FOR y := 1 TO 5000 DO z := z + 1; "
+                "END_FOR; x := x + 1; END_WHILE;", decls="x, y, z, lim : DINT;")
+    with pytest.raises(fbd.FbdError, match=r"^gen\.st:4: in PROGRAM Main: watchdog"):
+        h.scan()
+    # 199 turns of 1 + 5000 iterations, then the 200th runs the 4800 its budget has left
+    assert (h.get("Main.x"), h.get("Main.z")) == (199, 199 * 5000 + 4800)
