@@ -251,7 +251,8 @@ class PyEmitter:
         self._consumed = []
         for port, e in s.names.items():
             names[port] = self.operand(e) if port in inputs else self.place(e)
-        lines = code_lines(block, names, block.bound_types, self.fresh)
+        lines = self.mod_by_constant(s, names) or code_lines(block, names, block.bound_types,
+                                                              self.fresh)
         bounded = self.ranges.code_range(s)
         if bounded is not None:
             self.ranges.assigned(*bounded)
@@ -269,6 +270,22 @@ class PyEmitter:
                 return
         for text in lines:
             self.line(depth, text)
+
+    def mod_by_constant(self, s: ir.Code, names: dict):
+        """MOD of a signed integer by a positive constant as one expression: C's
+        remainder (the dividend's sign) without the library code's two ``abs``
+        calls and zero test, a plain ``%`` where the dividend cannot be negative.
+        None for any other block."""
+        d = s.names.get("IN2")
+        if (s.block.name != "MOD" or type(d) is not ir.Const or type(d.value) is not int
+                or d.value <= 0 or not s.block.bound_types["T"].canonical.signed):
+            return None
+        a, out = names["IN1"], names["OUT"]
+        if self.ranges.within(s.names["IN1"], 0, d.value - 1):
+            return [f"{out} = {a}"]
+        if self.ranges.within(s.names["IN1"], 0, 1 << 64):
+            return [f"{out} = {a} % {d.value}"]
+        return [f"{out} = {a} % {d.value} if {a} >= 0 else -(-{a} % {d.value})"]
 
     def check(self, s: ir.Check, depth: int) -> None:
         r = self.ranges.of(s.value)

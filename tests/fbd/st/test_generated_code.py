@@ -8,6 +8,8 @@ the POU's function by values gives (the interpreter runs that one); and a
 long body cut into functions of a few statements each runs as it did whole,
 a RETURN in one part ending the scan's call."""
 
+import re
+
 import pytest
 
 import fbd
@@ -295,8 +297,11 @@ def test_mod_by_a_constant_is_stored_without_a_wrap_and_gives_matiecs_rows():
     assert got == expected(MOD_ROWS)
     body = compile_network(load("m.st", text=MOD_PROGRAM).network("prg")).source()
     wraps = [ln for ln in body.splitlines() if "_w if" in ln or "& 65535" in ln]
-    # x, u and c's five branches are cut to their types; no remainder is, nor copied for the CASE
-    assert len(wraps) == 7 and not any("_t" in ln for ln in wraps) and "_s" not in body
+    # x, u and c's five branches are cut to their types; no remainder is, nor copied for the
+    # CASE, nor takes the library's abs() and zero test; u's (unsigned) and x's are one operator
+    assert len(wraps) == 7 and not any("_t" in ln for ln in wraps) and "abs(" not in body
+    assert "s[5] = (s[1] % 10)" in body and "= (s[0] % 4 if s[0] >= 0 else -(-s[0] % 4))" in body
+    assert not re.search(r"_s\d+ = _", body)
 
 
 COUNTED_WHILE = """
@@ -382,3 +387,36 @@ def test_a_counted_while_holding_a_loop_counts_the_watchdog_at_every_turn(test):
         h.scan()
     # 199 turns of 1 + 5000 iterations, then the 200th runs the 4800 its budget has left
     assert (h.get("Main.x"), h.get("Main.z")) == (199, 199 * 5000 + 4800)
+
+
+MOD_RANGES = """
+PROGRAM prg
+  VAR i, p, q, r, seed : INT; END_VAR
+  seed := seed + 7;
+  p := 0; q := 0; r := 0;
+  FOR i := 0 TO 20 DO
+    p := p * 3 + i MOD 4;
+    q := q + (i MOD 30) * seed;
+  END_FOR;
+  FOR i := -9 TO 9 DO
+    r := r * 5 + i MOD 4;
+  END_FOR;
+END_PROGRAM
+"""
+
+# matiec's oracle: --scans 4
+MOD_RANGES_ROWS = """scan,t_ms,p,q,r,seed
+1,0,-14898,1470,1352,7
+2,20,-14898,2940,1352,14
+3,40,-14898,4410,1352,21
+4,60,-14898,5880,1352,28"""
+
+
+def test_mod_of_a_dividend_the_ranges_bound_is_a_plain_remainder_or_none_and_gives_matiecs_rows():
+    from fbd.compiler.pycode import compile_network
+    assert rows(MOD_RANGES, ["p", "q", "r", "seed"], 4, program="prg", cycle_ms=20) == \
+        expected(MOD_RANGES_ROWS)
+    body = compile_network(load("m.st", text=MOD_RANGES).network("prg")).source()
+    # i in 0..20: i MOD 4 is Python's %, i MOD 30 is i; in -9..9 the sign is C's
+    assert "(v_I % 4)" in body and "% 30" not in body and "(v_Q + (v_I * v_SEED))" in body
+    assert "(v_I % 4 if v_I >= 0 else -(-v_I % 4))" in body
