@@ -76,7 +76,7 @@ class PyEmitter:
         self._last_folded = None
         self._consumed: list = []   # the folded expressions written since it was emptied
         self.census = census(code)
-        self._entry = []            # the statements before a WHILE, in its list
+        self._at = ([], 0)          # the list of the statement being written, its index
         access.bind(self)
 
     # -- scaffolding -------------------------------------------------------------
@@ -167,8 +167,7 @@ class PyEmitter:
         try:
             for k, s in enumerate(stmts):
                 self._fold = fold_into(self.census, self.ranges, ahead, k)
-                if type(s) is ir.While:
-                    self._entry = stmts[:k]
+                self._at = (stmts, k)
                 self.stmt(s, depth)
         finally:
             self._fold = None
@@ -516,7 +515,9 @@ class PyEmitter:
 
     def while_(self, s: ir.While, depth: int) -> None:
         # the stepped variant keeps every statement, the step's line a stop too
-        counted = None if self.stepped else self.ranges.counted_while(s, self._entry)
+        stmts, k = self._at
+        before = stmts[:k] if k < len(stmts) and stmts[k] is s else []
+        counted = None if self.stepped else self.ranges.counted_while(s, before)
         if counted is not None:
             return self.counted_while(s, counted, depth)
         if s.pre:

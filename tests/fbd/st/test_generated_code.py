@@ -420,3 +420,13 @@ def test_mod_of_a_dividend_the_ranges_bound_is_a_plain_remainder_or_none_and_giv
     # i in 0..20: i MOD 4 is Python's %, i MOD 30 is i; in -9..9 the sign is C's
     assert "(v_I % 4)" in body and "% 30" not in body and "(v_Q + (v_I * v_SEED))" in body
     assert "(v_I % 4 if v_I >= 0 else -(-v_I % 4))" in body
+
+
+@pytest.mark.parametrize("start", ["i := 1; i := i - 5;", "i := 1; IF x > 0 THEN i := -4; END_IF;"])
+def test_a_counted_while_keeps_its_index_check_where_the_counter_may_start_below_the_array(start):
+    # the range comes from the last statement writing i before the loop: -4 may reach a[i]
+    h = program(f"x := 1; {start}\nWHILE i <= 20 DO y := y + a[i]; i := i + 1; END_WHILE;",
+                decls="a : ARRAY[1..20] OF DINT; i, x, y : DINT;")
+    with pytest.raises(fbd.FbdError, match=r"^gen\.st:5: in PROGRAM Main: .*index -4"):
+        h.scan()
+    assert h.get("Main.i") == -4
