@@ -24,7 +24,7 @@ the chain grows long (so 200 ELSIFs nest no deeper than 2); CASE as a binary
 decision tree over the labels' intervals (about log2(n) comparisons, never
 n); FOR whose end and step do not change inside the loop as Python's
 ``for ... in range`` (the watchdog paid once ahead where the loop holds no
-other loop), and so a WHILE that counts a variable up to a constant; the
+other loop), and so a WHILE that counts a variable to a constant; the
 wrap-around of an integer operator and an array's index
 check left out where the operands' ranges (:mod:`.ranges`) prove they cannot
 act; a temporary read once, by a statement just after it, written as its
@@ -530,7 +530,7 @@ class PyEmitter:
         self.loop_body(s.body, depth + 1)
 
     def counted_while(self, s: ir.While, counted, depth: int) -> None:
-        """A WHILE counting ``var`` up to a constant (:meth:`.ranges.Ranges.counted_while`)
+        """A WHILE counting ``var`` to a constant (:meth:`.ranges.Ranges.counted_while`)
         as ``for ... in range`` over the values its body sees, the step left out of
         the body: after the last run ``var`` is its value at entry plus a step per
         run, as the WHILE leaves it; EXIT leaves it where the body saw it. The
@@ -558,8 +558,9 @@ class PyEmitter:
         self.ranges.leave()
         self.exits.pop()
         self.line(depth, "else:")
-        per_run = f"{step} * " if step != 1 else ""
-        self.line(depth + 1, f"{var} = {first} + {per_run}len({values})")
+        runs = {1: f" + len({values})", -1: f" - len({values})"}.get(step,
+                                                                    f" + {step} * len({values})")
+        self.line(depth + 1, f"{var} = {first}{runs}")
         if innermost:
             self.line(depth + 1, f"if {count} > _wd: _st_watchdog({s.where!r})")
             self.line(depth + 1, f"_wd -= {count}")

@@ -15,8 +15,9 @@ in the body. From these, code generation leaves out what cannot act:
 * FOR's general loop, when its end and step cannot change while it runs:
   then it is a counted loop (``range`` in Python);
 * a WHILE that counts (:meth:`Ranges.counted_while`: ``i < 21`` tested, ``i := i
-  + 1`` its last statement and its only write of ``i``): ``i`` stays within
-  its value at entry .. 20 in the body, and the loop is a counted one too.
+  + 1`` its last statement and its only write of ``i``; or down, ``i > 0`` and
+  ``i := i - 1``): ``i`` stays within its value at entry .. 20 in the body,
+  and the loop is a counted one too.
 
 The engines walk a body in order and tell :class:`Ranges` what they meet
 (each temporary assigned, each loop entered); a temporary assigned in several
@@ -231,18 +232,21 @@ class Ranges:
 
 
     def counted_while(self, s: ir.While, before: list):
-        """``(var, stop, step, body, inside)`` when WHILE counts a variable up to a
-        constant: its test ``var < stop`` (or ``var <= stop - 1``) with nothing
-        to compute first, its body ending with ``var := var + step`` (a positive
-        constant step; the body's only write of ``var``, an own variable no call
-        reaches), no CONTINUE skipping that step, and ``stop - 1 + step`` within
-        ``var``'s type, so the step never wraps and the body sees ``var`` rise
-        from its value at entry through at most ``stop - 1``. ``body`` is the
-        body without the step; ``inside`` ``var``'s range there (from the value
-        the last of the statements ``before`` the loop writing ``var`` gives it,
-        when that is an assignment), None if it would be empty. Else None: the loop is written as it is."""
+        """``(var, stop, step, body, inside)`` when WHILE counts a variable to a
+        constant: its test ``var < c`` or ``var <= c`` (``>``, ``>=`` counting
+        down) with nothing to compute first, its body ending with ``var := var
+        + step`` (or ``- step``; a constant of the test's direction, the body's
+        only write of ``var``, an own variable no call reaches), no CONTINUE
+        skipping that step, and the step from the last value the test lets in
+        within ``var``'s type, so it never wraps: the body sees ``var`` run
+        from its value at entry towards ``stop``, which it never reaches, as
+        ``range(var, stop, step)``. ``body`` is the body without the step;
+        ``inside`` ``var``'s range there (bounded on the far side by the value
+        the last of the statements ``before`` the loop writing ``var`` gives
+        it, when that is an assignment), None if it would be empty. Else None:
+        the loop is written as it is."""
         cond = s.cond
-        if s.pre or type(cond) is not ir.Compare or cond.op not in ("<", "<=") \
+        if s.pre or type(cond) is not ir.Compare or cond.op not in ("<", "<=", ">", ">=") \
                 or type(cond.a) is not ir.Ref or type(cond.b) is not ir.Const \
                 or type(cond.b.value) is not int:
             return None
@@ -260,24 +264,27 @@ class Ranges:
         if (step is None or type(store) is not ir.Assign or not _is_var(store.target, path)
                 or _unnarrowed(store.value) is not add.names["OUT"]):
             return None
-        stop = cond.b.value + (cond.op == "<=")
+        up = cond.op[0] == "<"
+        stop = cond.b.value + (cond.op == "<=") - (cond.op == ">=")
+        last = stop - 1 if up else stop + 1        # the last value the body may see
         wide = type_range(add.block.bound_types.get("T"))
-        if wide is None or stop - 1 + step > min(own[1], wide[1]):
+        if (up != (step > 0) or wide is None
+                or not max(own[0], wide[0]) <= last + step <= min(own[1], wide[1])):
             return None
         rest = s.body[:s.body.index(add)]
         while rest and type(rest[-1]) is ir.Line:
             rest = rest[:-1]
         if path in written(rest) or continues(rest):
             return None
-        lo = own[0]
+        first = own
         for st in reversed(before):         # the last value given to var before the loop
             if type(st) is ir.Assign and _is_var(st.target, path):
-                r = self.of(st.value)
-                lo = max(lo, r[0]) if r is not None else lo
+                first = self.of(st.value) or own
                 break
             if type(st) is not ir.Line and path in written([st]):
                 break
-        return cond.a, stop, step, rest, ((lo, stop - 1) if lo <= stop - 1 else None)
+        lo, hi = (max(first[0], own[0]), last) if up else (last, min(first[1], own[1]))
+        return cond.a, stop, step, rest, ((lo, hi) if lo <= hi else None)
 
 
 def _without_lines(body: list) -> list:
@@ -293,20 +300,22 @@ def _unnarrowed(e):
 
 
 def _step_of(s, path: str):
-    """The positive constant ``s`` adds to the variable ``path`` when ``s`` is
-    an integer ADD of the two into a temporary, else None."""
-    if type(s) is not ir.Code or s.block.name != "ADD" or s.block.n not in (None, 2):
+    """The constant (not 0) ``s`` adds to the variable ``path`` when ``s`` is an
+    integer ADD of the two, or SUB of the constant from it, into a temporary;
+    else None."""
+    if (type(s) is not ir.Code or s.block.name not in ("ADD", "SUB")
+            or s.block.n not in (None, 2)):
         return None
     tp = s.block.bound_types.get("T")
     if tp is None or tp.canonical.kind is not K.INT or type(s.names.get("OUT")) is not ir.Temp:
         return None
     a, b = s.names.get("IN1"), s.names.get("IN2")
-    if _is_var(b, path):
+    if s.block.name == "ADD" and _is_var(b, path):
         a, b = b, a
     if (not _is_var(a, path) or type(b) is not ir.Const or type(b.value) is not int
-            or b.value <= 0):
+            or not b.value):
         return None
-    return b.value
+    return b.value if s.block.name == "ADD" else -b.value
 
 
 def continues(stmts) -> bool:
