@@ -39,7 +39,7 @@ from .configuration import GlobalsLink
 from .online import Change, _change
 from .retain import Carried, Variable, carry, variables
 
-__all__ = ["ConfigurationChange", "Prepared", "prepare", "replace_configuration"]
+__all__ = ["ConfigurationChange", "Prepared", "prepare", "preview", "replace_configuration"]
 
 
 @dataclass
@@ -138,6 +138,13 @@ def _show(what: str, value) -> str:
     return str(value)
 
 
+def preview(plc, project) -> ConfigurationChange:
+    """What :func:`replace_configuration` would do with ``project`` (a Project or
+    what :func:`prepare` made), changing nothing in ``plc``."""
+    prepared = project if isinstance(project, Prepared) else prepare(plc, project)
+    return _changes(plc, prepared, apply=False)
+
+
 def replace_configuration(plc, prepared: Prepared) -> ConfigurationChange:
     """Run ``prepared`` (see :func:`prepare`) from the next scan on, keeping what
     matches (see the module's text). Call it between scans, on the PLC's thread."""
@@ -146,29 +153,41 @@ def replace_configuration(plc, prepared: Prepared) -> ConfigurationChange:
     if plc._stepping is not None:
         raise FbdError(f"scan {plc.main.scans + 1} is being stepped into, block by block; "
                        f"finish it before an online change")
+    change = _changes(plc, prepared, apply=True)
+    for listener in list(plc.replaced):
+        listener(plc, change)
+    return change
+
+
+def _changes(plc, prepared: Prepared, apply: bool) -> ConfigurationChange:
+    """Carry the running values into the prepared PLC's tables (applied: and run
+    them); a preview's carried values are carried again when it is applied."""
     built = prepared.built
     change = ConfigurationChange(plc.names.configuration)
     change.globals = _carry_globals(plc.globals, built.globals)
+    change.names = {instance.name: instance.iec_path
+                    for instance in built.names.instances.values()}
     by_name = {tk.name.upper(): tk for tk in built.tasks}
     for task in plc.tasks:
         new = by_name[task.name.upper()]
         change.instances[task.name] = _without_globals(
-            _change(plc, new.program, task, apply=True, table=new.s), task, new)
+            _change(plc, new.program, task, apply=apply, table=new.s), task, new)
+        if not apply:
+            continue
         task.follow(new.program, new.held)
         task.bound, task.starts = new.bound, new.starts
         _relink(task, new)
         if task.trigger is not None:
             new.trigger.last = task.trigger.last
             task.trigger = new.trigger
+    if not apply:
+        return change
     plc.restarts[plc.restarts.index(plc.globals.restart)] = built.globals.restart
     plc.globals = built.globals
     names = built.names
     for instance in names.instances.values():
         instance.task = next(tk for tk in plc.tasks if tk.name == instance.task.name)
     plc.names = names
-    change.names = {instance.name: instance.iec_path for instance in names.instances.values()}
-    for listener in list(plc.replaced):
-        listener(plc, change)
     return change
 
 
