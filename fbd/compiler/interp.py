@@ -212,7 +212,7 @@ class Interpreter:
 
     # -- reading -------------------------------------------------------------------------
     def get_raw(self, path: str):
-        """The value of a signal as blocks compute with it (TIME in integer µs)."""
+        """The value of a signal as blocks compute with it (TIME in integer ns)."""
         info = self.program.signal(path)
         if info.slot is None:
             return info.const

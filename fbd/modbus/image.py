@@ -189,8 +189,8 @@ def _encoder(tp: t.DataType, count: int):
         return lambda raw: [int(raw) & mask]
     shifts = [16 * (count - 1 - k) for k in range(count)]
     if tp.kind is Kind.TIME or tp.kind in DATES:
-        # a client reads µs, as before TIME and the dates held ns (what OpenPLC's own
-        # map has no type for, it sees in the unit it always did): the public value's
+        # a client reads µs, as it did before TIME and the dates held ns: the µs of the
+        # public value (a TIME's toward zero, a date's floored)
         micros = (lambda raw: int(raw) // NS_PER_US if raw >= 0 else -(-int(raw) // NS_PER_US)) \
             if tp.kind is Kind.TIME else (lambda raw: int(raw) // NS_PER_US)
         return lambda raw: [(micros(raw) & mask) >> sh & 0xFFFF for sh in shifts]

@@ -150,7 +150,7 @@ def _initialise(names: ConfigurationNames, init, error) -> None:
 
 def _start(tp, start):
     """A global's initial value in run-time form. A front end gives it as run-time
-    (ST: a TIME in µs) or as a port takes it (PLCopen: a TIME as a timedelta); an
+    (ST: a TIME in ns) or as a port takes it (PLCopen: a TIME as a timedelta); an
     ARRAY's or STRUCT's is the run-time list itself, which coerce would check again
     as a user's value (and refuse a TIME element, a number without a unit)."""
     if tp.mutable:

@@ -454,7 +454,7 @@ class Plc(Operation):
         return info.type.to_python(raw) if info.type is not None else raw
 
     def get_raw(self, path: str):
-        """As :meth:`get` but TIME stays integer µs (what blocks compute with)."""
+        """As :meth:`get` but TIME stays integer ns (what blocks compute with)."""
         task, info = self._locate(path)
         return info.const if info.slot is None else task.s[info.slot]
 

@@ -247,7 +247,7 @@ _LITERALS_OF = {t.Kind.BOOL: ("bool", "int"), t.Kind.INT: ("int",), t.Kind.BITS:
 def _given(tp: t.DataType, raw):
     """A run-time value as the types' constructors take an initial value: in the
     public form (:meth:`fbd.types.DataType.to_python`), which they check and turn
-    back (a TIME's µs would be refused there as a number without a unit)."""
+    back (a TIME's ns would be refused there as a number without a unit)."""
     return None if raw is None else tp.to_python(raw)
 
 

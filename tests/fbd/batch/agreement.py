@@ -23,6 +23,7 @@ from fbd.batch import BatchHarness
 from fbd.compiler import compile_network
 from fbd.native import available, compile_native
 from fbd.native.engines import engine_of
+from fbd.values import NS_PER_US
 
 CYCLE_US = 5000
 #: the batch engines, the native one where llvmlite is installed
@@ -69,14 +70,14 @@ class Pair:
         self.scans = 0
 
     def set(self, name: str, values: list) -> None:
-        """Write input ``name``: one raw value (TIME in µs) per instance."""
+        """Write input ``name``: one raw value (TIME in ns) per instance."""
         slot = self.program.inputs[name]
         tp = self.program.input_types[name]
         for _program, tables in self.runs:
             for table, v in zip(tables, values):
                 table[slot] = v
         if tp is TIME:
-            arr = np.array(values, dtype=np.int64).view("timedelta64[us]")
+            arr = np.array(values, dtype=np.int64).view("timedelta64[ns]")
         elif tp is STRING:
             arr = np.empty(self.lanes, dtype=object)
             arr[...] = values
@@ -85,7 +86,7 @@ class Pair:
         self.batch.set({name: arr})
 
     def scan(self) -> None:
-        now = self.scans * CYCLE_US
+        now = self.scans * CYCLE_US * NS_PER_US     # the scan's clock, a TIME in ns
         for program, tables in self.runs:
             for table in tables:
                 program.scan(table, now)

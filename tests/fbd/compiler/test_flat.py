@@ -67,7 +67,7 @@ def test_every_backend_runs_the_same_form_to_the_same_values():
     it = Interpreter(flat)
     s = program.new_table()
     for scan in range(5):
-        program.scan(s, scan * 5000)
+        program.scan(s, scan * 5_000_000)        # the clock a program reads: ns
         it.scan(scan * 5000)
         for path in ("COUNT", "LATE", "late.OUT", "count.OUT"):
             assert s[flat.signal(path).slot] == it.get_raw(path), (scan, path)
