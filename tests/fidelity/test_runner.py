@@ -100,20 +100,21 @@ def test_times_compare_in_ns_and_below_a_microsecond_is_told_apart():
 
 
 def test_dates_and_enumerations_compare_as_matiec_prints_them():
-    us = ((19753 * 86400 + 12 * 3600) * 10**6) + 500_000        # 2024-01-31-12:00:00.5
-    assert same("DT", *comparable("DT", us, "DT#2024-01-31-12:00:00.5"))
-    assert same("TOD", *comparable("TOD", 500_000, "TOD#00:00:00.5"))
-    assert same("DATE", *comparable("DATE", 19753 * 86400 * 10**6, "D#2024-01-31"))
+    ns = ((19753 * 86400 + 12 * 3600) * 10**9) + 500_000_000    # 2024-01-31-12:00:00.5
+    assert same("DT", *comparable("DT", ns, "DT#2024-01-31-12:00:00.5"))
+    assert same("TOD", *comparable("TOD", 500_000_000, "TOD#00:00:00.5"))
+    assert same("DATE", *comparable("DATE", 19753 * 86400 * 10**9, "D#2024-01-31"))
     assert same("E_1", *comparable("E_1", "e_1_b", "E_1#E_1_B"))
     assert not same("E_1", *comparable("E_1", "e_1_a", "E_1#E_1_B"))
 
 
 def test_times_beyond_292_years_compare_as_the_oracle_prints_them():
-    # seeds 2129 and 2174: the oracle's C long long of ns wrapped; matiec's rows, scan 10 and 4
-    assert same("DT", *comparable("DT", 9517824000000000, "DT#1687-01-20-00:25:26.290448384"))
-    assert same("TIME", *comparable("TIME", 11322800793750000, -7123943279959.552))
-    assert not same("TIME", *comparable("TIME", 11322800793751000, -7123943279959.552))
-    assert same("TOD", *comparable("TOD", -1_000_000, "TOD#23:59:59"))     # -1 s, read as its clock
+    # seeds 2129 and 2174: the oracle's C long long of ns wrapped, as a 64-bit ns wraps here
+    # (9517824000000000 µs, 11322800793750000 µs); matiec's rows, scan 10 and 4
+    assert same("DT", *comparable("DT", -8928920073709551616, "DT#1687-01-20-00:25:26.290448384"))
+    assert same("TIME", *comparable("TIME", -7123943279959551616, -7123943279959.552))
+    assert not same("TIME", *comparable("TIME", -7123943279958551616, -7123943279959.552))
+    assert same("TOD", *comparable("TOD", -1_000_000_000, "TOD#23:59:59"))     # -1 s, read as its clock
 
 
 def test_signatures_leave_out_what_differs_from_one_program_to_the_next():
