@@ -136,7 +136,7 @@ def test_a_stepped_scan_leaves_exactly_the_table_a_normal_scan_leaves():
         assert stepped.main.s == normal.main.s, f"scan {k + 1}"
         assert (stepped.scans, stepped.now_us) == (normal.scans, normal.now_us)
     # the plant did work: the timer ran out, the counter counted and was reset
-    assert tr_normal["ton.ET"].max() == 12_000 and normal.get("EARLY") > 0
+    assert tr_normal["ton.ET"].max() == 12_000_000 and normal.get("EARLY") > 0
     assert tr_normal["RUN"].tolist()[5:8] == [True, False, False]
     assert tr_stepped.csv_text() == tr_normal.csv_text()
     assert stepped.stats.count == normal.stats.count == 12
@@ -641,7 +641,7 @@ def test_the_trend_records_every_scan_the_debugger_runs_and_exports_csv_and_vcd(
     dbg.advance(0.010)
     assert tr.scans.tolist() == [1, 2, 3, 4, 5]
     assert tr["N"].tolist() == [1, 2, 3, 4, 5]
-    assert tr["ton.ET"].tolist() == [0, 5000, 10000, 12000, 12000]
+    assert tr["ton.ET"].tolist() == [0, 5_000_000, 10_000_000, 12_000_000, 12_000_000]
     rows = list(csv.reader(io.StringIO(tr.csv_text())))
     assert rows[0] == ["scan", "time_s", "RUN", "N", "ton.ET"]
     assert rows[3] == ["3", "0.010000", "1", "3", "0.010000"]
