@@ -80,7 +80,7 @@ CASES = [
          f"{'9' * 190} values for ARRAY [0..1] OF INT, which has 2", "2:42: in PROGRAM prg"),
     Case("task-interval-beyond-time",
          _program("", tail=_configuration("INTERVAL := T#1000000000d, PRIORITY := 1")),
-         "T#1000000000d is out of range for TIME (about ±106,751,991 days", "6:20: in CONFIGURATION c"),
+         "T#1000000000d is out of range for TIME (about ±106,751 days", "6:20: in CONFIGURATION c"),
     Case("time-beyond-time", _program("t : TIME;", "t := T#200000000d;"),
          "T#200000000d is out of range for TIME", "3:6: in PROGRAM prg"),
     Case("type-aliases-600-deep", _chain("t{k} : t{j};"), "built on 33 types", "33:2"),

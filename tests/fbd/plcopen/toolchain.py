@@ -298,9 +298,9 @@ def canonical(value, type_name: str):
 
 def from_matiec(row: list, types: list) -> list:
     """A row of matiec-oracle's values as :func:`canonical` has fbd's: its TIME is in
-    milliseconds of matiec's nanoseconds, compared at the microsecond (fbd's TIME
-    counts microseconds; matiec computes DIV_TIME, MUL_TIME on nanoseconds)."""
-    return [round(v * 1000) if tp == "TIME" else v for v, tp in zip(row, types)]
+    milliseconds of matiec's nanoseconds, compared at the nanosecond (fbd's TIME
+    counts nanoseconds too)."""
+    return [round(v * 1_000_000) if tp == "TIME" else v for v, tp in zip(row, types)]
 
 
 def fbd_rows(network, script) -> tuple[list, list, list]:
