@@ -433,6 +433,10 @@ def compile_unit(unit: A.CompilationUnit, *, filename: str | None = None, librar
             out[pou.name] = block_type(info, starts)
         except FbdError as e:
             out.errors[pou.name] = e
+    # every body is now in the engines' form, which names its variables itself: the
+    # map from each name in the source to its symbol (a dict of every use, 450,000
+    # entries for 100,000 statements) has served
+    ctx.analysis.resolved = {}
     return out
 
 
