@@ -13,7 +13,10 @@ dict (a :class:`CompiledUnit`) of POU name -> Block subclass, in source order;
 can be called from ST but has no block form: a wire cannot be written back),
 ``.infos`` the :class:`~fbd.st.model.PouInfo` of each (interface, state,
 the body in the engines' form in ``.code``, :mod:`fbd.st.ir`). A problem in the source raises
-:class:`~fbd.st.errors.StSemanticError` naming file:line:col and POU.
+:class:`~fbd.st.errors.StSemanticError` naming file:line:col and POU. The unit's
+analysis (``.context.analysis``) keeps its declarations but not what each use of a
+name denotes (a map of every use, let go once the bodies are compiled):
+:func:`fbd.st.analyze` gives that.
 
 * ``filename``: for messages (default ``unit.filename``).
 * ``library``: the :class:`fbd.st.stdlib.Library` the semantic layer checks
