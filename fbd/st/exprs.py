@@ -152,7 +152,7 @@ class ExprCompiler(CallCompiler):
         if expected is not None:
             ck = expected.canonical.kind
             if kind == "int" and ck in (K.INT, K.BITS):
-                return ir.Const(self.types.literal(e, expected), expected), expected
+                return self.int_const(self.types.literal(e, expected), expected), expected
             if kind == "int" and ck is K.BOOL and value in (0, 1):
                 return ir.Const(bool(value), t.BOOL), t.BOOL
             if kind == "real" and ck is K.REAL:   # C's double literal: see ir.Expr.wide
@@ -339,6 +339,16 @@ class ExprCompiler(CallCompiler):
         self.emit(ir.Code(block, names))
         self.uses(block)
         return first, first.type
+
+    def int_const(self, value: int, tp) -> ir.Const:
+        """The one Const of an integer ``value`` of type ``tp`` in this body, as
+        :meth:`ref` is a variable's: most literals of a long body are the same few
+        numbers (the Const keeps ``tp``, and so its id, alive)."""
+        key = (value, id(tp))
+        const = self._consts.get(key)
+        if const is None:
+            const = self._consts[key] = ir.Const(value, tp)
+        return const
 
     # -- variables ---------------------------------------------------------------
     def ref(self, var) -> ir.Ref:

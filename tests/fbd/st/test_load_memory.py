@@ -17,18 +17,29 @@ END_PROGRAM
 """
 
 
-def _refs(code) -> list:
+def _exprs(code, cls) -> list:
     return [e for stmt in ir.walk(code.body) for top in ir.exprs_of(stmt)
-            for e in ir.iter_exprs(top) if isinstance(e, ir.Ref)]
+            for e in ir.iter_exprs(top) if isinstance(e, cls)]
 
 
 def test_every_read_and_write_of_a_variable_in_a_body_is_the_same_ref():
     info = compile_unit(parse(_COUNTER)).infos["prg"]
-    refs = _refs(info.code)
+    refs = _exprs(info.code, ir.Ref)
     by_name = {}
     for r in refs:
         by_name.setdefault(r.var.name, set()).add(id(r))
     assert len(refs) >= 8 and {name: len(ids) for name, ids in by_name.items()} == {"a": 1, "b": 1}
+
+
+def test_an_integer_literal_repeated_in_a_body_is_one_const_per_value_and_type():
+    text = """PROGRAM prg
+  VAR a : INT; w : WORD; END_VAR
+  a := a + 7; a := a * 7; a := a - 2; w := w OR 7;
+END_PROGRAM
+"""
+    consts = _exprs(compile_unit(parse(text)).infos["prg"].code, ir.Const)
+    distinct = {id(c): (c.value, c.type.name) for c in consts}
+    assert len(consts) == 4 and sorted(distinct.values()) == [(2, "INT"), (7, "INT"), (7, "WORD")]
 
 
 def test_the_map_of_each_use_to_its_symbol_is_let_go_once_every_pou_is_compiled():
