@@ -145,11 +145,13 @@ def _string_var(name, length=None, init=None):
     return f'<variable name="{name}"><type><string{n}/></type>{iv}</variable>'
 
 
-def _strings_project(tmp_path, *variables, types=""):
+LONG_KEPT = f.inv(1, "long") + f.outv(2, "long", 1)
+
+
+def _strings_project(tmp_path, *variables, types="", body=LONG_KEPT):
     path = tmp_path / "strings.xml"
     path.write_text(f.HEAD.replace("<dataTypes/>", f"<dataTypes>{types}</dataTypes>")
-                    + f.pou("Main", f.group("localVars", *variables),
-                            f.inv(1, "long") + f.outv(2, "long", 1)) + f.TAIL)
+                    + f.pou("Main", f.group("localVars", *variables), body) + f.TAIL)
     return load_project(path)
 
 
@@ -177,3 +179,17 @@ def test_a_string_length_outside_1_to_the_maximum_is_refused_naming_the_variable
     with pytest.raises(PlcOpenError, match=rf"strings\.xml.*'short'.*{problem}"):
         _strings_project(tmp_path, _string_var("long", 200), _string_var("short", length)
                          ).network("Main")
+
+
+def test_a_string_variable_written_in_a_diagram_holds_its_own_capacity(tmp_path):
+    """short := long, plain := long, copy := long: each cut to its own type's, as ST's store."""
+    long_text = "abcdefghij" * 15
+    body = (f.inv(1, "long") + f.outv(2, "short", 1) + f.outv(3, "plain", 1, y=20)
+            + f.outv(4, "copy", 1, y=40))
+    project = _strings_project(
+        tmp_path, _string_var("long", 200, f"'{long_text}'"), _string_var("short", 10),
+        _string_var("plain"), _string_var("copy", 200), body=body)
+    h = Harness(project.network("Main"))
+    h.scan()
+    assert [h.get(name) for name in ("short", "plain", "copy")] == [
+        long_text[:10], long_text[:126], long_text]
