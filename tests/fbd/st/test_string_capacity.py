@@ -168,3 +168,22 @@ def test_the_longest_declared_string_holds_its_length():
     h.write("prg.s", "z" * STRING_DECLARED_MAX)
     h.scan()
     assert len(h.get("prg.s")) == STRING_DECLARED_MAX
+
+
+IL = f"""PROGRAM prg
+VAR long : STRING[200] := '{L150}'; short : STRING[10]; copy : STRING[200]; plain : STRING; END_VAR
+  LD long
+  ST short
+  ST copy
+  ST plain
+  LD '{L150}'
+  ST long
+END_PROGRAM
+"""
+
+
+def test_an_il_store_cuts_to_its_places_capacity_as_st_does():
+    h = scans.harness(IL, "prg")
+    h.scan()
+    assert [h.get(f"prg.{name}") for name in ("short", "copy", "plain", "long")] == [
+        L150[:10], L150, L150[:126], L150]
