@@ -63,8 +63,8 @@ __all__ = [
 #: what a STRING holds: matiec's STR_MAX_LEN (its C STRING has no other length), so
 #: string functions, whose parameters and results are STRINGs, cut where matiec does
 STRING_MAX = 126
-#: the longest STRING[n] one may declare (IEC leaves it open): INT's largest, so LEN's
-#: INT result holds any string's length (PLCnext's limit is 32,766, TwinCAT's none)
+#: the longest STRING[n] one may declare (IEC leaves it open): INT's largest, so every
+#: length and position fits an INT, as LEN and FIND give (PLCnext: 32,766; TwinCAT: none)
 STRING_DECLARED_MAX = 32767
 #: the most elementary values one value may hold (an ARRAY, a STRUCT, however nested)
 ARRAY_MAX = 1 << 20

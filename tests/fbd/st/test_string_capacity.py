@@ -8,9 +8,13 @@ speaks for declared lengths; the default-capacity rows are matiec's."""
 
 import pytest
 
+from fbd import Network
+from fbd.batch import BatchHarness
+from fbd.compiler.interp import Interpreter
 from fbd.errors import FbdError
 from fbd.st.project import load
-from fbd.types import STRING_DECLARED_MAX
+from fbd.testing import Harness
+from fbd.types import STRING_DECLARED_MAX, string_of
 
 from . import scans
 
@@ -187,3 +191,24 @@ def test_an_il_store_cuts_to_its_places_capacity_as_st_does():
     h.scan()
     assert [h.get(f"prg.{name}") for name in ("short", "copy", "plain", "long")] == [
         L150[:10], L150, L150[:126], L150]
+
+
+def test_a_wire_into_an_fbs_string_input_is_cut_to_its_capacity_as_a_call_is():
+    text = ("FUNCTION_BLOCK Fb\nVAR_INPUT s : STRING[10]; plain : STRING; END_VAR\n"
+            "VAR_OUTPUT o : STRING[200]; p : STRING[200]; END_VAR\n  o := s; p := plain;\n"
+            "END_FUNCTION_BLOCK\n")
+    net = Network("wired")
+    long_text = net.input("LONG", string_of(200))
+    inst = net.add("f", load("fb.st", text=text).blocks["Fb"](), s=long_text, plain=long_text)
+    net.output("O", inst.o)
+    net.output("P", inst.p)
+    h = Harness(net)
+    h.set(LONG=L150).scan()
+    assert (h.get("O"), h.get("P")) == (L150[:10], L150[:126])
+    reference = Interpreter(h.plc.program)     # the block's code by values, as the batch runs it
+    reference.set("LONG", L150)
+    reference.scan()
+    assert (reference.get("O"), reference.get("P")) == (L150[:10], L150[:126])
+    batch = BatchHarness(net, n=2, engine="numpy")
+    batch.set(LONG=L150).scan()
+    assert batch.get("O").tolist() == [L150[:10]] * 2
