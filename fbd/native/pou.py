@@ -58,9 +58,10 @@ class NativeModule:
     the fault sites (shared by the whole program), the FUNCTIONs made once."""
 
     def __init__(self, sites: list, trap_cell: int, fault_cell: int, trap_code: int,
-                 base: int = 0):
+                 base: int = 0, number: int = 0):
         self.sites = sites              # (kind, where, lo, hi): fault base + k + 1 is the k-th
         self.base = base
+        self.number = number            # the program's number of the module (names made here)
         self.trap_cell = trap_cell
         self.fault_cell = fault_cell
         self.trap_code = trap_code      # what a library block's trap records (the leaf)
@@ -71,6 +72,15 @@ class NativeModule:
         self.lowered: dict = {}
         #: (FB type, layout, globals) -> the function its instances share (see Frame)
         self.shared: dict = {}
+        #: each function defined here -> its declaration, for code compiled apart calling it
+        self.declarations: dict[str, str] = {}
+        #: the parts of long bodies (.pouparts): index in ``defs`` -> the part's name; a big
+        #: program compiles each apart (NativeProgram._apart)
+        self.parts: dict[int, str] = {}
+
+    def declare(self, name: str, params: list[str]) -> None:
+        types = ", ".join(p.split(" ", 1)[0] for p in params)
+        self.declarations[name] = f"declare i64 {name}({types})"
 
     def site(self, kind: str, where: str, lo: int = 0, hi: int = 0) -> int:
         self.sites.append((kind, where, lo, hi))
@@ -80,7 +90,9 @@ class NativeModule:
         """The LLVM function of a FUNCTION POU, made in this module once."""
         name = self.functions.get(info.fn_name)
         if name is None:
-            name = self.functions[info.fn_name] = f"@f.{info.fn_name}.{len(self.functions)}"
+            # the module's number in the name: code compiled apart links to it by name
+            name = self.functions[info.fn_name] = \
+                f"@f.{info.fn_name}.{len(self.functions)}.m{self.number}"
             self.defs.append(PouLowering(info.code, None, self, name).function())
         return name
 
@@ -177,6 +189,7 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
         self.body(params)
         if not self.terminated:
             self.leave("0")
+        self.module.declare(self.name, params)
         head = [f"define internal i64 {self.name}({', '.join(params)}) {{", "entry:",
                 f"  %trap = getelementptr i64, ptr %s, i64 {self.module.trap_cell}"]
         return "\n".join(head + self.allocas + self.lines + ["}"])

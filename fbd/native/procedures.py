@@ -79,7 +79,7 @@ class Procedures:
     def _new_module(self, number: int) -> NativeModule:
         program = self.program
         return NativeModule([], program._trap_cell, program._fault_cell, 0,
-                            number << SITE_BITS)
+                            number << SITE_BITS, number)
 
     def function(self, index: int, module: NativeModule, number: int) -> None:
         program = self.program

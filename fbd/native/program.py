@@ -396,11 +396,10 @@ class NativeProgram:
                                                   self._target)
         self._objects = []
         self._chunk_src = []
-        for c, (src, obj, sites) in enumerate(built):
+        for c, (src, objects, sites) in enumerate(built):
             self._procedures.sites[c + 1] = sites
             self._chunk_src.append(src)
-            self._objects.append(llvm.ObjectFileRef.from_data(obj))
-            self._engine.add_object_file(self._objects[-1])
+            self._add_objects(objects)
         self._driver_src = self._driver_source("scan_v0")
         self._engine.add_module(llvm.parse_assembly("\n".join(
             [*(f"declare void @{name}(ptr, i64)" for name in self._chunk_names),
@@ -411,23 +410,66 @@ class NativeProgram:
             with open(self.dump_path, "w") as f:
                 f.write(self.source())
 
-    def _compile_chunk(self, c: int) -> tuple[str, bytes, list]:
-        """One chunk's IR, its machine code (an object file) and its procedures'
-        fault sites, in either process."""
-        src = self._chunk_with_procedures(c, self._chunk_names[c], c + 1)
-        module = self._llvm.parse_assembly(DECLARATIONS + "\n" + POU_DECLARATIONS + "\n" + src)
+    def _compile_chunk(self, c: int) -> tuple[str, list[bytes], list]:
+        """One chunk's IR, its machine code (object files: the chunk's and those of
+        the parts compiled apart) and its procedures' fault sites, in either process."""
+        src, compiled, objects = self._chunk_with_procedures(c, self._chunk_names[c], c + 1)
+        module = self._llvm.parse_assembly(DECLARATIONS + "\n" + POU_DECLARATIONS + "\n"
+                                           + compiled)
         if self._optimize_next:
             self._optimize(module, self._procedure_lines)
-        return src, self._emit_tm.emit_object(module), self._sites_made
+        objects.append(self._emit_tm.emit_object(module))
+        return src, objects, self._sites_made
 
-    def _chunk_with_procedures(self, c: int, fname: str, number: int) -> str:
-        """The chunk's function, after the functions of its procedure blocks."""
+    def _chunk_with_procedures(self, c: int, fname: str, number: int) -> tuple[str, str, list]:
+        """The chunk's function, after the functions of its procedure blocks: the IR
+        as a whole (:meth:`source`), the IR to compile with the chunk, and the machine
+        code of what was compiled apart (:meth:`_procedure_code`)."""
         leaves = self.order[c * CHUNK:(c + 1) * CHUNK]
         module = self._procedures.module(leaves, number)
         self._sites_made = module.sites
         self._optimize_next = bool(module.defs)
-        self._procedure_lines = sum(d.count("\n") for d in module.defs)
-        return "\n".join(module.defs + [self._chunk_source(c, fname, number)])
+        shown, compiled, objects = self._procedure_code(module)
+        chunk = self._chunk_source(c, fname, number)
+        if compiled is shown:
+            src = "\n".join(shown + [chunk])
+            return src, src, objects
+        return "\n".join(shown + [chunk]), "\n".join(compiled + [chunk]), objects
+
+    def _procedure_code(self, module) -> tuple[list[str], list[str], list[bytes]]:
+        """A module's procedures (:class:`~.pou.NativeModule`): their IR as a whole,
+        the IR to compile with the chunk, and the machine code of the parts of long
+        bodies compiled apart; sets ``_procedure_lines``, which picks the passes.
+
+        Past :data:`FULL_OPTIMISE_LINES`, where no pass looks beyond a function,
+        each part (:mod:`.pouparts`) is a module of its own, parsed, optimised and
+        emitted, then dropped before the next: LLVM holds one part at a time, not
+        the whole body (100,000 statements: 1.2 GB). The functions become external,
+        linked by name (unique in the program: their module's number is in it)."""
+        lines = self._procedure_lines = sum(d.count("\n") for d in module.defs)
+        if lines <= FULL_OPTIMISE_LINES or not module.parts:
+            return module.defs, module.defs, []
+        llvm, parts, shown = self._llvm, module.parts, module.defs
+        compiled, objects = [], []
+        for k, text in enumerate(shown):
+            text = shown[k] = text.replace("define internal ", "define ", 1)
+            name = parts.get(k)
+            if name is None:
+                compiled.append(text)
+                continue
+            part = llvm.parse_assembly("\n".join(
+                [DECLARATIONS, POU_DECLARATIONS, text,
+                 *(d for f, d in module.declarations.items() if f != name)]))
+            self._optimize(part, lines)
+            objects.append(self._emit_tm.emit_object(part))
+            part.close()
+        compiled += [module.declarations[name] for name in parts.values()]
+        return shown, compiled, objects
+
+    def _add_objects(self, objects: list[bytes]) -> None:
+        for obj in objects:
+            self._objects.append(self._llvm.ObjectFileRef.from_data(obj))
+            self._engine.add_object_file(self._objects[-1])
 
     def _optimize(self, module, lines: int) -> None:
         """The procedures' code (``lines`` of IR) through LLVM's optimiser: their
@@ -526,12 +568,13 @@ class NativeProgram:
         for c in chunks:
             self._chunk_names[c] = f"c{c}_v{v}"
             self._modules += 1
-            self._chunk_src[c] = self._chunk_with_procedures(c, self._chunk_names[c],
-                                                             self._modules)
+            self._chunk_src[c], compiled, objects = self._chunk_with_procedures(
+                c, self._chunk_names[c], self._modules)
+            self._add_objects(objects)
             self._procedures.sites[self._modules] = self._sites_made
             optimize = optimize or self._optimize_next
             lines += self._procedure_lines
-            parts.append(self._chunk_src[c])
+            parts.append(compiled)
         rebuilt = {self._chunk_names[c] for c in chunks}
         parts += [f"declare void @{name}(ptr, i64)" for name in self._chunk_names
                   if name not in rebuilt]
@@ -591,7 +634,9 @@ class NativeProgram:
         leaves = self.order[c * CHUNK:(c + 1) * CHUNK]
         procedures = self._procedures.module(leaves, number)
         self._procedures.sites[number] = procedures.sites
-        parts, names = [DECLARATIONS, POU_DECLARATIONS, *procedures.defs], []
+        _shown, compiled, objects = self._procedure_code(procedures)
+        self._add_objects(objects)
+        parts, names = [DECLARATIONS, POU_DECLARATIONS, *compiled], []
         for index in leaves:
             name = f"leaf{index}_v{v}"
             names.append((index, name))
@@ -607,7 +652,7 @@ class NativeProgram:
                       "  %r = load i64, ptr %trap", "  ret i64 %r", "}"]
         module = self._llvm.parse_assembly("\n".join(parts))
         if procedures.defs:
-            self._optimize(module, sum(d.count("\n") for d in procedures.defs))
+            self._optimize(module, self._procedure_lines)
         self._engine.add_module(module)
         self._engine.finalize_object()
         kind = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)
