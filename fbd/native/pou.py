@@ -693,6 +693,6 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
         self.fail(f"the expression {kind.__name__}")
 
 
-DECLARATIONS = "declare void @llvm.memmove.p0.p0.i64(ptr, ptr, i64, i1)"
+DECLARATIONS = regions.DECLARATIONS
 
 __all__ = ["PouLowering", "NativeModule", "DECLARATIONS", "SWITCH_RANGE"]

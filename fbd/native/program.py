@@ -34,8 +34,7 @@ from . import regions
 from .entry import DECLARATIONS as ENTRY_DECLARATIONS
 from .entry import builtin, entry_source, python_api
 from .lower import DECLARATIONS, TRAP_REASONS, NoNativeForm, slot_kind
-from .pou import DECLARATIONS as POU_DECLARATIONS
-from .procedures import FAULT, Procedures
+from .regions import DECLARATIONS as POU_DECLARATIONS
 from .stores import raw_bits, store_kind
 from .table import AGGREGATE, KIND_CODES, STORE, NativeTable
 from .templates import Templates
@@ -44,6 +43,7 @@ CHUNK = 512         # blocks per function; a force recompiles one
 BASIC_BLOCK = 50    # blocks per basic block (see the module docstring)
 #: procedures' IR lines up to which they go through the whole -O2 pipeline (see _optimize)
 FULL_OPTIMISE_LINES = 20_000
+FAULT = -2      # what the driver returns when a procedure faulted (see .procedures)
 
 
 class NotNative(FbdError):
@@ -71,6 +71,41 @@ def _llvm():
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
     return llvm
+
+
+class NoProcedures:
+    """The :class:`~.procedures.Procedures` of a program with no ST, IL or SFC POU:
+    none, and the ST front end, which lowering them needs, not imported (it was a
+    third of 2048's native build)."""
+
+    def __init__(self):
+        self.indices: frozenset = frozenset()
+        self.sites: dict = {}
+        self.made: dict = {}
+        self.none = NoFunctions()
+
+    def reasons(self, chunk: int) -> dict:
+        return {}
+
+    def module(self, leaves, number: int) -> "NoFunctions":
+        return self.none
+
+
+class NoFunctions:
+    """The functions of a module with no procedure block (see :class:`~.pou.NativeModule`)."""
+
+    def __init__(self):
+        self.defs: list = []
+        self.sites: list = []
+        self.parts: dict = {}
+        self.declarations: dict = {}
+
+
+def _procedures(program):
+    if any(leaf.block.procedure is not None for leaf in program.leaves):
+        from .procedures import Procedures
+        return Procedures(program)
+    return NoProcedures()
 
 
 class NativeProgram:
@@ -119,7 +154,7 @@ class NativeProgram:
         self._fault_cell = self._region_end
         self.capacity = self._region_end + 4
         self._trap_cell = self.capacity - 1
-        self._procedures = Procedures(self)
+        self._procedures = _procedures(self)
         reasons.update(self._procedures.reasons(CHUNK))
         # the batch engine checks with its own templates, which it then keeps
         self._templates = templates if templates is not None else Templates(flat)
