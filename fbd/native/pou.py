@@ -70,6 +70,8 @@ class NativeModule:
         self.made: set = set()
         #: a block's code translated (see PouLowering.block_code): its lines, its outputs
         self.lowered: dict = {}
+        #: (id of a block, its ports) -> (the block, its inputs, its code's text)
+        self.texts: dict = {}
         #: (FB type, layout, globals) -> the function its instances share (see Frame)
         self.shared: dict = {}
         #: each function defined here -> its declaration, for code compiled apart calling it
@@ -448,7 +450,15 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
     def block_code(self, s: ir.Code) -> None:
         block = s.block
         names, variables, env = {}, {}, []
-        inputs = {p.name for p in block.input_ports()}
+        # the operators' blocks are shared by the body's uses (a few for 100,000
+        # statements): their text over p0, p1, ... is written once
+        ports = tuple(s.names)
+        known = self.module.texts.get((id(block), ports))
+        if known is None:
+            known = self.module.texts[(id(block), ports)] = (block, {
+                p.name for p in block.input_ports()}, "\n".join(code_lines(
+                    block, {port: f"p{k}" for k, port in enumerate(ports)}, block.bound_types)))
+        _block, inputs, text = known
         for k, (port, e) in enumerate(s.names.items()):
             name = f"p{k}"
             names[port] = name
@@ -458,7 +468,6 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
                 env.append((name, self.expr(e)))
             elif isinstance(e, ir.Ref):
                 env.append((name, self.load(self.address(e), tp)))
-        text = "\n".join(code_lines(block, names, block.bound_types))
         # a computed operand is a format field ({2}, {3}, ...) of the lowered lines, so
         # the same operator over values of the same ranges is translated once; a
         # constant is part of the key (the translator folds it)
