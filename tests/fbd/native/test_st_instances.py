@@ -62,7 +62,7 @@ def test_instances_of_one_fb_type_share_a_function_and_keep_their_own_state():
             assert tuple(plc.get(f"prg.{n}") for n in ("s1", "s2", "s3", "h1", "h2", "h3")) == row
         assert all(same(a, b) for a, b in zip(py.main.s, na.main.s)), scan
     assert na.get("prg.p2.b.hist") == py.get("prg.p2.b.hist") != na.get("prg.p2.a.hist")
-    source = "".join(na.main.program._chunk_src)
+    source = na.main.program.source()
     # the program's, Counter's (four instances: two in the program, two in each Pair)
     # and Pair's (two instances)
     assert source.count("define internal i64 @\"p0_m1") == 3
@@ -100,7 +100,7 @@ def test_a_long_body_cut_into_functions_gives_matiecs_rows_and_the_python_engine
         got.append(",".join([str(k), str((k - 1) * 20)] + [
             text(na.get(f"prg.{c}"), c == "r") for c in ("a", "b", "c", "r", "stop")]))
     assert "\n".join(got) == expected(LONG_BODY_ROWS)
-    parts = "".join(na.plc.main.program._chunk_src).count("define internal i64 @\"p0_m1.part")
+    parts = na.plc.main.program.source().count("define internal i64 @\"p0_m1.part")
     assert parts == (0 if part == WHOLE else -(-11 // part))
 
 
