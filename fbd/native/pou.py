@@ -70,14 +70,15 @@ class NativeModule:
         self.made: set = set()
         #: a block's code translated (see PouLowering.block_code): its lines, its outputs
         self.lowered: dict = {}
-        #: (id of a block, its ports) -> (the block, its inputs, its code's text)
+        #: (id of a block, its ports) -> (the block, kept so that its id stays its own;
+        #: its inputs; its code's text)
         self.texts: dict = {}
         #: (FB type, layout, globals) -> the function its instances share (see Frame)
         self.shared: dict = {}
         #: each function defined here -> its declaration, for code compiled apart calling it
         self.declarations: dict[str, str] = {}
         #: the parts of long bodies (.pouparts): index in ``defs`` -> the part's name; a big
-        #: program compiles each apart (NativeProgram._apart)
+        #: program compiles each apart (NativeProgram._procedure_code)
         self.parts: dict[int, str] = {}
 
     def declare(self, name: str, params: list[str]) -> None:
@@ -702,6 +703,4 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
         self.fail(f"the expression {kind.__name__}")
 
 
-DECLARATIONS = regions.DECLARATIONS
-
-__all__ = ["PouLowering", "NativeModule", "DECLARATIONS", "SWITCH_RANGE"]
+__all__ = ["PouLowering", "NativeModule", "SWITCH_RANGE"]
