@@ -153,6 +153,8 @@ def _play_batch(h: BatchHarness, seed: int, lanes: np.ndarray, count: int, say,
                 res["scans"][ended] = scans
                 playing &= ~ended
                 left -= int(np.count_nonzero(ended[:count]))
+                if h.skips_retired:     # a tile of 16 games over is no longer scanned
+                    h.retire(ended)
             go = ready & ~over
             press = np.flatnonzero(go)    # indices: a third of the cost of masks, used twice
             cmd[press] = arrows.next(len(press))
