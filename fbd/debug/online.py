@@ -24,7 +24,9 @@ __all__ = ["DebuggerChange", "preview_change", "online_change", "load_changed"]
 
 @dataclass
 class DebuggerChange:
-    """The PLC's :class:`~fbd.runtime.online.Change`, and what the debugger let go."""
+    """The PLC's :class:`~fbd.runtime.online.Change` (a configuration's
+    :class:`~fbd.runtime.online_configuration.ConfigurationChange`), and what the
+    debugger let go."""
     change: Change
     dropped_breakpoints: list[str] = field(default_factory=list)
     dropped_watches: list[str] = field(default_factory=list)
@@ -38,10 +40,16 @@ class DebuggerChange:
 
 def load_changed(dbg, path: str):
     """The changed version of the debugger's program in ``path``: in a .st or PLCopen
-    file, its POU of the same name; a Python network as ``fbd debug`` names it
+    file, its POU of the same name (the whole project when the PLC runs its
+    configuration); a Python network as ``fbd debug`` names it
     (``FILE.py:FUNCTION`` or ``MODULE:FUNCTION``; a bare ``FILE.py``: its ``build``),
     the file read anew."""
     from ..loading import is_project_file, load, load_network
+    if dbg is not None and dbg.plc.names is not None:   # a configuration changes whole
+        if not is_project_file(path):
+            raise FbdError(f"{path}: the PLC runs a configuration; give the changed "
+                           f".st or PLCopen project")
+        return load(path)
     if not is_project_file(path):
         if path.lower().endswith(".py"):
             path += ":build"
@@ -57,6 +65,9 @@ def load_changed(dbg, path: str):
 
 def preview_change(dbg, new) -> Change:
     """What :func:`online_change` would do to the PLC's variables; changes nothing."""
+    if dbg.plc.names is not None:
+        from ..runtime.online_configuration import preview as preview_configuration
+        return preview_configuration(dbg.plc, new)
     return preview(dbg.plc, new)
 
 
@@ -65,7 +76,10 @@ def online_change(dbg, new) -> DebuggerChange:
     dbg.pause()
     if dbg.in_scan:
         dbg._stepping.complete()
-    change = dbg.plc.replace_program(new)
+    if dbg.plc.names is not None:
+        change = dbg.plc.replace_configuration(new)
+    else:
+        change = dbg.plc.replace_program(new)
     done = DebuggerChange(change)
     old = dbg._breakpoints.all()
     dbg._breakpoints = Breakpoints(dbg.table, dbg.plc.scans)

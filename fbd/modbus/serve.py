@@ -179,8 +179,8 @@ def cmd_serve(args) -> int:
     retain_period = _seconds("--retain-period", args.retain_period, 1.0, 0.001)
     snap = _read_retain(args.retain) if args.retain else None
     if is_project_file(target) and args.opcua and not args.map:
-        if args.retain or args.reload_on_change:
-            raise CliError("--retain and --reload-on-change serve one program: name it "
+        if args.retain:
+            raise CliError("--retain serves one program: name it "
                            f"({target}:PROGRAM), or leave --opcua out")
         plc, cycle_us = _project_plc(target, args.cycle, modbus, args.on_fault)
     else:
@@ -371,12 +371,16 @@ def _reloader(plc, given: str, target: str, modbus: bool = True):
     path, module = source_path(target)
 
     def build():
+        if plc.names is not None:       # a configuration changes as a whole
+            from .. import load
+            return load(target)
         return _project_program(target)[0] if is_project_file(target) else load_network(target)
 
     def say(line: str) -> None:
         print(f"fbd: reload: {line}", file=sys.stderr, flush=True)
 
     def check(program) -> None:
+        program = getattr(getattr(program, "built", None), "program", program)
         if modbus and not locate(program):
             raise CliError(f"{program.name} has no located port to serve")
     return Reloader(plc, path, build, say, module=module, check=check)

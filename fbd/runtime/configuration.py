@@ -91,6 +91,7 @@ def configuration_plc(conf, program_source, *, cycle=0.005, where: str = "",
     plc.tasks.sort(key=lambda tk: (tk.priority, order[tk.name]))
     plc.globals = table
     plc.names = names
+    plc.tick_us = tick
     plc.restarts.append(table.restart)
     for init in conf.inits:
         _initialise(names, init, error)

@@ -80,8 +80,9 @@ def replace_program(plc, new, task=None, engine: str = "auto") -> Change:
                        f"finish it before an online change")
     task = task or plc.main
     if plc.names is not None or task.bound or task.starts:
-        raise FbdError(f"task {task.name} runs a program instance of a configuration; an "
-                       f"online change of a configuration is not supported yet")
+        raise FbdError(f"task {task.name} runs a program instance of a configuration, whose "
+                       f"instances change together: give the changed project to "
+                       f"plc.replace_configuration")
     program = compile_for(plc, new, engine)
     change = _change(plc, program, task, apply=True)
     for listener in list(plc.replaced):
@@ -89,11 +90,13 @@ def replace_program(plc, new, task=None, engine: str = "auto") -> Change:
     return change
 
 
-def _change(plc, program, task, apply: bool) -> Change:
+def _change(plc, program, task, apply: bool, table=None) -> Change:
+    """Carry ``task``'s values into ``program`` (into ``table``: its initial values,
+    a fresh table of the program's by default)."""
     old = task.program
     old_vars = variables(old)
     values = {v.path: (v.type, task.s[v.slot]) for v in old_vars}
-    table = program.new_table()
+    table = program.new_table() if table is None else table
     carried = carry(values, variables(program), table)
     change = Change(program.name, carried, engine=getattr(program, "engine", "python"))
     old_paths = {v.slot: v.path for v in old_vars}

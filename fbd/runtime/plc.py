@@ -119,6 +119,8 @@ class Plc(Operation):
                            f"{type(program).__name__}")
         #: the engine running the main task, "python" or "native" (``engine_reason`` says why)
         self.engine = getattr(program, "engine", "python")
+        #: the engine asked for (what an online change of a configuration compiles with)
+        self.engine_choice = engine
         cycle_us = to_us(cycle, "cycle")
         if cycle_us <= 0:
             raise FbdError(f"cycle must be positive, not {cycle!r}")
@@ -391,6 +393,20 @@ class Plc(Operation):
         (:mod:`fbd.runtime.online`; docs/retain.md)."""
         from .online import replace_program
         return replace_program(self, new, None if task is None else self.task(task), engine)
+
+    def replace_configuration(self, project):
+        """Online change of a configuration's PLC (:meth:`fbd.project.Project.plc`):
+        run ``project``'s programs (a changed :class:`~fbd.project.Project`, or one
+        :func:`~fbd.runtime.online_configuration.prepare` made ready) in every task
+        from the next scan on, keeping every variable and global whose path and
+        type are unchanged; returns the
+        :class:`~fbd.runtime.online_configuration.ConfigurationChange`. A project
+        that does not compile, or whose tasks differ, raises and changes nothing.
+        Between scans, on the PLC's thread (:mod:`fbd.runtime.online_configuration`)."""
+        from .online_configuration import Prepared, prepare, replace_configuration
+        if not isinstance(project, Prepared):
+            project = prepare(self, project)
+        return replace_configuration(self, project)
 
     # -- signals -----------------------------------------------------------------
     def _locate(self, path: str):

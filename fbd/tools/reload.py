@@ -8,7 +8,9 @@ when it has changed and then stood still for one look (so a file an editor
 is still writing is not loaded half), the program is built and compiled on
 that thread, so the scans never wait for a compiler, and handed to the PLC,
 which runs it from its next scan on through an online change (:meth:`fbd.Plc.replace_program`,
-in a ``before_scan`` hook: a scan boundary, on the PLC's thread). A program
+in a ``before_scan`` hook: a scan boundary, on the PLC's thread). A PLC running a
+configuration changes as a whole (``build()`` then gives the changed project,
+:meth:`fbd.Plc.replace_configuration`). A program
 that does not load or compile is reported in one line and the running one
 goes on unchanged; so is one the caller's ``check`` refuses (the Modbus
 server refuses a program with nothing to serve).
@@ -26,6 +28,7 @@ import threading
 from ..errors import FbdError
 from ..loading import is_project_file, one_line
 from ..runtime.online import compile_for
+from ..runtime.online_configuration import Prepared, prepare
 from ..runtime.retain import variables
 
 __all__ = ["Reloader", "source_path"]
@@ -88,7 +91,11 @@ class Reloader:
         try:
             if self.module is not None and self.module in sys.modules:
                 importlib.reload(sys.modules[self.module])
-            program = compile_for(self.plc, self.build())
+            built = self.build()
+            if self.plc.names is not None:
+                program = prepare(self.plc, built)
+            else:
+                program = compile_for(self.plc, built)
             if self.check is not None:
                 self.check(program)
         except FbdError as e:
@@ -106,7 +113,10 @@ class Reloader:
         with self._lock:
             program, self._ready = self._ready, None
         try:
-            change = self.plc.replace_program(program)
+            if isinstance(program, Prepared):
+                change = self.plc.replace_configuration(program)
+            else:
+                change = self.plc.replace_program(program)
         except FbdError as e:
             self.say(f"{self.path}: {one_line(str(e))}; the running program is unchanged")
             return

@@ -74,3 +74,42 @@ def test_a_python_networks_file_is_read_anew_for_an_online_change(tmp_path):
     assert done.change.carried.kept == ["N", "n.OUT"]
     dbg.step(2)
     assert dbg.get("N") == 23                       # 3, then +10 a scan from its count
+
+
+CONFIGURATION = """
+PROGRAM counter
+  VAR_EXTERNAL total : INT; END_VAR
+  VAR n : INT; END_VAR
+  n := n + STEP;
+  total := total + 1;
+END_PROGRAM
+CONFIGURATION conf
+  VAR_GLOBAL total : INT; END_VAR
+  RESOURCE res ON PLC
+    TASK fast(INTERVAL := T#10ms, PRIORITY := 1);
+    TASK slow(INTERVAL := T#20ms, PRIORITY := 2);
+    PROGRAM a WITH fast : counter;
+    PROGRAM b WITH slow : counter;
+  END_RESOURCE
+END_CONFIGURATION
+"""
+
+
+def test_a_configuration_changes_as_a_whole_with_a_preview_first(tmp_path):
+    from fbd.debug.online import load_changed
+    source = tmp_path / "conf.st"
+    source.write_text(CONFIGURATION.replace("STEP", "1"))
+    dbg = Debugger(load(str(source), text=source.read_text()).plc())
+    dbg.watch("a.n")
+    dbg.step(3)
+    source.write_text(CONFIGURATION.replace("STEP", "10").replace(
+        "VAR n : INT;", "VAR n : INT; seen : BOOL;"))
+    preview = dbg.preview_change(load_changed(dbg, str(source)))
+    assert preview.lines() == ["a.seen: initialised (new)", "b.seen: initialised (new)"]
+    assert dbg.plc.get("a.n") == 3                          # nothing changed yet
+    done = dbg.online_change(load_changed(dbg, str(source)))
+    assert done.change.summary().startswith("online change of configuration conf: "
+                                            "2 program instances")
+    assert dbg.watches == ["a.n"]
+    dbg.step()
+    assert dbg.get("a.n") == 13 and dbg.get("total") == 6

@@ -383,6 +383,39 @@ END_CONFIGURATION
     assert run(server, body) == (4, 2, 6, "VAR_EXTERNAL TOTAL : DINT")
 
 
+def test_an_online_change_of_a_configuration_is_served_at_once(server, tmp_path):
+    source = """
+PROGRAM counter
+  VAR_EXTERNAL total : DINT; END_VAR
+  VAR n : DINT; END_VAR
+  n := n + 1; total := total + 1;
+END_PROGRAM
+CONFIGURATION plant
+  VAR_GLOBAL total : DINT; END_VAR
+  RESOURCE cpu ON PLC
+    TASK fast(INTERVAL := T#10ms, PRIORITY := 0);
+    TASK slow(INTERVAL := T#20ms, PRIORITY := 1);
+    PROGRAM a WITH fast : counter;
+    PROGRAM b WITH slow : counter;
+  END_RESOURCE
+END_CONFIGURATION
+"""
+    path = tmp_path / "two.st"
+    path.write_text(source)
+    plc = fbd.load(str(path)).plc()
+    server.follow(plc)
+    scan(server, plc, 4)
+    path.write_text(source.replace("VAR n : DINT; END_VAR", "VAR n : DINT; twice : DINT; END_VAR")
+                    .replace("n := n + 1;", "n := n + 1; twice := 2 * n;"))
+    plc.replace_configuration(fbd.load(str(path)))    # between scans, as a reload does
+    scan(server, plc, 1)
+
+    async def body(client, ns):
+        return [await client.get_node(ua.NodeId(f"plant.{name}", ns)).read_value()
+                for name in ("cpu.a.n", "cpu.a.twice", "cpu.b.twice", "total")]
+    assert run(server, body) == [5, 10, 6, 8]      # both ran at 40 ms, the new program
+
+
 # ---------------------------------------------------------------------- the PLC object
 FAULTY_ST = """
 PROGRAM prg

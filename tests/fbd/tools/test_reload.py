@@ -86,3 +86,52 @@ def test_a_rewrite_of_the_same_length_in_the_same_clock_tick_is_seen(tmp_path):
         assert plc.get("c.PV") == 20
     finally:
         reloader.close()
+
+
+CONFIGURATION = """
+PROGRAM counter
+  VAR_EXTERNAL total : INT; END_VAR
+  VAR n : INT; END_VAR
+  n := n + {step};
+  total := total + 1;
+END_PROGRAM
+CONFIGURATION conf
+  VAR_GLOBAL total : INT; END_VAR
+  RESOURCE res ON PLC
+    TASK fast(INTERVAL := T#10ms, PRIORITY := 1);
+    TASK slow(INTERVAL := T#{slow}ms, PRIORITY := 2);
+    PROGRAM a WITH fast : counter;
+    PROGRAM b WITH slow : counter;
+  END_RESOURCE
+END_CONFIGURATION
+"""
+
+
+def test_a_changed_configuration_changes_every_instance_and_keeps_the_globals(tmp_path):
+    from fbd import load
+    path = tmp_path / "conf.st"
+    path.write_text(CONFIGURATION.format(step=1, slow=20))
+    plc = load(str(path)).plc()
+    plc.scan(2)
+    lines = []
+    reloader = Reloader(plc, str(path), lambda: load(str(path)), lines.append, interval=0.01)
+    try:
+        path.write_text(CONFIGURATION.format(step=1, slow=40))     # a task changed
+        wait_for(lines, 1)
+        assert lines[0] == (f"{path}: configuration conf: program instance 'b': its task's "
+                            f"period changed (T#20ms -> T#40ms); an online change keeps the "
+                            f"tasks: restart to load it; the running program is unchanged")
+        path.write_text(CONFIGURATION.format(step=100, slow=20))
+        deadline = time.monotonic() + 60
+        while reloader.changes == 0 and time.monotonic() < deadline:
+            plc.scan()
+            time.sleep(0.01)
+        assert lines[1].startswith(f"{path}: online change of configuration conf: "
+                                   f"2 program instances, ")
+        before = [plc.get(name) for name in ("a.n", "b.n", "total")]
+        plc.scan()
+        a, b, total = (plc.get(name) - was for name, was in zip(("a.n", "b.n", "total"), before))
+        assert a == 100 and b in (0, 100)         # b runs every other scan
+        assert total == 1 + (b == 100)            # the shared global counted on
+    finally:
+        reloader.close()
