@@ -96,9 +96,11 @@ def real32_code(expr: str) -> str:
     module docstring). Nested roundings are safe: each reads its names right
     after assigning them."""
     r, c = TEMP, _HIGH
-    return (f"((({c} := {r} * {_SPLIT!r}) - ({c} - {r})) if {FLT_MIN!r} <= ({r} := {expr}) "
-            f"< {OVERFLOW!r} or {-OVERFLOW!r} < {r} <= {-FLT_MIN!r} or {r} == 0.0 "
-            f"else _f32_round({r}))")
+    # each bound a comparison of its own (not chained): CPython runs a compare
+    # followed by its jump as one specialised step, a chained one copies first
+    return (f"((({c} := {r} * {_SPLIT!r}) - ({c} - {r})) if (({r} := {expr}) >= {FLT_MIN!r} "
+            f"and {r} < {OVERFLOW!r}) or ({r} <= {-FLT_MIN!r} and {r} > {-OVERFLOW!r}) "
+            f"or {r} == 0.0 else _f32_round({r}))")
 
 
 _HOLE = "__real32_operand__"
@@ -114,7 +116,7 @@ def match_real32_code(node, namespace: dict):
             and namespace.get("_f32_round") is round_real32):
         return None
     try:
-        named = node.test.values[0].comparators[0]
+        named = node.test.values[0].values[0].left
         inner = named.value
     except (AttributeError, IndexError):
         return None

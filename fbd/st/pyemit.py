@@ -24,7 +24,8 @@ the chain grows long (so 200 ELSIFs nest no deeper than 2); CASE as a binary
 decision tree over the labels' intervals (about log2(n) comparisons, never
 n); FOR whose end and step do not change inside the loop as Python's
 ``for ... in range`` (the watchdog paid once ahead where the loop holds no
-other loop); the wrap-around of an integer operator and an array's index
+other loop), and so a WHILE that counts a variable to a constant; the
+wrap-around of an integer operator and an array's index
 check left out where the operands' ranges (:mod:`.ranges`) prove they cannot
 act; a temporary read once, by a statement just after it, written as its
 expression inside that statement (:mod:`.pyfold`; what the body's
@@ -38,7 +39,7 @@ from ..block import code_lines, literal
 from . import ir
 from .census import census, inputs_of
 from .pyfold import fold_into
-from .ranges import Ranges
+from .ranges import Ranges, continues
 from .stmts import WATCHDOG_ITERATIONS
 
 K = t.Kind
@@ -75,6 +76,7 @@ class PyEmitter:
         self._last_folded = None
         self._consumed: list = []   # the folded expressions written since it was emptied
         self.census = census(code)
+        self._at = ([], 0)          # the list of the statement being written, its index
         access.bind(self)
 
     # -- scaffolding -------------------------------------------------------------
@@ -165,6 +167,7 @@ class PyEmitter:
         try:
             for k, s in enumerate(stmts):
                 self._fold = fold_into(self.census, self.ranges, ahead, k)
+                self._at = (stmts, k)
                 self.stmt(s, depth)
         finally:
             self._fold = None
@@ -247,7 +250,8 @@ class PyEmitter:
         self._consumed = []
         for port, e in s.names.items():
             names[port] = self.operand(e) if port in inputs else self.place(e)
-        lines = code_lines(block, names, block.bound_types, self.fresh)
+        lines = self.mod_by_constant(s, names) or code_lines(block, names, block.bound_types,
+                                                              self.fresh)
         bounded = self.ranges.code_range(s)
         if bounded is not None:
             self.ranges.assigned(*bounded)
@@ -265,6 +269,22 @@ class PyEmitter:
                 return
         for text in lines:
             self.line(depth, text)
+
+    def mod_by_constant(self, s: ir.Code, names: dict):
+        """MOD of a signed integer by a positive constant as one expression: C's
+        remainder (the dividend's sign) without the library code's two ``abs``
+        calls and zero test, a plain ``%`` where the dividend cannot be negative.
+        None for any other block."""
+        d = s.names.get("IN2")
+        if (s.block.name != "MOD" or type(d) is not ir.Const or type(d.value) is not int
+                or d.value <= 0 or not s.block.bound_types["T"].canonical.signed):
+            return None
+        a, out = names["IN1"], names["OUT"]
+        if self.ranges.within(s.names["IN1"], 0, d.value - 1):
+            return [f"{out} = {a}"]
+        if self.ranges.within(s.names["IN1"], 0, 1 << 64):
+            return [f"{out} = {a} % {d.value}"]
+        return [f"{out} = {a} % {d.value} if {a} >= 0 else -(-{a} % {d.value})"]
 
     def check(self, s: ir.Check, depth: int) -> None:
         r = self.ranges.of(s.value)
@@ -494,6 +514,12 @@ class PyEmitter:
         self.line(depth + 1, f"_wd -= {count}")
 
     def while_(self, s: ir.While, depth: int) -> None:
+        # the stepped variant keeps every statement, the step's line a stop too
+        stmts, k = self._at
+        before = stmts[:k] if k < len(stmts) and stmts[k] is s else []
+        counted = None if self.stepped else self.ranges.counted_while(s, before)
+        if counted is not None:
+            return self.counted_while(s, counted, depth)
         if s.pre:
             self.line(depth, "while True:")
             self.pre(s.pre, depth + 1)
@@ -503,8 +529,44 @@ class PyEmitter:
         self.watchdog(s.where, depth + 1)
         self.loop_body(s.body, depth + 1)
 
+    def counted_while(self, s: ir.While, counted, depth: int) -> None:
+        """A WHILE counting ``var`` to a constant (:meth:`.ranges.Ranges.counted_while`)
+        as ``for ... in range`` over the values its body sees, the step left out of
+        the body: after the last run ``var`` is its value at entry plus a step per
+        run, as the WHILE leaves it; EXIT leaves it where the body saw it. The
+        watchdog counts as :meth:`range_for`'s, and where it stops the loop ``var``
+        has taken the step of every run, as it has in the WHILE."""
+        ref, stop, step, body, inside = counted
+        var = self.place(ref)
+        loop_var = var if var.isidentifier() else self.fresh("_i")
+        first, values = self.fresh("_a"), self.fresh("_r")
+        innermost = not any(isinstance(st, ir.Loop) for st in ir.walk(body))
+        self.line(depth, f"{first} = {var}")
+        self.line(depth, f"{values} = range({var}, {stop}" + (f", {step})" if step != 1 else ")"))
+        if innermost:
+            count = self.fresh("_n")
+            self.line(depth, f"{count} = len({values})")
+            self.line(depth, f"if {count} > _wd: {values} = {values}[:_wd]")
+        self.line(depth, f"for {loop_var} in {values}:")
+        if loop_var != var:
+            self.line(depth + 1, f"{var} = {loop_var}")
+        if not innermost:
+            self.watchdog(s.where, depth + 1)
+        self.exits.append(f"_wd -= ({var} - {first}) // {step} + 1" if innermost else "")
+        self.ranges.hold(ref.var.path.upper(), inside)
+        self.body(body, depth + 1)
+        self.ranges.leave()
+        self.exits.pop()
+        self.line(depth, "else:")
+        runs = {1: f" + len({values})", -1: f" - len({values})"}.get(step,
+                                                                    f" + {step} * len({values})")
+        self.line(depth + 1, f"{var} = {first}{runs}")
+        if innermost:
+            self.line(depth + 1, f"if {count} > _wd: _st_watchdog({s.where!r})")
+            self.line(depth + 1, f"_wd -= {count}")
+
     def repeat(self, s: ir.Repeat, depth: int) -> None:
-        if not _continues(s.body):
+        if not continues(s.body):
             self.line(depth, "while True:")
             self.watchdog(s.where, depth + 1)
             self.loop_body(s.body, depth + 1)
@@ -611,17 +673,6 @@ def _grouped(text: str) -> str:
 
 def _is_slot(text: str) -> bool:
     return text.startswith("s[") and text.endswith("]") and text[2:-1].isdigit()
-
-
-def _continues(stmts) -> bool:
-    """Whether a CONTINUE of this loop (not of an inner one) is in ``stmts``."""
-    for s in stmts:
-        if isinstance(s, ir.Continue):
-            return True
-        if isinstance(s, (ir.If, ir.Case)):
-            if any(_continues(lst) for lst in ir.children(s)):
-                return True
-    return False
 
 
 __all__ = ["PyEmitter", "ELIF_GROUP", "CASE_TREE"]

@@ -13,7 +13,11 @@ in the body. From these, code generation leaves out what cannot act:
 * an array index's check when the index's range is within the bounds
   (``a[i]`` for ``FOR i := 0 TO 99`` and ``a : ARRAY[0..99]``);
 * FOR's general loop, when its end and step cannot change while it runs:
-  then it is a counted loop (``range`` in Python).
+  then it is a counted loop (``range`` in Python);
+* a WHILE that counts (:meth:`Ranges.counted_while`: ``i < 21`` tested, ``i := i
+  + 1`` its last statement and its only write of ``i``; or down, ``i > 0`` and
+  ``i := i - 1``): ``i`` stays within its value at entry .. 20 in the body,
+  and the loop is a counted one too.
 
 The engines walk a body in order and tell :class:`Ranges` what they meet
 (each temporary assigned, each loop entered); a temporary assigned in several
@@ -73,6 +77,11 @@ class Ranges:
         """The body of ``s`` is written next (its variable's range holds there)."""
         self.loops.append((s.var.var.path.upper() if isinstance(s.var, ir.Ref) else None,
                            self.loop_range(s)))
+
+    def hold(self, path: str, r) -> None:
+        """The variable ``path`` stays within ``r`` in the statements written next
+        (until :meth:`leave`)."""
+        self.loops.append((path, r))
 
     def leave(self) -> None:
         self.loops.pop()
@@ -222,6 +231,104 @@ class Ranges:
         return innermost, step
 
 
+    def counted_while(self, s: ir.While, before: list):
+        """``(var, stop, step, body, inside)`` when WHILE counts a variable to a
+        constant: its test ``var < c`` or ``var <= c`` (``>``, ``>=`` counting
+        down) with nothing to compute first, its body ending with ``var := var
+        + step`` (or ``- step``; a constant of the test's direction, the body's
+        only write of ``var``, an own variable no call reaches), no CONTINUE
+        skipping that step, and the step from the last value the test lets in
+        within ``var``'s type, so it never wraps: the body sees ``var`` run
+        from its value at entry towards ``stop``, which it never reaches, as
+        ``range(var, stop, step)``. ``body`` is the body without the step;
+        ``inside`` ``var``'s range there (bounded on the far side by the value
+        the last of the statements ``before`` the loop writing ``var`` gives
+        it, when that is an assignment), None if it would be empty. Else None:
+        the loop is written as it is."""
+        cond = s.cond
+        if s.pre or type(cond) is not ir.Compare or cond.op not in ("<", "<=", ">", ">=") \
+                or type(cond.a) is not ir.Ref or type(cond.b) is not ir.Const \
+                or type(cond.b.value) is not int:
+            return None
+        var = cond.a.var
+        path = var.path.upper()
+        own = type_range(var.type)
+        if (own is None or var.type.canonical.kind is not K.INT or "." in path
+                or var.section == "VAR_EXTERNAL"):
+            return None
+        body = _without_lines(s.body)
+        if len(body) < 2:
+            return None
+        add, store = body[-2], body[-1]
+        step = _step_of(add, path)
+        if (step is None or type(store) is not ir.Assign or not _is_var(store.target, path)
+                or _unnarrowed(store.value) is not add.names["OUT"]):
+            return None
+        up = cond.op[0] == "<"
+        stop = cond.b.value + (cond.op == "<=") - (cond.op == ">=")
+        last = stop - 1 if up else stop + 1        # the last value the body may see
+        wide = type_range(add.block.bound_types.get("T"))
+        if (up != (step > 0) or wide is None
+                or not max(own[0], wide[0]) <= last + step <= min(own[1], wide[1])):
+            return None
+        rest = s.body[:s.body.index(add)]
+        while rest and type(rest[-1]) is ir.Line:
+            rest = rest[:-1]
+        if path in written(rest) or continues(rest):
+            return None
+        first = own
+        for st in reversed(before):         # the last value given to var before the loop
+            if type(st) is ir.Assign and _is_var(st.target, path):
+                first = self.of(st.value) or own
+                break
+            if type(st) is not ir.Line and path in written([st]):
+                break
+        lo, hi = (max(first[0], own[0]), last) if up else (last, min(first[1], own[1]))
+        return cond.a, stop, step, rest, ((lo, hi) if lo <= hi else None)
+
+
+def _without_lines(body: list) -> list:
+    return [st for st in body if type(st) is not ir.Line]
+
+
+def _is_var(e, path: str) -> bool:
+    return type(e) is ir.Ref and e.var.path.upper() == path
+
+
+def _unnarrowed(e):
+    return e.a if type(e) is ir.Narrow else e
+
+
+def _step_of(s, path: str):
+    """The constant (not 0) ``s`` adds to the variable ``path`` when ``s`` is an
+    integer ADD of the two, or SUB of the constant from it, into a temporary;
+    else None."""
+    if (type(s) is not ir.Code or s.block.name not in ("ADD", "SUB")
+            or s.block.n not in (None, 2)):
+        return None
+    tp = s.block.bound_types.get("T")
+    if tp is None or tp.canonical.kind is not K.INT or type(s.names.get("OUT")) is not ir.Temp:
+        return None
+    a, b = s.names.get("IN1"), s.names.get("IN2")
+    if s.block.name == "ADD" and _is_var(b, path):
+        a, b = b, a
+    if (not _is_var(a, path) or type(b) is not ir.Const or type(b.value) is not int
+            or not b.value):
+        return None
+    return b.value if s.block.name == "ADD" else -b.value
+
+
+def continues(stmts) -> bool:
+    """Whether a CONTINUE of this loop (not of an inner one) is in ``stmts``."""
+    for s in stmts:
+        if isinstance(s, ir.Continue):
+            return True
+        if isinstance(s, (ir.If, ir.Case)):
+            if any(continues(lst) for lst in ir.children(s)):
+                return True
+    return False
+
+
 def _step(s: ir.For):
     if s.step is None:
         return 1
@@ -272,4 +379,4 @@ def written(body: list) -> set:
     return found
 
 
-__all__ = ["Ranges", "type_range", "written", "read_roots", "PLAIN"]
+__all__ = ["Ranges", "type_range", "written", "read_roots", "PLAIN", "continues"]

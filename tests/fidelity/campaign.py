@@ -36,8 +36,9 @@ from .runner import AGREE, DIFFER, FBD_CRASH, FBD_REFUSES, check, coarse, compar
 _worker: dict = {}
 
 
-def _start(oracle_script: str, excluded: frozenset):
+def _start(oracle_script: str, excluded: frozenset, engine: str = "auto"):
     _worker["oracle"] = Oracle(oracle_script)
+    _worker["engine"] = engine
     _worker["config"] = Config(excluded)
     _worker["dir"] = Path(tempfile.mkdtemp(prefix="fbd-fidelity-"))
 
@@ -45,7 +46,7 @@ def _start(oracle_script: str, excluded: frozenset):
 def _run(seed: int) -> dict:
     started = time.perf_counter()
     program = generate(seed, _worker["config"])
-    outcome, _ = check(program, _worker["oracle"], _worker["dir"])
+    outcome, _ = check(program, _worker["oracle"], _worker["dir"], _worker["engine"])
     return {"seed": seed, "kind": outcome.kind, "signature": outcome.signature, "line": outcome.line(),
             "lines": program.source.count("\n"), "tags": sorted(program.tags),
             "group": coarse(outcome.signature), "seconds": round(time.perf_counter() - started, 2)}
@@ -54,10 +55,10 @@ def _run(seed: int) -> dict:
 def _reduce(job) -> dict:
     seed, budget = job
     program = generate(seed, _worker["config"])
-    return reduce_program(program, _worker["oracle"], _worker["dir"], budget)
+    return reduce_program(program, _worker["oracle"], _worker["dir"], budget, _worker["engine"])
 
 
-def still_differs(original, oracle, workdir: Path):
+def still_differs(original, oracle, workdir: Path, engine: str = "auto"):
     """The reducer's check: does a candidate give the same outcome signature?
     What fbd refuses is checked here first (cheap) and then in matiec (it must
     accept it); anything else must load here before matiec is asked."""
@@ -66,7 +67,7 @@ def still_differs(original, oracle, workdir: Path):
     def still(candidate) -> bool:
         path = workdir / f"{candidate.main}.st"
         path.write_text(candidate.source)
-        loaded = compare(path, (), Rows([], {}, []), candidate.main)
+        loaded = compare(path, (), Rows([], {}, []), candidate.main, engine=engine)
         if load_time:
             if loaded.signature != original.signature:
                 return False
@@ -77,18 +78,19 @@ def still_differs(original, oracle, workdir: Path):
             return True
         if loaded.kind != AGREE:
             return False
-        return check(candidate, oracle, workdir)[0].signature == original.signature
+        return check(candidate, oracle, workdir, engine)[0].signature == original.signature
     return still
 
 
-def reduce_program(program, oracle, workdir: Path, budget: int = 300) -> dict:
-    outcome, _ = check(program, oracle, workdir)
+def reduce_program(program, oracle, workdir: Path, budget: int = 300,
+                   engine: str = "auto") -> dict:
+    outcome, _ = check(program, oracle, workdir, engine)
     if outcome.kind == DIFFER:
         program = replace(program, scans=outcome.scan, sets=tuple(s for s in program.sets
                                                                       if s[0] <= outcome.scan))
-    reducer = Reducer(still_differs(outcome, oracle, workdir), budget)
+    reducer = Reducer(still_differs(outcome, oracle, workdir, engine), budget)
     small = reducer.reduce(program)
-    final, rows = check(small, oracle, workdir)
+    final, rows = check(small, oracle, workdir, engine)
     return {"seed": program.seed, "signature": outcome.signature, "group": coarse(outcome.signature),
             "checks": reducer.checks,
             "source": small.source, "scans": small.scans, "sets": [list(s) for s in small.sets],
@@ -156,6 +158,8 @@ def main(argv=None) -> int:
     ap.add_argument("--budget", type=int, default=250, help="checks per reduction")
     ap.add_argument("--report", type=Path, help="write the results as JSON")
     ap.add_argument("--examples", type=Path, help="write the reduced programs with matiec's rows here")
+    ap.add_argument("--engine", default="auto", choices=("auto", "python", "native"),
+                    help="the engine the programs run on here (default auto, as a user's do)")
     a = ap.parse_args(argv)
     if not a.oracle or not Path(a.oracle).is_file():
         ap.error(f"no oracle: give --oracle PATH or set {ORACLE_ENV} to the matiec oracle's oracle.py")
@@ -164,7 +168,8 @@ def main(argv=None) -> int:
     a.programs = len(seeds)
     started = time.perf_counter()
     results = []
-    with multiprocessing.Pool(a.jobs, _start, (a.oracle, excluded), maxtasksperchild=200) as pool:
+    with multiprocessing.Pool(a.jobs, _start, (a.oracle, excluded, a.engine),
+                              maxtasksperchild=200) as pool:
         for k, result in enumerate(pool.imap_unordered(_run, seeds), 1):
             results.append(result)
             if k % 10 == 0 or k == len(seeds):

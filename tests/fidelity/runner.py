@@ -175,19 +175,20 @@ def time_limit(seconds: float):
         signal.signal(signal.SIGALRM, old)
 
 
-def compare(path: Path, sets, rows, main: str = "prg", seconds: float = 30) -> Outcome:
-    """Run the program of ``path`` here as matiec ran it for ``rows`` (its
-    :class:`~tests.fidelity.oracle.Rows`) and compare after every scan."""
+def compare(path: Path, sets, rows, main: str = "prg", seconds: float = 30,
+            engine: str = "auto") -> Outcome:
+    """Run the program of ``path`` here, on ``engine``, as matiec ran it for
+    ``rows`` (its :class:`~tests.fidelity.oracle.Rows`) and compare after every scan."""
     try:
         with time_limit(seconds):
-            return _compare(path, sets, rows, main)
+            return _compare(path, sets, rows, main, engine)
     except TimeoutError as e:
         return Outcome(TIMEOUT, f"here: {e}")
 
 
-def _compare(path, sets, rows, main) -> Outcome:
+def _compare(path, sets, rows, main, engine) -> Outcome:
     try:
-        plc = fbd.load(path).plc(cycle=CYCLE_MS / 1000)
+        plc = fbd.load(path).plc(cycle=CYCLE_MS / 1000, engine=engine)
     except FbdError as e:
         return Outcome(FBD_REFUSES, str(e).splitlines()[0])
     except Exception as e:   # a traceback where a user should get an error line
@@ -253,8 +254,9 @@ def write(plc, signals, main: str, name: str, value: str) -> None:
         plc.write(path, parsed)
 
 
-def check(program, oracle, workdir: Path) -> tuple[Outcome, object]:
-    """Run one generated program on both sides: (its outcome, matiec's rows or None)."""
+def check(program, oracle, workdir: Path, engine: str = "auto") -> tuple[Outcome, object]:
+    """Run one generated program on both sides (here on ``engine``): (its outcome,
+    matiec's rows or None)."""
     source = program.source
     path = workdir / f"{program.main}.st"
     path.write_text(source)
@@ -263,4 +265,4 @@ def check(program, oracle, workdir: Path) -> tuple[Outcome, object]:
     except OracleError as e:
         kind = {"refused": MATIEC_REFUSES, "timeout": TIMEOUT}.get(e.kind, ORACLE_FAILED)
         return Outcome(kind, f"matiec: {e}" if kind == TIMEOUT else str(e)), None
-    return compare(path, program.sets, rows, program.main), rows
+    return compare(path, program.sets, rows, program.main, engine=engine), rows

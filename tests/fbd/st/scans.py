@@ -30,15 +30,16 @@ def text(value, single: bool = False) -> str:
     return str(value)
 
 
-def harness(source: str, program: str = "main", cycle: float = 0.005, name: str = "prog.st") -> Harness:
-    return Harness(load(name, text=source).network(program), cycle=cycle)
+def harness(source: str, program: str = "main", cycle: float = 0.005, name: str = "prog.st",
+            engine: str = "auto") -> Harness:
+    return Harness(load(name, text=source).network(program), cycle=cycle, engine=engine)
 
 
 def rows(source: str, columns: list[str], scans: int, sets: dict | None = None, program: str = "main",
-         cycle_ms: int = 5) -> str:
+         cycle_ms: int = 5, engine: str = "auto") -> str:
     """``scan,t_ms,<columns>`` for each scan; ``sets`` maps a scan number to the
     values written just before it (as the oracle's ``--set``)."""
-    h = harness(source, program, cycle_ms / 1000)
+    h = harness(source, program, cycle_ms / 1000, engine=engine)
     reals = {c: h.plc.program.signal(f"{program}.{c}").type is REAL for c in columns}
     out = []
     for k in range(1, scans + 1):

@@ -8,6 +8,8 @@ the POU's function by values gives (the interpreter runs that one); and a
 long body cut into functions of a few statements each runs as it did whole,
 a RETURN in one part ending the scan's call."""
 
+import re
+
 import pytest
 
 import fbd
@@ -21,7 +23,7 @@ from .scans import expected, rows
 
 def program(body: str, decls: str = "x, y : DINT;", extra: str = "") -> Harness:
     text = f"{extra}\nPROGRAM Main\nVAR {decls} END_VAR\n{body}\nEND_PROGRAM\n"
-    return Harness(load("gen.st", text=text).network("Main"))
+    return Harness(load("gen.st", text=text).network("Main"), engine="python")
 
 
 def test_an_elsif_chain_of_300_conditions_that_need_statements_takes_the_first_true_one():
@@ -161,15 +163,16 @@ LONG_BODY_ROWS = """scan,t_ms,a,b,c,r,stop
 
 @pytest.mark.parametrize("part", [2, 3, pyemit.PART_STATEMENTS])
 def test_a_body_cut_into_parts_gives_matiecs_rows_scan_by_scan_as_it_did_whole(monkeypatch, part):
+    whole = part == pyemit.PART_STATEMENTS      # read before it is patched
     made = []
     cut = pyemit.PyEmitter.parts
     monkeypatch.setattr(pyemit, "PART_STATEMENTS", part)
     monkeypatch.setattr(pyemit.PyEmitter, "parts",
                         lambda self, *args: made.append(len(args[2])) or cut(self, *args))
     got = rows(LONG_BODY, ["a", "b", "c", "r", "stop"], 8, {5: {"k": -2}}, program="prg",
-               cycle_ms=20)
+               cycle_ms=20, engine="python")
     assert got == expected(LONG_BODY_ROWS)
-    assert made == ([] if part == pyemit.PART_STATEMENTS else [-(-11 // part)])
+    assert made == ([] if whole else [-(-11 // part)])
 
 
 def test_a_body_with_a_loop_stays_one_function(monkeypatch):
@@ -207,7 +210,8 @@ FOLDED_ROWS = """scan,t_ms,a,b,c,m,lim,r,d
 
 
 def test_temporaries_written_into_the_statement_reading_them_give_matiecs_rows():
-    got = rows(FOLDED, ["a", "b", "c", "m", "lim", "r", "d"], 8, program="prg", cycle_ms=20)
+    got = rows(FOLDED, ["a", "b", "c", "m", "lim", "r", "d"], 8, program="prg", cycle_ms=20,
+               engine="python")
     assert got == expected(FOLDED_ROWS)
 
 
@@ -259,7 +263,7 @@ END_PROGRAM
 """).network("prg")
     body = compile_network(net).source().split("def scan(")[0]
     assert " = (v_J + 1)\n" not in body and body.count("v_A[(v_J + 1)]") == 3
-    h = Harness(net)
+    h = Harness(net, engine="python")
     h.scan()
     assert h.get("prg.a") == [5, 1, 7, 3, 8, 2, 6, 0, 4, 9]     # one pass moves 9 to the end
 
@@ -291,9 +295,214 @@ MOD_ROWS = """scan,t_ms,x,u,m,k,w,c
 
 def test_mod_by_a_constant_is_stored_without_a_wrap_and_gives_matiecs_rows():
     from fbd.compiler.pycode import compile_network
-    got = rows(MOD_PROGRAM, ["x", "u", "m", "k", "w", "c"], 8, program="prg", cycle_ms=20)
+    got = rows(MOD_PROGRAM, ["x", "u", "m", "k", "w", "c"], 8, program="prg", cycle_ms=20,
+               engine="python")
     assert got == expected(MOD_ROWS)
     body = compile_network(load("m.st", text=MOD_PROGRAM).network("prg")).source()
     wraps = [ln for ln in body.splitlines() if "_w if" in ln or "& 65535" in ln]
-    # x, u and c's five branches are cut to their types; no remainder is, nor copied for the CASE
-    assert len(wraps) == 7 and not any("_t" in ln for ln in wraps) and "_s" not in body
+    # x, u and c's five branches are cut to their types; no remainder is, nor copied for the
+    # CASE, nor takes the library's abs() and zero test; u's (unsigned) and x's are one operator
+    assert len(wraps) == 7 and not any("_t" in ln for ln in wraps) and "abs(" not in body
+    assert "s[5] = (s[1] % 10)" in body and "= (s[0] % 4 if s[0] >= 0 else -(-s[0] % 4))" in body
+    assert not re.search(r"_s\d+ = _", body)
+
+
+COUNTED_WHILE = """
+PROGRAM prg
+  VAR
+    a : ARRAY[1..20] OF INT;
+    i, j, k, n, total, seed : INT;
+    b : SINT;
+    u : USINT;
+  END_VAR
+  seed := seed + 3;
+  i := 1;
+  total := 0;
+  WHILE i <= 20 DO
+    a[i] := a[i] + i * seed;
+    total := total + a[i] MOD 100;
+    i := i + 1;
+  END_WHILE;
+  j := seed MOD 5;
+  WHILE j < 19 DO
+    IF a[j + 1] MOD 7 = 3 THEN EXIT; END_IF;
+    j := j + 4;
+  END_WHILE;
+  k := seed;
+  WHILE k < 12 DO
+    n := n + k;
+    k := k + 1;
+  END_WHILE;
+  b := 100;
+  WHILE b < 120 DO
+    b := b + 70;
+    n := n + 1;
+  END_WHILE;
+  u := 251;
+  WHILE u <= 254 DO
+    u := u + 2;
+    n := n + 1;
+  END_WHILE;
+END_PROGRAM
+"""
+
+# matiec's oracle: --scans 6 (b wraps 100 -> -86 -> -16 -> 54 -> 124; j leaves by EXIT or
+# ends past 18; k starts at or past 12 from scan 4 on, and the loop does not run)
+COUNTED_WHILE_ROWS = """scan,t_ms,i,j,k,n,total,b,u,seed
+1,0,21,7,12,69,630,124,255,3
+2,20,21,21,12,126,990,124,255,6
+3,40,21,12,12,162,980,124,255,9
+4,60,21,18,12,168,900,124,255,12
+5,80,21,0,15,174,950,124,255,15
+6,100,21,19,18,180,1030,124,255,18"""
+
+
+def test_a_while_counting_up_to_a_constant_is_a_counted_loop_and_gives_matiecs_rows():
+    from fbd.compiler.pycode import compile_network
+    got = rows(COUNTED_WHILE, ["i", "j", "k", "n", "total", "b", "u", "seed"], 6, program="prg",
+               cycle_ms=20, engine="python")
+    assert got == expected(COUNTED_WHILE_ROWS)
+    source = compile_network(load("w.st", text=COUNTED_WHILE).network("prg")).source()
+    body = source[:source.index("def _chunk_0")]
+    # i, j and k count in range loops; i's index checks and step cannot fail; j's index
+    # (from a MOD that may be negative) is checked
+    assert body.count("range(") == 3 and "v_I + 1" not in body
+    assert "_st_bounds(v_I" not in body and "_st_bounds(_t" in body
+    # b's step of 70 wraps past 127 and u's of 2 could pass 255: both tested at every turn
+    assert "while (v_B < 120):" in body and "while (v_U <= 254):" in body
+
+
+@pytest.mark.parametrize("start, test, step, stopped", [
+    (0, "x < 2000000", "x + 1", 1_000_000), (0, "x < lim", "x + 1", 1_000_000),
+    (2000000, "x > 0", "x - 1", 1_000_000), (2000000, "x > lim - 2000000", "x - 1", 1_000_000)])
+def test_a_counted_while_stopped_by_the_watchdog_has_taken_the_step_of_every_run(
+        start, test, step, stopped):
+    # a test reading lim is made at every turn (lim could change): both stop alike
+    h = program(f"lim := 2000000; x := {start}; WHILE {test} DO y := y + 1; x := {step}; "
+                "END_WHILE;", decls="x, y, lim : DINT;")
+    with pytest.raises(fbd.FbdError, match=r"^gen\.st:4: in PROGRAM Main: watchdog"):
+        h.scan()
+    assert (h.get("Main.x"), h.get("Main.y")) == (stopped, 1_000_000)
+
+
+@pytest.mark.parametrize("test", ["x < 200", "x < lim"])
+def test_a_counted_while_holding_a_loop_counts_the_watchdog_at_every_turn(test):
+    h = program(f"lim := 200; x := 0; WHILE {test} DO FOR y := 1 TO 5000 DO z := z + 1; "
+                "END_FOR; x := x + 1; END_WHILE;", decls="x, y, z, lim : DINT;")
+    with pytest.raises(fbd.FbdError, match=r"^gen\.st:4: in PROGRAM Main: watchdog"):
+        h.scan()
+    # 199 turns of 1 + 5000 iterations, then the 200th runs the 4800 its budget has left
+    assert (h.get("Main.x"), h.get("Main.z")) == (199, 199 * 5000 + 4800)
+
+
+MOD_RANGES = """
+PROGRAM prg
+  VAR i, p, q, r, seed : INT; END_VAR
+  seed := seed + 7;
+  p := 0; q := 0; r := 0;
+  FOR i := 0 TO 20 DO
+    p := p * 3 + i MOD 4;
+    q := q + (i MOD 30) * seed;
+  END_FOR;
+  FOR i := -9 TO 9 DO
+    r := r * 5 + i MOD 4;
+  END_FOR;
+END_PROGRAM
+"""
+
+# matiec's oracle: --scans 4
+MOD_RANGES_ROWS = """scan,t_ms,p,q,r,seed
+1,0,-14898,1470,1352,7
+2,20,-14898,2940,1352,14
+3,40,-14898,4410,1352,21
+4,60,-14898,5880,1352,28"""
+
+
+def test_mod_of_a_dividend_the_ranges_bound_is_a_plain_remainder_or_none_and_gives_matiecs_rows():
+    from fbd.compiler.pycode import compile_network
+    assert rows(MOD_RANGES, ["p", "q", "r", "seed"], 4, program="prg", cycle_ms=20,
+               engine="python") == \
+        expected(MOD_RANGES_ROWS)
+    body = compile_network(load("m.st", text=MOD_RANGES).network("prg")).source()
+    # i in 0..20: i MOD 4 is Python's %, i MOD 30 is i; in -9..9 the sign is C's
+    assert "(v_I % 4)" in body and "% 30" not in body and "(v_Q + (v_I * v_SEED))" in body
+    assert "(v_I % 4 if v_I >= 0 else -(-v_I % 4))" in body
+
+
+@pytest.mark.parametrize("start", ["i := 1; i := i - 5;", "i := 1; IF x > 0 THEN i := -4; END_IF;"])
+def test_a_counted_while_keeps_its_index_check_where_the_counter_may_start_below_the_array(start):
+    # the range comes from the last statement writing i before the loop: -4 may reach a[i]
+    h = program(f"x := 1; {start}\nWHILE i <= 20 DO y := y + a[i]; i := i + 1; END_WHILE;",
+                decls="a : ARRAY[1..20] OF DINT; i, x, y : DINT;")
+    with pytest.raises(fbd.FbdError, match=r"^gen\.st:5: in PROGRAM Main: .*index -4"):
+        h.scan()
+    assert h.get("Main.i") == -4
+
+
+COUNTED_DOWN = """
+PROGRAM prg
+  VAR
+    a : ARRAY[0..9] OF INT;
+    i, j, n, seed : INT;
+    b : SINT;
+    u : UINT;
+  END_VAR
+  seed := seed + 5;
+  a[0] := seed;
+  i := 9;
+  WHILE i > 0 DO
+    a[i] := a[i - 1] + i;
+    i := i - 1;
+  END_WHILE;
+  j := seed MOD 11;
+  WHILE j >= 2 DO
+    IF a[j - 2] MOD 4 = 1 THEN EXIT; END_IF;
+    n := n + j;
+    j := j - 3;
+  END_WHILE;
+  b := -100;
+  WHILE b > -120 DO
+    b := b - 70;
+    n := n + 1;
+  END_WHILE;
+  u := 3;
+  WHILE u > 0 DO
+    n := n + UINT_TO_INT(u);
+    u := u - 1;
+  END_WHILE;
+END_PROGRAM
+"""
+
+# matiec's oracle: --scans 6 (b wraps -100 -> 86 -> 16 -> -54 -> -124)
+COUNTED_DOWN_ROWS = """scan,t_ms,i,j,n,b,u,seed
+1,0,0,2,15,-124,0,5
+2,20,0,7,35,-124,0,10
+3,40,0,4,45,-124,0,15
+4,60,0,3,70,-124,0,20
+5,80,0,0,83,-124,0,25
+6,100,0,-1,108,-124,0,30"""
+
+
+def test_a_while_counting_down_to_a_constant_is_a_counted_loop_and_gives_matiecs_rows():
+    from fbd.compiler.pycode import compile_network
+    got = rows(COUNTED_DOWN, ["i", "j", "n", "b", "u", "seed"], 6, program="prg", cycle_ms=20,
+               engine="python")
+    assert got == expected(COUNTED_DOWN_ROWS)
+    source = compile_network(load("d.st", text=COUNTED_DOWN).network("prg")).source()
+    body = source[:source.index("def _chunk_0")]
+    # i in 1..9 and j in 2..10 inside: no index check; b's step wraps past -128
+    assert "range(v_I, 0, -1)" in body and "range(v_J, 1, -3)" in body and "_st_bounds" not in body
+    assert "while (v_B > -120):" in body and "range(v_U, 0, -1)" in body
+
+
+@pytest.mark.parametrize("n, stops", [(999_990, False), (999_991, True)])
+def test_a_counted_while_left_by_exit_gives_back_the_iterations_it_did_not_run(n, stops):
+    # 10 turns of the WHILE counting down by 3 (EXIT in the 10th), then n of the FOR
+    h = program(f"""x := 100; WHILE x > 0 DO IF x = 73 THEN EXIT; END_IF; x := x - 3; END_WHILE;
+FOR x := 1 TO {n} DO y := y + 1; END_FOR;""")
+    if stops:
+        with pytest.raises(fbd.FbdError, match=r"gen\.st:5: in PROGRAM Main: watchdog"):
+            h.scan()
+    else:
+        h.scan()
+        assert h.get("Main.y") == n
