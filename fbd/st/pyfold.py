@@ -59,7 +59,7 @@ def fold_into(c: Census, ranges: Ranges, stmts: list, k: int):
         if kind is ir.Check:
             if not never_fails(ranges, nxt):
                 return None
-        elif kind is not ir.SetTemp and kind is not ir.Code or not sets_temps_only(nxt):
+        elif kind is not ir.SetTemp and (kind is not ir.Code or not sets_temps_only(nxt)):
             return None
     return None
 

@@ -506,3 +506,27 @@ FOR x := 1 TO {n} DO y := y + 1; END_FOR;""")
     else:
         h.scan()
         assert h.get("Main.y") == n
+
+
+# found by the fidelity campaign on the Python engine: a MOD by a constant (a temporary
+# set alone) between a temporary and its reader made the folding ask it for its block
+MOD_BETWEEN_TEMPORARIES = """
+PROGRAM prg
+VAR
+  b_30 : BOOL;
+  m : INT := 7;
+END_VAR
+  b_30 := ((INT#0) > ((INT#0) MOD 100)) <> ((FALSE) OR (GT(UDINT#0, UDINT#0)));
+  m := m + 5;
+  b_30 := b_30 OR ((m > (m MOD 100)) <> (FALSE OR GT(UDINT#3, UDINT#0)));
+END_PROGRAM
+"""
+
+
+def test_a_temporary_set_between_a_temporary_and_its_reader_folds_and_gives_matiecs_rows():
+    # matiec's oracle: --scans 3
+    assert rows(MOD_BETWEEN_TEMPORARIES, ["b_30", "m"], 3, program="prg", cycle_ms=20,
+                engine="python") == expected("""scan,t_ms,b_30,m
+1,0,TRUE,12
+2,20,TRUE,17
+3,40,TRUE,22""")
