@@ -358,6 +358,9 @@ def block_type(info: PouInfo, global_starts: dict | None = None) -> type[Block]:
                for v in info.kept_inputs]
     fn_name = info.fn_name
     in_names = [v.name for v in info.inputs]
+    # a wire may bring a longer string than the input holds (a STRING[200] into a
+    # STRING): the call passes it cut, as ST's call does (the table's form: pyaccess)
+    cut = {v.name: f"[:{v.type.capacity}]" for v in info.inputs if v.type.capacity is not None}
     if info.kind == "FUNCTION":
         back = ["OUT"] + [v.name for v in info.outputs]
         extra = []
@@ -368,7 +371,8 @@ def block_type(info: PouInfo, global_starts: dict | None = None) -> type[Block]:
     def code(self, io):
         # by the names' table: a variable may be called like an IO attribute (n, p, now)
         place = io._names
-        args = ", ".join([io.now] + [place[n] for n in in_names + extra])
+        args = ", ".join([io.now] + [place[n] + cut.get(n, "") for n in in_names]
+                         + [place[n] for n in extra])
         targets = [place[n] for n in back]
         if info.kind == "FUNCTION" and len(targets) == 1:
             return f"{targets[0]} = {fn_name}({args})"

@@ -49,7 +49,7 @@ from . import ir
 from .calls import DATE_BLOCKS, CallCompiler, context_free_type, same, untyped
 from .model import Var
 from .stdlib import WSTRING_LITERAL_REFUSED
-from .typemap import STRING_LENGTHS, literal_value
+from .typemap import literal_value
 
 K = t.Kind
 _NUM = (K.INT, K.REAL)
@@ -114,7 +114,16 @@ class ExprCompiler(CallCompiler):
                       if tp.kind in (K.INT, K.REAL, K.BITS, K.BOOL) and want.kind in
                       (K.INT, K.REAL, K.BITS, K.BOOL) else
                       f"{what}: {tp.name} where {want.name} is expected")
-        return self.narrow(code, want) if narrow else code
+        return self.fitted(self.narrow(code, want), tp, want) if narrow else code
+
+    @staticmethod
+    def fitted(code: ir.Expr, source: t.DataType, tp: t.DataType) -> ir.Expr:
+        """A string of type ``source`` cut to the capacity of ``tp`` (a STRING, a
+        STRING[n]) where it may be longer: each place holds its own type's."""
+        n = tp.capacity
+        if n is None or source.capacity is None or source.capacity <= n:
+            return code
+        return ir.Const(code.value[:n], tp) if isinstance(code, ir.Const) else ir.Copy(code, tp, length=n)
 
     def narrow(self, code: ir.Expr, tp: t.DataType) -> ir.Expr:
         """``code`` cut to ``tp`` as C's store cuts it, if it is wide: an integer
@@ -142,8 +151,10 @@ class ExprCompiler(CallCompiler):
             return ir.Const(bool(value), t.BOOL), t.BOOL
         if kind in ("time", "ltime"):
             return ir.Const(value, t.TIME), t.TIME
-        if kind == "string":   # one longer than a STRING holds is cut (matiec's keeps its length: a defect)
-            return ir.Const(value[:t.STRING_MAX], t.STRING), t.STRING
+        if kind == "string":   # a STRING[n] of its own length when longer than a STRING: each
+            # place it goes (a STRING, a STRING[200], a function's parameter) cuts it to its own
+            tp = t.STRING if len(value) <= t.STRING_MAX else t.string_of(len(value))
+            return ir.Const(value, tp), tp
         if kind == "wstring":
             self.fail(e, WSTRING_LITERAL_REFUSED)
         if kind in ("date", "tod", "dt"):
@@ -410,16 +421,15 @@ class ExprCompiler(CallCompiler):
             self.fail(node, f"{var.name} is CONSTANT")
         if not same(tp, dtp):
             self.fail(node, f"{tp.name} cannot be assigned to {A.dump(target)}, which is {dtp.name}")
-        self.emit(ir.Assign(dest, self.copied(self.narrow(code, dtp), dtp)))
+        self.emit(ir.Assign(dest, self.copied(self.narrow(code, dtp), dtp, tp)))
         self.wrote(target)
 
-    def copied(self, code: ir.Expr, tp: t.DataType) -> ir.Expr:
+    def copied(self, code: ir.Expr, tp: t.DataType, source: t.DataType | None = None) -> ir.Expr:
+        """``code`` as a store into a place of type ``tp`` hands it on: an ARRAY or
+        STRUCT copied, a string of type ``source`` cut to ``tp``'s capacity."""
         c = tp.canonical
         if c.kind is K.STRING:
-            n = STRING_LENGTHS.get(id(tp))
-            if n is None:
-                return code
-            return ir.Const(code.value[:n], tp) if isinstance(code, ir.Const) else ir.Copy(code, tp, length=n)
+            return code if source is None else self.fitted(code, source, tp)
         if c.mutable:
             return ir.Copy(code, tp, deep=not (c.kind is K.ARRAY and not c.element.mutable))
         return code
