@@ -111,11 +111,13 @@ class LIMIT(Block):
 
 @register
 class MOVE(Block):
-    """Assignment: OUT is IN, of any type (IEC's MOVE / ``:=``)."""
+    """Assignment: OUT is IN, of any type (IEC's MOVE / ``:=``); a string cut to
+    T's capacity as a store cuts it (a longer STRING[n] into a STRING[10]: 10)."""
     family = "select"
     types = {"T": ANY}
     inputs = [Port("IN", "T")]
     outputs = [Port("OUT", "T")]
 
     def code(self, io):
-        return f"{io.OUT} = {io.IN}"
+        capacity = io.T.capacity
+        return f"{io.OUT} = {io.IN}" if capacity is None else f"{io.OUT} = {io.IN}[:{capacity}]"

@@ -1,7 +1,10 @@
 """Character strings: LEN, LEFT, RIGHT, MID, CONCAT, INSERT, DELETE, REPLACE, FIND.
 
-Positions count from 1 (IEC). A result never exceeds STRING's 126 characters:
-CONCAT, INSERT and REPLACE cut it there. IEC calls an out-of-range length or
+Positions count from 1 (IEC). Each input and result is a STRING of matiec's
+126 characters (its C functions' parameters and result): a longer STRING[n]
+is read as its first 126 characters, as a call passes it in matiec's C (and
+as TwinCAT's string functions see 255 characters of a longer string), and
+CONCAT, INSERT and REPLACE cut their results there. IEC calls an out-of-range length or
 position an error and PLCs differ on what they return; no block here raises,
 and each does the following (close to CODESYS, matiec and most PLCs):
 
@@ -22,6 +25,12 @@ placed in a network without a type (``LEN()``), they give INT, as in CODESYS.
 
 from fbd.block import Block, Port, extensible, register
 from fbd.types import ANY_INT, INT, STRING, STRING_MAX
+
+
+def _held(name: str) -> str:
+    """An input as the function's STRING parameter holds it: a longer STRING[n]'s
+    first 126 characters (a slice of a shorter one is the string itself, no copy)."""
+    return f"{name}[:{STRING_MAX}]"
 
 
 class _IntResult(Block):
@@ -47,7 +56,7 @@ class LEN(_IntResult):
     outputs = [Port("OUT", "I")]
 
     def code(self, io):
-        return f"{io.OUT} = {self.result(io.I, f'len({io.IN})')}"
+        return f"{io.OUT} = {self.result(io.I, f'len({_held(io.IN)})')}"
 
 
 @register
@@ -59,7 +68,7 @@ class LEFT(Block):
     outputs = [Port("OUT", STRING)]
 
     def code(self, io):
-        return f"{io.OUT} = {io.IN}[:{io.L}] if {io.L} > 0 else ''"
+        return f"{io.OUT} = {_held(io.IN)}[:{io.L}] if {io.L} > 0 else ''"
 
 
 @register
@@ -71,7 +80,7 @@ class RIGHT(Block):
     outputs = [Port("OUT", STRING)]
 
     def code(self, io):
-        return f"{io.OUT} = {io.IN}[-({io.L}):] if {io.L} > 0 else ''"
+        return f"{io.OUT} = {_held(io.IN)}[-({io.L}):] if {io.L} > 0 else ''"
 
 
 @register
@@ -84,7 +93,7 @@ class MID(Block):
     outputs = [Port("OUT", STRING)]
 
     def code(self, io):
-        s, n, p = io.IN, io.L, io.P
+        s, n, p = _held(io.IN), io.L, io.P
         # P past the end slices to '' by itself.
         return f"{io.OUT} = {s}[{p} - 1:{p} - 1 + {n}] if {n} > 0 and {p} >= 1 else ''"
 
@@ -97,6 +106,7 @@ class CONCAT(Block):
     outputs = [Port("OUT", STRING)]
 
     def code(self, io):
+        # no input cut: the joined string's first 126 characters are the same with one
         return f"{io.OUT} = ({' + '.join(io.ins('IN'))})[:{STRING_MAX}]"
 
 
@@ -110,6 +120,8 @@ class INSERT(Block):
     outputs = [Port("OUT", STRING)]
 
     def code(self, io):
+        # no input cut: past the 126th character of IN1, IN2 lands beyond the result's end
+        # either way, and the result's first 126 characters are the same with one
         a, b = io.IN1, io.IN2
         at = io.tmp()
         return [f"{at} = min(max({io.P}, 0), len({a}))",
@@ -117,8 +129,10 @@ class INSERT(Block):
 
 
 def _delete(s: str, n: str, p: str) -> str:
-    """The DELETE expression, shared with REPLACE."""
-    return f"{s}[:{p} - 1] + {s}[{p} - 1 + {n}:] if {n} > 0 and 1 <= {p} <= len({s}) else {s}"
+    """The DELETE expression of ``s``'s first 126 characters (what its STRING
+    parameter holds), shared with REPLACE: two slices, as without the cut."""
+    return (f"{s}[:{p} - 1] + {s}[{p} - 1 + {n}:{STRING_MAX}] if {n} > 0 and 1 <= {p} <= len({s}) "
+            f"and {p} <= {STRING_MAX} else {s}[:{STRING_MAX}]")
 
 
 @register
@@ -159,4 +173,5 @@ class FIND(_IntResult):
     outputs = [Port("OUT", "I")]
 
     def code(self, io):
-        return f"{io.OUT} = {self.result(io.I, f'{io.IN1}.find({io.IN2}) + 1')} if {io.IN2} else 0"
+        a, b = _held(io.IN1), _held(io.IN2)
+        return f"{io.OUT} = {self.result(io.I, f'{a}.find({b}) + 1')} if {io.IN2} else 0"

@@ -27,7 +27,8 @@ list; chosen for speed, documented here because it is a decision):
   a TIME too, in ns; the scheduler counts µs (``Plc.now_us``), and hands a
   program ``now_us * 1000`` (:data:`fbd.values.NS_PER_US`).
 * STRING: ``str`` of at most 126 characters (:data:`STRING_MAX`: IEC leaves the
-  length to the implementation; matiec's ``STR_MAX_LEN``).
+  length to the implementation; matiec's ``STR_MAX_LEN``); a declared ``STRING[n]``
+  (:func:`string_of`) of at most n, up to :data:`STRING_DECLARED_MAX`.
 * Enumerations: ``int``, the value's code (0, 1, ... in declaration order
   unless given), read as the value's name.
 * Subranges and directly derived types (``TYPE Level : INT (0..100); END_TYPE``,
@@ -60,15 +61,18 @@ __all__ = [
     "EnumType", "SubrangeType", "DerivedType", "ArrayType", "StructType", "Field",
     "BOOL", "SINT", "INT", "DINT", "LINT", "USINT", "UINT", "UDINT", "ULINT",
     "BYTE", "WORD", "DWORD", "LWORD", "REAL", "LREAL", "TIME", "STRING",
-    "DATE", "TOD", "DT",
+    "DATE", "TOD", "DT", "SizedString", "string_of",
     "ANY", "ANY_ELEMENTARY", "ANY_MAGNITUDE", "ANY_NUM", "ANY_REAL", "ANY_INT",
     "ANY_SIGNED", "ANY_UNSIGNED", "ANY_BIT", "ANY_STRING", "ANY_DURATION", "ANY_DATE",
-    "ANY_DERIVED", "STRING_MAX", "ARRAY_MAX", "DATA_MAX", "MAX_TYPE_DEPTH",
+    "ANY_DERIVED", "STRING_MAX", "STRING_DECLARED_MAX", "ARRAY_MAX", "DATA_MAX", "MAX_TYPE_DEPTH",
 ]
 
-#: what a STRING holds, and a declared STRING[n] at most: matiec's STR_MAX_LEN (its C
-#: STRING has no other length), so string functions cut their results where matiec does
+#: what a STRING holds: matiec's STR_MAX_LEN (its C STRING has no other length), so
+#: string functions, whose parameters and results are STRINGs, cut where matiec does
 STRING_MAX = 126
+#: the longest STRING[n] one may declare (IEC leaves it open): INT's largest, so every
+#: length and position fits an INT, as LEN and FIND give (PLCnext: 32,766; TwinCAT: none)
+STRING_DECLARED_MAX = 32767
 #: the most elementary values one value may hold (an ARRAY, a STRUCT, however nested)
 ARRAY_MAX = 1 << 20
 #: the most elementary values a POU instance, or a configuration, holds in all (its
@@ -139,6 +143,11 @@ class DataType:
     def mutable(self) -> bool:
         """Its values are lists that assignments must copy (ARRAY, STRUCT)."""
         return False
+
+    @property
+    def capacity(self) -> int | None:
+        """The characters a value of this STRING type holds (None: not a string)."""
+        return STRING_MAX if self.kind is Kind.STRING else None
 
     @cached_property
     def default(self):
@@ -254,9 +263,9 @@ class DataType:
                 return ns
         elif kind is Kind.STRING:
             if isinstance(value, str):
-                if len(value) > STRING_MAX:
+                if len(value) > self.capacity:
                     raise InvalidValue(f"{where}: string of {len(value)} characters is longer "
-                                       f"than STRING's {STRING_MAX}")
+                                       f"than {self.name}'s {self.capacity}")
                 return value
         article = "an" if self.name[0] in "AEIOU" else "a"
         raise InvalidValue(f"{where}: {v.quote(value)} is not {article} {self.name}")
@@ -321,6 +330,10 @@ class DerivedType(DataType):
     def mutable(self) -> bool:
         return self.base.mutable
 
+    @property
+    def capacity(self) -> int | None:
+        return self.base.capacity
+
     @cached_property
     def default(self):
         return self.base.default if self.initial is None else self.base.copy(self.initial)
@@ -338,6 +351,36 @@ class DerivedType(DataType):
         if name.startswith("_"):
             raise AttributeError(name)
         return getattr(self.base, name)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class SizedString(DerivedType):
+    """``STRING[n]``: a STRING of at most ``length`` characters (:func:`string_of`)."""
+    length: int = STRING_MAX
+
+    @property
+    def capacity(self) -> int:
+        return self.length
+
+    def coerce(self, value, where: str = "value"):
+        return DataType.coerce(self, value, where)
+
+
+_SIZED: dict[int, DataType] = {}
+
+
+def string_of(length: int) -> DataType:
+    """The type ``STRING[length]``: STRING itself for its own 126 characters; a
+    length outside 1..:data:`STRING_DECLARED_MAX` is refused."""
+    if length == STRING_MAX:
+        return STRING
+    if not 1 <= length <= STRING_DECLARED_MAX:
+        raise InvalidValue(f"STRING[{length}]: a STRING's length is 1..{STRING_DECLARED_MAX:,}")
+    tp = _SIZED.get(length)
+    if tp is None:
+        tp = _SIZED[length] = SizedString(f"STRING[{length}]", Kind.STRING, 0, False, STRING,
+                                          None, length)
+    return tp
 
 
 @dataclass(frozen=True, eq=False, repr=False)

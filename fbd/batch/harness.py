@@ -92,6 +92,7 @@ class BatchHarness:
         self.image: dict[int, object] = self._initial_image()
         self.forces: dict[int, object] = {}
         self.scans = 0
+        self._clear_retired()
 
     # -- the pinned API ------------------------------------------------------------
     def set(self, values: dict | None = None, /, **kw) -> "BatchHarness":
@@ -144,7 +145,48 @@ class BatchHarness:
             out = np.empty(self.n, dtype=dtype_of(info.type))
             out[...] = info.const
             return out
-        return self.program.read(self.s, info.slot)
+        values = self.program.read(self.s, info.slot)
+        if self._frozen is not None:
+            np.copyto(values, self._kept_values(info.slot), where=self._retired)
+        return values
+
+    def retire(self, instances) -> "BatchHarness":
+        """Instances that are done (indices, or a mask of n): from now on each
+        reads back the values it has now, every signal, and is no longer
+        scanned where the engine can skip it (on the native engine a tile of
+        16 retired instances costs nothing). What is set, written or forced for
+        a retired instance afterwards is ignored; :meth:`reset` brings every
+        instance back. Retiring one twice is retiring it once."""
+        which = np.asarray(instances)
+        if which.dtype == bool:
+            if which.shape != (self.n,):
+                raise FbdError(f"retire: a mask of {which.shape} for {self.n} instances")
+            which = np.flatnonzero(which)
+        elif which.size and (which.dtype.kind not in "iu" or which.ndim != 1):
+            raise FbdError(f"retire takes instance indices or a mask of {self.n} BOOLs, "
+                           f"not {which.dtype} of shape {which.shape}")
+        which = which.astype(np.int64).reshape(-1)
+        if which.size and (which.min() < 0 or which.max() >= self.n):
+            bad = int(which[(which < 0) | (which >= self.n)][0])
+            raise FbdError(f"retire: no instance {bad} (instances 0 to {self.n - 1})")
+        new = np.unique(which[~self._retired[which]])
+        if new.size:
+            self._frozen = self.program.freeze(self.s, self._frozen, new)
+            self._retired[new] = True
+            self._retire_order.append(new)
+        return self
+
+    @property
+    def skips_retired(self) -> bool:
+        """Whether retired instances cost no scan work on this engine: the native
+        engine skips a tile whose instances are all retired; the numpy engine
+        scans every instance (whole arrays), and retiring only keeps values."""
+        return self.program.skips_retired
+
+    @property
+    def retired(self) -> np.ndarray:
+        """Which instances are retired (:meth:`retire`): a mask of n."""
+        return self._retired.copy()
 
     def force(self, path: str, value) -> None:
         """Hold a signal at ``value`` (one, or one per instance) in every instance
@@ -192,6 +234,7 @@ class BatchHarness:
         for slot, value in self.forces.items():
             self.program.write(self.s, slot, value)
         self.scans = 0
+        self._clear_retired()
         return self
 
     @property
@@ -231,6 +274,27 @@ class BatchHarness:
     def _initial_image(self) -> dict:
         """Each input's initial value (one for all instances)."""
         return {slot: self.program.read(self.s, slot)[0] for slot in self.flat.inputs.values()}
+
+    def _clear_retired(self) -> None:
+        self._retired = np.zeros(self.n, dtype=bool)
+        self._retire_order: list[np.ndarray] = []   # the instances of each retire()
+        self._frozen = None
+        self._kept: dict[int, tuple] = {}            # slot -> (n values, retire()s in them)
+
+    def _kept_values(self, slot: int) -> np.ndarray:
+        """n values of ``slot``, its kept value at every retired instance: taken
+        from the engine's copy once per instance (reading a slot every scan
+        while instances retire costs what the new ones cost)."""
+        values, done = self._kept.get(slot, (None, 0))
+        if values is None:
+            values = np.empty(self.n, dtype=self.program.read_frozen(
+                self._frozen, slot, self._retire_order[0][:1]).dtype)
+        order = self._retire_order
+        if done < len(order):
+            new = order[done] if done + 1 == len(order) else np.concatenate(order[done:])
+            values[new] = self.program.read_frozen(self._frozen, slot, new)
+            self._kept[slot] = (values, len(order))
+        return values
 
     def _release(self, slot: int) -> None:
         del self.forces[slot]

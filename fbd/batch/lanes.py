@@ -132,8 +132,12 @@ def lane_template(tpl, rows: dict, n_slots: int, written: set, region: tuple | N
     for ptr in regions:
         lines += [f"  {ptr}.n = load i64, ptr {ptr}.c", f"  store i64 {ptr}.n, ptr {ptr}.p"]
     lines += ["  %{0}.t1 = load i64, ptr %trap",
+              # a retired instance's lane runs, but its trap is undone
+              f"  %{{0}}.alive = extractelement <{width} x i1> %valid, i64 %{{0}}.l",
+              "  %{0}.tk = select i1 %{0}.alive, i64 %{0}.t1, i64 %{0}.t0",
+              "  store i64 %{0}.tk, ptr %trap",
               "  %{0}.was = icmp eq i64 %{0}.t0, 0",
-              "  %{0}.now = icmp ne i64 %{0}.t1, 0",
+              "  %{0}.now = icmp ne i64 %{0}.tk, 0",
               "  %{0}.hit = and i1 %{0}.was, %{0}.now",
               "  %{0}.inst = add i64 %base, %{0}.l",
               "  %{0}.lp = getelementptr i64, ptr %trap, i64 1",

@@ -35,7 +35,8 @@ _IR = {"bool": "i1", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64
        "uint8": "i8", "uint16": "i16", "uint32": "i32", "uint64": "i64",
        "float32": "float", "float64": "double"}
 #: the control block's cells (int64): what the scan is given and what it reports
-TRAP, TRAP_LANE, TABLE, TILES, INSTANCES = range(5)
+#: (LIVE: the address of the tiles' masks of lanes still scanned)
+TRAP, TRAP_LANE, TABLE, TILES, INSTANCES, LIVE = range(6)
 
 
 def row_of(tp) -> Row | None:
@@ -109,6 +110,11 @@ class TileTable:
         self.ctl[TABLE] = self.buf.ctypes.data
         self.ctl[TILES] = self.tiles
         self.ctl[INSTANCES] = n
+        # bit l of live[t]: instance t*W + l is scanned (padding lanes are not
+        # instances; a tile whose mask is 0 is skipped: see retire)
+        self.live = np.full(self.tiles, (1 << layout.width) - 1, dtype=np.int64)
+        self.live[-1] = (1 << (n - (self.tiles - 1) * layout.width)) - 1
+        self.ctl[LIVE] = self.live.ctypes.data
         self.address = self.ctl.ctypes.data
         self._views: dict[int, np.ndarray] = {}
 
@@ -200,8 +206,79 @@ class TileTable:
         other = TileTable(layout, self.n)
         other.buf.reshape(self.tiles, other.tile)[:, :self.tile] = \
             self.buf.reshape(self.tiles, self.tile)
+        other.live[...] = self.live
         return other
 
+    # -- retired instances ---------------------------------------------------------------
+    def retire(self, instances: np.ndarray) -> None:
+        """Scan ``instances`` no more: their lanes leave their tiles' live masks
+        (a tile left without one is skipped, a lane left is still computed with
+        its tile, but its traps are not reported)."""
+        width = self.layout.width
+        np.bitwise_and.at(self.live, instances // width, ~(1 << (instances % width)))
 
-__all__ = ["WIDTH", "Layout", "TileTable", "row_of", "internal_row", "TRAP", "TRAP_LANE", "TABLE",
-           "TILES", "INSTANCES"]
+    def records(self, instances: np.ndarray, plan: "Records") -> dict:
+        """Every row's values of ``instances``, as :class:`Records` ``plan`` groups
+        them: for each width, a line of elements per instance."""
+        width = self.layout.width
+        tiles, lanes = instances // width, instances % width
+        grid = self.buf.reshape(self.tiles, self.tile)
+        out = {}
+        for size, (start, count) in plan.groups.items():
+            cut = grid[:, start:start + count * plan.row_bytes(size)]
+            if size == 0:      # bit rows: the byte of the lane's bit, then the bit
+                rows = cut.reshape(self.tiles, count, width // 8)
+                picked = rows[tiles, :, lanes // 8]
+                out[size] = (picked >> (lanes % 8).astype(np.uint8)[:, None]) & 1
+            else:
+                rows = cut.view(f"u{size}").reshape(self.tiles, count, width)
+                out[size] = rows[tiles, :, lanes]
+        return out
+
+
+class Records:
+    """The real slots' rows of a :class:`Layout` by width, to copy an instance's
+    values out of the tiles in a few strided gathers (:meth:`TileTable.records`):
+    rows lie largest first, so the rows of one element size are side by side.
+    ``groups[size]``: (first byte, rows) of the rows of ``size``-byte elements
+    (0: bit rows); ``where[slot]``: (size, its index among them). The LIFO's and
+    FIFO's regions are not in it (their values are lists, copied as such)."""
+
+    def __init__(self, layout: Layout, slots: range):
+        self.width = layout.width
+        self.where: dict[int, tuple] = {}
+        found: dict[int, list] = {}
+        for slot in slots:
+            row = layout.rows[slot]
+            if row is None or slot in layout.regions:
+                continue
+            size = 0 if row.ir == "i1" else np.dtype(row.dtype).itemsize
+            found.setdefault(size, []).append((layout.offsets[slot], slot))
+        self.groups: dict[int, tuple] = {}
+        for size, rows in found.items():
+            rows.sort()
+            start, step = rows[0][0], self.row_bytes(size)
+            for k, (offset, slot) in enumerate(rows):
+                if offset != start + k * step:      # Layout places rows so; a safeguard
+                    raise AssertionError(f"rows of {size}-byte elements are not side by side")
+                self.where[slot] = (size, k)
+            self.groups[size] = (start, len(rows))
+
+    def row_bytes(self, size: int) -> int:
+        return self.width // 8 if size == 0 else self.width * size
+
+    def empty(self, n: int) -> dict:
+        """Records of ``n`` instances, to fill with :meth:`TileTable.records`."""
+        return {size: np.zeros((n, count), dtype=f"u{size or 1}")
+                for size, (_, count) in self.groups.items()}
+
+    def values(self, kept: dict, which: np.ndarray, slot: int, row) -> np.ndarray:
+        """Slot ``slot``'s values of the instances ``which`` in ``kept`` (records of
+        every instance, :meth:`empty`)."""
+        size, k = self.where[slot]
+        column = kept[size][which, k]
+        return column.astype(bool) if size == 0 else column.view(row.dtype)
+
+
+__all__ = ["WIDTH", "Layout", "TileTable", "Records", "row_of", "internal_row", "TRAP",
+           "TRAP_LANE", "TABLE", "TILES", "INSTANCES", "LIVE"]

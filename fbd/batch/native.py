@@ -21,6 +21,7 @@ from __future__ import annotations
 import ctypes
 import re
 import threading
+from typing import NamedTuple
 
 import numpy as np
 
@@ -34,12 +35,14 @@ from ..native.stores import store_kind
 from .forms import BatchTemplates, forms, pending
 from .layout import (
     INSTANCES,
+    LIVE,
     TABLE,
     TILES,
     TRAP,
     TRAP_LANE,
     WIDTH,
     Layout,
+    Records,
     TileTable,
     internal_row,
     row_of,
@@ -70,6 +73,7 @@ class NativeBatchProgram:
     no native form (the numpy engine then runs it)."""
 
     engine = "native"
+    skips_retired = True
 
     def __init__(self, flat, n: int, width: int = WIDTH):
         self._templates = BatchTemplates(flat)
@@ -223,6 +227,28 @@ class NativeBatchProgram:
                            f"(what its block ever stores there); {values.min()}..{values.max()} "
                            f"is outside")
 
+    # -- retired instances --------------------------------------------------------------
+    def freeze(self, table: TileTable, frozen, instances: np.ndarray):
+        """Keep the values of ``instances`` (new ones, in order) as they are now, in
+        ``frozen`` (None the first time: made here, and returned), and scan them
+        no more (:meth:`TileTable.retire`)."""
+        if frozen is None:
+            plan = Records(self.layout, range(self.flat.n_slots))
+            frozen = _Frozen(plan, plan.empty(self.n), {})
+        for size, values in table.records(instances, frozen.plan).items():
+            frozen.records[size][instances] = values
+        for slot in self.layout.regions:
+            lists = frozen.lists.setdefault(slot, np.empty(self.n, dtype=object))
+            lists[instances] = table.read(slot)[instances]   # lists of their own
+        table.retire(instances)
+        return frozen
+
+    def read_frozen(self, frozen, slot: int, instances: np.ndarray) -> np.ndarray:
+        """The values of ``slot`` :meth:`freeze` kept for ``instances``."""
+        if slot in frozen.lists:
+            return frozen.lists[slot][instances]
+        return frozen.plan.values(frozen.records, instances, slot, self.layout.rows[slot])
+
     # -- code -------------------------------------------------------------------------------
     def _place(self, slot: int) -> int:
         if slot in self.forced and slot in self.flat.writer:
@@ -245,7 +271,8 @@ class NativeBatchProgram:
         w = self.width
         order = self.flat.order[c * CHUNK:(c + 1) * CHUNK]
         lanes = ", ".join(f"i64 {k}" for k in range(w))
-        out = [f"define void @{fname}(ptr %tile, i64 %now, i64 %base, i64 %lanes, ptr %trap) {{",
+        out = [f"define void @{fname}(ptr %tile, i64 %now, i64 %base, i64 %lanes, i64 %live, "
+               f"ptr %trap) {{",
                "entry:",
                f"  %now1 = insertelement <{w} x i64> poison, i64 %now, i64 0",
                f"  %nowv = shufflevector <{w} x i64> %now1, <{w} x i64> poison, "
@@ -253,7 +280,11 @@ class NativeBatchProgram:
                f"  %lanes1 = insertelement <{w} x i64> poison, i64 %lanes, i64 0",
                f"  %lanesv = shufflevector <{w} x i64> %lanes1, <{w} x i64> poison, "
                f"<{w} x i32> zeroinitializer",
-               f"  %valid = icmp ult <{w} x i64> <{lanes}>, %lanesv"]
+               f"  %held = icmp ult <{w} x i64> <{lanes}>, %lanesv",
+               # the lanes of retired instances are computed, their traps not reported
+               f"  %livew = trunc i64 %live to i{w}",
+               f"  %livev = bitcast i{w} %livew to <{w} x i1>",
+               f"  %valid = and <{w} x i1> %held, %livev"]
         cells = max((self._forms[self._config_of[i]].cells for i in order), default=0)
         if cells:
             out += [f"  %s = alloca [{cells} x i64], align 8", "  %lanei = alloca i64, align 8"]
@@ -277,8 +308,14 @@ class NativeBatchProgram:
                "  %tiles = load i64, ptr %tilesp",
                f"  %np = getelementptr i64, ptr %ctl, i64 {INSTANCES}",
                "  %n = load i64, ptr %np",
+               f"  %livetp = getelementptr i64, ptr %ctl, i64 {LIVE}",
+               "  %livet = load ptr, ptr %livetp",
                "  br label %loop", "loop:",
-               "  %t = phi i64 [ 0, %entry ], [ %t1, %loop ]",
+               "  %t = phi i64 [ 0, %entry ], [ %t1, %next ]",
+               "  %livep = getelementptr i64, ptr %livet, i64 %t",
+               "  %live = load i64, ptr %livep",
+               "  %idle = icmp eq i64 %live, 0",    # every instance of the tile retired
+               "  br i1 %idle, label %next, label %body", "body:",
                f"  %off = mul i64 %t, {layout.tile}",
                "  %tile = getelementptr inbounds i8, ptr %table, i64 %off",
                f"  %base = mul i64 %t, {w}",
@@ -298,11 +335,13 @@ class NativeBatchProgram:
         for src, prev in flat.snapshots.items():
             copy(prev, src)
         for name in self._chunk_names:
-            out.append(f"  call void @{name}(ptr %tile, i64 %now, i64 %base, i64 %lanes, ptr %ctl)")
+            out.append(f"  call void @{name}(ptr %tile, i64 %now, i64 %base, i64 %lanes, "
+                       f"i64 %live, ptr %ctl)")
         for slot, src in flat.publish:
             if slot not in self.forced:
                 copy(slot, src)
-        out += ["  %t1 = add i64 %t, 1", "  %more = icmp ult i64 %t1, %tiles",
+        out += ["  br label %next", "next:",
+                "  %t1 = add i64 %t, 1", "  %more = icmp ult i64 %t1, %tiles",
                 "  br i1 %more, label %loop, label %done", "done:",
                 "  %r = load i64, ptr %trapp", "  ret i64 %r", "}",
                 "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)"]
@@ -364,7 +403,7 @@ class NativeBatchProgram:
         llvm = self._llvm
         rebuilt = {self._chunk_names[c] for c in chunks}
         parts = [self._declarations, *(self._chunk_src[c] for c in chunks)]
-        parts += [f"declare void @{name}(ptr, i64, i64, i64, ptr)" for name in self._chunk_names
+        parts += [f"declare void @{name}(ptr, i64, i64, i64, i64, ptr)" for name in self._chunk_names
                   if name not in rebuilt]
         self._driver_src = self._driver_source(driver)
         parts.append(self._driver_src)
@@ -420,6 +459,15 @@ class NativeBatchProgram:
     def __repr__(self) -> str:
         return (f"<NativeBatchProgram {self.name}: {len(self.flat.leaves)} blocks, {self.n} "
                 f"instances in tiles of {self.width}>")
+
+
+class _Frozen(NamedTuple):
+    """What :meth:`NativeBatchProgram.freeze` keeps: a line of elements per
+    instance and element size (``plan`` says where each slot's value lies), and
+    the LIFO's and FIFO's lists."""
+    plan: Records
+    records: dict
+    lists: dict
 
 
 __all__ = ["NativeBatchProgram", "CHUNK", "BASIC_BLOCK"]

@@ -31,6 +31,7 @@ class BatchProgram:
     """
 
     engine = "numpy"
+    skips_retired = False   # its scan is whole arrays: retired instances are scanned too
 
     def __init__(self, flat: FlatProgram, n: int):
         self.flat = flat
@@ -144,6 +145,25 @@ class BatchProgram:
             real = next(r for r, sc in self._scratch.items() if sc == slot)
             table.append(table[real].copy())
         return table
+
+    def freeze(self, table: list, frozen, instances: np.ndarray) -> list:
+        """Keep the values of ``instances`` as they are now, in ``frozen`` (None the
+        first time: made here, and returned). The numpy engine goes on scanning
+        them with the others (its scan is whole arrays); only what reads them
+        back changes (:meth:`read_frozen`)."""
+        if frozen is None:
+            frozen = [np.empty_like(arr) for arr in table[:self.flat.n_slots]]
+        for kept, arr in zip(frozen, table):
+            if arr.dtype == object:   # a LIFO's or FIFO's list changes in place
+                kept[instances] = [list(v) if isinstance(v, list) else v
+                                   for v in arr[instances].tolist()]
+            else:
+                kept[instances] = arr[instances]
+        return frozen
+
+    def read_frozen(self, frozen: list, slot: int, instances: np.ndarray) -> np.ndarray:
+        """The values of ``slot`` :meth:`freeze` kept for ``instances``."""
+        return frozen[slot][instances]
 
     def check_value(self, slot: int, values: np.ndarray) -> None:
         """Refuse a value written into a state slot outside what its block keeps

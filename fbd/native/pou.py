@@ -58,9 +58,10 @@ class NativeModule:
     the fault sites (shared by the whole program), the FUNCTIONs made once."""
 
     def __init__(self, sites: list, trap_cell: int, fault_cell: int, trap_code: int,
-                 base: int = 0):
+                 base: int = 0, number: int = 0):
         self.sites = sites              # (kind, where, lo, hi): fault base + k + 1 is the k-th
         self.base = base
+        self.number = number            # the program's number of the module (names made here)
         self.trap_cell = trap_cell
         self.fault_cell = fault_cell
         self.trap_code = trap_code      # what a library block's trap records (the leaf)
@@ -69,8 +70,20 @@ class NativeModule:
         self.made: set = set()
         #: a block's code translated (see PouLowering.block_code): its lines, its outputs
         self.lowered: dict = {}
+        #: (id of a block, its ports) -> (the block, kept so that its id stays its own;
+        #: its inputs; its code's text)
+        self.texts: dict = {}
         #: (FB type, layout, globals) -> the function its instances share (see Frame)
         self.shared: dict = {}
+        #: each function defined here -> its declaration, for code compiled apart calling it
+        self.declarations: dict[str, str] = {}
+        #: the parts of long bodies (.pouparts): index in ``defs`` -> the part's name; a big
+        #: program compiles each apart (NativeProgram._procedure_code)
+        self.parts: dict[int, str] = {}
+
+    def declare(self, name: str, params: list[str]) -> None:
+        types = ", ".join(p.split(" ", 1)[0] for p in params)
+        self.declarations[name] = f"declare i64 {name}({types})"
 
     def site(self, kind: str, where: str, lo: int = 0, hi: int = 0) -> int:
         self.sites.append((kind, where, lo, hi))
@@ -80,7 +93,9 @@ class NativeModule:
         """The LLVM function of a FUNCTION POU, made in this module once."""
         name = self.functions.get(info.fn_name)
         if name is None:
-            name = self.functions[info.fn_name] = f"@f.{info.fn_name}.{len(self.functions)}"
+            # the module's number in the name: code compiled apart links to it by name
+            name = self.functions[info.fn_name] = \
+                f"@f.{info.fn_name}.{len(self.functions)}.m{self.number}"
             self.defs.append(PouLowering(info.code, None, self, name).function())
         return name
 
@@ -177,6 +192,7 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
         self.body(params)
         if not self.terminated:
             self.leave("0")
+        self.module.declare(self.name, params)
         head = [f"define internal i64 {self.name}({', '.join(params)}) {{", "entry:",
                 f"  %trap = getelementptr i64, ptr %s, i64 {self.module.trap_cell}"]
         return "\n".join(head + self.allocas + self.lines + ["}"])
@@ -435,7 +451,15 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
     def block_code(self, s: ir.Code) -> None:
         block = s.block
         names, variables, env = {}, {}, []
-        inputs = {p.name for p in block.input_ports()}
+        # the operators' blocks are shared by the body's uses (a few for 100,000
+        # statements): their text over p0, p1, ... is written once
+        ports = tuple(s.names)
+        known = self.module.texts.get((id(block), ports))
+        if known is None:
+            known = self.module.texts[(id(block), ports)] = (block, {
+                p.name for p in block.input_ports()}, "\n".join(code_lines(
+                    block, {port: f"p{k}" for k, port in enumerate(ports)}, block.bound_types)))
+        _block, inputs, text = known
         for k, (port, e) in enumerate(s.names.items()):
             name = f"p{k}"
             names[port] = name
@@ -445,7 +469,6 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
                 env.append((name, self.expr(e)))
             elif isinstance(e, ir.Ref):
                 env.append((name, self.load(self.address(e), tp)))
-        text = "\n".join(code_lines(block, names, block.bound_types))
         # a computed operand is a format field ({2}, {3}, ...) of the lowered lines, so
         # the same operator over values of the same ranges is translated once; a
         # constant is part of the key (the translator folds it)
@@ -680,6 +703,4 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
         self.fail(f"the expression {kind.__name__}")
 
 
-DECLARATIONS = "declare void @llvm.memmove.p0.p0.i64(ptr, ptr, i64, i1)"
-
-__all__ = ["PouLowering", "NativeModule", "DECLARATIONS", "SWITCH_RANGE"]
+__all__ = ["PouLowering", "NativeModule", "SWITCH_RANGE"]

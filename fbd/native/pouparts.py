@@ -61,6 +61,8 @@ class PouParts:
             self.statements(piece)
             if not self.terminated:
                 self.leave("0")
+            self.module.declare(name, params)
+            self.module.parts[len(self.module.defs)] = name
             self.module.defs.append("\n".join(
                 [f"define internal i64 {name}({', '.join(params)}) {{", "entry:",
                  f"  %trap = getelementptr i64, ptr %s, i64 {self.module.trap_cell}"]

@@ -5,10 +5,10 @@ POUs) in a native program: whether they have a native form, their functions
 Each such block is called as ``i64 p<leaf>(ptr %s, i64 %now, <its inputs>)``;
 a nonzero result is a fault (an index out of bounds, the watchdog) that ends
 the scan: the chunk stores it and the block's index in the fault cells and
-returns, the driver returns -2, and :meth:`Procedures.raise_fault` raises the
-error the Python engine raises at that place, naming that block. A fault's
-number is ``(module << 24) | site``: each compiled module keeps the sites of
-its functions.
+returns, the driver returns ``FAULT`` (:mod:`.program`), and
+:meth:`Procedures.raise_fault` raises the error the Python engine raises at
+that place, naming that block. A fault's number is ``(module << 24) | site``:
+each compiled module keeps the sites of its functions.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from .pouframe import leaf_frame
 from .values import NoNativeForm, slot_kind
 
 SITE_BITS = 24
-FAULT = -2      # what the driver returns when a procedure faulted
 
 
 class Procedures:
@@ -79,7 +78,7 @@ class Procedures:
     def _new_module(self, number: int) -> NativeModule:
         program = self.program
         return NativeModule([], program._trap_cell, program._fault_cell, 0,
-                            number << SITE_BITS)
+                            number << SITE_BITS, number)
 
     def function(self, index: int, module: NativeModule, number: int) -> None:
         program = self.program
@@ -207,4 +206,4 @@ def _constant(tp, value) -> str:
     return f"i64 {value}"
 
 
-__all__ = ["Procedures", "FAULT", "SITE_BITS"]
+__all__ = ["Procedures", "SITE_BITS"]

@@ -34,8 +34,7 @@ from . import regions
 from .entry import DECLARATIONS as ENTRY_DECLARATIONS
 from .entry import builtin, entry_source, python_api
 from .lower import DECLARATIONS, TRAP_REASONS, NoNativeForm, slot_kind
-from .pou import DECLARATIONS as POU_DECLARATIONS
-from .procedures import FAULT, Procedures
+from .regions import DECLARATIONS as POU_DECLARATIONS
 from .stores import raw_bits, store_kind
 from .table import AGGREGATE, KIND_CODES, STORE, NativeTable
 from .templates import Templates
@@ -44,6 +43,7 @@ CHUNK = 512         # blocks per function; a force recompiles one
 BASIC_BLOCK = 50    # blocks per basic block (see the module docstring)
 #: procedures' IR lines up to which they go through the whole -O2 pipeline (see _optimize)
 FULL_OPTIMISE_LINES = 20_000
+FAULT = -2      # what the driver returns when a procedure faulted (see .procedures)
 
 
 class NotNative(FbdError):
@@ -71,6 +71,41 @@ def _llvm():
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
     return llvm
+
+
+class NoProcedures:
+    """The :class:`~.procedures.Procedures` of a program with no ST, IL or SFC POU:
+    none, and the ST front end, which lowering them needs, not imported (it was a
+    third of 2048's native build)."""
+
+    def __init__(self):
+        self.indices: frozenset = frozenset()
+        self.sites: dict = {}
+        self.made: dict = {}
+        self.none = NoFunctions()
+
+    def reasons(self, chunk: int) -> dict:
+        return {}
+
+    def module(self, leaves, number: int) -> "NoFunctions":
+        return self.none
+
+
+class NoFunctions:
+    """The functions of a module with no procedure block (see :class:`~.pou.NativeModule`)."""
+
+    def __init__(self):
+        self.defs: list = []
+        self.sites: list = []
+        self.parts: dict = {}
+        self.declarations: dict = {}
+
+
+def _procedures(program):
+    if any(leaf.block.procedure is not None for leaf in program.leaves):
+        from .procedures import Procedures
+        return Procedures(program)
+    return NoProcedures()
 
 
 class NativeProgram:
@@ -119,7 +154,7 @@ class NativeProgram:
         self._fault_cell = self._region_end
         self.capacity = self._region_end + 4
         self._trap_cell = self.capacity - 1
-        self._procedures = Procedures(self)
+        self._procedures = _procedures(self)
         reasons.update(self._procedures.reasons(CHUNK))
         # the batch engine checks with its own templates, which it then keeps
         self._templates = templates if templates is not None else Templates(flat)
@@ -149,7 +184,7 @@ class NativeProgram:
         self._init_cells = self._cells(flat.new_table())
         self._version = 0
         self._chunk_names: list[str] = []
-        self._chunk_src: list[str] = []
+        self._chunk_src: list[list[str]] = []    # each chunk's IR, in pieces
         self._llvm = _llvm()
         self._type_error = python_api(self._llvm)   # None: ctypes calls the scan
         self._entries: list = []                     # the built-in functions' definitions
@@ -396,11 +431,10 @@ class NativeProgram:
                                                   self._target)
         self._objects = []
         self._chunk_src = []
-        for c, (src, obj, sites) in enumerate(built):
+        for c, (src, objects, sites) in enumerate(built):
             self._procedures.sites[c + 1] = sites
             self._chunk_src.append(src)
-            self._objects.append(llvm.ObjectFileRef.from_data(obj))
-            self._engine.add_object_file(self._objects[-1])
+            self._add_objects(objects)
         self._driver_src = self._driver_source("scan_v0")
         self._engine.add_module(llvm.parse_assembly("\n".join(
             [*(f"declare void @{name}(ptr, i64)" for name in self._chunk_names),
@@ -411,23 +445,67 @@ class NativeProgram:
             with open(self.dump_path, "w") as f:
                 f.write(self.source())
 
-    def _compile_chunk(self, c: int) -> tuple[str, bytes, list]:
-        """One chunk's IR, its machine code (an object file) and its procedures'
-        fault sites, in either process."""
-        src = self._chunk_with_procedures(c, self._chunk_names[c], c + 1)
-        module = self._llvm.parse_assembly(DECLARATIONS + "\n" + POU_DECLARATIONS + "\n" + src)
+    def _compile_chunk(self, c: int) -> tuple[list, list[bytes], list]:
+        """One chunk's IR, its machine code (object files: the chunk's and those of
+        the parts compiled apart) and its procedures' fault sites, in either process."""
+        src, compiled, objects = self._chunk_with_procedures(c, self._chunk_names[c], c + 1)
+        module = self._llvm.parse_assembly(DECLARATIONS + "\n" + POU_DECLARATIONS + "\n"
+                                           + compiled)
         if self._optimize_next:
             self._optimize(module, self._procedure_lines)
-        return src, self._emit_tm.emit_object(module), self._sites_made
+        objects.append(self._emit_tm.emit_object(module))
+        return src, objects, self._sites_made
 
-    def _chunk_with_procedures(self, c: int, fname: str, number: int) -> str:
-        """The chunk's function, after the functions of its procedure blocks."""
+    def _chunk_with_procedures(self, c: int, fname: str, number: int) -> tuple[list, str, list]:
+        """The chunk's function, after the functions of its procedure blocks: the IR
+        as a whole (:meth:`source`, in pieces), the IR to compile with the chunk, and
+        the machine code of what was compiled apart (:meth:`_procedure_code`)."""
         leaves = self.order[c * CHUNK:(c + 1) * CHUNK]
         module = self._procedures.module(leaves, number)
         self._sites_made = module.sites
         self._optimize_next = bool(module.defs)
-        self._procedure_lines = sum(d.count("\n") for d in module.defs)
-        return "\n".join(module.defs + [self._chunk_source(c, fname, number)])
+        shown, compiled, objects = self._procedure_code(module)
+        chunk = self._chunk_source(c, fname, number)
+        if compiled is shown:
+            src = "\n".join(shown + [chunk])
+            return [src], src, objects
+        # the parts' text stays in pieces: one string of it would be a copy of the whole
+        return shown + [chunk], "\n".join(compiled + [chunk]), objects
+
+    def _procedure_code(self, module) -> tuple[list[str], list[str], list[bytes]]:
+        """A module's procedures (:class:`~.pou.NativeModule`): their IR as a whole,
+        the IR to compile with the chunk, and the machine code of the parts of long
+        bodies compiled apart; sets ``_procedure_lines``, which picks the passes.
+
+        Past :data:`FULL_OPTIMISE_LINES`, where no pass looks beyond a function,
+        each part (:mod:`.pouparts`) is a module of its own, parsed, optimised and
+        emitted, then dropped before the next: LLVM holds one part at a time, not
+        the whole body (100,000 statements: 1.2 GB). The functions become external,
+        linked by name (unique in the program: their module's number is in it)."""
+        lines = self._procedure_lines = sum(d.count("\n") for d in module.defs)
+        if lines <= FULL_OPTIMISE_LINES or not module.parts:
+            return module.defs, module.defs, []
+        llvm, parts, shown = self._llvm, module.parts, module.defs
+        compiled, objects = [], []
+        for k, text in enumerate(shown):
+            text = shown[k] = text.replace("define internal ", "define ", 1)
+            name = parts.get(k)
+            if name is None:
+                compiled.append(text)
+                continue
+            part = llvm.parse_assembly("\n".join(
+                [DECLARATIONS, POU_DECLARATIONS, text,
+                 *(d for f, d in module.declarations.items() if f != name)]))
+            self._optimize(part, lines)
+            objects.append(self._emit_tm.emit_object(part))
+            part.close()
+        compiled += [module.declarations[name] for name in parts.values()]
+        return shown, compiled, objects
+
+    def _add_objects(self, objects: list[bytes]) -> None:
+        for obj in objects:
+            self._objects.append(self._llvm.ObjectFileRef.from_data(obj))
+            self._engine.add_object_file(self._objects[-1])
 
     def _optimize(self, module, lines: int) -> None:
         """The procedures' code (``lines`` of IR) through LLVM's optimiser: their
@@ -491,7 +569,8 @@ class NativeProgram:
         """The LLVM IR of the scan, as compiled."""
         header = (f"; generated by fbd for network {self.name}: {len(self.leaves)} blocks, "
                   f"{self.n_slots} slots (native engine)\n")
-        return header + DECLARATIONS + "\n" + "\n".join(self._chunk_src) + "\n" + self._driver_src
+        chunks = "\n".join(piece for pieces in self._chunk_src for piece in pieces)
+        return header + DECLARATIONS + "\n" + chunks + "\n" + self._driver_src
 
     # -- running ---------------------------------------------------------------------------
     def _stopped(self, s: NativeTable, code: int, now: int) -> None:
@@ -526,12 +605,13 @@ class NativeProgram:
         for c in chunks:
             self._chunk_names[c] = f"c{c}_v{v}"
             self._modules += 1
-            self._chunk_src[c] = self._chunk_with_procedures(c, self._chunk_names[c],
-                                                             self._modules)
+            self._chunk_src[c], compiled, objects = self._chunk_with_procedures(
+                c, self._chunk_names[c], self._modules)
+            self._add_objects(objects)
             self._procedures.sites[self._modules] = self._sites_made
             optimize = optimize or self._optimize_next
             lines += self._procedure_lines
-            parts.append(self._chunk_src[c])
+            parts.append(compiled)
         rebuilt = {self._chunk_names[c] for c in chunks}
         parts += [f"declare void @{name}(ptr, i64)" for name in self._chunk_names
                   if name not in rebuilt]
@@ -591,7 +671,9 @@ class NativeProgram:
         leaves = self.order[c * CHUNK:(c + 1) * CHUNK]
         procedures = self._procedures.module(leaves, number)
         self._procedures.sites[number] = procedures.sites
-        parts, names = [DECLARATIONS, POU_DECLARATIONS, *procedures.defs], []
+        _shown, compiled, objects = self._procedure_code(procedures)
+        self._add_objects(objects)
+        parts, names = [DECLARATIONS, POU_DECLARATIONS, *compiled], []
         for index in leaves:
             name = f"leaf{index}_v{v}"
             names.append((index, name))
@@ -607,7 +689,7 @@ class NativeProgram:
                       "  %r = load i64, ptr %trap", "  ret i64 %r", "}"]
         module = self._llvm.parse_assembly("\n".join(parts))
         if procedures.defs:
-            self._optimize(module, sum(d.count("\n") for d in procedures.defs))
+            self._optimize(module, self._procedure_lines)
         self._engine.add_module(module)
         self._engine.finalize_object()
         kind = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)

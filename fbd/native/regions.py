@@ -15,6 +15,9 @@ from __future__ import annotations
 from ..values import Kind
 from .values import slot_kind
 
+#: what copying a region (an ARRAY or STRUCT assigned or passed by value) calls
+DECLARATIONS = "declare void @llvm.memmove.p0.p0.i64(ptr, ptr, i64, i1)"
+
 
 def cells(tp) -> int | None:
     """How many cells a value of ``tp`` takes (None: no native form, a STRING)."""

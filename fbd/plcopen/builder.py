@@ -254,8 +254,11 @@ class PouBuilder(PlacingMixin, VariablesMixin, AccessMixin):
     def _cell(self, key, block, lid, **inputs):
         """A block that is one write of ``key``; returns its output as a source."""
         n = self.writes[key] = self.writes.get(key, 0) + 1
-        cell = self._add(f"{self.vars[key].name}_w{n}" if n > 1 else f"{self.vars[key].name}_w",
-                         block)
+        var = self.vars[key]
+        # a MOVE into a string variable is of its type: it cuts to its capacity, as a store does
+        typed = {"types": {"T": var.type}} if block == "MOVE" and var.type is not None \
+            and var.type.kind is t.Kind.STRING else {}
+        cell = self._add(f"{var.name}_w{n}" if n > 1 else f"{var.name}_w", block, **typed)
         for port, src in inputs.items():
             self._connect(src, cell.port(port), lid)
         return (cell.OUT, False)

@@ -27,6 +27,19 @@ MAX_DEPTH = t.MAX_TYPE_DEPTH
 MAX_VALUES = 1 << 16
 
 
+def string_type(el, where: str) -> t.DataType:
+    """A ``<string>``'s type: ``length="200"`` a STRING[200], none a STRING."""
+    length = (el.get("length") or "").strip()
+    if not length:
+        return t.STRING
+    if not length.isdigit() or len(length) > 6:
+        raise PlcOpenError(f"{where}: the string length {quote(length)} is not a count")
+    try:
+        return t.string_of(int(length))
+    except InvalidValue as e:
+        raise PlcOpenError(f"{where}: {e}") from None
+
+
 class DataTypes:
     """The types a project declares, by upper-case name, built on first use."""
 
@@ -118,7 +131,7 @@ class DataTypes:
         if kind == "derived":
             return self.named(inner.get("name") or "")
         if kind == "string":
-            return t.STRING
+            return string_type(inner, where)
         if kind == "wstring":
             raise PlcOpenError(f"{where}: WSTRING is not supported (matiec refuses it too: its "
                                f"library has no WSTRING); use STRING")

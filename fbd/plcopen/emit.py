@@ -81,7 +81,10 @@ def type_el(parent, tp, tag="type"):
     el = sub(parent, tag)
     if tp is None:
         raise ExportError("a port of undetermined type")
-    sub(el, "string" if tp.kind is Kind.STRING else tp.name)
+    if tp.kind is Kind.STRING:   # a STRING[n] keeps its length
+        sub(el, "string", length=None if tp.capacity == t.STRING_MAX else tp.capacity)
+    else:
+        sub(el, tp.name)
     return el
 
 

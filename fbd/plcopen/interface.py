@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import types as t
-from .datatypes import DataTypes
+from .datatypes import DataTypes, string_type
 from .emit import FEEDBACK_NAME
 from .source import PlcOpenError, child, children, has_data, quote, tag, true
 from .values import elementary, initial_value, run_value
@@ -63,6 +63,8 @@ def type_of(type_el, where: str, dtypes: DataTypes | None):
     kind = tag(inner)
     name = (inner.get("name") or "") if kind == "derived" else kind.upper()
     if dtypes is None:
+        if kind == "string":
+            return string_type(inner, where), name
         return (elementary(name) if kind == "derived" else elementary(kind)), name
     return dtypes.type_of(type_el, where), name
 

@@ -104,14 +104,16 @@ def run_value(value, tp):
 def initial_value(text: str, tp: t.DataType, where: str):
     """An ``initialValue/simpleValue`` for a variable of type ``tp``. Beremiz quotes a
     STRING initial value written without quotes (``STR1 := 3.456789`` in matiec's
-    tests is the string '3.456789'); so does this reader. An enumeration's value
+    tests is the string '3.456789'); so does this reader, and cuts one longer than
+    the type holds. An enumeration's value
     may be written bare (``RUNNING``) or typed (``MODE#RUNNING``)."""
     s = text.strip()
     if tp.kind is fv.Kind.STRING:
         if not s.startswith("'") and not s.endswith("'"):
             s = f"'{s}'"
         try:
-            return coerce(fv.parse_string(s, where, bare=False), tp, where)
+            # a longer literal is held cut, as ST's initial value and matiec's are
+            return coerce(fv.parse_string(s, where, bare=False)[:tp.capacity], tp, where)
         except InvalidValue as e:
             raise _error(e) from None
     if tp.kind in (fv.Kind.ENUM, fv.Kind.DATE, fv.Kind.TOD, fv.Kind.DT):

@@ -135,7 +135,18 @@ def type_key(tp: t.DataType) -> str:
     if isinstance(tp, t.StructType):
         fields = "; ".join(f"{f.name} : {type_key(f.type)}" for f in tp.fields)
         return f"STRUCT {tp.name} ({fields})"
+    if tp.kind is Kind.STRING and tp.capacity != t.STRING_MAX:
+        return f"STRING[{tp.capacity}]"     # a STRING[200]'s value may not fit a STRING[10]
     return str(tp.canonical)
+
+
+def _string_capacity(key: str) -> int | None:
+    """The characters the string type of a :func:`type_key` holds (None: not a string)."""
+    if key == "STRING":
+        return t.STRING_MAX
+    if key.startswith("STRING[") and key.endswith("]") and key[7:-1].isdigit():
+        return int(key[7:-1])
+    return None
 
 
 def _widens(old: t.DataType, new: t.DataType) -> bool:
@@ -158,6 +169,9 @@ def convert(value, old: t.DataType | str, new: t.DataType):
     old_key = old if isinstance(old, str) else type_key(old)
     if old_key == type_key(new):
         return deep_copy(value), "kept"
+    held = _string_capacity(old_key)
+    if held is not None and new.kind is Kind.STRING and held <= new.capacity:
+        return value, "converted"
     old_type = old
     if isinstance(old, str):
         try:

@@ -26,6 +26,9 @@ class BodyCompiler(StmtCompiler):
         self.current_line = info.node.line
         self.inputs_written: set[str] = set()
         self._located: dict[str, Var] | None = None     # location text -> variable
+        # id(Var) -> its one Ref (which keeps the Var, and so its id, alive)
+        self._refs: dict[int, ir.Ref] = {}
+        self._consts: dict[tuple[int, int], ir.Const] = {}     # (value, id(type)) -> its one Const
 
     # -- scaffolding -------------------------------------------------------
     def emit(self, stmt) -> None:

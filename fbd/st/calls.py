@@ -234,7 +234,7 @@ class CallCompiler:
                 self.fail(given[k], f"{name} has no input {k} (inputs: "
                                     f"{', '.join(p.name for p in ports)})")
         bound = dict(bound)
-        codes = {}
+        codes, given_types = {}, {}
         order = sorted(ports, key=lambda p: untyped(given[p.name.upper()].value)
                        if p.name.upper() in given else True)
         for p in order:
@@ -261,13 +261,15 @@ class CallCompiler:
             elif not same(tp, p.type):
                 self.fail(arg, f"{name}: {p.name} must be {p.type.name}, not {tp.name}")
             codes[p.name] = code
+            given_types[p.name] = tp
         for p in ports:
             if p.name not in codes:
                 tp = bound.get(p.type) if isinstance(p.type, str) else p.type
                 codes[p.name] = ir.Const(_port_default(p, bound), tp)
             else:   # a parameter of matiec's C function: cut to its type, as C passes it
-                codes[p.name] = self.narrow(codes[p.name], bound.get(p.type, p.type)
-                                            if isinstance(p.type, str) else p.type)
+                want = bound.get(p.type, p.type) if isinstance(p.type, str) else p.type
+                codes[p.name] = self.fitted(self.narrow(codes[p.name], want),
+                                            given_types[p.name], want)
         for var in cls.types:
             if var not in bound and _is_result_var(cls, var):   # TRUNC's result type
                 want = expected if expected is not None else t.ULINT

@@ -123,15 +123,16 @@ def _uses(analysis: Analysis, pou: A.Pou) -> list[tuple[str, object]]:
     """The POUs of the unit that ``pou`` holds an instance of or calls, each with
     the node that does (a declaration, a call), in source order."""
     out, seen = [], set()
-    for node in A.iter_nodes(pou):
-        target = None
-        if isinstance(node, A.VarDecl) and isinstance(node.spec, A.NamedType):
+    decls = [d for vb in pou.var_blocks for d in vb.decls]
+    calls = sorted(analysis.pou_calls.get(key(pou.name), ()), key=lambda n: (n.line, n.col))
+    for node in decls + calls:
+        if isinstance(node, A.VarDecl):
+            if not isinstance(node.spec, A.NamedType):
+                continue
             found = analysis.globals.get(key(node.spec.name))
             target = found.node if found is not None and found.kind == "pou" else None
         else:
-            symbol = analysis.resolved.get(node)
-            if symbol is not None and symbol.kind == "pou":
-                target = symbol.node
+            target = analysis.resolved[node].node
         if isinstance(target, A.Pou) and key(target.name) not in seen:
             seen.add(key(target.name))
             out.append((key(target.name), node))

@@ -354,8 +354,9 @@ class IlLowering:
         if op in ("ST", "STN", "S", "R"):
             cr = self.need(cr, i)
             target_root = root(operand)
-            if op == "ST" and isinstance(operand, A.Name):
-                # the variable now holds the CR's value: read it from there
+            if op == "ST" and isinstance(operand, A.Name) and not self.is_string(operand):
+                # the variable now holds the CR's value: read it from there (a string
+                # may hold less, cut to its own capacity: the CR keeps it whole)
                 out.append(A.Assign(target=operand, value=cr, **w))
                 return operand, self.decls.type_of(operand) or cr_type
             cr, cr_type = self.safe_from(target_root, cr, cr_type, i, out,
@@ -373,6 +374,11 @@ class IlLowering:
         if op in _LOGIC or op[:-1] in _LOGIC or op in _ARITH or op in _COMPARE:
             return self.combine(op, self.need(cr, i), cr_type, operand, self.decls.type_of(operand), i)
         self.fail(i, f"{op} is not an IL operator this lowering knows")
+
+    def is_string(self, target) -> bool:
+        spec = self.decls._resolve(self.decls.type_of(target))
+        return isinstance(spec, A.StringType) or (
+            isinstance(spec, A.NamedType) and spec.name.upper() == "STRING")
 
     def set_value(self, target, set_):
         """What S / R write: TRUE/FALSE, or 1/0 to a non-BOOL variable (matiec)."""

@@ -241,6 +241,10 @@ class TableAccess:
         info, frame = self.info, self.frame
         out = []
         edged = {v.name.upper() for v, _local in self.edge_inputs}
+        if self.top:        # a wire may bring a longer string than the input holds (a
+            for v in info.inputs:   # STRING[200] into a STRING): cut as ST's call cuts it
+                if v.type.capacity is not None:
+                    out.append(f"{v.local} = {v.local}[:{v.type.capacity}]")
         if self.top:        # an input the body writes is the instance's from the call on
             for v in info.kept_inputs:
                 if v.name.upper() not in edged:

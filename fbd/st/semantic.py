@@ -36,6 +36,8 @@ Types are referred to by name only; expression types are the next stage's.
 
 from __future__ import annotations
 
+from itertools import islice
+
 from . import ast as A
 from .configure import check_configurations
 from .declare import declare_globals, declare_pou
@@ -65,8 +67,17 @@ def analyze(unit: A.CompilationUnit, *, library: Library | None = STANDARD, chec
         if scope is not None:
             analysis.pous.setdefault(key(pou.name), scope)
     analysis.addresses = _addresses(unit)
-    for scope in analysis.pous.values():
+    resolved = analysis.resolved
+    for k, scope in analysis.pous.items():
+        before = len(resolved)
         resolve_pou(analysis, scope, report)
+        # what this body resolved is the end of the (insertion-ordered) dict: its
+        # calls of POUs are found there, not by another walk of the whole tree
+        # (which was most of the analysis of a long body)
+        added = islice(reversed(resolved.items()), len(resolved) - before)
+        calls = [node for node, symbol in added if symbol.kind == "pou"]
+        calls.reverse()
+        analysis.pou_calls[k] = calls
     check_configurations(analysis, report)
     check_limits(analysis, report)
     analysis.errors = report.sorted_errors()

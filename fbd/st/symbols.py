@@ -146,6 +146,9 @@ class Analysis:
     pous: dict[str, PouScope] = field(default_factory=dict)
     scopes: list[GlobalScope] = field(default_factory=list)        # configurations and resources
     resolved: dict[Any, Symbol] = field(default_factory=dict)
+    #: each POU's (key) nodes that call or invoke another POU of the unit, found while
+    #: its body is resolved: what the depth limit follows (fbd.st.limits)
+    pou_calls: dict[str, list] = field(default_factory=dict)
     addresses: set[str] = field(default_factory=set)                # every AT %... of the unit
     errors: list[StSemanticError] = field(default_factory=list)
     warnings: list[StWarning] = field(default_factory=list)

@@ -5,7 +5,7 @@
 dependency order whatever the source order), and initialisers into run-time
 values (see the top of :mod:`fbd.types`: TIME in ns, ARRAY and STRUCT lists).
 ``STRING[n]`` is a type of its own, derived from STRING, whose length
-assignments cut to (:data:`STRING_LENGTHS`), as matiec does.
+assignments cut to (:func:`fbd.types.string_of`).
 """
 
 from __future__ import annotations
@@ -16,21 +16,7 @@ from ..values import ns_of
 from . import ast as A
 from .stdlib import ANONYMOUS_ENUM_REFUSED, WSTRING_LITERAL_REFUSED, WSTRING_REFUSED
 
-#: id(type) -> n for the STRING[n] types: what an assignment cuts a string to
-STRING_LENGTHS: dict[int, int] = {}
-_STRINGS: dict[int, t.DataType] = {}
-
 _ALIASES = {"TIME_OF_DAY": "TOD", "DATE_AND_TIME": "DT", "LTIME": "TIME"}
-
-
-def string_type(length: int) -> t.DataType:
-    if length >= t.STRING_MAX:
-        return t.STRING
-    tp = _STRINGS.get(length)
-    if tp is None:
-        tp = _STRINGS[length] = t.DerivedType.of(f"STRING[{length}]", t.STRING)
-        STRING_LENGTHS[id(tp)] = length
-    return tp
 
 
 def elementary(name: str) -> t.DataType | None:
@@ -96,8 +82,9 @@ class TypeMap:
             init = self.initial(decl.init, base) if decl.init is not None else None
             return t.DerivedType.of(decl.name, base, _given(base, init))
         if isinstance(spec, A.StringType):
-            return t.DerivedType.of(decl.name, self.spec(spec),
-                                    self.initial(decl.init, t.STRING) if decl.init else None)
+            base = self.spec(spec)
+            return t.DerivedType.of(decl.name, base,
+                                    self.initial(decl.init, base) if decl.init else None)
         if isinstance(spec, A.SubrangeType):
             base = self.named(spec.base.name, spec.base)
             init = self.initial(decl.init, base) if decl.init is not None else None
@@ -138,7 +125,7 @@ class TypeMap:
             if isinstance(spec, A.StringType):
                 if spec.wide:
                     self.fail(spec, WSTRING_REFUSED)
-                return string_type(spec.length)
+                return t.string_of(spec.length)
             if isinstance(spec, A.SubrangeType):
                 base = self.named(spec.base.name, spec.base)
                 return t.SubrangeType.of(f"{base.name} ({spec.range.low}..{spec.range.high})", base,
@@ -225,7 +212,7 @@ class TypeMap:
             except t.InvalidValue:
                 self.fail(lit, f"{lit.text or value} is out of range for {tp.name}")
         if kind is t.Kind.STRING:
-            return value[:STRING_LENGTHS.get(id(tp), t.STRING_MAX)]
+            return value[:tp.capacity]
         if kind in (t.Kind.INT, t.Kind.BITS):
             value = int(value)
             lo, hi = getattr(tp, "lo", None), getattr(tp, "hi", None)
@@ -264,9 +251,8 @@ def declarations(types: dict) -> tuple:
 
 
 def _named(tp: t.DataType):
-    n = STRING_LENGTHS.get(id(tp))
-    if n is not None:
-        return A.StringType(wide=False, length=n)
+    if isinstance(tp, t.SizedString):
+        return A.StringType(wide=False, length=tp.length)
     return A.NamedType(name=tp.name)
 
 
@@ -293,4 +279,4 @@ def check_value(tp: t.DataType, value, where: str):
         raise FbdError(str(e)) from None
 
 
-__all__ = ["TypeMap", "declarations", "STRING_LENGTHS", "string_type", "elementary", "literal_value"]
+__all__ = ["TypeMap", "declarations", "elementary", "literal_value"]

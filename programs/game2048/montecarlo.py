@@ -62,6 +62,10 @@ MAX_SCANS = 200_000
 STATS = ("score", "tile", "moves")
 #: Arrows the player draws at a time (a batch presses a few hundred thousand).
 ARROW_BLOCK = 1 << 16
+#: Scans between two retirements of the games over meanwhile: a retire() costs
+#: about 60 µs besides its games, and a tile idles a few scans later at most
+#: (of the hundreds its games have finished before the batch's last one).
+RETIRE_EVERY = 8
 
 
 def play_blocks(games: int, placement: str, processing: str = "single_pass", seed: int = 1,
@@ -137,6 +141,8 @@ def _play_batch(h: BatchHarness, seed: int, lanes: np.ndarray, count: int, say,
     pressed = np.zeros(n, dtype=bool)     # the command in progress is a press, not the start
     res = {k: np.zeros(n, dtype=np.int64) for k in ("score", "tile", "moves", "presses", "scans")}
     left = count                          # games of the batch still playing (not its padding)
+    retiring = h.skips_retired            # where it saves scans (on numpy it only costs)
+    over_since = np.zeros(n, dtype=bool)  # games over since the last retire
     scans, shown = 0, time.monotonic()
     while left:
         h.scan()
@@ -153,6 +159,7 @@ def _play_batch(h: BatchHarness, seed: int, lanes: np.ndarray, count: int, say,
                 res["scans"][ended] = scans
                 playing &= ~ended
                 left -= int(np.count_nonzero(ended[:count]))
+                over_since |= ended
             go = ready & ~over
             press = np.flatnonzero(go)    # indices: a third of the cost of masks, used twice
             cmd[press] = arrows.next(len(press))
@@ -160,6 +167,9 @@ def _play_batch(h: BatchHarness, seed: int, lanes: np.ndarray, count: int, say,
             pressed |= go
             res["presses"] += go
             h.set(CMD=cmd, CMD_SEQ=seq)
+        if retiring and scans % RETIRE_EVERY == 0 and over_since.any():
+            h.retire(over_since)      # a tile of 16 games over is no longer scanned
+            over_since[...] = False
         if scans >= MAX_SCANS:
             raise FbdError(f"{left} games still running after {scans} scans")
         if time.monotonic() - shown > 2:

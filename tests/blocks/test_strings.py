@@ -14,7 +14,7 @@ from fbd.compiler.interp import Interpreter
 from fbd.errors import ValidationError
 from fbd.network import Network
 from fbd.testing import Harness
-from fbd.types import DINT, INT, LINT, SINT, STRING, STRING_MAX, UDINT, UINT, ULINT, USINT
+from fbd.types import DINT, INT, LINT, SINT, STRING, STRING_MAX, UDINT, UINT, ULINT, USINT, string_of
 
 ABC = "ABCDE"
 
@@ -308,3 +308,30 @@ def test_every_block_has_a_one_line_summary():
     for name in STRING_BLOCKS:
         summary = registry()[name].summary()
         assert summary and len(summary) < 110, name
+
+
+# ------------------------------------------- a longer STRING[n] as an argument
+LONG = "abcdefghij" * 15
+
+
+@pytest.mark.parametrize("block, inputs, want", [
+    (blocks.LEN(), {"IN": LONG}, 126),
+    (blocks.LEFT(), {"IN": LONG, "L": 200}, LONG[:126]),
+    (blocks.RIGHT(), {"IN": LONG, "L": 3}, LONG[123:126]),
+    (blocks.MID(), {"IN": LONG, "L": 10, "P": 120}, LONG[119:126]),
+    (blocks.CONCAT(), {"IN1": LONG, "IN2": "x"}, LONG[:126]),
+    (blocks.INSERT(), {"IN1": LONG, "IN2": "xy", "P": 0}, ("xy" + LONG)[:126]),
+    (blocks.DELETE(), {"IN": LONG, "L": 1, "P": 1}, LONG[1:126]),
+    (blocks.REPLACE(), {"IN1": LONG, "IN2": "xy", "L": 2, "P": 1}, "xy" + LONG[2:126]),
+    (blocks.FIND(), {"IN1": LONG, "IN2": LONG[130:133]}, 1),   # 'abc' first at 1
+    (blocks.FIND(), {"IN1": "x" * 130 + "y", "IN2": "y"}, 0),  # past the 126th: not seen
+])
+def test_a_longer_declared_string_is_read_as_its_first_126_characters(block, inputs, want):
+    """As matiec's C passes it to a STRING parameter, and as the ST call does."""
+    net = Network("longer")
+    ports = {name: net.input(name, string_of(200) if isinstance(v, str) else INT)
+             for name, v in inputs.items()}
+    net.output("OUT", net.add("f", block, **ports).OUT)
+    h = Harness(net)
+    h.set(**inputs).scan()
+    assert h.get("OUT") == want

@@ -79,6 +79,24 @@ def test_coerce_accepts_iec_literals_and_refuses_out_of_range():
         t.STRING.coerce("x" * 255)
 
 
+def test_a_declared_string_holds_its_own_length():
+    assert t.string_of(t.STRING_MAX) is t.STRING and t.string_of(200) is t.string_of(200)
+    assert t.string_of(200).coerce("x" * 200) == "x" * 200 and t.STRING.coerce("x" * 126)
+    assert [tp.capacity for tp in (t.STRING, t.string_of(10), t.string_of(200), t.INT)] == [
+        126, 10, 200, None]
+    alias = t.DerivedType.of("Name", t.string_of(10))
+    assert alias.capacity == 10 and alias.canonical is t.STRING
+    with pytest.raises(t.InvalidValue, match=r"x: string of 11 characters is longer than STRING\[10\]'s 10"):
+        alias.coerce("y" * 11, "x")
+    with pytest.raises(t.InvalidValue, match=r"longer than STRING\[200\]'s 200"):
+        t.string_of(200).coerce("y" * 201)
+    with pytest.raises(t.InvalidValue, match=r"is not a STRING\[200\]"):
+        t.string_of(200).coerce(5)
+    for length in (0, t.STRING_DECLARED_MAX + 1):
+        with pytest.raises(t.InvalidValue, match="a STRING's length is 1..32,767"):
+            t.string_of(length)
+
+
 def test_families_hold_the_iec_members():
     assert t.INT in t.ANY_INT and t.INT in t.ANY_NUM and t.INT not in t.ANY_BIT
     assert t.WORD in t.ANY_BIT and t.WORD not in t.ANY_NUM

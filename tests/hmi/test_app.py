@@ -204,4 +204,6 @@ def test_the_installed_command_has_the_hmi_verb():
 def test_about_names_the_version(rig):
     from importlib.metadata import version
     assert f"</b> {version('fbd-sim')}<p>" in rig.window.about_text()
+    # the application main() makes carries it (pytest-qt may have made the instance first)
+    assert app_module.application() is QApplication.instance()
     assert QApplication.instance().applicationVersion() == version("fbd-sim")

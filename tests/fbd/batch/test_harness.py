@@ -13,6 +13,7 @@ import blocks
 from fbd import BOOL, INT, LINT, LREAL, REAL, STRING, TIME, FbdError, Network, UnknownSignal
 from fbd.batch import BatchHarness
 from fbd.testing import Harness
+from fbd.types import string_of
 from tests.fbd.batch.agreement import BATCH_ENGINES
 
 
@@ -181,6 +182,20 @@ def test_blocks_that_cannot_be_vectorised_run_per_instance_and_say_why():
     assert h.get("TOP").tolist() == [10, 20, 30] and h.get("lifo.COUNT").tolist() == [2, 2, 2]
     assert h.get("lifo.DATA").tolist() == [[1, 10], [2, 20], [3, 30]]
     assert h.get("len.OUT").tolist() == [0, 2, 3]
+
+
+def test_a_declared_string_holds_its_length_in_every_instance():
+    net = Network("Texts")
+    text = net.input("S", string_of(200))
+    net.output("N", net.add("len", blocks.LEN(), IN=text).OUT)
+    net.output("SHORT", net.add("short", blocks.MOVE(string_of(10)), IN=text).OUT)
+    h = BatchHarness(net, n=3, engine="numpy")
+    h.set(S=["a" * 200, "b" * 5, "c" * 130]).scan()
+    assert h.get("S").tolist() == ["a" * 200, "b" * 5, "c" * 130]
+    assert h.get("N").tolist() == [126, 5, 126]         # LEN's STRING parameter: 126 of them
+    assert h.get("SHORT").tolist() == ["a" * 10, "b" * 5, "c" * 10]
+    with pytest.raises(FbdError, match=r"S: string of 201 characters is longer than STRING\[200\]'s 200"):
+        h.set(S="x" * 201)
 
 
 def test_errors_name_the_place(engine):

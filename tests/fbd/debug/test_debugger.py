@@ -14,6 +14,7 @@ import fbd.debug.debugger
 from fbd import BOOL, INT, REAL, STRING, TIME, Network, Plc
 from fbd.debug.debugger import MAX, TREND_CAPACITY, ConditionError, Debugger, Hit, format_value
 from fbd.errors import FbdError, UnknownSignal
+from fbd.types import string_of
 from tests.fbd.toys import CLOCK, INC, PLUS, TICKS
 
 
@@ -387,6 +388,18 @@ def test_conditions_compare_strings_and_reals():
     for text in ("NAME = 'it$'s'", "NAME > 'a' AND NAME <> ''", "X = 0.25", "X * 4 = 1",
                  "X / 0 > 1e300", "X < 1"):
         assert dbg.check_condition(text).fn(dbg.table), text
+
+
+def test_a_write_or_force_is_refused_over_the_strings_capacity():
+    net = Network("S")
+    net.output("NAME", net.input("IN", string_of(10)))
+    dbg = Debugger(Plc(net))
+    dbg.force("IN", "y" * 10)
+    dbg.step()
+    assert dbg.plc.get("NAME") == "y" * 10
+    for act in (dbg.force, dbg.write):
+        with pytest.raises(FbdError, match=r"IN: string of 11 characters is longer than STRING\[10\]'s 10"):
+            act("IN", "y" * 11)
 
 
 def test_reals_are_single_precision_in_conditions_watches_and_writes():

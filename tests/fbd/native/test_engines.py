@@ -2,6 +2,9 @@
 runs the Python engine and says why, ``native`` refuses clearly; the CLI's
 ``--engine`` and ``fbd info``'s engine line."""
 
+import subprocess
+import sys
+
 import pytest
 
 import blocks  # noqa: F401  (the library random networks are made of)
@@ -58,3 +61,18 @@ def test_an_unknown_engine_is_a_one_line_cli_error(capsys):
     assert cli.main(["run", "programs.game2048:build", "--engine", "fast"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("fbd: error:") and "fast" in err and len(err.splitlines()) == 1
+
+
+def test_a_network_of_library_blocks_compiles_native_without_importing_the_st_front_end():
+    # the front end is a third of a small network's native build; a fresh process,
+    # since the test session has it imported already
+    code = ("import sys, blocks\n"
+            "from fbd import Plc\n"
+            "from fbd.tools.synthetic import random_network\n"
+            "plc = Plc(random_network(500, 2), engine='native')\n"
+            "plc.scan(2)\n"
+            "print(plc.engine, sorted(m for m in sys.modules if m.startswith('fbd.st')))\n")
+    if not native.available():
+        pytest.skip("llvmlite is not installed")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.split() == ["native", "[]"]

@@ -6,6 +6,7 @@ bounded size called in turn. Both as on the Python engine and in matiec's C."""
 import pytest
 
 import fbd
+from fbd.native import program as native_program
 from fbd.st import pyemit
 from fbd.st.project import load as load_st
 from fbd.testing import Harness
@@ -61,7 +62,7 @@ def test_instances_of_one_fb_type_share_a_function_and_keep_their_own_state():
             assert tuple(plc.get(f"prg.{n}") for n in ("s1", "s2", "s3", "h1", "h2", "h3")) == row
         assert all(same(a, b) for a, b in zip(py.main.s, na.main.s)), scan
     assert na.get("prg.p2.b.hist") == py.get("prg.p2.b.hist") != na.get("prg.p2.a.hist")
-    source = "".join(na.main.program._chunk_src)
+    source = na.main.program.source()
     # the program's, Counter's (four instances: two in the program, two in each Pair)
     # and Pair's (two instances)
     assert source.count("define internal i64 @\"p0_m1") == 3
@@ -99,8 +100,85 @@ def test_a_long_body_cut_into_functions_gives_matiecs_rows_and_the_python_engine
         got.append(",".join([str(k), str((k - 1) * 20)] + [
             text(na.get(f"prg.{c}"), c == "r") for c in ("a", "b", "c", "r", "stop")]))
     assert "\n".join(got) == expected(LONG_BODY_ROWS)
-    parts = "".join(na.plc.main.program._chunk_src).count("define internal i64 @\"p0_m1.part")
+    parts = na.plc.main.program.source().count("define internal i64 @\"p0_m1.part")
     assert parts == (0 if part == WHOLE else -(-11 // part))
+
+
+APART = """FUNCTION Twice : INT
+  VAR_INPUT x : INT; END_VAR
+  Twice := x * 2 + 1;
+END_FUNCTION
+
+FUNCTION_BLOCK Adder
+  VAR_INPUT inc : INT; END_VAR
+  VAR_OUTPUT total : INT; END_VAR
+  total := total + inc;
+END_FUNCTION_BLOCK
+
+PROGRAM prg
+  VAR_INPUT k : INT := 1; END_VAR
+  VAR_OUTPUT n : INT; END_VAR
+  VAR a, b : INT; ad : Adder; cells : ARRAY[0..3] OF INT; stop : BOOL; END_VAR
+  a := Twice(a MOD 100);
+  ad(inc := a);
+  b := ad.total MOD 1000;
+  stop := b MOD 4 = -1;
+  IF stop THEN
+    RETURN;
+  END_IF;
+  cells[k] := cells[k] + Twice(b);
+  n := n + 1;
+  ad(inc := k);
+  a := a - Twice(k);
+END_PROGRAM
+"""
+
+#: matiec's oracle: --scans 8 --set k=3@5 (a PROGRAM alone runs every 20 ms)
+APART_ROWS = """scan,t_ms,a,b,n,stop,ad.total,cells[1],cells[3]
+1,0,-2,1,1,FALSE,2,3,0
+2,20,-3,-1,1,TRUE,-1,3,0
+3,40,-8,-6,2,FALSE,-5,-8,0
+4,60,-18,-20,3,FALSE,-19,-47,0
+5,80,-42,-54,4,FALSE,-51,-47,-107
+6,100,-90,-134,5,FALSE,-131,-47,-374
+7,120,-186,-310,6,FALSE,-307,-47,-993
+8,140,-178,-478,7,FALSE,-475,-47,-1948"""
+
+
+def test_a_long_body_compiled_apart_part_by_part_links_its_calls_and_keeps_the_values(
+        monkeypatch):
+    # past FULL_OPTIMISE_LINES (here 0) each part is a module of its own, linked by
+    # name to the FUNCTION and the FB function it calls and to the POU calling it
+    monkeypatch.setattr(pyemit, "PART_STATEMENTS", 2)
+    monkeypatch.setattr(native_program, "FULL_OPTIMISE_LINES", 0)
+    net = load_st("apart.st", text=APART).network("prg")
+    py = Harness(net, engine="python", cycle=0.02)
+    na = Harness(net, engine="native", cycle=0.02)
+    source = na.plc.main.program.source()
+    assert source.count("define i64 @\"p0_m1.part") == 5
+    assert "define internal" not in source.split("define void @c0_v0")[0]
+    got = []
+    for k in range(1, 9):
+        for h in (py, na):
+            if k == 5:
+                h.write("prg.k", 3)
+            h.scan()
+        assert all(same(a, b) for a, b in zip(py.plc.main.s, na.plc.main.s)), k
+        cells = na.get("prg.cells")
+        got.append(",".join([str(k), str((k - 1) * 20)] + [text(na.get(f"prg.{c}")) for c in (
+            "a", "b", "n", "stop", "ad.total")] + [text(cells[1]), text(cells[3])]))
+    assert "\n".join(got) == expected(APART_ROWS)
+    errors = []
+    for h in (py, na):      # forcing an output recompiles the chunk, the parts apart again
+        h.plc.force("prg.n", 100)
+        h.scan()
+        h.write("prg.k", 4)
+        with pytest.raises(fbd.FbdError) as e:
+            h.scan()
+        errors.append((str(e.value), h.get("prg.a"), h.get("prg.ad.total"), h.get("prg.cells")))
+    assert errors[0] == errors[1]
+    assert errors[1][0].startswith("apart.st:23: in PROGRAM prg: array index 4 is outside 0..3")
+    assert na.plc.main.program.source().count("define i64 @\"p0_m2.part") == 5
 
 
 FAULTS = """FUNCTION_BLOCK Ring

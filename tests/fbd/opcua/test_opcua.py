@@ -40,6 +40,8 @@ END_FUNCTION_BLOCK
 PROGRAM prg
   VAR_INPUT
 """ + "".join(f"    i_{n.lower()} : {n};\n" for n in ELEMENTARY) + """    level : percent;
+    long_text : STRING[200];
+    tag : STRING[10];
   END_VAR
   VAR_OUTPUT
 """ + "".join(f"    o_{n.lower()} : {n};\n" for n in ELEMENTARY) + """  END_VAR
@@ -245,6 +247,14 @@ def test_writes_to_one_variable_before_a_scan_leave_the_last_one(server, plc):
     assert run(server, body) == 3
 
 
+def test_a_declared_string_takes_a_write_of_its_own_length(server, plc):
+    async def body(client, ns):
+        assert (await write(client, ns, "long_text", "y" * 200, ua.VariantType.String)).is_good()
+        await asyncio.to_thread(scan, server, plc)
+        return await node(client, ns, "long_text").read_value()
+    assert run(server, body) == "y" * 200
+
+
 def test_a_structure_member_and_a_located_input_are_written_in_place(server, plc):
     async def body(client, ns):
         assert (await write(client, ns, "pt.y", 2.5, ua.VariantType.Float)).is_good()
@@ -289,6 +299,8 @@ def test_the_values_of_one_write_request_are_queued_together_for_the_same_scan(
     ("arr", [1, 2], ua.VariantType.Int16, "BadTypeMismatch"),        # too short
     ("level", 101, ua.VariantType.Int16, "BadOutOfRange"),           # a subrange's bound
     ("i_string", "x" * 127, ua.VariantType.String, "BadOutOfRange"),  # STRING's 126
+    ("tag", "x" * 11, ua.VariantType.String, "BadOutOfRange"),       # STRING[10]'s 10
+    ("long_text", "x" * 201, ua.VariantType.String, "BadOutOfRange"),
     ("i_date", datetime.datetime(2020, 1, 1, 12), ua.VariantType.DateTime, "BadOutOfRange"),
     ("i_tod", 86_400_000.0, ua.VariantType.Double, "BadOutOfRange"),
     ("i_time", math.nan, ua.VariantType.Double, "BadOutOfRange"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from fbd.errors import FbdError
 from fbd.plcopen import PlcOpenError, load_project
 from fbd.testing import Harness
 from tests.fbd.plcopen import files as f
@@ -136,3 +137,59 @@ def test_beremiz_mqtt_project_writes_members_of_nested_structures():
     h.expect(LocalVar5=2, Stringy="hi", Integery=41)
     assert h.get("LocalVar6")["kkk"] == 12 and h.get("LocalVar6")["complex"]["c"] == "hi"
     assert str(net.addresses["LocalVar4"]) == "%IX3.0"
+
+
+def _string_var(name, length=None, init=None):
+    iv = f'<initialValue><simpleValue value="{init}"/></initialValue>' if init else ""
+    n = f' length="{length}"' if length is not None else ""
+    return f'<variable name="{name}"><type><string{n}/></type>{iv}</variable>'
+
+
+LONG_KEPT = f.inv(1, "long") + f.outv(2, "long", 1)
+
+
+def _strings_project(tmp_path, *variables, types="", body=LONG_KEPT):
+    path = tmp_path / "strings.xml"
+    path.write_text(f.HEAD.replace("<dataTypes/>", f"<dataTypes>{types}</dataTypes>")
+                    + f.pou("Main", f.group("localVars", *variables), body) + f.TAIL)
+    return load_project(path)
+
+
+def test_a_string_length_declares_how_many_characters_the_variable_holds(tmp_path):
+    long_text = "abcdefghij" * 15
+    project = _strings_project(
+        tmp_path, _string_var("long", 200, f"'{long_text}'"), _string_var("short", 10, "'abcdefghijkl'"),
+        _string_var("plain"), f.var("named", "@Name"),
+        types=dtype("Name", '<string length="200"/>'))
+    h = Harness(project.network("Main"))
+    h.scan()
+    assert (h.get("long"), h.get("short")) == (long_text, "abcdefghij")
+    h.write("named", "y" * 200)
+    with pytest.raises(FbdError, match=r"short: string of 11 characters is longer than STRING\[10\]'s 10"):
+        h.write("short", "y" * 11)
+    with pytest.raises(FbdError, match="longer than STRING's 126"):
+        h.write("plain", "y" * 127)
+
+
+@pytest.mark.parametrize("length, problem", [
+    ("0", "a STRING's length is 1..32,767"), ("40000", "a STRING's length is 1..32,767"),
+    ("x", "the string length 'x' is not a count")])
+def test_a_string_length_outside_1_to_the_maximum_is_refused_naming_the_variable(
+        tmp_path, length, problem):
+    with pytest.raises(PlcOpenError, match=rf"strings\.xml.*'short'.*{problem}"):
+        _strings_project(tmp_path, _string_var("long", 200), _string_var("short", length)
+                         ).network("Main")
+
+
+def test_a_string_variable_written_in_a_diagram_holds_its_own_capacity(tmp_path):
+    """short := long, plain := long, copy := long: each cut to its own type's, as ST's store."""
+    long_text = "abcdefghij" * 15
+    body = (f.inv(1, "long") + f.outv(2, "short", 1) + f.outv(3, "plain", 1, y=20)
+            + f.outv(4, "copy", 1, y=40))
+    project = _strings_project(
+        tmp_path, _string_var("long", 200, f"'{long_text}'"), _string_var("short", 10),
+        _string_var("plain"), _string_var("copy", 200), body=body)
+    h = Harness(project.network("Main"))
+    h.scan()
+    assert [h.get(name) for name in ("short", "plain", "copy")] == [
+        long_text[:10], long_text[:126], long_text]

@@ -17,6 +17,7 @@ from fbd.plcopen import PlcOpenError, load_project, save
 from fbd.plcopen.writer import ExportError, native_st, schema_path, validate
 from fbd.runtime.plc import Plc
 from fbd.tools import cli
+from fbd.types import string_of
 from tests.fbd.plcopen import files as f
 from tests.paths import ROOT
 
@@ -716,3 +717,13 @@ def test_real_fbd_programs_export_and_import_back_unchanged(tmp_path, schema, st
     inputs = [n for n, (tp, _d) in net.inputs.items() if tp is BOOL]
     steps = [{n: (i // (k + 3)) % 2 == 0 for k, n in enumerate(inputs)} for i in range(300)]
     assert_same_scans(net, imported, steps)
+
+
+def test_a_declared_string_length_is_exported_and_read_back(tmp_path, schema):
+    net = Network("Texts")
+    text = net.input("TEXT", string_of(200))
+    net.output("SIZE", net.add("size", blocks.LEN(), IN=text).OUT)
+    root = etree.parse(str(_export(net, tmp_path, schema))).getroot()
+    (declared,) = [v for v in root.iter(NS + "variable") if v.get("name") == "TEXT"]
+    assert declared.find(f"{NS}type/{NS}string").get("length") == "200"
+    assert _round_trip(net, tmp_path).inputs["TEXT"][0] is string_of(200)

@@ -14,6 +14,7 @@ from fbd.errors import FbdError, WiringError
 from fbd.runtime import snapshot
 from fbd.runtime.retain import carry, convert, qualifiers, retained
 from fbd.st.project import load
+from fbd.types import STRING, string_of
 
 COUNTERS = """
 FUNCTION_BLOCK Cnt
@@ -194,6 +195,11 @@ def test_a_restarted_python_network_keeps_its_retained_block_and_input():
     ("BYTE", "WORD", 255, (255, "converted")), ("BOOL", "BYTE", True, (1, "converted")),
     (DINT, INT, 5, (None, "was DINT, is INT")), ("UINT", "INT", 5, (None, "was UINT, is INT")),
     ("DINT", "REAL", 5, (None, "was DINT, is REAL")), ("TIME", "DINT", 5, (None, "was TIME, is DINT")),
+    (string_of(10), string_of(200), "abc", ("abc", "converted")),
+    (STRING, string_of(200), "abc", ("abc", "converted")),
+    (string_of(200), string_of(10), "abc", (None, "was STRING[200], is STRING[10]")),
+    (string_of(200), STRING, "abc", (None, "was STRING[200], is STRING")),
+    (string_of(200), string_of(200), "abc", ("abc", "kept")),
 ])
 def test_a_value_converts_only_where_the_new_type_holds_every_old_value(old, new, value,
                                                                          carried):

@@ -30,6 +30,14 @@ def wait_for(lines: list, n: int) -> None:
     assert len(lines) >= n, lines
 
 
+def rewrite(path, text: str) -> None:
+    """Replace the file whole, as an editor saving does: a watcher on a loaded
+    machine can otherwise look between write_text's truncation and its write."""
+    part = path.with_suffix(".part")
+    part.write_text(text)
+    os.replace(part, path)
+
+
 def test_a_changed_python_network_runs_from_the_next_scan_keeping_the_count(tmp_path):
     path = tmp_path / "counting.py"
     path.write_text(PROGRAM.format(limit=10))
@@ -43,12 +51,12 @@ def test_a_changed_python_network_runs_from_the_next_scan_keeping_the_count(tmp_
     reloader = Reloader(plc, str(path), lambda: load_network(target), lines.append,
                         interval=0.01)
     try:
-        path.write_text(PROGRAM.format(limit="(") + "\n")          # does not build
+        rewrite(path, PROGRAM.format(limit="(") + "\n")           # does not build
         wait_for(lines, 1)
         assert lines[0].startswith(f"{path}: ") and lines[0].endswith(
             "; the running program is unchanged")
         plc.scan()
-        path.write_text(PROGRAM.format(limit=4))
+        rewrite(path, PROGRAM.format(limit=4))
         deadline = time.monotonic() + 60
         while reloader.changes == 0 and time.monotonic() < deadline:
             plc.scan()                        # the change waits for a scan boundary
@@ -116,12 +124,12 @@ def test_a_changed_configuration_changes_every_instance_and_keeps_the_globals(tm
     lines = []
     reloader = Reloader(plc, str(path), lambda: load(str(path)), lines.append, interval=0.01)
     try:
-        path.write_text(CONFIGURATION.format(step=1, slow=40))     # a task changed
+        rewrite(path, CONFIGURATION.format(step=1, slow=40))      # a task changed
         wait_for(lines, 1)
         assert lines[0] == (f"{path}: configuration conf: program instance 'b': its task's "
                             f"period changed (T#20ms -> T#40ms); an online change keeps the "
                             f"tasks: restart to load it; the running program is unchanged")
-        path.write_text(CONFIGURATION.format(step=100, slow=20))
+        rewrite(path, CONFIGURATION.format(step=100, slow=20))
         deadline = time.monotonic() + 60
         while reloader.changes == 0 and time.monotonic() < deadline:
             plc.scan()

@@ -87,6 +87,13 @@ def test_the_study_plays_the_games_it_always_played(placement, batch, digest, sc
     assert _digest(games) == digest
 
 
+def test_the_native_study_retires_games_that_are_over_and_only_those():
+    play_blocks(20, "smart", seed=7, batch=16, engine="native")
+    h = next(iter(montecarlo._COMPILED.harnesses.values()))
+    assert h.engine == "native" and h.retired.any()
+    assert h.get("GAME_OVER")[h.retired].all()
+
+
 def test_arrows_drawn_in_blocks_are_the_arrows_drawn_press_round_by_round():
     sizes = [3, 0, 5, 1, 4096, 7, 60_000, 33, 9_999]    # odd sizes, and past a block
     one_by_one = np.random.default_rng([7, 0])
