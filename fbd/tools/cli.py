@@ -72,9 +72,11 @@ def _parse_set(text: str, program: ScanProgram, scans: int):
     if not eq or not name:
         raise CliError(f"--set {text!r}: write NAME=VALUE or NAME=VALUE@SCAN")
     info = program.signal(name)
-    if info.kind not in ("input", "global"):
-        raise CliError(f"--set {name}: not an input of {program.name} (its inputs: "
-                       f"{', '.join(program.inputs) or 'none'})")
+    # a text program's own variables (its VAR_INPUT among them) are held in the table,
+    # not the network's inputs: they are written, as the debugger writes them
+    if info.kind not in ("input", "global", "state"):
+        raise CliError(f"--set {name}: not an input or a variable of {program.name} (its "
+                       f"inputs: {', '.join(program.inputs) or 'none'})")
     value, at = rest, 1
     head, at_sign, tail = rest.rpartition("@")
     if at_sign and not (info.type.kind == "string" and not tail.strip().isdigit()):
@@ -85,7 +87,7 @@ def _parse_set(text: str, program: ScanProgram, scans: int):
         if not 1 <= at <= scans:
             raise CliError(f"--set {text!r}: scan {at} is outside this run's scans 1..{scans}")
     raw = parse_value(info.type, value, f"--set {name}")
-    return at, name, info.type.to_python(raw)
+    return at, name, info.type.to_python(raw), info.kind == "state"
 
 
 def _cycle_us(text: str) -> int:
@@ -182,9 +184,9 @@ def _run_scans(plc, total: int, sets) -> None:
                     last_shown = pct // 10
                     print(f"fbd: scan {done:,}/{total:,} ({pct}%)", file=sys.stderr, flush=True)
 
-    for at, name, value in sets:
+    for at, name, value, variable in sets:
         advance(at - 1 - done)
-        plc.set(name, value)
+        (plc.write if variable else plc.set)(name, value)
     advance(total - done)
     if report and tty:
         print(file=sys.stderr)
@@ -410,7 +412,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cycle", default="5ms", help="cycle time, e.g. 5ms, 100us, T#10ms "
                                                   "(default 5ms)")
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE[@SCAN]",
-                   help="set an input before scan SCAN (1-based; default before the first); "
+                   help="set an input (or write a text program's variable, its VAR_INPUT "
+                        "say) before scan SCAN (1-based; default before the first); "
                         "values in IEC syntax: TRUE, 5, 16#FF, T#1s, 1.5. Repeatable")
     p.add_argument("--watch", action="append", default=[], metavar="PATH",
                    help="a signal to print (repeatable; default: every network output)")

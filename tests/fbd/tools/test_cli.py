@@ -70,6 +70,18 @@ def test_set_applies_before_the_scan_it_names(capsys):
     assert float(rows[2]["time_s"]) == pytest.approx(0.010)
 
 
+def test_set_writes_a_text_programs_var_input_before_the_scan_it_names(capsys, tmp_path):
+    """A PROGRAM's VAR_INPUT without an address is a variable of the program (not
+    an input of the network), set as the debugger writes it."""
+    path = tmp_path / "double.st"
+    path.write_text("PROGRAM prg\nVAR_INPUT x : INT; END_VAR\nVAR y : INT; END_VAR\n"
+                    "y := x * 2;\nEND_PROGRAM\n")
+    status, out, _ = fbd(capsys, "run", str(path), "--scans", "3", "--set", "prg.x=5@2",
+                         "--watch", "prg.y", "--format", "csv")
+    assert status == 0
+    assert [r["prg.y"] for r in csv.DictReader(io.StringIO(out))] == ["0", "10", "10"]
+
+
 def test_set_without_scan_applies_before_the_first(capsys):
     _, out, _ = fbd(capsys, "run", f"{P}:latch", "--scans", "2", "--set", "S=true")
     assert [row[-1] for row in table(out)[1:]] == ["TRUE", "TRUE"]
@@ -146,7 +158,7 @@ def test_long_runs_report_progress(capsys, monkeypatch):
     (["run", f"{P}:latch", "--set", "S"], "write NAME=VALUE"),
     (["run", f"{P}:latch", "--set", "S=maybe"], "--set S: 'maybe' is not a BOOL"),
     (["run", f"{P}:latch", "--set", "SS=1"], "unknown signal 'SS'; did you mean S?"),
-    (["run", f"{P}:latch", "--set", "Q=1"], "not an input of latch (its inputs: S, R)"),
+    (["run", f"{P}:latch", "--set", "Q=1"], "not an input or a variable of latch (its inputs: S, R)"),
     (["run", f"{P}:latch", "--set", "S=1@x"], "the scan after @ must be a number"),
     (["run", f"{P}:latch", "--set", "S=1@0"], "outside this run's scans 1..10"),
     (["run", f"{P}:latch", "--set", "S=1@11"], "outside this run's scans 1..10"),
