@@ -186,6 +186,26 @@ class BatchTemplates(Templates):
         return tpl
 
 
+def assumptions(flat, templates: BatchTemplates) -> tuple[dict, dict]:
+    """What the code of ``flat`` assumes of the run beyond the types: slot ->
+    (path, (lo, hi)) of the 64-bit outputs their writers keep within an interval
+    (and of their copies), and slot -> initial value of the clock readings. The
+    program's ``write`` and ``scan`` keep them true or widen (:mod:`.native`)."""
+    bounds, clocks = {}, {}
+    for leaf in flat.leaves:
+        tpl = templates.of(leaf)
+        for port, interval in templates.output_bounds.get(id(tpl), {}).items():
+            bounds[leaf.outputs[port]] = (f"{leaf.path}.{port}", interval)
+        for sv in templates.clock_vars.get(id(tpl), ()):
+            init = flat.slot_init[leaf.state[sv]]
+            clocks[leaf.state[sv]] = init if type(init) is int else 0
+    # a feedback wire's copy and a published output hold their source's values
+    for src, copy in (*flat.snapshots.items(), *((s, d) for d, s in flat.publish)):
+        if src in bounds:
+            bounds[copy] = bounds[src]
+    return bounds, clocks
+
+
 @dataclass
 class Form:
     """A configuration's per-instance IR (placeholders: ``{0}`` the prefix, ``{1}``
@@ -252,4 +272,5 @@ def forms(configs: list, width: int, optimise) -> tuple[list, list]:
     return out, used
 
 
-__all__ = ["BatchLowering", "BatchTemplates", "Form", "Pending", "pending", "forms"]
+__all__ = ["BatchLowering", "BatchTemplates", "assumptions", "CLOCK_SLACK", "Form", "Pending",
+           "pending", "forms"]

@@ -223,6 +223,24 @@ class TileTable:
         other.clock_floor = self.clock_floor
         return other
 
+    def copy_into(self, other: "TileTable", slots, scratch: dict) -> None:
+        """Every value of ``slots`` (and of the scratch rows ``scratch``: this
+        table's slot -> ``other``'s), and which lanes are live, into ``other``, a
+        table of another layout of the same instances (rows of other widths)."""
+        mine, theirs = self.layout, other.layout
+        grid = self.buf.reshape(self.tiles, self.tile)
+        into = other.buf.reshape(other.tiles, other.tile)
+        for slot in slots:
+            if slot in mine.regions:       # 64-bit cells either way: bytes
+                at, depth = mine.offsets[slot], mine.regions[slot][1]
+                size, to = (2 + depth) * 8 * mine.width, theirs.offsets[slot]
+                into[:, to:to + size] = grid[:, at:at + size]
+            elif mine.rows[slot] is not None:
+                other.write(slot, self.read(slot))
+        for slot, theirs_slot in scratch.items():
+            other.write(theirs_slot, self.read(slot))
+        other.live[...] = self.live
+
     # -- retired instances ---------------------------------------------------------------
     def retire(self, instances: np.ndarray) -> None:
         """Scan ``instances`` no more: their lanes leave their tiles' live masks

@@ -32,7 +32,7 @@ from ..native.entry import builtin, entry_source, python_api
 from ..native.lower import DECLARATIONS, TRAP_REASONS
 from ..native.program import NativeProgram, NativeTrap, NotNative
 from ..native.stores import store_kind
-from .forms import CLOCK_SLACK, BatchTemplates, forms, pending
+from .forms import CLOCK_SLACK, BatchTemplates, assumptions, forms, pending
 from .layout import (
     INSTANCES,
     LIVE,
@@ -97,7 +97,7 @@ class NativeBatchProgram:
         self.forced: set[int] = set()
         self._scratch: dict[int, int] = {}
         self.slot_types = _slot_types(flat)
-        self._output_bounds, self._clock_slots = self._assumed()
+        self._output_bounds, self._clock_slots = assumptions(flat, self._templates)
         self.layout = self._layout()
         # a configuration is its scalar template and its slots' rows: a reader of a
         # narrowed TIME row and one of a 64-bit row are two (the same code, widened
@@ -141,26 +141,6 @@ class NativeBatchProgram:
             if lo <= low and high <= hi and rows[slot].ir == "i64":
                 rows[slot] = narrowed_row(rows[slot])
         return Layout(rows, regions, self.width)
-
-    def _assumed(self) -> tuple[dict, dict]:
-        """What the code assumes of the run beyond the types (:mod:`.forms`):
-        slot -> (path, (lo, hi)) of the 64-bit outputs its writer keeps within an
-        interval (and of their copies), and slot -> initial value of the clock
-        readings. :meth:`write` and :meth:`scan` keep them true or widen."""
-        bounds, clocks = {}, {}
-        templates, flat = self._templates, self.flat
-        for leaf in flat.leaves:
-            tpl = templates.of(leaf)
-            for port, interval in templates.output_bounds.get(id(tpl), {}).items():
-                bounds[leaf.outputs[port]] = (f"{leaf.path}.{port}", interval)
-            for sv in templates.clock_vars.get(id(tpl), ()):
-                init = flat.slot_init[leaf.state[sv]]
-                clocks[leaf.state[sv]] = init if type(init) is int else 0
-        # a feedback wire's copy and a published output hold their source's values
-        for src, copy in (*flat.snapshots.items(), *((s, d) for d, s in flat.publish)):
-            if src in bounds:
-                bounds[copy] = bounds[src]
-        return bounds, clocks
 
     def _leaf_slots(self, index: int) -> list:
         """The slots of a leaf's placeholders: wired inputs as read, then outputs
@@ -484,18 +464,8 @@ class NativeBatchProgram:
             wide.set_forced(set(self.forced))
             wide._initial_tile = wide._first_tile()
         new = wide.new_table()
-        old_grid = table.buf.reshape(table.tiles, table.tile)
-        new_grid = new.buf.reshape(new.tiles, new.tile)
-        for slot in range(self.flat.n_slots):
-            if slot in self.layout.regions:
-                at, depth = self.layout.offsets[slot], self.layout.regions[slot][1]
-                size, to = (2 + depth) * 8 * self.width, wide.layout.offsets[slot]
-                new_grid[:, to:to + size] = old_grid[:, at:at + size]
-            elif self.layout.rows[slot] is not None:
-                new.write(slot, table.read(slot))
-        for real, scratch in self._scratch.items():
-            new.write(wide._scratch[real], table.read(scratch))
-        new.live[...] = table.live
+        table.copy_into(new, range(self.flat.n_slots),
+                        {self._scratch[real]: scratch for real, scratch in wide._scratch.items()})
         vars(table).update(vars(new))
         vars(self).update(vars(wide))
 
