@@ -438,7 +438,7 @@ class NativeBatchProgram:
             cfn, definition = builtin(self._engine.get_function_address(f"py_{driver}"),
                                       f"{self.name}_{driver}")
             self._entries.append(definition)   # CPython reads it at every call
-        trap, layout = self._raise_trap, self.layout
+        trap, layout, clocks = self._raise_trap, self.layout, bool(self._clock_slots)
 
         def scan(s: TileTable, now: int) -> None:
             """One scan of every instance of table ``s`` at PLC time ``now`` (ns)."""
@@ -451,7 +451,7 @@ class NativeBatchProgram:
                 return self.scan(s, now)
             if cfn(s.address, now):
                 trap(s)
-            if now - CLOCK_SLACK > s.clock_floor:     # (the clock may go back)
+            if clocks and now - CLOCK_SLACK > s.clock_floor:   # (the clock may go back)
                 s.clock_floor = now - CLOCK_SLACK
         self.scan = scan
 
