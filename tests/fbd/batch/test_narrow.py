@@ -136,8 +136,14 @@ def test_a_start_written_ahead_of_the_clock_widens_at_the_next_scan():
     h, scalars = _both(n)
     rng = np.random.default_rng(5)
     _agree(h, scalars, 2, rng)
-    _write(h, scalars, "ton.START", "T#3s")   # the next scan at 1 s: 2 s ahead, within 2**31 ns
-    _agree(h, scalars, 1, rng)
+    # the next scan is at 1 s: START 2**31 ns ahead of it, the edge, gives ET = -2**31
+    _write(h, scalars, "ton.M", True)
+    _write(h, scalars, "ton.Q", False)
+    _write(h, scalars, "ton.START", f"T#{10 ** 9 + (1 << 31)}ns")
+    for target in (h, *scalars):
+        target.set(GO=True).scan()
+    assert h.get_raw("ton.ET").tolist() == [s.plc.get_raw("ton.ET") for s in scalars] \
+        == [-(1 << 31)] * n
     assert h.program.narrow
     _write(h, scalars, "ton.M", True)
     _write(h, scalars, "ton.START", "T#1h")
