@@ -1,7 +1,8 @@
 """How short a POU's IR is kept (docs/native.md, "ST, IL and SFC POUs"): a
 temporary set once is an SSA value, a cell written or read earlier in the
 same basic block is not loaded again (and is loaded again after anything
-that may change it); the values stay matiec's and the Python engine's."""
+that may change it), and |x| and a REAL division by zero use bit operations
+instead of calls; the values stay matiec's and the Python engine's."""
 
 import math
 
@@ -75,3 +76,4 @@ def test_a_pous_temporaries_and_cells_read_again_stay_out_of_memory_with_matiecs
     assert body.count("alloca") == 1
     # r is stored, then read by q's expression from the register it was stored from
     assert "load double" not in body
+    assert "@llvm.copysign" not in body and "@llvm.fabs" not in body
