@@ -89,6 +89,11 @@ class PyEmitter:
 
     def function(self, name: str) -> str:
         """The whole function's source."""
+        return "".join(self.functions(name))
+
+    def functions(self, name: str) -> list[str]:
+        """The source of the function, in pieces: a long body's parts (see
+        :meth:`parts`), each a function of its own, then the function."""
         head, params = self.access.signature(name)
         self.out = []
         depth = 1
@@ -111,7 +116,7 @@ class PyEmitter:
             self.line(depth - 1, "finally:")
             for text in guarded:
                 self.line(depth, text)
-        return "".join(parts) + f"{head}({', '.join(params)}):\n" + "\n".join(self.out) + "\n"
+        return [*parts, f"{head}({', '.join(params)}):\n" + "\n".join(self.out) + "\n"]
 
     def _pieces(self) -> list[list]:
         """The body cut before every :data:`PART_STATEMENTS`-th ST statement, where
@@ -140,6 +145,10 @@ class PyEmitter:
                 self.body(piece, 1)
                 part = f"{name}_part{k}"
                 sources.append(f"def {part}({', '.join(params)}):\n" + "\n".join(self.out) + "\n")
+                # a temporary is a local of its part: what is known of those of the
+                # parts written is not needed again (2 MB a part of 2,000 statements)
+                self.ranges.temps.clear()
+                self.aliases.clear()
                 call = f"{part}({', '.join(params)})"
                 if any(type(s) is ir.Return for s in ir.walk(piece)):
                     call = f"if {call}: {self.access.returning()}"
@@ -214,7 +223,7 @@ class PyEmitter:
         elif kind is ir.CallFb:
             if self.stepped:
                 self.line(depth, f"_dbg_call = {s.var.path!r}")
-            for text in self.access.call_fb(s):
+            for text in self.access.call_fb(s, self):
                 self.line(depth, text)
         elif kind is ir.CallFunction:
             self.line(depth, f"{s.name} = {self.fn_call(s.info, s.args)}")

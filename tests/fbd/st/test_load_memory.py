@@ -51,7 +51,9 @@ def test_the_map_of_each_use_to_its_symbol_is_let_go_once_every_pou_is_compiled(
     assert (h.get("prg.a"), h.get("prg.b")) == (3, 3)     # matiec's first scan with b = 3
 
 
-def test_the_python_of_an_st_program_is_kept_once_by_its_scan_program():
+def test_the_python_of_an_st_program_is_not_kept_but_written_again_for_its_source():
     h = Harness(load("prg.st", text=_COUNTER).network("prg"), engine="python")
     program = h.plc.program
-    assert program._procedure_src == [] and "def " in program.source()
+    assert program._chunk_src == ["def _chunk_0(s, now):\n    # prg: prg\n    _p0(s, now)\n"]
+    assert "def _p0(s, now):" in program.source()
+    assert program.source() == program.source()
