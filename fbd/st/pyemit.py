@@ -48,8 +48,11 @@ K = t.Kind
 ELIF_GROUP = 100
 #: CASE intervals from which a decision tree replaces the ``if``/``elif`` chain
 CASE_TREE = 4
-#: ST statements of a long body per Python function (see :meth:`PyEmitter.parts`)
-PART_STATEMENTS = 2_000
+#: ST statements of a long body per Python function (see :meth:`PyEmitter.parts`); the
+#: native engine's parts too. CPython's compile of a function costs more than linearly
+#: in its length: 100,000 statements compile in 6.3 s of CPU as parts of 500, 7.5 s
+#: as parts of 2,000, and the syntax tree of one 2,000-statement part is 60 MB
+PART_STATEMENTS = 500
 
 
 class PyEmitter:
