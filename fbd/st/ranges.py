@@ -120,6 +120,15 @@ class Ranges:
 
     def result(self, s: ir.Code):
         """(output temp, its range) of an operator whose wrap cannot act, else None."""
+        found = self.unwrapped(s)
+        if found is None:
+            return None
+        own, r = type_range(s.block.bound_types.get("T")), found[1]
+        return found if own[0] <= r[0] and r[1] <= own[1] else None
+
+    def unwrapped(self, s: ir.Code):
+        """(output temp, the range of the plain operation) of an integer ADD, SUB, MUL
+        or NEG of operands of known ranges, before its wrap; else None."""
         block = s.block
         op = PLAIN.get(block.name)
         if op is None or block.n not in (None, 2):
@@ -143,9 +152,7 @@ class Ranges:
             f = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y}[op]
             cands = [f(x, y) for x in (a0, a1) for y in (b0, b1)]
             r = (min(cands), max(cands))
-        if own[0] <= r[0] and r[1] <= own[1]:
-            return out, r
-        return None
+        return out, r
 
     def code_range(self, s: ir.Code):
         """(output temp, its range) of a block whose operands bound its result where
@@ -162,15 +169,18 @@ class Ranges:
         return out, (0 if a is not None and a[0] >= 0 else 1 - d.value, d.value - 1)
 
     def plain_arith(self, s: ir.Code):
-        """(output, operator, operands) of an ADD, SUB, MUL or NEG whose wrap cannot
-        act (see the module docstring), its output's range noted; else None."""
-        found = self.result(s)
+        """(output, operator, operands, range) of an ADD, SUB, MUL or NEG of operands
+        of known ranges, its output's range noted: the range of the plain operation,
+        within the type when its wrap cannot act (see the module docstring), or
+        beyond it, where the writer cuts it to the type; else None."""
+        found = self.unwrapped(s)
         if found is None:
             return None
         out, r = found
-        self.assigned(out, r)
+        own = type_range(s.block.bound_types.get("T"))
+        self.assigned(out, r if own[0] <= r[0] and r[1] <= own[1] else own)
         block = s.block
-        return out, PLAIN[block.name], [s.names[p.name] for p in block.input_ports()]
+        return out, PLAIN[block.name], [s.names[p.name] for p in block.input_ports()], r
 
     def within(self, e, lo: int, hi: int) -> bool:
         r = self.of(e)
