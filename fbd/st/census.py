@@ -9,7 +9,8 @@ statement, found in one walk (:func:`census`) and kept with the body.
 * the FUNCTIONs and FB instances the body calls (the generated code's
   globals need them);
 * the variables the body stores to (the Python engine writes back only
-  those of the variables it holds in locals for a call).
+  those of the variables it holds in locals for a call);
+* whether it has a RETURN (a long body's parts look for theirs only then).
 
 A body of 100,000 statements is walked once here instead of once per
 question: the generic walkers of :mod:`.ir` (``walk``, ``exprs_of``,
@@ -37,7 +38,8 @@ class Census:
     """See the module docstring; ``reader[name]`` is the statement reading a
     temporary, or the ``(pre, condition, body)`` branch of an IF whose
     condition reads it."""
-    __slots__ = ("uses", "sets", "reader", "calling", "functions", "instances", "stored")
+    __slots__ = ("uses", "sets", "reader", "calling", "functions", "instances", "stored",
+                 "returns")
 
     def __init__(self):
         self.uses: dict = {}
@@ -47,6 +49,7 @@ class Census:
         self.functions: dict = {}       # fn_name -> PouInfo of each FUNCTION called
         self.instances: dict = {}       # fn_name -> PouInfo of each FB instance called
         self.stored: set = set()        # the paths of the variables it stores to (upper case)
+        self.returns = False            # it has a RETURN
 
 
 class Summary:
@@ -102,6 +105,9 @@ def _count(body: list) -> Census:
         for st in stack.pop():
             kind = type(st)
             if kind is ir.Line:
+                continue
+            if kind is ir.Return:
+                c.returns = True
                 continue
             if kind is ir.Assign:
                 roots = [st.value, st.target]

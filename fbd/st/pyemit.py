@@ -153,7 +153,7 @@ class PyEmitter:
                 self.ranges.temps.clear()
                 self.aliases.clear()
                 call = f"{part}({', '.join(params)})"
-                if any(type(s) is ir.Return for s in ir.walk(piece)):
+                if self.census.returns and any(type(s) is ir.Return for s in ir.walk(piece)):
                     call = f"if {call}: {self.access.returning()}"
                 outer.append("    " * depth + call)
         finally:
