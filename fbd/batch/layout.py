@@ -117,6 +117,9 @@ class TileTable:
         self.ctl[LIVE] = self.live.ctypes.data
         self.address = self.ctl.ctypes.data
         self._views: dict[int, np.ndarray] = {}
+        # the tiles still scanned, once some are not (None: all are): the others
+        # are never written again, so their rows keep their instances' values
+        self._busy: np.ndarray | None = None
 
     @property
     def trap(self) -> int:
@@ -156,10 +159,28 @@ class TileTable:
             lanes = np.array(rows)     # one copy, then views of it
         return lanes.reshape(-1)[:self.n]
 
+    def read_lanes(self, slot: int, instances: np.ndarray) -> np.ndarray:
+        """The values of a slot (not a LIFO's or FIFO's) in ``instances`` only."""
+        width = self.layout.width
+        rows = self.rows(slot)
+        if self.layout.rows[slot].ir == "i1":
+            byte = rows[instances // width, (instances % width) // 8]
+            return ((byte >> (instances % 8).astype(np.uint8)) & 1).astype(bool)
+        return rows[instances // width, instances % width]
+
     def write(self, slot: int, values) -> None:
-        """Set a slot in every instance: one value, or n values."""
+        """Set a slot in every instance: one value, or n values. A tile no longer
+        scanned (:meth:`retire`) is left as it is."""
         row, rows = self.layout.rows[slot], self.rows(slot)
         bits = row.ir == "i1"
+        if self._busy is not None:
+            whole = np.empty(rows.shape, rows.dtype)
+            self._write_rows(whole, row, bits, values)
+            rows[self._busy] = whole[self._busy]
+        else:
+            self._write_rows(rows, row, bits, values)
+
+    def _write_rows(self, rows: np.ndarray, row, bits: bool, values) -> None:
         if np.ndim(values) == 0:
             rows[...] = (0xFF if values else 0) if bits else values
             return
@@ -207,15 +228,19 @@ class TileTable:
         other.buf.reshape(self.tiles, other.tile)[:, :self.tile] = \
             self.buf.reshape(self.tiles, self.tile)
         other.live[...] = self.live
+        other._busy = self._busy
         return other
 
     # -- retired instances ---------------------------------------------------------------
     def retire(self, instances: np.ndarray) -> None:
         """Scan ``instances`` no more: their lanes leave their tiles' live masks
-        (a tile left without one is skipped, a lane left is still computed with
-        its tile, but its traps are not reported)."""
+        (a tile left without one is skipped and no longer written: its rows keep
+        its instances' values; a lane left is still computed with its tile, but
+        its traps are not reported)."""
         width = self.layout.width
         np.bitwise_and.at(self.live, instances // width, ~(1 << (instances % width)))
+        if not self.live.all():
+            self._busy = np.flatnonzero(self.live)
 
     def records(self, instances: np.ndarray, plan: "Records") -> dict:
         """Every row's values of ``instances``, as :class:`Records` ``plan`` groups

@@ -231,23 +231,36 @@ class NativeBatchProgram:
     def freeze(self, table: TileTable, frozen, instances: np.ndarray):
         """Keep the values of ``instances`` (new ones, in order) as they are now, in
         ``frozen`` (None the first time: made here, and returned), and scan them
-        no more (:meth:`TileTable.retire`)."""
+        no more (:meth:`TileTable.retire`). An instance whose tile this leaves
+        without a live lane keeps its values where they are: such a tile is
+        neither scanned nor written again. The others are copied out."""
         if frozen is None:
             plan = Records(self.layout, range(self.flat.n_slots))
-            frozen = _Frozen(plan, plan.empty(self.n), {})
-        for size, values in table.records(instances, frozen.plan).items():
-            frozen.records[size][instances] = values
+            frozen = _Frozen(plan, plan.empty(self.n), {}, np.zeros(self.n, dtype=bool))
         for slot in self.layout.regions:
             lists = frozen.lists.setdefault(slot, np.empty(self.n, dtype=object))
             lists[instances] = table.read(slot)[instances]   # lists of their own
         table.retire(instances)
+        in_place = table.live[instances // self.width] == 0
+        frozen.in_place[instances[in_place]] = True
+        copied = instances[~in_place]
+        if copied.size:
+            for size, values in table.records(copied, frozen.plan).items():
+                frozen.records[size][copied] = values
         return frozen
 
-    def read_frozen(self, frozen, slot: int, instances: np.ndarray) -> np.ndarray:
+    def read_frozen(self, frozen, slot: int, instances: np.ndarray,
+                    table: TileTable) -> np.ndarray:
         """The values of ``slot`` :meth:`freeze` kept for ``instances``."""
         if slot in frozen.lists:
             return frozen.lists[slot][instances]
-        return frozen.plan.values(frozen.records, instances, slot, self.layout.rows[slot])
+        in_place = frozen.in_place[instances]
+        if in_place.all():
+            return table.read_lanes(slot, instances)
+        values = frozen.plan.values(frozen.records, instances, slot, self.layout.rows[slot])
+        if in_place.any():
+            values[in_place] = table.read_lanes(slot, instances[in_place])
+        return values
 
     # -- code -------------------------------------------------------------------------------
     def _place(self, slot: int) -> int:
@@ -463,11 +476,12 @@ class NativeBatchProgram:
 
 class _Frozen(NamedTuple):
     """What :meth:`NativeBatchProgram.freeze` keeps: a line of elements per
-    instance and element size (``plan`` says where each slot's value lies), and
-    the LIFO's and FIFO's lists."""
+    instance and element size (``plan`` says where each slot's value lies), the
+    LIFO's and FIFO's lists, and which instances' values stayed in their tile."""
     plan: Records
     records: dict
     lists: dict
+    in_place: np.ndarray
 
 
 __all__ = ["NativeBatchProgram", "CHUNK", "BASIC_BLOCK"]

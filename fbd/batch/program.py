@@ -161,7 +161,8 @@ class BatchProgram:
                 kept[instances] = arr[instances]
         return frozen
 
-    def read_frozen(self, frozen: list, slot: int, instances: np.ndarray) -> np.ndarray:
+    def read_frozen(self, frozen: list, slot: int, instances: np.ndarray,
+                    table: list) -> np.ndarray:
         """The values of ``slot`` :meth:`freeze` kept for ``instances``."""
         return frozen[slot][instances]
 
