@@ -236,7 +236,7 @@ class BatchHarness:
         """Every instance as new, without compiling again: inputs and variables
         back to their initial values, nothing pending, no scan run, the clock at
         its start. Forces stay."""
-        self.s = self.program.new_table()
+        self.s = self.program.renew_table(self.s)
         self.pending = {}
         self.image = self._initial_image()
         for slot, value in self.forces.items():

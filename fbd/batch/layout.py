@@ -221,6 +221,15 @@ class TileTable:
         """Every tile a copy of ``tile`` (one tile's bytes)."""
         self.buf.reshape(self.tiles, self.tile)[...] = tile
 
+    def renew(self, tile: np.ndarray) -> None:
+        """This table as a new one whose tiles are copies of ``tile``, every lane
+        live again: in the same memory, which the process has already paid for
+        (a new table of 2048's 4,096 instances costs 20 ms of page faults)."""
+        self.fill_from(tile)
+        self.live[...] = (1 << self.layout.width) - 1
+        self.live[-1] = (1 << (self.n - (self.tiles - 1) * self.layout.width)) - 1
+        self._busy = None
+
     def regrown(self, layout: Layout) -> "TileTable":
         """This table under ``layout``, which has rows added at the end of the tile
         (a force's scratch rows): every row kept, the new ones zero."""

@@ -184,6 +184,14 @@ class NativeBatchProgram:
         table.fill_from(self._initial_tile)
         return table
 
+    def renew_table(self, table: TileTable) -> TileTable:
+        """``table`` as :meth:`new_table` makes one, in its own memory where its
+        tiles have the layout's size (no force has grown them since)."""
+        if table.tile != self.layout.tile:
+            return self.new_table()
+        table.renew(self._initial_tile)
+        return table
+
     def _first_tile(self) -> np.ndarray:
         one = TileTable(self.layout, 1)
         flat = self.flat

@@ -107,6 +107,11 @@ class BatchProgram:
             size += count * (64 if dtype == "object" else np.dtype(dtype).itemsize)
         return size
 
+    def renew_table(self, table: list) -> list:
+        """A fresh table in place of ``table`` (here a new one: its arrays may be
+        shared with what :meth:`read` returned)."""
+        return self.new_table()
+
     def new_table(self) -> list:
         """A fresh table: every slot's initial value in every instance."""
         n, flat = self.n, self.flat

@@ -120,6 +120,17 @@ def test_retiring_takes_indices_or_a_mask_once_and_reset_brings_every_instance_b
     assert h.get("CV").tolist() == [1] * h.n
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_reset_after_a_whole_tile_retired_scans_and_writes_it_again(engine):
+    h = BatchHarness(counter(), n=2 * WIDTH, engine=engine)
+    h.set(PULSE=True).scan()
+    h.retire(np.r_[0:WIDTH]).reset()
+    h.set(LIMIT=np.arange(5, 5 + 2 * WIDTH).astype(np.int16), PULSE=True).scan()
+    assert h.get("LIMIT").tolist() == list(range(5, 5 + 2 * WIDTH))
+    assert h.get("CV").tolist() == [1] * 2 * WIDTH
+    assert h.program.read(h.s, h.flat.signal("CV").slot).tolist() == [1] * 2 * WIDTH
+
+
 @pytest.mark.parametrize("bad, message", [
     ([WIDTH + 2], r"no instance 18 \(instances 0 to 17\)"),
     ([-1], "no instance -1"),
