@@ -30,6 +30,7 @@ from ..errors import FbdError
 from ..native.entry import DECLARATIONS as ENTRY_DECLARATIONS
 from ..native.entry import builtin, entry_source, python_api
 from ..native.lower import DECLARATIONS, TRAP_REASONS
+from ..native.objcache import ObjectCache, target_salt
 from ..native.program import NativeProgram, NativeTrap, NotNative
 from ..native.stores import store_kind
 from .forms import BatchTemplates, forms, pending
@@ -54,6 +55,7 @@ BASIC_BLOCK = 50    # blocks per basic block: LLVM's code generation stays linea
 #: LLVM's code generation level for the chunks: the vector code needs its
 #: register allocator and instruction combining (docs/batch.md)
 CODEGEN_OPT = 0
+_CODE_MODEL = "jitdefault"
 
 _ATTRIBUTES = re.compile(r" #\d+")
 #: llvmlite's global context is not safe to use from two threads at once
@@ -393,9 +395,11 @@ class NativeBatchProgram:
 
     def _build(self) -> None:
         llvm = self._llvm = _llvm()
+        cpu, features = llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
         self._target = llvm.Target.from_default_triple().create_target_machine(
-            cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(),
-            opt=CODEGEN_OPT, codemodel="jitdefault")
+            cpu=cpu, features=features, opt=CODEGEN_OPT, codemodel=_CODE_MODEL)
+        self._objects_cache = ObjectCache(target_salt(
+            llvm, self._target, cpu, features, f"opt={CODEGEN_OPT} codemodel={_CODE_MODEL}"))
         self._forms, declarations = forms(self._pending, self.width, self._optimise)
         self._declarations = "\n".join(sorted({*declarations, *DECLARATIONS.split("\n")}))
         self._initial_tile = self._first_tile()
@@ -415,8 +419,12 @@ class NativeBatchProgram:
 
     def _compile_chunk(self, c: int) -> tuple[str, bytes]:
         src = self._chunk_source(c, self._chunk_names[c])
-        module = self._llvm.parse_assembly(self._declarations + "\n" + src)
-        return src, self._target.emit_object(module)
+        text = self._declarations + "\n" + src
+        obj = self._objects_cache.get(text)
+        if obj is None:
+            obj = self._target.emit_object(self._llvm.parse_assembly(text))
+            self._objects_cache.put(text, obj)
+        return src, obj
 
     def _add_driver(self, driver: str, chunks: list) -> None:
         """Link the driver ``driver`` (and the chunk sources ``chunks``, new or
