@@ -184,6 +184,14 @@ class BatchHarness:
         return self.program.skips_retired
 
     @property
+    def tile_width(self) -> int:
+        """How many consecutive instances (0-15, 16-31, ...) the scan skips together
+        once all are retired: the native engine's tile (16); 0 on the numpy engine,
+        which skips none. A caller retiring for speed retires whole tiles: a lane
+        retired alone costs its copy (:meth:`retire`) and saves no scan work."""
+        return self.program.width if self.program.skips_retired else 0
+
+    @property
     def retired(self) -> np.ndarray:
         """Which instances are retired (:meth:`retire`): a mask of n."""
         return self._retired.copy()
@@ -228,7 +236,7 @@ class BatchHarness:
         """Every instance as new, without compiling again: inputs and variables
         back to their initial values, nothing pending, no scan run, the clock at
         its start. Forces stay."""
-        self.s = self.program.new_table()
+        self.s = self.program.renew_table(self.s)
         self.pending = {}
         self.image = self._initial_image()
         for slot, value in self.forces.items():
@@ -288,11 +296,11 @@ class BatchHarness:
         values, done = self._kept.get(slot, (None, 0))
         if values is None:
             values = np.empty(self.n, dtype=self.program.read_frozen(
-                self._frozen, slot, self._retire_order[0][:1]).dtype)
+                self._frozen, slot, self._retire_order[0][:1], self.s).dtype)
         order = self._retire_order
         if done < len(order):
             new = order[done] if done + 1 == len(order) else np.concatenate(order[done:])
-            values[new] = self.program.read_frozen(self._frozen, slot, new)
+            values[new] = self.program.read_frozen(self._frozen, slot, new, self.s)
             self._kept[slot] = (values, len(order))
         return values
 

@@ -130,6 +130,9 @@ class TileTable:
         # the earliest clock the program's code may scan this table at (its clock
         # readings no more than a slack past the clock: NativeBatchProgram.scan)
         self.clock_floor = -(1 << 63)
+        # the tiles still scanned, once some are not (None: all are): the others
+        # are never written again, so their rows keep their instances' values
+        self._busy: np.ndarray | None = None
 
     @property
     def trap(self) -> int:
@@ -169,10 +172,30 @@ class TileTable:
             lanes = np.array(rows, dtype=self.layout.rows[slot].values or None)
         return lanes.reshape(-1)[:self.n]
 
+    def read_lanes(self, slot: int, instances: np.ndarray) -> np.ndarray:
+        """The values of a slot (not a LIFO's or FIFO's) in ``instances`` only."""
+        width = self.layout.width
+        rows = self.rows(slot)
+        row = self.layout.rows[slot]
+        if row.ir == "i1":
+            byte = rows[instances // width, (instances % width) // 8]
+            return ((byte >> (instances % 8).astype(np.uint8)) & 1).astype(bool)
+        values = rows[instances // width, instances % width]
+        return values.astype(row.values) if row.values else values    # a narrowed row widened
+
     def write(self, slot: int, values) -> None:
-        """Set a slot in every instance: one value, or n values."""
+        """Set a slot in every instance: one value, or n values. A tile no longer
+        scanned (:meth:`retire`) is left as it is."""
         row, rows = self.layout.rows[slot], self.rows(slot)
         bits = row.ir == "i1"
+        if self._busy is not None:
+            whole = np.empty(rows.shape, rows.dtype)
+            self._write_rows(whole, row, bits, values)
+            rows[self._busy] = whole[self._busy]
+        else:
+            self._write_rows(rows, row, bits, values)
+
+    def _write_rows(self, rows: np.ndarray, row, bits: bool, values) -> None:
         if np.ndim(values) == 0:
             rows[...] = (0xFF if values else 0) if bits else values
             return
@@ -213,6 +236,15 @@ class TileTable:
         """Every tile a copy of ``tile`` (one tile's bytes)."""
         self.buf.reshape(self.tiles, self.tile)[...] = tile
 
+    def renew(self, tile: np.ndarray) -> None:
+        """This table as a new one whose tiles are copies of ``tile``, every lane
+        live again: in the same memory, which the process has already paid for
+        (a new table of 2048's 4,096 instances costs 20 ms of page faults)."""
+        self.fill_from(tile)
+        self.live[...] = (1 << self.layout.width) - 1
+        self.live[-1] = (1 << (self.n - (self.tiles - 1) * self.layout.width)) - 1
+        self._busy = None
+
     def regrown(self, layout: Layout) -> "TileTable":
         """This table under ``layout``, which has rows added at the end of the tile
         (a force's scratch rows): every row kept, the new ones zero."""
@@ -221,6 +253,7 @@ class TileTable:
             self.buf.reshape(self.tiles, self.tile)
         other.live[...] = self.live
         other.clock_floor = self.clock_floor
+        other._busy = self._busy
         return other
 
     def copy_into(self, other: "TileTable", slots, scratch: dict) -> None:
@@ -240,14 +273,18 @@ class TileTable:
         for slot, theirs_slot in scratch.items():
             other.write(theirs_slot, self.read(slot))
         other.live[...] = self.live
+        other._busy = self._busy    # after the writes: retired tiles' values copied too
 
     # -- retired instances ---------------------------------------------------------------
     def retire(self, instances: np.ndarray) -> None:
         """Scan ``instances`` no more: their lanes leave their tiles' live masks
-        (a tile left without one is skipped, a lane left is still computed with
-        its tile, but its traps are not reported)."""
+        (a tile left without one is skipped and no longer written: its rows keep
+        its instances' values; a lane left is still computed with its tile, but
+        its traps are not reported)."""
         width = self.layout.width
         np.bitwise_and.at(self.live, instances // width, ~(1 << (instances % width)))
+        if not self.live.all():
+            self._busy = np.flatnonzero(self.live)
 
     def records(self, instances: np.ndarray, plan: "Records") -> dict:
         """Every row's values of ``instances``, as :class:`Records` ``plan`` groups

@@ -30,6 +30,7 @@ from ..errors import FbdError
 from ..native.entry import DECLARATIONS as ENTRY_DECLARATIONS
 from ..native.entry import builtin, entry_source, python_api
 from ..native.lower import DECLARATIONS, TRAP_REASONS
+from ..native.objcache import ObjectCache, target_salt
 from ..native.program import NativeProgram, NativeTrap, NotNative
 from ..native.stores import store_kind
 from .forms import CLOCK_SLACK, BatchTemplates, assumptions, forms, pending
@@ -56,6 +57,7 @@ BASIC_BLOCK = 50    # blocks per basic block: LLVM's code generation stays linea
 #: LLVM's code generation level for the chunks: the vector code needs its
 #: register allocator and instruction combining (docs/batch.md)
 CODEGEN_OPT = 0
+_CODE_MODEL = "jitdefault"
 
 _ATTRIBUTES = re.compile(r" #\d+")
 #: llvmlite's global context is not safe to use from two threads at once
@@ -194,6 +196,14 @@ class NativeBatchProgram:
             table.clock_floor = max(self._clock_slots.values()) - CLOCK_SLACK
         return table
 
+    def renew_table(self, table: TileTable) -> TileTable:
+        """``table`` as :meth:`new_table` makes one, in its own memory where its
+        tiles have the layout's size (no force has grown them since)."""
+        if table.tile != self.layout.tile:
+            return self.new_table()
+        table.renew(self._initial_tile)
+        return table
+
     def _first_tile(self) -> np.ndarray:
         one = TileTable(self.layout, 1)
         flat = self.flat
@@ -248,26 +258,40 @@ class NativeBatchProgram:
     def freeze(self, table: TileTable, frozen, instances: np.ndarray):
         """Keep the values of ``instances`` (new ones, in order) as they are now, in
         ``frozen`` (None the first time: made here, and returned), and scan them
-        no more (:meth:`TileTable.retire`)."""
+        no more (:meth:`TileTable.retire`). An instance whose tile this leaves
+        without a live lane keeps its values where they are: such a tile is
+        neither scanned nor written again. The others are copied out."""
         if frozen is None:
             plan = Records(self.layout, range(self.flat.n_slots))
-            frozen = _Frozen(plan, plan.empty(self.n), {})
+            frozen = _Frozen(plan, plan.empty(self.n), {}, np.zeros(self.n, dtype=bool))
         elif frozen.plan.layout is not self.layout:     # the rows were widened since
             plan = Records(self.layout, range(self.flat.n_slots))
-            frozen = _Frozen(plan, frozen.plan.moved(frozen.records, plan, self.n), frozen.lists)
-        for size, values in table.records(instances, frozen.plan).items():
-            frozen.records[size][instances] = values
+            frozen = _Frozen(plan, frozen.plan.moved(frozen.records, plan, self.n), frozen.lists,
+                             frozen.in_place)
         for slot in self.layout.regions:
             lists = frozen.lists.setdefault(slot, np.empty(self.n, dtype=object))
             lists[instances] = table.read(slot)[instances]   # lists of their own
         table.retire(instances)
+        in_place = table.live[instances // self.width] == 0
+        frozen.in_place[instances[in_place]] = True
+        copied = instances[~in_place]
+        if copied.size:
+            for size, values in table.records(copied, frozen.plan).items():
+                frozen.records[size][copied] = values
         return frozen
 
-    def read_frozen(self, frozen, slot: int, instances: np.ndarray) -> np.ndarray:
+    def read_frozen(self, frozen, slot: int, instances: np.ndarray,
+                    table: TileTable) -> np.ndarray:
         """The values of ``slot`` :meth:`freeze` kept for ``instances``."""
         if slot in frozen.lists:
             return frozen.lists[slot][instances]
-        return frozen.plan.values(frozen.records, instances, slot)
+        in_place = frozen.in_place[instances]
+        if in_place.all():
+            return table.read_lanes(slot, instances)
+        values = frozen.plan.values(frozen.records, instances, slot)
+        if in_place.any():
+            values[in_place] = table.read_lanes(slot, instances[in_place])
+        return values
 
     # -- code -------------------------------------------------------------------------------
     def _place(self, slot: int) -> int:
@@ -392,9 +416,11 @@ class NativeBatchProgram:
 
     def _build(self) -> None:
         llvm = self._llvm = _llvm()
+        cpu, features = llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
         self._target = llvm.Target.from_default_triple().create_target_machine(
-            cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(),
-            opt=CODEGEN_OPT, codemodel="jitdefault")
+            cpu=cpu, features=features, opt=CODEGEN_OPT, codemodel=_CODE_MODEL)
+        self._objects_cache = ObjectCache(target_salt(
+            llvm, self._target, cpu, features, f"opt={CODEGEN_OPT} codemodel={_CODE_MODEL}"))
         self._forms, declarations = forms(self._pending, self.width, self._optimise)
         self._declarations = "\n".join(sorted({*declarations, *DECLARATIONS.split("\n")}))
         self._initial_tile = self._first_tile()
@@ -414,8 +440,12 @@ class NativeBatchProgram:
 
     def _compile_chunk(self, c: int) -> tuple[str, bytes]:
         src = self._chunk_source(c, self._chunk_names[c])
-        module = self._llvm.parse_assembly(self._declarations + "\n" + src)
-        return src, self._target.emit_object(module)
+        text = self._declarations + "\n" + src
+        obj = self._objects_cache.get(text)
+        if obj is None:
+            obj = self._target.emit_object(self._llvm.parse_assembly(text))
+            self._objects_cache.put(text, obj)
+        return src, obj
 
     def _add_driver(self, driver: str, chunks: list) -> None:
         """Link the driver ``driver`` (and the chunk sources ``chunks``, new or
@@ -506,11 +536,12 @@ class NativeBatchProgram:
 
 class _Frozen(NamedTuple):
     """What :meth:`NativeBatchProgram.freeze` keeps: a line of elements per
-    instance and element size (``plan`` says where each slot's value lies), and
-    the LIFO's and FIFO's lists."""
+    instance and element size (``plan`` says where each slot's value lies), the
+    LIFO's and FIFO's lists, and which instances' values stayed in their tile."""
     plan: Records
     records: dict
     lists: dict
+    in_place: np.ndarray
 
 
 __all__ = ["NativeBatchProgram", "CHUNK", "BASIC_BLOCK"]

@@ -107,6 +107,11 @@ class BatchProgram:
             size += count * (64 if dtype == "object" else np.dtype(dtype).itemsize)
         return size
 
+    def renew_table(self, table: list) -> list:
+        """A fresh table in place of ``table`` (here a new one: its arrays may be
+        shared with what :meth:`read` returned)."""
+        return self.new_table()
+
     def new_table(self) -> list:
         """A fresh table: every slot's initial value in every instance."""
         n, flat = self.n, self.flat
@@ -161,7 +166,8 @@ class BatchProgram:
                 kept[instances] = arr[instances]
         return frozen
 
-    def read_frozen(self, frozen: list, slot: int, instances: np.ndarray) -> np.ndarray:
+    def read_frozen(self, frozen: list, slot: int, instances: np.ndarray,
+                    table: list) -> np.ndarray:
         """The values of ``slot`` :meth:`freeze` kept for ``instances``."""
         return frozen[slot][instances]
 

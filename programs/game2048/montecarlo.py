@@ -62,10 +62,6 @@ MAX_SCANS = 200_000
 STATS = ("score", "tile", "moves")
 #: Arrows the player draws at a time (a batch presses a few hundred thousand).
 ARROW_BLOCK = 1 << 16
-#: Scans between two retirements of the games over meanwhile: a retire() costs
-#: about 60 µs besides its games, and a tile idles a few scans later at most
-#: (of the hundreds its games have finished before the batch's last one).
-RETIRE_EVERY = 8
 
 
 def play_blocks(games: int, placement: str, processing: str = "single_pass", seed: int = 1,
@@ -141,8 +137,11 @@ def _play_batch(h: BatchHarness, seed: int, lanes: np.ndarray, count: int, say,
     pressed = np.zeros(n, dtype=bool)     # the command in progress is a press, not the start
     res = {k: np.zeros(n, dtype=np.int64) for k in ("score", "tile", "moves", "presses", "scans")}
     left = count                          # games of the batch still playing (not its padding)
-    retiring = h.skips_retired            # where it saves scans (on numpy it only costs)
-    over_since = np.zeros(n, dtype=bool)  # games over since the last retire
+    # whole tiles retire, once all their games are over: the scan skips only such
+    # a tile, and retiring a game alone would copy its 1,115 values for nothing
+    tile = h.tile_width                   # 0 on numpy, where a retire only costs
+    tiles = np.arange(0, n, tile) if tile else None
+    tiles_out = np.zeros(len(tiles), dtype=bool) if tile else None
     scans, shown = 0, time.monotonic()
     while left:
         h.scan()
@@ -159,7 +158,8 @@ def _play_batch(h: BatchHarness, seed: int, lanes: np.ndarray, count: int, say,
                 res["scans"][ended] = scans
                 playing &= ~ended
                 left -= int(np.count_nonzero(ended[:count]))
-                over_since |= ended
+                if tile:
+                    _retire_tiles_over(h, playing, tiles, tiles_out)
             go = ready & ~over
             press = np.flatnonzero(go)    # indices: a third of the cost of masks, used twice
             cmd[press] = arrows.next(len(press))
@@ -167,9 +167,6 @@ def _play_batch(h: BatchHarness, seed: int, lanes: np.ndarray, count: int, say,
             pressed |= go
             res["presses"] += go
             h.set(CMD=cmd, CMD_SEQ=seq)
-        if retiring and scans % RETIRE_EVERY == 0 and over_since.any():
-            h.retire(over_since)      # a tile of 16 games over is no longer scanned
-            over_since[...] = False
         if scans >= MAX_SCANS:
             raise FbdError(f"{left} games still running after {scans} scans")
         if time.monotonic() - shown > 2:
@@ -178,6 +175,19 @@ def _play_batch(h: BatchHarness, seed: int, lanes: np.ndarray, count: int, say,
     res["score"] = h.get("SCORE").astype(np.int64)
     res["tile"] = np.max([h.get(c) for c in CELLS], axis=0).astype(np.int64)
     return res
+
+
+def _retire_tiles_over(h: BatchHarness, playing: np.ndarray, tiles: np.ndarray,
+                       tiles_out: np.ndarray) -> None:
+    """Retire the tiles (:attr:`~fbd.batch.BatchHarness.tile_width` games from
+    ``tiles``' starts) whose games are all over and that are not retired yet
+    (``tiles_out``, updated). A game over keeps its board and score (it gets no
+    more presses), which is what the player reads at the end of the batch."""
+    out = ~np.logical_or.reduceat(playing, tiles)
+    out &= ~tiles_out
+    if out.any():
+        tiles_out |= out
+        h.retire(np.repeat(out, h.tile_width)[:h.n])
 
 
 class _Arrows:

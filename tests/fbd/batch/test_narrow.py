@@ -171,6 +171,25 @@ def test_widening_keeps_forces_retired_instances_and_a_scan_function_taken_befor
     assert h.get_raw("tp.Q").tolist() == [True] * n
 
 
+def test_widening_keeps_a_whole_retired_tile_in_place_and_unwritten():
+    # a tile whose instances are all retired keeps their values in its rows, which
+    # nothing writes: the widened table must copy them and keep them unwritten
+    n = 2 * WIDTH + 1
+    h, scalars = _both(n)
+    rng = np.random.default_rng(7)
+    _agree(h, scalars, 4, rng)
+    tile = list(range(WIDTH, 2 * WIDTH))
+    kept = {path: h.get_raw(path)[tile].tolist() for path in PATHS}
+    h.retire(tile)
+    h.write("ton.ET", "T#1h")
+    assert not h.program.narrow
+    for go in (True, False, True):
+        h.set(GO=go)
+        h.scan()
+    for path in PATHS:
+        assert h.get_raw(path)[tile].tolist() == kept[path], path
+
+
 def test_the_benchmarks_timers_stream_32_bit_ets():
     h = BatchHarness(mixed_network(300, 1), n=WIDTH)
     ets = [p for p in h.signals() if p.endswith(".ET")]

@@ -4,6 +4,7 @@ skips a tile whose instances are all retired. Both engines, the same answers."""
 
 from __future__ import annotations
 
+import copy
 import math
 
 import numpy as np
@@ -81,6 +82,31 @@ def test_what_is_set_written_or_forced_for_a_retired_instance_is_ignored(engine)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+def test_a_whole_retired_tile_keeps_its_values_through_sets_writes_forces_and_scans(engine):
+    # the native engine keeps a whole retired tile's values in the tile itself,
+    # which nothing may write again; a lane retired alone is copied out
+    n = 2 * WIDTH + 2
+    h, free = (BatchHarness(counter(), n=n, engine=engine) for _ in range(2))
+    for one in (h, free):
+        one.set(LIMIT=5, PULSE=True).scan(2).set(PULSE=False).scan()
+    h.retire(np.r_[0:WIDTH]).retire([WIDTH + 1])
+    # what h holds now, not read through h (that would keep a copy), nor left to
+    # change with free's LIFO lists
+    kept = copy.deepcopy(_values(free))
+    for one in (h, free):
+        one.set(LIMIT=np.arange(n).astype(np.int16))
+        one.write("ctu.CV", 9)
+        one.force("TOP", 4)       # a force regrows the native table
+        one.set(PULSE=True).scan().set(PULSE=False).scan()
+    now, alive = _values(h), _values(free)
+    for path in PATHS:
+        assert [now[path][i] for i in range(WIDTH)] == kept[path][:WIDTH], path
+        assert now[path][WIDTH + 1] == kept[path][WIDTH + 1], path
+        assert now[path][WIDTH] == alive[path][WIDTH] and now[path][-1] == alive[path][-1], path
+    assert alive["CV"][0] != kept["CV"][0] and alive["TOP"][0] != kept["TOP"][0]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_retiring_takes_indices_or_a_mask_once_and_reset_brings_every_instance_back(engine):
     h = BatchHarness(counter(), n=WIDTH + 2, engine=engine)
     h.set(PULSE=True).scan()
@@ -92,6 +118,17 @@ def test_retiring_takes_indices_or_a_mask_once_and_reset_brings_every_instance_b
     assert not h.retired.any()
     h.set(PULSE=True).scan()
     assert h.get("CV").tolist() == [1] * h.n
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_reset_after_a_whole_tile_retired_scans_and_writes_it_again(engine):
+    h = BatchHarness(counter(), n=2 * WIDTH, engine=engine)
+    h.set(PULSE=True).scan()
+    h.retire(np.r_[0:WIDTH]).reset()
+    h.set(LIMIT=np.arange(5, 5 + 2 * WIDTH).astype(np.int16), PULSE=True).scan()
+    assert h.get("LIMIT").tolist() == list(range(5, 5 + 2 * WIDTH))
+    assert h.get("CV").tolist() == [1] * 2 * WIDTH
+    assert h.program.read(h.s, h.flat.signal("CV").slot).tolist() == [1] * 2 * WIDTH
 
 
 @pytest.mark.parametrize("bad, message", [
@@ -110,6 +147,16 @@ def test_retiring_what_is_not_an_instance_is_one_clear_error(bad, message):
 def test_only_the_native_engine_skips_retired_instances():
     assert BatchHarness(counter(), n=2, engine="native").skips_retired
     assert not BatchHarness(counter(), n=2, engine="numpy").skips_retired
+
+
+def test_the_native_engine_writes_no_tile_whose_instances_are_all_retired():
+    h = BatchHarness(counter(), n=2 * WIDTH, engine="native")
+    h.set(LIMIT=5).scan()
+    h.retire(np.r_[WIDTH:2 * WIDTH])
+    h.set(LIMIT=7).scan()
+    h.set(LIMIT=np.arange(2 * WIDTH).astype(np.int16)).scan()
+    limit = h.program.read(h.s, h.flat.signal("LIMIT").slot)   # the table itself
+    assert limit.tolist() == list(range(WIDTH)) + [5] * WIDTH
 
 
 def test_the_native_engine_skips_a_tile_whose_instances_are_all_retired():

@@ -87,11 +87,22 @@ def test_the_study_plays_the_games_it_always_played(placement, batch, digest, sc
     assert _digest(games) == digest
 
 
-def test_the_native_study_retires_games_that_are_over_and_only_those():
-    play_blocks(20, "smart", seed=7, batch=16, engine="native")
-    h = next(iter(montecarlo._COMPILED.harnesses.values()))
-    assert h.engine == "native" and h.retired.any()
-    assert h.get("GAME_OVER")[h.retired].all()
+def test_the_native_study_retires_whole_tiles_once_their_games_are_over(monkeypatch):
+    from fbd.batch import BatchHarness
+    calls = []
+
+    def retire(h, instances):
+        calls.append((h.scans, np.flatnonzero(instances), h.get("GAME_OVER")))
+        return real(h, instances)
+    real = BatchHarness.retire
+    monkeypatch.setattr(BatchHarness, "retire", retire)
+    games = play_blocks(64, "smart", seed=7, batch=64, engine="native")
+    last_of_tile = games["scans"].reshape(-1, 16).max(axis=1)
+    assert len(calls) == 4 and len(set(last_of_tile.tolist())) == 4
+    for scans, instances, over in calls:
+        tile = instances[0] // 16
+        assert instances.tolist() == list(range(16 * tile, 16 * tile + 16))
+        assert over[instances].all() and scans == last_of_tile[tile]   # not a scan late
 
 
 def test_arrows_drawn_in_blocks_are_the_arrows_drawn_press_round_by_round():
