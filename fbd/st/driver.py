@@ -15,6 +15,7 @@ from lark import Lark
 from lark.lexer import Token
 from lark.parsers.lalr_analysis import Shift
 
+from .fastexpr import STARTERS, ExpressionReader, entry_states
 from .lexer import Scanner
 
 
@@ -39,7 +40,7 @@ class ParseFailure(Exception):
 
 
 class Driver:
-    def __init__(self, lark: Lark):
+    def __init__(self, lark: Lark, builder=None):
         inner = lark.parser.parser.parser          # ParsingFrontend -> LALR_Parser -> _Parser
         table = inner.parse_table
         callbacks = inner.callbacks
@@ -57,6 +58,34 @@ class Driver:
         self.start_states = table.start_states
         self.end_states = table.end_states
         self.scanner = Scanner(lark.terminals, actions, lark.options.g_regex_flags)
+        # where an expression is read by the reader (see fastexpr.py), not the loop below
+        self.expression_entries = entry_states(actions) if builder is not None else {}
+        self.reader = ExpressionReader(builder, actions) if builder is not None else None
+
+    def _feed(self, token, stack: list, values: list) -> None:
+        """The LALR loop's step for one token (the parse's own loop is this, inline)."""
+        actions = self.actions
+        kind = token.type
+        while True:
+            action = actions[stack[-1]].get(kind)
+            if action is None:
+                raise ParseFailure(token, list(stack))
+            if action.__class__ is int:
+                stack.append(action)
+                values.append(token)
+                return
+            size, name, callback = action
+            if callback is None:
+                stack[-1] = actions[stack[-2]][name]
+                continue
+            if size:
+                children = values[-size:]
+                del values[-size:]
+                del stack[-size:]
+                values.append(callback(children))
+            else:
+                values.append(callback([]))
+            stack.append(actions[stack[-1]][name])
 
     def parse(self, text: str, start: str):
         actions = self.actions
@@ -65,8 +94,20 @@ class Driver:
         append_state = stack.append
         append_value = values.append
         token = None
-        for token in self.scanner.tokens(text, stack):
+        entries = self.expression_entries
+        starters = STARTERS
+        read = self.reader.read if self.reader is not None else None
+        feed = self._feed
+        tokens = self.scanner.tokens(text, stack)
+        for token in tokens:
             kind = token.type
+            if kind in starters:
+                after = entries.get(stack[-1])
+                if after is not None:
+                    token, ended = read(token, tokens, stack, values, after, feed)
+                    if ended:
+                        break
+                    kind = token.type
             while True:
                 action = actions[stack[-1]].get(kind)
                 if action is None:
