@@ -15,7 +15,7 @@ from lark import Lark
 from lark.lexer import Token
 from lark.parsers.lalr_analysis import Shift
 
-from .fastexpr import STARTERS, ExpressionReader, entry_states
+from .fastexpr import STARTERS, ExpressionReader, assignment_states, entry_states
 from .lexer import Scanner
 
 
@@ -60,6 +60,7 @@ class Driver:
         self.scanner = Scanner(lark.terminals, actions, lark.options.g_regex_flags)
         # where an expression is read by the reader (see fastexpr.py), not the loop below
         self.expression_entries = entry_states(actions) if builder is not None else {}
+        self.assignment_entries = assignment_states(actions) if builder is not None else {}
         self.reader = ExpressionReader(builder, actions) if builder is not None else None
 
     def _feed(self, token, stack: list, values: list) -> None:
@@ -95,6 +96,7 @@ class Driver:
         append_value = values.append
         token = None
         entries = self.expression_entries
+        assignments = self.assignment_entries
         starters = STARTERS
         read = self.reader.read if self.reader is not None else None
         feed = self._feed
@@ -103,8 +105,13 @@ class Driver:
             kind = token.type
             if kind in starters:
                 after = entries.get(stack[-1])
+                inside = None
+                if after is None and kind == "IDENT":
+                    entry = assignments.get(stack[-1])
+                    if entry is not None:
+                        inside, after = entry
                 if after is not None:
-                    token, ended = read(token, tokens, stack, values, after, feed)
+                    token, ended = read(token, tokens, stack, values, after, feed, inside)
                     if ended:
                         break
                     kind = token.type

@@ -57,26 +57,46 @@ def entry_states(actions: dict) -> dict[int, int]:
     entries = {}
     for start, row in actions.items():
         after = row.get("expression")
-        if after is None or _NOT_ONLY_EXPRESSIONS.intersection(row):
-            continue
-        seen, todo = {start}, [start]
-        clean = True
-        while todo and clean:
-            state = todo.pop()
-            if _STATE_DEPENDENT.intersection(actions[state]):
-                clean = False
-            for symbol, action in actions[state].items():
-                if action.__class__ is not int or action in seen:
-                    continue
-                if symbol.isupper() and symbol not in _INSIDE:
-                    continue
-                if state == start and symbol == "expression":
-                    continue
-                seen.add(action)
-                todo.append(action)
-        if clean:
+        if after is not None and not _NOT_ONLY_EXPRESSIONS.intersection(row) \
+                and _scanned_alike(actions, [start], start, "expression"):
             entries[start] = after
     return entries
+
+
+def assignment_states(actions: dict) -> dict[int, tuple[int, int]]:
+    """``{state: (state after the target's name, state after the assignment)}``
+    where a statement starts and the reader may read an assignment there. The
+    start accepts a pragma, so the reader puts the state after the name on the
+    stack while it reads: the scanner then decides as in the states inside."""
+    entries = {}
+    for start, row in actions.items():
+        after, named = row.get("assignment"), row.get("IDENT")
+        if after is None or named is None or "variable" not in row:
+            continue
+        inside = [named, row["variable"]]
+        if _scanned_alike(actions, inside, start, "assignment"):
+            entries[start] = (named, after)
+    return entries
+
+
+def _scanned_alike(actions: dict, firsts: list, start: int, read: str) -> bool:
+    """Whether no state reached from ``firsts`` while reading (``read``'s goto
+    from ``start`` ends it) has a terminal the scanner decides by the state."""
+    seen, todo = set(firsts), list(firsts)
+    while todo:
+        state = todo.pop()
+        if _STATE_DEPENDENT.intersection(actions[state]):
+            return False
+        for symbol, action in actions[state].items():
+            if action.__class__ is not int or action in seen:
+                continue
+            if symbol.isupper() and symbol not in _INSIDE:
+                continue
+            if state == start and symbol == read:
+                continue
+            seen.add(action)
+            todo.append(action)
+    return True
 
 
 class _GiveUp(Exception):
@@ -128,19 +148,28 @@ class ExpressionReader:
         self._input_arg, self._name, self._direct = b.input_arg, b.name, b.direct
         self._index, self._member, self._literal = b.index, b.member, b.literal
         self._signed_int, self._signed_real = b.signed_int, b.signed_real
+        self._assignment = b.assignment
         self._builder = builder
 
-    def read(self, first, tokens, stack: list, values: list, after: int, feed):
-        """Read the expression starting at ``first``, then the parser state is
-        ``after`` with the expression on ``values``; returns (the token after
-        it, for the LALR loop, or None at the end of the text, and whether the
-        text ended). Having given up, it feeds the tokens it read to ``feed``
-        (the LALR loop's step) but the last, which it returns."""
+    def read(self, first, tokens, stack: list, values: list, after: int, feed, inside=None):
+        """Read the expression starting at ``first`` (or, given the state
+        ``inside`` an assignment's target, the assignment), then the parser
+        state is ``after`` with the node on ``values``; returns (the token
+        after it, for the LALR loop, and whether the text ended). Having given
+        up, it feeds the tokens it read to ``feed`` (the LALR loop's step) but
+        the last, which it returns (all of them if the text ended)."""
         cursor = _Cursor(first, tokens)
         depth = self._builder._local.depth
         known = len(depth)
         try:
-            node = self._expression(cursor)
+            if inside is None:
+                node = self._expression(cursor)
+            else:
+                stack.append(inside)
+                try:
+                    node = self._assigned(cursor)
+                finally:
+                    stack.pop()
             token = cursor.token
             kind = token.type
             action = self.actions[after].get(kind)
@@ -166,6 +195,15 @@ class ExpressionReader:
             return seen[-1], False
 
     # -- the grammar's expressions, as grammar.lark has them ---------------------
+    def _assigned(self, c):
+        name = c.token
+        c.advance()
+        target = self._postfix(c, self._name([name]))
+        if c.kind != "_ASSIGN":
+            raise _GiveUp
+        c.advance()
+        return self._assignment([target, self._expression(c)])
+
     def _expression(self, c):
         node = self._unary(c)
         if c.kind not in PRECEDENCE:

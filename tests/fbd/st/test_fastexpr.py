@@ -25,6 +25,7 @@ def _outcome(parse, text, monkeypatch, fast):
     driver = P._parser()
     if not fast:
         monkeypatch.setattr(driver, "expression_entries", {})
+        monkeypatch.setattr(driver, "assignment_entries", {})
     try:
         return "tree", repr(parse(text))
     except StSyntaxError as e:
@@ -55,6 +56,23 @@ def test_an_index_in_il_reads_as_the_lalr_loop_reads_it(expression, monkeypatch)
           monkeypatch)
 
 
+STATEMENTS = [
+    "x := 1;", "x[i, 2].y := a + b;", "%QX0.0 := TRUE;", "x {pragma} := 1;", "x := {pragma} a {pragma} + 1;",
+    "x := 1; {pragma} y := 2;", "x {{C code}} := 1;", "f(a := 1, b => c);", "f();", "x(", "x := ;",
+    "x = 1;", "x := 1", "x.3 := 1;", "x[1 := 2;", "x := 1 y := 2;", "x :=\n1\n;",
+    "CASE s OF Red: x := 1; Red, Green: y := 2; 3: z := Red; ELSE w := 0; END_CASE;",
+    "IF a THEN x := 1; ELSIF b THEN y := 2; ELSE z := 3; END_IF;", "FOR i := 1 TO 3 DO x := i; END_FOR;",
+    "REPEAT x := x - 1; UNTIL x < 0 END_REPEAT;", "N := 1; S := 2; LD := 3; PRIORITY := 4;",
+    "x := " + "(" * 300 + "a" + ")" * 300 + ";", "x" + "[1]" * 300 + " := 1;",
+]
+
+
+@pytest.mark.parametrize("statements", STATEMENTS)
+def test_an_assignment_reads_as_the_lalr_loop_reads_it(statements, monkeypatch):
+    _same(lambda text: P.parse_body(text, "ST", filename="b.st", pou="P"), statements, monkeypatch)
+    _same(lambda text: P.parse(text, "f.st"), f"PROGRAM p\n{statements}\nEND_PROGRAM\n", monkeypatch)
+
+
 def test_an_expression_ending_with_the_text_reads_as_the_lalr_loop_reads_it(monkeypatch):
     _same(lambda text: P.parse_body(text, "ST"), "x := a + b", monkeypatch)
 
@@ -71,5 +89,5 @@ def test_the_reader_reads_the_expressions_of_statements(monkeypatch):
 
     monkeypatch.setattr(driver.reader, "read", counting)
     P.parse_body("x := a + b * 2; IF x > 3 THEN y := f(x, 2); END_IF;", "ST")
-    # each of the three expressions was read past its first token
+    # each of the two assignments and the condition was read past its first token
     assert given_back == [False, False, False]
