@@ -45,10 +45,12 @@ below in a loop (each registered explicitly). The rules, by kind of type:
   '42', '-5', '16#FF', '2#1010_0101' as literals, '42x' as 42, '3.5' as 3,
   '1 2' as 12, 'INT#5' as 0 (see _conv_parse_int), wrapped like the casts
   above ('40000' -> INT -25536); a REAL from a text with a '.' is C's atof
-  ('3.5x' is 3.5, '-2.5E3' -2500.0), from one without the integer reading. Other
-  targets read a literal, and anything else gives the type's zero (FALSE, T#0s): BOOL accepts
-  TRUE/FALSE/1/0 in any case, optionally with 'BOOL#'; TIME accepts 'T#1s500ms',
-  'TIME#-2m', and the same without the prefix ('1s500ms').
+  ('3.5x' is 3.5, '-2.5E3' -2500.0), from one without the integer reading. BOOL
+  reads TRUE/FALSE/1/0 in any case, optionally with 'BOOL#', anything else FALSE.
+  TIME (and DATE, TOD, DT, blocks/dates.py) reads its IEC literal ('T#1s500ms',
+  'TIME#-2m') as IEC says; any other text as matiec reads every text, its
+  literals included: the number it starts with, as seconds, the fraction lost
+  ('42' is T#42s, '3.5' T#3s, '1s500ms' T#1s; see _conv_text_seconds).
 """
 
 import math
@@ -225,15 +227,30 @@ def _conv_parse_bool(text: str) -> bool:
     return body in ("TRUE", "1")
 
 
+def _conv_text_seconds(text: str) -> int:
+    """What matiec's ``__string_to_time`` makes of any text, for TIME, DATE, TOD
+    and DT alike (its "quick hack: only transform seconds"), in ns: with a '.'
+    after the first character C's atof, truncated to whole seconds (the fraction
+    is lost: '3.5' is 3 s); else the integer reading of :func:`_conv_parse_int`
+    as seconds ('42' 42 s, '12:00:00' 12 s); wrapped to 64 bits of ns."""
+    if text.rfind(".") > 0:
+        m = _ATOF.match(text)
+        seconds = _conv_trunc(float(m.group(1))) if m else 0
+    else:
+        seconds = _conv_parse_int(text)
+    return _int64(seconds * NS_PER_SECOND)
+
+
 def _conv_parse_time(text: str) -> int:
-    """An IEC duration literal, with or without 'T#' -> ns (wrapped to 64 bits); 0 if none."""
+    """A TIME literal ('T#1s500ms', 'TIME#-2m') -> its ns, as IEC reads it; any other
+    text as matiec reads it (:func:`_conv_text_seconds`)."""
     body = text.strip()
-    if "#" not in body:
-        body = "T#" + body
-    try:
-        return TIME.wrap_value(parse_time(body))
-    except (ValueError, OverflowError):  # InvalidValue is a ValueError
-        return 0
+    if "#" in body:
+        try:
+            return TIME.wrap_value(parse_time(body))
+        except (ValueError, OverflowError):  # InvalidValue is a ValueError
+            pass
+    return _conv_text_seconds(text)
 
 
 _HELPERS = {
@@ -246,6 +263,7 @@ _HELPERS = {
     "_conv_parse_real": _conv_parse_real,
     "_conv_parse_bool": _conv_parse_bool,
     "_conv_parse_time": _conv_parse_time,
+    "_conv_text_seconds": _conv_text_seconds,
     "_conv_int_real32": int_to_real32,
 }
 

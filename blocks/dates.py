@@ -42,7 +42,7 @@ neither do we.
 """
 
 
-from blocks.convert import _conv_trunc, seconds_of_time, time_of_seconds, whole_seconds
+from blocks.convert import _conv_text_seconds, _conv_trunc, seconds_of_time, time_of_seconds, whole_seconds
 from fbd import values as fv
 from fbd.block import Block, Port, register
 from fbd.types import (
@@ -94,11 +94,12 @@ def _dates_dt_text(ns: int) -> str:
 
 
 def _parser(parse):
+    """Its IEC literal as IEC reads it; any other text as matiec reads every text."""
     def read(text: str) -> int:
         try:
             return parse(text.strip())
         except InvalidValue:
-            return 0
+            return _conv_text_seconds(text)
     return read
 
 
@@ -188,7 +189,8 @@ for _d in (DATE, TOD, DT):
     _convert(f"{_d}_TO_STRING", _d, STRING, f"{_TEXT[_d]}({{x}})",
              f"Convert {_d} to STRING: matiec's text, {_SAMPLE[_d]}.")
     _convert(f"STRING_TO_{_d}", STRING, _d, f"{_PARSE[_d]}({{x}})",
-             f"Convert STRING to {_d}: reads its IEC literal; anything else gives zero.")
+             f"Convert STRING to {_d}: reads its IEC literal; any other text as matiec "
+             f"does, the number it starts with as seconds.")
     _convert(f"{_d}_TO_BOOL", _d, BOOL, "{x} != 0", f"Convert {_d} to BOOL: TRUE when not zero.")
     _convert(f"BOOL_TO_{_d}", BOOL, _d, "{s} if {x} else 0",
              f"Convert BOOL to {_d}: TRUE is one second.")

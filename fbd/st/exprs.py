@@ -49,7 +49,6 @@ from . import ir
 from .calls import DATE_BLOCKS, CallCompiler, context_free_type, same, untyped
 from .model import Var
 from .stdlib import WSTRING_LITERAL_REFUSED
-from .typemap import literal_value
 
 K = t.Kind
 _NUM = (K.INT, K.REAL)
@@ -143,7 +142,7 @@ class ExprCompiler(CallCompiler):
             const = self._consts.get((e.value, id(expected)))
             if const is not None:
                 return const, expected
-        value = literal_value(e)
+        value = e.value
         if e.type_name is not None:
             tp = self.types.named(e.type_name, e)
             return ir.Const(self.types.literal(e, tp), tp), tp

@@ -181,44 +181,57 @@ def _num(text: str) -> int:
     return int(text.replace("_", ""))
 
 
-def date(text: str) -> _dt.date:
-    """``D#2024-01-31``, ``DATE#...``."""
+def date(text: str) -> int:
+    """``D#2024-01-31``, ``DATE#...``: ns since 1970-01-01, as a DATE is held."""
     _, _, rest = text.partition("#")
-    return _date(rest, text, len(text) - len(rest))
+    at = len(text) - len(rest)
+    return _in_range(_days(rest, text, at) * _DAY_NS, text, at)
 
 
-def _date(rest: str, text: str, at: int) -> _dt.date:
+def _days(rest: str, text: str, at: int) -> int:
     year, month, day = rest.split("-")
     try:
-        return _dt.date(_num(year), _num(month), _num(day))
+        return (_dt.date(_num(year), _num(month), _num(day)) - _EPOCH).days
     except (ValueError, OverflowError) as e:
         raise LiteralError(f"invalid date {text!r}: {e}", at) from None
 
 
-def _daytime(rest: str, text: str, at: int) -> _dt.time:
+def _daytime(rest: str, text: str, at: int) -> int:
+    """ns since midnight; a fraction keeps its ns (nine digits), as matiec's does."""
     hour, minute, second = rest.split(":")
     whole, _, fraction = second.partition(".")
     h, m, s = _num(hour), _num(minute), _num(whole)
     if h > 23 or m > 59 or s > 59:
         raise LiteralError(f"invalid time of day {text!r}: hours go to 23, minutes and seconds to 59", at)
-    micro = int((fraction + "000000")[:6]) if fraction else 0
-    return _dt.time(h, m, s, micro)
+    ns = int(fraction.replace("_", "")[:9].ljust(9, "0")) if fraction else 0
+    return ((h * 60 + m) * 60 + s) * 10**9 + ns
 
 
-def time_of_day(text: str) -> _dt.time:
-    """``TOD#12:30:15.5``, ``TIME_OF_DAY#...`` (fractions below a microsecond are cut)."""
+def _in_range(ns: int, text: str, at: int) -> int:
+    if not -(1 << 63) <= ns < 1 << 63:
+        raise LiteralError(f"{text!r} is out of range: a date is held in 64-bit ns from 1970, "
+                           f"1677-09-21 to 2262-04-11", at)
+    return ns
+
+
+def time_of_day(text: str) -> int:
+    """``TOD#12:30:15.5``, ``TIME_OF_DAY#...``: ns since midnight (digits past the
+    ns are cut)."""
     _, _, rest = text.partition("#")
     return _daytime(rest, text, len(text) - len(rest))
 
 
-def date_and_time(text: str) -> _dt.datetime:
-    """``DT#2024-01-31-12:00:00``, ``DATE_AND_TIME#...``."""
+def date_and_time(text: str) -> int:
+    """``DT#2024-01-31-12:00:00``, ``DATE_AND_TIME#...``: ns since 1970-01-01."""
     _, _, rest = text.partition("#")
     at = len(text) - len(rest)
     parts = rest.split("-")
-    day = _date("-".join(parts[:3]), text, at)
-    daytime = _daytime(parts[3], text, at)
-    return _dt.datetime.combine(day, daytime)
+    return _in_range(_days("-".join(parts[:3]), text, at) * _DAY_NS + _daytime(parts[3], text, at),
+                     text, at)
+
+
+_EPOCH = _dt.date(1970, 1, 1)
+_DAY_NS = 86_400 * 10**9
 
 
 # -------------------------------------------------------------------- strings

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from .. import types as t
 from ..errors import FbdError
-from ..values import ns_of
 from . import ast as A
 from .stdlib import ANONYMOUS_ENUM_REFUSED, WSTRING_LITERAL_REFUSED, WSTRING_REFUSED
 
@@ -25,16 +24,6 @@ def elementary(name: str) -> t.DataType | None:
         return t.by_name(name)
     except (t.InvalidValue, KeyError, ValueError):
         return None
-
-
-def literal_value(lit: A.Literal):
-    """A literal's run-time value (TIME and the dates in ns, :mod:`fbd.types`)."""
-    v = lit.value
-    if lit.kind in ("time", "ltime"):
-        return v
-    if lit.kind in ("date", "tod", "dt"):
-        return ns_of(v)
-    return v
 
 
 class TypeMap:
@@ -193,7 +182,7 @@ class TypeMap:
         self.fail(init, "an initial value must be a literal")
 
     def literal(self, lit: A.Literal, tp: t.DataType, negate: bool = False):
-        value = literal_value(lit)
+        value = lit.value
         if negate:
             value = -value
         kind = tp.canonical.kind
@@ -279,4 +268,4 @@ def check_value(tp: t.DataType, value, where: str):
         raise FbdError(str(e)) from None
 
 
-__all__ = ["TypeMap", "declarations", "elementary", "literal_value"]
+__all__ = ["TypeMap", "declarations", "elementary"]

@@ -293,13 +293,26 @@ TABLE = [
     ("STRING_TO_TIME", "T#1s500ms", 1_500_000_000),
     ("STRING_TO_TIME", "TIME#-2m", -120_000_000_000),
     ("STRING_TO_TIME", "t#1.5s", 1_500_000_000),
-    ("STRING_TO_TIME", "1s500ms", 1_500_000_000),
     ("STRING_TO_TIME", "T#1h_30m", 5_400_000_000_000),
+    # any other text as matiec reads every text (its rows: oracle.py, STRING_TO_TIME of each):
+    # the number it starts with, as seconds, the fraction lost
+    ("STRING_TO_TIME", "42", 42_000_000_000),
+    ("STRING_TO_TIME", "3.5", 3_000_000_000),
+    ("STRING_TO_TIME", "-2.25", -2_000_000_000),
+    ("STRING_TO_TIME", "-0.5", 0),
+    ("STRING_TO_TIME", "1s500ms", 1_000_000_000),
+    ("STRING_TO_TIME", " 7", 7_000_000_000),
+    ("STRING_TO_TIME", ".5", 0),
+    ("STRING_TO_TIME", "1e3", 1_000_000_000),
+    ("STRING_TO_TIME", "2.5e1", 25_000_000_000),
+    ("STRING_TO_TIME", "12:00:00", 12_000_000_000),
+    ("STRING_TO_TIME", "16#10", 16_000_000_000),
+    ("STRING_TO_TIME", "99999999999", 7_766_279_630_452_241_920),   # 64 bits of ns, wrapped
     ("STRING_TO_TIME", "garbage", 0),
     ("STRING_TO_TIME", "", 0),
     ("STRING_TO_TIME", "T#", 0),
     ("STRING_TO_TIME", "T#5x", 0),
-    ("STRING_TO_TIME", "T#" + "9" * 122 + "d", 0),   # beyond any TIME: no exception
+    ("STRING_TO_TIME", "T#" + "9" * 122 + "d", 7_886_392_055_514_347_008),   # no exception
 ]
 
 

@@ -46,6 +46,12 @@ TABLE = [
     ("TOD_TO_STRING", {"IN": "TOD#12:30:15.5"}, "TOD#12:30:15.500000"),
     ("STRING_TO_DATE", {"IN": "D#2024-02-03"}, dt.date(2024, 2, 3)),   # matiec returns zero
     ("STRING_TO_TOD", {"IN": "nonsense"}, dt.time(0)),
+    # any other text as matiec reads every text: the number it starts with, as seconds
+    # (its rows: D#1970-01-01, TOD#00:00:03, DT#1970-01-02-03:46:40, DT#1969-12-31-23:59:55)
+    ("STRING_TO_DATE", {"IN": "42"}, dt.date(1970, 1, 1)),
+    ("STRING_TO_TOD", {"IN": "3.5"}, dt.time(0, 0, 3)),
+    ("STRING_TO_DT", {"IN": "100000"}, dt.datetime(1970, 1, 2, 3, 46, 40)),
+    ("STRING_TO_DT", {"IN": "-5"}, dt.datetime(1969, 12, 31, 23, 59, 55)),
 ]
 
 

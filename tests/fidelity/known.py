@@ -27,9 +27,9 @@ RULES = {
         ((DIFFER,), lambda o, s: limit_upside_down(s)),
     "matiec defect: REPLACE inserts only L characters of IN2 (IEC: all of IN2)":
         ((DIFFER,), lambda o, s: o.type == "STRING" and "REPLACE(" in s),
-    "matiec defect: STRING_TO_TIME/DATE/TOD/DT read the number a text starts with as seconds, its own "
-    "literals ('T#1s500ms') as zero; a literal here (docs/plcopen.md)":
-        ((DIFFER,), lambda o, s: re.search(r"\bSTRING_TO_(TIME|DATE|TOD|DT)\(", s)),
+    "matiec defect: STRING_TO_TIME/DATE/TOD/DT read their own literals ('T#1s500ms') as the number "
+    "they start with, as seconds (zero); a literal is its value here (docs/plcopen.md)":
+        ((DIFFER,), lambda o, s: re.search(r"\bSTRING_TO_(TIME|DATE|TOD|DT)\('[^']*#", s)),
     "matiec defect: a TIME sum whose fractions make a whole second stays unnormalised (0 s and 10**9 ns) "
     "and compares below it (T#500ms + T#500ms < T#1s), so RAMP's T reaches TR a CYCLE late":
         ((DIFFER,), lambda o, s: "RAMP" in s and str(o.column).upper().endswith(".BUSY")

@@ -15,8 +15,6 @@ from tests.fidelity.runner import AGREE, FBD_REFUSES, compare
 ENTRIES = corpus.load()
 # program -> the known difference it shows today
 DIFFER_TODAY = {
-    # a difference on purpose (docs/plcopen.md): STRING_TO_TIME reads a TIME literal here
-    "generated_100": "STRING_TO_TIME('-7'): matiec reads a bare number as seconds (-7 s), here it gives T#0s",
     # a matiec defect (docs/st.md): its timespec sum leaves 10**9 ns unnormalised
     "reduced_time_sum_of_a_whole_second": "RAMP's T of 4 CYCLEs of T#250ms is 0 s + 10**9 ns in matiec, "
                                           "below TR = T#1s, so BUSY stays TRUE a scan longer there",

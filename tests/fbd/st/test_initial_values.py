@@ -11,7 +11,7 @@ from fbd.plcopen import load_project
 from fbd.st import StSemanticError
 from fbd.st.project import load
 from fbd.testing import Harness
-from fbd.values import format_tod
+from fbd.values import format_dt, format_tod
 from tests.fbd.plcopen import files as f
 from tests.fbd.st import scans
 
@@ -62,6 +62,30 @@ def test_arrays_and_structures_of_time_and_tod_start_at_their_literals_as_in_mat
         else:
             row += [oracle_text(kind, x) for x in (raw if isinstance(raw, list) else [raw])]
     assert ",".join(row) == scans.expected(TIMES_ROWS)
+
+
+NANOSECONDS = """
+PROGRAM main
+VAR
+  a : TOD := TOD#12:30:15.123456789;
+  b : DT := DT#2024-01-31-12:00:00.987654321;
+  c : TOD := TOD#00:00:00.000000001;
+  f : TOD := TOD#00:00:00.1234567;
+  n : INT;
+END_VAR
+n := n + 1;
+END_PROGRAM
+"""
+
+
+def test_time_of_day_and_date_and_time_literals_keep_their_nanoseconds_as_in_matiec():
+    # matiec (iec2c 6bb2c339df6f), oracle.py --scans 1: A TOD#12:30:15.123456789,
+    # B DT#2024-01-31-12:00:00.987654321, C TOD#00:00:00.000000001, F TOD#00:00:00.1234567
+    h = scans.harness(NANOSECONDS)
+    h.scan()
+    assert [format_tod(h.plc.get_raw(f"main.{x}")) for x in "acf"] == [
+        "TOD#12:30:15.123456789", "TOD#00:00:00.000000001", "TOD#00:00:00.1234567"]
+    assert format_dt(h.plc.get_raw("main.b")) == "DT#2024-01-31-12:00:00.987654321"
 
 
 DATES = """

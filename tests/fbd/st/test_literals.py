@@ -56,13 +56,36 @@ def test_a_date_of_hundreds_of_digits_is_refused_as_a_date():
         parse_expression(f"D#{'9' * 190}-01-01")
 
 
-def test_dates_and_times_of_day():
-    assert value("D#2024-01-31") == ("date", "DATE", dt.date(2024, 1, 31))
-    assert value("DATE#2024-1-5") == ("date", "DATE", dt.date(2024, 1, 5))
-    assert value("TOD#12:30:15.5") == ("tod", "TOD", dt.time(12, 30, 15, 500_000))
-    assert value("TIME_OF_DAY#1:2:3") == ("tod", "TOD", dt.time(1, 2, 3))
-    assert value("DT#2024-01-31-12:00:00") == ("dt", "DT", dt.datetime(2024, 1, 31, 12))
-    assert value("DATE_AND_TIME#2024-01-31-12:00:00.25")[2] == dt.datetime(2024, 1, 31, 12, 0, 0, 250_000)
+def ns_of_date(*ymd):
+    return (dt.date(*ymd) - dt.date(1970, 1, 1)).days * 86_400 * S
+
+
+def test_dates_and_times_of_day_are_ns_as_the_variables_hold_them():
+    assert value("D#2024-01-31") == ("date", "DATE", ns_of_date(2024, 1, 31))
+    assert value("DATE#2024-1-5") == ("date", "DATE", ns_of_date(2024, 1, 5))
+    assert value("D#1969-12-31") == ("date", "DATE", -86_400 * S)
+    assert value("TOD#12:30:15.5") == ("tod", "TOD", (12 * 3600 + 30 * 60 + 15) * S + S // 2)
+    assert value("TIME_OF_DAY#1:2:3") == ("tod", "TOD", (3600 + 2 * 60 + 3) * S)
+    assert value("DT#2024-01-31-12:00:00") == ("dt", "DT", ns_of_date(2024, 1, 31) + 12 * 3600 * S)
+    assert value("DATE_AND_TIME#2024-01-31-12:00:00.25")[2] == (ns_of_date(2024, 1, 31)
+                                                               + 12 * 3600 * S + S // 4)
+
+
+def test_a_time_of_day_keeps_its_nanoseconds_as_matiec_does():
+    # matiec's rows: TOD#12:30:15.123456789, DT#2024-01-31-12:00:00.987654321,
+    # TOD#00:00:00.000000001, TOD#00:00:00.1234567 (they had kept only the µs here)
+    assert value("TOD#12:30:15.123456789")[2] % S == 123_456_789
+    assert value("DT#2024-01-31-12:00:00.987654321")[2] % S == 987_654_321
+    assert value("TOD#00:00:00.000000001")[2] == 1
+    assert value("TOD#00:00:00.1234567")[2] == 123_456_700
+    assert value("TOD#00:00:00.1234567891")[2] == 123_456_789   # past the ns: cut
+
+
+def test_a_date_past_what_64_bits_of_ns_hold_is_refused_by_name():
+    assert value("DT#2262-04-11-23:47:16.854775807")[2] == (1 << 63) - 1
+    for text in ("DT#2262-04-11-23:47:16.854775808", "D#2263-01-01", "D#1677-01-01"):
+        with pytest.raises(StSyntaxError, match="out of range: a date is held in 64-bit ns"):
+            parse_expression(text)
 
 
 @pytest.mark.parametrize("text", ["D#2024-02-30", "TOD#25:00:00", "TOD#12:61:00"])
