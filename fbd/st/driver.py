@@ -6,7 +6,9 @@ inlined rules). This module runs them the way lark's ``ParserState`` does,
 with the tables flattened once into ``{symbol: next state}`` for a shift and
 ``{symbol: (size, rule name, callback)}`` for a reduction, and the scanner's
 tokens pulled in the same loop: the per-token method calls, rule hashing and
-attribute lookups of lark's generic loop were half the parse time.
+attribute lookups of lark's generic loop were half the parse time. Where an
+expression or an assignment starts, the loop lets fastexpr.py's reader build
+it and takes back what the reader is not sure of.
 """
 
 from __future__ import annotations
