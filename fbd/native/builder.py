@@ -23,6 +23,8 @@ class ValueBuilder(Arithmetic):
         self.lines: list[str] = []
         self.n = 0
         self.nonzero: set[str] = set()  # refs known non-zero on the current path
+        #: a double made by widening a float -> that float (rounding it back is exact)
+        self.float_of: dict[str, str] = {}
 
     def tmp(self) -> str:
         self.n += 1
@@ -105,7 +107,9 @@ class ValueBuilder(Arithmetic):
             single = self.emit(f"fptrunc double {v.ref} to float")
         else:
             single = self.int_to_fp(v, "float")
-        return V("f", self.emit(f"fpext float {single} to double"))
+        wide = self.emit(f"fpext float {single} to double")
+        self.float_of[wide] = single
+        return V("f", wide)
 
     def int_to_fp(self, v: V, fty: str) -> str:
         """A BOOL or integer value as a ``double`` or ``float``, rounded once."""

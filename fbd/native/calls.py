@@ -52,7 +52,7 @@ class Calls:
 
     def absolute(self, v: V) -> V:
         if v.k == "f":
-            return V("f", self.emit(f"call double @llvm.fabs.f64(double {v.ref})"))
+            return V("f", self.fabs(v.ref))
         v = self.to_int(v)
         if v.modular:
             raise NoNativeForm("abs of an integer of unknown range")
@@ -72,8 +72,16 @@ class Calls:
     def fcall(self, name: str, *refs: str) -> str:
         return self.emit(f"call double @{name}({', '.join('double ' + r for r in refs)})")
 
+    # |x| and a sign's copy are bit operations, not llvm.fabs / llvm.copysign: the fast
+    # instruction selector has no form for those calls and hands each one to the slow
+    # selector (a fifth of a 10,000-line ST program's code generation; docs/native.md)
+    def fabs(self, ref: str) -> str:
+        bits = self.emit(f"bitcast double {ref} to i64")
+        bits = self.emit(f"and i64 {bits}, {(1 << 63) - 1}")
+        return self.emit(f"bitcast i64 {bits} to double")
+
     def finite(self, x: V) -> str:
-        a = self.fcall("llvm.fabs.f64", x.ref)
+        a = self.fabs(x.ref)
         return self.emit(f"fcmp olt double {a}, 0x7FF0000000000000")
 
     def math_call(self, name: str, x: V, pred) -> V:
@@ -92,10 +100,10 @@ class Calls:
         if name in ("log", "log10"):
             bad = self.emit(f"fcmp ole double {x.ref}, 0.0")
         elif name in ("sin", "cos", "tan"):
-            a = self.fcall("llvm.fabs.f64", x.ref)
+            a = self.fabs(x.ref)
             bad = self.emit(f"fcmp oeq double {a}, 0x7FF0000000000000")
         elif name in ("asin", "acos"):
-            a = self.fcall("llvm.fabs.f64", x.ref)
+            a = self.fabs(x.ref)
             bad = self.emit(f"fcmp ogt double {a}, 1.0")
         elif name == "exp":  # OverflowError: a finite x whose exp is infinite
             inf = self.emit(f"fcmp oeq double {r}, 0x7FF0000000000000")
@@ -107,7 +115,7 @@ class Calls:
 
     def float_to_int(self, x: V) -> V:
         """trunc(x) as a modular integer (its low 128 bits; 0 for inf and NaN)."""
-        a = self.fcall("llvm.fabs.f64", x.ref)
+        a = self.fabs(x.ref)
         small = self.emit(f"fcmp olt double {a}, 0x43E0000000000000")  # |x| < 2**63
         safe = self.emit(f"select i1 {small}, double {x.ref}, double 0.0")
         direct = self.emit(f"fptosi double {safe} to i64")
@@ -139,9 +147,12 @@ class Calls:
         isnan = self.emit(f"fcmp uno double {a.ref}, 0.0")
         zero = self.emit(f"fcmp oeq double {a.ref}, 0.0")
         nan = self.emit(f"or i1 {isnan}, {zero}")
-        inf = self.fcall("llvm.copysign.f64", "0x7FF0000000000000", a.ref)
-        one = self.fcall("llvm.copysign.f64", "1.0", b.ref)
-        r = self.emit(f"fmul double {inf}, {one}")
+        # copysign(inf, a) * copysign(1.0, b): inf with the sign of a's sign times b's
+        signs = self.emit(f"xor i64 {self.emit(f'bitcast double {a.ref} to i64')}, "
+                          f"{self.emit(f'bitcast double {b.ref} to i64')}")
+        sign = self.emit(f"and i64 {signs}, {-(1 << 63)}")
+        r = self.emit(f"bitcast i64 {self.emit(f'or i64 {sign}, {0x7FF0000000000000}')} "
+                      "to double")
         return V("f", self.emit(f"select i1 {nan}, double 0x7FF8000000000000, double {r}"))
 
     def helper_expt(self, base: V, exp: V, pred) -> V:
@@ -161,7 +172,7 @@ class Calls:
         negative = self.emit(f"and i1 {neg}, {odd}")
         inf = self.emit(f"select i1 {negative}, double 0xFFF0000000000000, "
                         f"double 0x7FF0000000000000")
-        a = self.fcall("llvm.fabs.f64", r)
+        a = self.fabs(r)
         isinf = self.emit(f"fcmp oeq double {a}, 0x7FF0000000000000")
         finite_base = self.finite(fb)
         fix = self.emit(f"and i1 {isinf}, {finite_base}")
@@ -184,7 +195,7 @@ class Calls:
         y = self.emit(f"select i1 {pos}, double {up}, double {down}")
         q = self.fcall("llvm.trunc.f64", y)
         half = self.emit(f"fmul double {q}, 0.5")
-        a = self.fcall("llvm.fabs.f64", q)
+        a = self.fabs(q)
         small = self.emit(f"fcmp olt double {a}, 0x4330000000000000")  # |q| < 2**52
         toward_zero = self.fcall("llvm.trunc.f64", half)
         toward_minus = self.fcall("llvm.floor.f64", half)

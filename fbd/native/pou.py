@@ -43,7 +43,16 @@ from . import regions
 from .builder import ValueBuilder
 from .lower import BlockLowering
 from .poucalls import PouCalls, _whole, buffer_offsets
-from .pouframe import Frame, Memory, Place, storage_of, table_variable
+from .pouframe import (
+    PURE_CALLS,
+    Frame,
+    Memory,
+    Place,
+    clobbers,
+    reassigned_temps,
+    storage_of,
+    table_variable,
+)
 from .pouparts import PouParts
 from .values import B, NoNativeForm, V, Var, const, slot_kind
 
@@ -114,7 +123,8 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
         self.name = name
         self.ranges = Ranges(code)
         self.allocas: list[str] = []
-        self.temps: dict = {}           # temporary name -> its Place
+        self.temps: dict = {}           # temporary name -> its value, or its Place (see set_temp)
+        self.reassigned = reassigned_temps(code.body)
         self.cached: dict = {}          # path -> Place of a variable held for the call
         self.edges: dict = {}           # path -> Place of an edge input's value this call
         self.locals: dict = {}          # FUNCTION: path -> Place
@@ -124,6 +134,10 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
         self.terminated = False
         self.line_node = None           # the statement being written (for messages)
         self.returning = "0"            # what a RETURN returns (see .pouparts)
+        # within the current basic block: (pointer, constant offset) -> its address, and
+        # pointer -> {offset: what the cell holds} (stored or loaded here; see forget)
+        self.addresses: dict = {}
+        self.held: dict = {}
 
     # -- scaffolding ----------------------------------------------------------------
     def tmp(self) -> str:
@@ -132,16 +146,29 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
 
     def emit(self, rhs: str) -> str:
         self.reopen()
+        if self.held and rhs.startswith("call ") and not rhs.startswith(PURE_CALLS):
+            self.held = {}      # a POU's function writes the table
         return super().emit(rhs)
 
     def put(self, text: str) -> None:
+        """A line that is not a value (see :meth:`~.pouframe.Memory.write` for stores
+        the loads after it may take the value of)."""
         self.reopen()
+        if self.held and clobbers(text):
+            self.held = {}
         self.lines.append(text)
 
     def reopen(self) -> None:
         if self.terminated:     # code after a jump (after EXIT, RETURN): a block no one enters
+            self.forget()
             self.lines.append(f"dead{next(self._labels)}:")
             self.terminated = False
+
+    def forget(self) -> None:
+        """A new basic block: what the last one computed is not known to dominate it
+        (another path may enter), so cells are loaded and addresses computed anew."""
+        self.addresses = {}
+        self.held = {}
 
     def label(self, what: str) -> str:
         return f"{what}{next(self._labels)}"
@@ -149,6 +176,7 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
     def start(self, label: str) -> None:
         if not self.terminated:
             self.lines.append(f"  br label %{label}")
+        self.forget()
         self.lines.append(f"{label}:")
         self.terminated = False
 
@@ -392,7 +420,7 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
                 self.assign(self.address(s.target), self.expr(s.value), tp)
         elif kind is ir.SetTemp:
             self.ranges.assigned(s.temp, s.value)
-            self.store(self.temp_place(s.temp), self.expr(s.value), s.temp.type)
+            self.set_temp(s.temp, self.expr(s.value))
         elif kind is ir.Code:
             self.block_code(s)
         elif kind is ir.Check:
@@ -422,6 +450,26 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
         else:
             self.fail(f"the statement {kind.__name__}")
 
+    def set_temp(self, temp: ir.Temp, value: V) -> None:
+        """``temp := value``. A temporary set once in the body is an SSA value (each
+        use follows its one assignment, which dominates it); one set in two places (an
+        AND's short circuit, a FUNCTION's EN) is a stack slot SROA turns into a phi.
+        Either way it holds what its slot would: the value cut to its type's cell."""
+        tp = temp.type
+        if temp.name in self.reassigned:
+            self.store(self.temp_place(temp), value, tp)
+            return
+        if tp is None or slot_kind(tp) is None:
+            self.fail(f"a {getattr(tp, 'name', 'untyped')} value")
+        single = slot_kind(tp) == "d" and tp.canonical.bits == 32
+        self.temps[temp.name] = self.cell_value(self.cell_operand(value, tp, single), tp, single)
+
+    def temp_value(self, temp: ir.Temp) -> V:
+        value = self.temps.get(temp.name)
+        if value is None or isinstance(value, Place):
+            return self.load(self.temp_place(temp), temp.type)
+        return value
+
     def temp_place(self, temp: ir.Temp) -> Place:
         place = self.temps.get(temp.name)
         if place is None:
@@ -446,7 +494,7 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
             self.fault(self.module.site("bounds", s.where, s.lo, s.hi), value)
             self.start(ok)
             value = V("i", value.ref, max(value.lo, s.lo), min(value.hi, s.hi), value.w)
-        self.store(self.temp_place(s.temp), value, s.temp.type)
+        self.set_temp(s.temp, value)
 
     def block_code(self, s: ir.Code) -> None:
         block = s.block
@@ -486,25 +534,34 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
             bl.env["now"] = V("i", "%now", 0, (1 << 63) - 1, 64)
             for stmt in bl.tree.body:
                 bl.stmt(stmt, None)
+            assigned = {name: bl.env[name] for name in bl.assigned if name in variables}
+            # the lines as one text, formatted once per use
             made = self.module.lowered[key] = (
-                bl.lines, {name: bl.env[name] for name in bl.assigned if name in variables})
-        lines, assigned = made
+                "\n".join(bl.lines), any(clobbers(line) for line in bl.lines), assigned,
+                {v.ref: bl.float_of[v.ref] for v in assigned.values() if v.ref in bl.float_of})
+        text, clobbering, assigned, singles = made
         fields = [f"c{self.n}", self.module.trap_code] + [
             v.ref for _name, v in env if v.ref.startswith("%")]
         self.n += 1
-        for line in lines:
-            self.put(line.format(*fields))
+        if text:
+            self.reopen()
+            if clobbering:
+                self.held = {}
+            self.lines.append(text.format(*fields))
         for port, e in s.names.items():
             name = names[port]
             if port in inputs or name not in assigned:
                 continue
             value = assigned[name]
+            single = singles.get(value.ref)
             value = V(value.k, value.ref.format(*fields), value.lo, value.hi, value.w)
+            if single is not None:
+                self.float_of[value.ref] = single.format(*fields)
             if isinstance(e, ir.Temp):
                 found = self.ranges.result(s)     # what the Python engine's code knows too
                 if found is not None and found[0] is e:
                     self.ranges.assigned(e, found[1])
-                self.store(self.temp_place(e), value, e.type)
+                self.set_temp(e, value)
             else:
                 self.store(self.address(e), value, e.type)
 
@@ -660,7 +717,7 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
             where = self.storage(e.var)
             return where if isinstance(where, V) else self.load(where, e.type)
         if kind is ir.Temp:
-            v = self.load(self.temp_place(e), e.type)
+            v = self.temp_value(e)
             r = self.ranges.of(e)
             if r is not None and v.k == "i" and not v.modular:
                 v = V("i", v.ref, max(v.lo, r[0]), min(v.hi, r[1]), v.w)

@@ -9,6 +9,7 @@ only read (an input the body does not write, the clock) is a :class:`V`.
 
 from __future__ import annotations
 
+from ..st import ir
 from ..st.model import LibraryFb, kept_name
 from . import regions
 from .values import I64, TRAP_RANGE, B, V, const, slot_kind
@@ -173,6 +174,53 @@ def table_variable(frame: Frame, path: str):
     return frame.slots.get(name)
 
 
+#: calls that read and write no memory of the program's (the math library's)
+PURE_CALLS = ("call double @llvm.", "call i64 @llvm.", "call double @log", "call double @sin",
+              "call double @cos", "call double @tan", "call double @asin", "call double @acos",
+              "call double @atan", "call double @exp", "call double @pow")
+
+
+def clobbers(line: str) -> bool:
+    """Whether an IR line may change a cell of the table or of the stack."""
+    if "store " in line:
+        return not line.endswith("ptr %trap")      # the trap cell is no variable's
+    at = line.find("call ")
+    return at >= 0 and not line.startswith(PURE_CALLS, at)
+
+
+def reassigned_temps(body: list) -> set:
+    """The temporaries assigned in more than one place of ``body``."""
+    seen, twice = set(), set()
+    inputs: dict = {}
+    stack = [body]
+    while stack:        # ir.walk's order does not matter here, and this is quicker
+        for s in stack.pop():
+            kind = type(s)
+            if kind is ir.Code:
+                ports = inputs.get(id(s.block))
+                if ports is None:
+                    ports = inputs[id(s.block)] = {p.name for p in s.block.input_ports()}
+                for port, e in s.names.items():
+                    if type(e) is ir.Temp and port not in ports:
+                        (twice if e.name in seen else seen).add(e.name)
+            elif kind is ir.SetTemp or kind is ir.Check:
+                name = s.temp.name
+                (twice if name in seen else seen).add(name)
+            elif kind in _COMPOUND:
+                stack.extend(ir.children(s))
+    return twice
+
+
+_COMPOUND = (ir.If, ir.Case, ir.For, ir.While, ir.Repeat)
+
+
+def cell_type(tp, single: bool = False) -> str:
+    """The IR type a place of ``tp`` holds (``single``: a REAL kept as a float)."""
+    if single:
+        return "float"
+    return "double" if slot_kind(tp) == "d" else "i64"
+
+
 class Memory:
     """Reading and writing places in a POU's native function (a mixin of
     :class:`~.pou.PouLowering`): a table cell holds a REAL as a double, a stack
@@ -209,41 +257,84 @@ class Memory:
         return V("i", self.emit(f"add i64 {a}, {b}"), None, None, 64)
 
     def pointer(self, place: Place) -> str:
+        if self.terminated:     # what was known belongs to the block that ended
+            self.reopen()
         off = place.off
-        if isinstance(off, int) and off == 0:
-            return place.ptr
-        text = str(off) if isinstance(off, int) else off.ref
-        return self.emit(f"getelementptr i64, ptr {place.ptr}, i64 {text}")
+        if type(off) is int:
+            if off == 0:
+                return place.ptr
+            key = (place.ptr, off)
+            known = self.addresses.get(key)
+            if known is None:
+                known = self.addresses[key] = self.emit(
+                    f"getelementptr i64, ptr {place.ptr}, i64 {off}")
+            return known
+        return self.emit(f"getelementptr i64, ptr {place.ptr}, i64 {off.ref}")
 
     def load(self, place, tp) -> V:
         if isinstance(place, V):
             return place
-        kind = slot_kind(tp)
+        if self.terminated:
+            self.reopen()
+        off = place.off
+        if type(off) is int:
+            cells = self.held.get(place.ptr)
+            if cells is None:
+                cells = self.held[place.ptr] = {}
+            raw = cells.get(off)
+            if raw is None:
+                raw = cells[off] = self.emit(
+                    f"load {cell_type(tp, place.single)}, ptr {self.pointer(place)}")
+        else:
+            raw = self.emit(f"load {cell_type(tp, place.single)}, ptr {self.pointer(place)}")
+        return self.cell_value(raw, tp, place.single)
+
+    def write(self, place: Place, raw: str, ty: str) -> None:
+        """Store ``raw`` (of IR type ``ty``) at ``place`` and remember it for the loads
+        after it in this basic block (see :meth:`~.pou.PouLowering.forget`)."""
         p = self.pointer(place)
-        if place.single:
-            return V("f", self.emit(f"fpext float {self.emit(f'load float, ptr {p}')} to double"))
+        self.reopen()
+        self.lines.append(f"  store {ty} {raw}, ptr {p}")
+        ptr, off = place.ptr, place.off
+        if not isinstance(off, int):        # any cell of the table: only the stack is known
+            self.held = {k: v for k, v in self.held.items() if k.startswith("%a")}
+            return
+        if not ptr.startswith("%a"):
+            # another pointer into the table may reach the same cell: only its own
+            # constant offsets (and the stack slots, which nothing else reaches) stay
+            self.held = {k: v for k, v in self.held.items() if k == ptr or k.startswith("%a")}
+        self.held.setdefault(ptr, {})[off] = raw
+
+    def cell_value(self, raw: str, tp, single: bool = False) -> V:
+        """The value a cell holding ``raw`` (as :meth:`cell_operand` writes it) gives."""
+        kind = slot_kind(tp)
+        if single:
+            wide = self.emit(f"fpext float {raw} to double")
+            self.float_of[wide] = raw
+            return V("f", wide)
         if kind == "d":
-            return V("f", self.emit(f"load double, ptr {p}"))
-        raw = self.emit(f"load i64, ptr {p}")
+            return V("f", raw)
         if kind == "b":
             return B(raw, 64)
         return self.widened(raw, tp)
 
     def store(self, place: Place, v: V, tp) -> None:
+        self.write(place, self.cell_operand(v, tp, place.single), cell_type(tp, place.single))
+
+    def cell_operand(self, v: V, tp, single: bool = False) -> str:
+        """``v`` as the operand a cell of ``tp`` holds (``single``: a float)."""
         kind = slot_kind(tp)
-        p = self.pointer(place)
         if kind == "d":
             if v.k == "i" and (v.modular or v.lo < -(1 << 53) or v.hi > (1 << 53)):
                 self.fail("an integer beyond 2**53 stored in a REAL")
-            if place.single:        # a REAL value: exact in a float
-                single = self.emit(f"fptrunc double {self.to_float(v).ref} to float")
-                self.put(f"  store float {single}, ptr {p}")
-                return
-            self.put(f"  store double {self.to_float(v).ref}, ptr {p}")
-            return
+            ref = self.to_float(v).ref
+            if not single:
+                return ref
+            # a REAL value, exact in a float: the float it was widened from, if known
+            known = self.float_of.get(ref)
+            return known if known is not None else self.emit(f"fptrunc double {ref} to float")
         if kind == "b":
-            self.put(f"  store i64 {self.wide(self.truth(v)).ref}, ptr {p}")
-            return
+            return self.wide(self.truth(v)).ref
         v = self.to_int(v)
         if v.modular:
             self.fail(f"a {tp.name} value of unknown range")
@@ -253,8 +344,7 @@ class Memory:
                 bad = self.emit(f"icmp slt i{v.w} {v.ref}, {c.min}")
                 bad2 = self.emit(f"icmp sgt i{v.w} {v.ref}, {c.max}")
                 self.trap(self.emit(f"or i1 {bad}, {bad2}"), TRAP_RANGE)
-        ref = v.ref if v.w == 64 else self.emit(f"trunc i128 {v.ref} to i64")
-        self.put(f"  store i64 {ref}, ptr {p}")
+        return v.ref if v.w == 64 else self.emit(f"trunc i128 {v.ref} to i64")
 
     def assign(self, place: Place, value, tp) -> None:
         """``place := value``: a scalar stored, an ARRAY or STRUCT copied cell by cell."""
@@ -279,16 +369,16 @@ class Memory:
         self.put_constant(place, slot_kind(tp), value)
 
     def put_constant(self, place: Place, kind, x) -> None:
-        p = self.pointer(place)
         if place.single:
             self.store(place, const(float(x)), place.tp)
         elif kind == "d":
-            self.put(f"  store double {const(float(x)).ref}, ptr {p}")
+            self.write(place, const(float(x)).ref, "double")
         else:
             value = int(x)
             if kind == "Q" and value >= 1 << 63:
                 value -= 1 << 64
-            self.put(f"  store i64 {value}, ptr {p}")
+            self.write(place, str(value), "i64")
 
 
-__all__ = ["Place", "Frame", "Memory", "leaf_frame", "param_of", "storage_of", "table_variable"]
+__all__ = ["Place", "Frame", "Memory", "cell_type", "clobbers", "reassigned_temps", "PURE_CALLS",
+           "leaf_frame", "param_of", "storage_of", "table_variable"]

@@ -55,6 +55,7 @@ class PouParts:
             f"{self.name}.part{k}"
         outer = (self.lines, self.allocas, self.temps, self.items, self.terminated,
                  self.returning)
+        self.forget()
         self.lines, self.allocas, self.temps, self.items = [], [], {}, {}
         self.terminated, self.returning = False, str(RETURNED)
         try:
@@ -70,6 +71,7 @@ class PouParts:
         finally:
             (self.lines, self.allocas, self.temps, self.items, self.terminated,
              self.returning) = outer
+            self.forget()       # the outer function's block goes on, its values unknown here
         return name
 
 
