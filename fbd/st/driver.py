@@ -6,7 +6,9 @@ inlined rules). This module runs them the way lark's ``ParserState`` does,
 with the tables flattened once into ``{symbol: next state}`` for a shift and
 ``{symbol: (size, rule name, callback)}`` for a reduction, and the scanner's
 tokens pulled in the same loop: the per-token method calls, rule hashing and
-attribute lookups of lark's generic loop were half the parse time.
+attribute lookups of lark's generic loop were half the parse time. Where an
+expression or an assignment starts, the loop lets fastexpr.py's reader build
+it and takes back what the reader is not sure of.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from lark import Lark
 from lark.lexer import Token
 from lark.parsers.lalr_analysis import Shift
 
+from .fastexpr import STARTERS, ExpressionReader, assignment_states, entry_states
 from .lexer import Scanner
 
 
@@ -39,7 +42,7 @@ class ParseFailure(Exception):
 
 
 class Driver:
-    def __init__(self, lark: Lark):
+    def __init__(self, lark: Lark, builder=None):
         inner = lark.parser.parser.parser          # ParsingFrontend -> LALR_Parser -> _Parser
         table = inner.parse_table
         callbacks = inner.callbacks
@@ -57,6 +60,35 @@ class Driver:
         self.start_states = table.start_states
         self.end_states = table.end_states
         self.scanner = Scanner(lark.terminals, actions, lark.options.g_regex_flags)
+        # where an expression is read by the reader (see fastexpr.py), not the loop below
+        self.expression_entries = entry_states(actions) if builder is not None else {}
+        self.assignment_entries = assignment_states(actions) if builder is not None else {}
+        self.reader = ExpressionReader(builder, actions) if builder is not None else None
+
+    def _feed(self, token, stack: list, values: list) -> None:
+        """The LALR loop's step for one token (the parse's own loop is this, inline)."""
+        actions = self.actions
+        kind = token.type
+        while True:
+            action = actions[stack[-1]].get(kind)
+            if action is None:
+                raise ParseFailure(token, list(stack))
+            if action.__class__ is int:
+                stack.append(action)
+                values.append(token)
+                return
+            size, name, callback = action
+            if callback is None:
+                stack[-1] = actions[stack[-2]][name]
+                continue
+            if size:
+                children = values[-size:]
+                del values[-size:]
+                del stack[-size:]
+                values.append(callback(children))
+            else:
+                values.append(callback([]))
+            stack.append(actions[stack[-1]][name])
 
     def parse(self, text: str, start: str):
         actions = self.actions
@@ -65,8 +97,26 @@ class Driver:
         append_state = stack.append
         append_value = values.append
         token = None
-        for token in self.scanner.tokens(text, stack):
+        entries = self.expression_entries
+        assignments = self.assignment_entries
+        starters = STARTERS
+        read = self.reader.read if self.reader is not None else None
+        feed = self._feed
+        tokens = self.scanner.tokens(text, stack)
+        for token in tokens:
             kind = token.type
+            if kind in starters:
+                after = entries.get(stack[-1])
+                inside = None
+                if after is None and kind == "IDENT":
+                    entry = assignments.get(stack[-1])
+                    if entry is not None:
+                        inside, after = entry
+                if after is not None:
+                    token, ended = read(token, tokens, stack, values, after, feed, inside)
+                    if ended:
+                        break
+                    kind = token.type
             while True:
                 action = actions[stack[-1]].get(kind)
                 if action is None:

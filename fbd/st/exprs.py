@@ -137,6 +137,11 @@ class ExprCompiler(CallCompiler):
 
     # -- literals ------------------------------------------------------------
     def literal(self, e: A.Literal, expected):
+        if expected is not None and e.kind == "int" and e.type_name is None:
+            # the same number, where the same type is expected, was checked before
+            const = self._consts.get((e.value, id(expected)))
+            if const is not None:
+                return const, expected
         value = e.value
         if e.type_name is not None:
             tp = self.types.named(e.type_name, e)

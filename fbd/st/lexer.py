@@ -246,6 +246,14 @@ class Scanner:
         end = len(text)
         detected_at = -1
         count = text.count
+        find = text.find
+        # where the next line end is, so that most tokens need no count of the
+        # line ends before them (only comments, pragmas and _NL hold one)
+        next_nl = find("\n")
+        if next_nl < 0:
+            next_nl = end
+        closers = modes[-1][1]
+        words: dict[str, tuple] = {}
         while True:
             state = state_stack[-1]
             starts = body_starts.get(state)
@@ -274,18 +282,24 @@ class Scanner:
                 line_start = text.rfind("\n", 0, gap) + 1
                 raise LexFailure(gap, line, gap - line_start + 1)
             kind = m.lastgroup
-            start = m.start(kind)
-            newlines = count("\n", pos, start)
-            if newlines:
-                line += newlines
-                line_start = text.rfind("\n", pos, start) + 1
-            pos = m.end()
+            start, after = m.span(kind)
+            if start > next_nl:
+                line += count("\n", next_nl, start)
+                line_start = text.rfind("\n", next_nl, start) + 1
+                next_nl = find("\n", start)
+                if next_nl < 0:
+                    next_nl = end
+            pos = after
             if pos - start > _SHORTEST_LIMIT:
                 _check_length(kind, pos - start, line, start - line_start + 1)
             value = m.group(kind)
             if kind == "IDENT":
-                upper = value.upper()
-                keyword = reserved.get(upper)
+                # a body spells the same few names over and over: each is looked up once
+                known = words.get(value)
+                if known is None:
+                    upper = value.upper()
+                    known = words[value] = (reserved.get(upper), upper)
+                keyword, upper = known
                 if keyword is not None:
                     kind = keyword
                 else:
@@ -297,6 +311,9 @@ class Scanner:
                 tok.type, tok.start_pos, tok.line, tok.column = kind, start, line, start - line_start + 1
                 line += 1
                 line_start = pos
+                next_nl = find("\n", pos)
+                if next_nl < 0:
+                    next_nl = end
                 yield tok
                 continue
             elif kind == "PRAGMA":
@@ -306,14 +323,17 @@ class Scanner:
                 if inside:
                     line += inside
                     line_start = text.rfind("\n", start, pos) + 1
+                    next_nl = find("\n", pos)
+                    if next_nl < 0:
+                        next_nl = end
                 if parser_accepts(actions, state_stack, "PRAGMA"):
                     yield tok
                 continue
             elif kind == "UNCLOSED" or kind == "UNCLOSED_COMMENT":
                 raise _unclosed(value, line, start - line_start + 1)
-            if kind in modes[-1][1]:
+            if kind in closers:
                 modes.pop()
-                il = modes[-1][0]
+                il, closers = modes[-1]
                 match = self._token_nl if il else self._token
             tok = new(Token, value)
             tok.type, tok.start_pos, tok.line, tok.column = kind, start, line, start - line_start + 1

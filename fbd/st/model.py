@@ -18,6 +18,7 @@ outermost POU, bound to the configuration's globals.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from .. import types as t
@@ -73,8 +74,9 @@ class LibraryFb:
     #: the block keeps matiec's PID's INTEGRAL as ``ITERM.XOUT``); "" for the block
     prefix: str = ""
 
-    @property
+    @cached_property
     def ports(self) -> dict:
+        # asked at each use of a member (timer.Q, timer(IN := ...)): made once
         out = {}
         inner = self.prefix.upper()
         for kind, decls in (("input", self.block.input_ports()),

@@ -40,7 +40,7 @@ def _parser() -> Driver:
             if _driver is None:
                 lark = Lark(grammar_text(), parser="lalr", lexer="basic", transformer=_builder,
                             start=list(_STARTS.values()), maybe_placeholders=False, cache=True)
-                _driver = Driver(lark)
+                _driver = Driver(lark, _builder)
     return _driver
 
 
