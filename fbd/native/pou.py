@@ -114,6 +114,9 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
     FUNCTION's (``frame`` None): ``i64 name(ptr %s, i64 %now, ...)``, returning 0
     or the site number of the fault that ended it."""
 
+    PAIR = "{i64, i1}"      # these lines are not a template (see Arithmetic.PAIR)
+    overflow_sums = True
+
     def __init__(self, code: ir.PouCode, frame: Frame | None, module: NativeModule, name: str):
         super().__init__()
         self.code = code
@@ -493,7 +496,7 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
             self.start(out)
             self.fault(self.module.site("bounds", s.where, s.lo, s.hi), value)
             self.start(ok)
-            value = V("i", value.ref, max(value.lo, s.lo), min(value.hi, s.hi), value.w)
+            value = value.within(max(value.lo, s.lo), min(value.hi, s.hi))
         self.set_temp(s.temp, value)
 
     def block_code(self, s: ir.Code) -> None:
@@ -527,6 +530,7 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
         made = self.module.lowered.get(key)
         if made is None:
             bl = BlockLowering(text, variables, code_namespace([block]), block.name)
+            bl.overflow_sums = True
             fields = itertools.count(2)
             for name, v in env:
                 bl.env[name] = V(v.k, f"{{{next(fields)}}}" if v.ref.startswith("%") else v.ref,
@@ -534,7 +538,9 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
             bl.env["now"] = V("i", "%now", 0, (1 << 63) - 1, 64)
             for stmt in bl.tree.body:
                 bl.stmt(stmt, None)
-            assigned = {name: bl.env[name] for name in bl.assigned if name in variables}
+            # as plain values: a Wide one's i128 is made now, before the lines are joined
+            assigned = {name: V(v.k, v.ref, v.lo, v.hi, v.w) for name, v in bl.env.items()
+                        if name in bl.assigned and name in variables}
             # the lines as one text, formatted once per use
             made = self.module.lowered[key] = (
                 "\n".join(bl.lines), any(clobbers(line) for line in bl.lines), assigned,
