@@ -17,12 +17,10 @@ from typing import NamedTuple
 from ..block import code_lines, code_namespace, literal
 from ..errors import ScansDone
 from ..network import Network
+from .compileruns import compile_functions
 from .flat import _NOTHING, FlatProgram, Leaf, SignalInfo
 from .forkmap import map_in_two
 from .front import _flatten, count_instances, quiet_gc
-
-#: source compiled at once at most, but for one function's own (see :func:`compile_apart`)
-COMPILE_BYTES = 256 * 1024
 
 STORE_EVERY = 16  # values a chunk assigns between two stores to the table (see _chunk_source)
 CHUNK = 1024  # leaves per generated function; a force recompiles one chunk
@@ -72,7 +70,7 @@ class ScanProgram:
         self._templates: dict = {}
         self._block_templates: dict = {}  # (id(block), consts) -> template, see _template
         self.forced: set[int] = set()
-        self._chunk_src: list[str] = []
+        self._chunk_src: list[str] = []   # each chunk's function (its ST functions: source())
         self._leaf_fns: dict = {}  # leaf index -> its function (leaf_function), until a force
         self.dump_path = dump if dump is not None else os.environ.get("FBD_DUMP")
         self._generate()
@@ -207,7 +205,14 @@ class ScanProgram:
         return slot
 
     def _chunk_source(self, c: int) -> str:
-        """One chunk of the scan as a function over local variables.
+        """One chunk of the scan as it runs: the functions of its ST blocks, then
+        its own (:meth:`_chunk_parts`)."""
+        procedures, chunk = self._chunk_parts(c)
+        return "\n".join([*procedures, chunk, ""])
+
+    def _chunk_parts(self, c: int) -> tuple[list[str], str]:
+        """One chunk of the scan as a function over local variables, and the
+        functions of the ST blocks it calls (each function's text apart).
 
         Values come in from the table where the chunk reads them before it
         writes them, loaded just before the first block that needs them; a
@@ -228,7 +233,7 @@ class ScanProgram:
         under two hundred alive at once.
         """
         leaves, reads, forced, place = self.leaves, self._reads, self.forced, self._place
-        self._procedure_src: list[str] = []   # the functions of the ST blocks of this chunk
+        procedures: list[str] = []      # the functions of the ST blocks of this chunk
         with_feedback = self.flat.with_feedback  # the only leaves that can read their own output
         blocks = []
         first: dict[int, int] = {}      # slot -> the block where its name is first needed
@@ -292,7 +297,7 @@ class ScanProgram:
             if tpl is None:
                 body += self._procedure_call(index, leaf, name, lambda slot, pos=pos: (
                     slot in names and slot not in in_place and first[slot] <= pos < last[slot]
-                    and names[slot]))
+                    and names[slot]), procedures)
             elif self_wired:  # the general path: it reads its own output's last value first
                 body += [f"    {line}" for line in self._leaf_lines(index, name)[0]]
             else:
@@ -311,17 +316,14 @@ class ScanProgram:
                 pending, dead = [], []
         if len(body) == 1:
             body.append("    pass")
-        src = "\n".join([*self._procedure_src, *body, ""])     # one copy, not two
-        # the ST functions are in src now; kept, they were a second copy of the
-        # program's Python (23 MB for 100,000 ST statements) for as long as it runs
-        self._procedure_src = []
-        return src
+        return procedures, "\n".join([*body, ""])
 
-    def _procedure_call(self, index: int, leaf: Leaf, name, live) -> list[str]:
+    def _procedure_call(self, index: int, leaf: Leaf, name, live, procedures: list) -> list[str]:
         """A block whose code is a procedure (``Block.procedure``, an ST POU): its
         own functions over the table, defined before the chunk, called with the
-        block's inputs; it writes its outputs and state in the table itself, so a
-        local this chunk holds for one of them is read again after the call."""
+        block's inputs (their text added to ``procedures``); it writes its outputs
+        and state in the table itself, so a local this chunk holds for one of them
+        is read again after the call."""
         ins, consts = self._reads[index]
         literals = dict(consts)
         wired = iter(ins)
@@ -329,7 +331,7 @@ class ScanProgram:
         written = [*leaf.outputs.items(), *leaf.state.items()]
         places = {var: self._place(slot) for var, slot in written}
         fn = f"_p{index}"
-        self._procedure_src.append(leaf.block.procedure.python(places, fn))
+        procedures += leaf.block.procedure.python(places, fn)
         lines = [f"    {fn}(s, now{''.join(', ' + a for a in args)})"]
         for _var, slot in written:
             local = live(slot)     # a local read before the call and needed after it
@@ -342,8 +344,7 @@ class ScanProgram:
         call and nothing more (a program of one ST POU: a call less a scan),
         else the chunk's call."""
         head = f"def _chunk_{c}(s, now):\n"
-        src = self._chunk_src[c]
-        body = src[src.rindex(head) + len(head):].splitlines()
+        body = self._chunk_src[c][len(head):].splitlines()
         if len(body) == 2 and body[0].startswith("    # "):
             call = body[1].strip()
             if _procedure_index(call) is not None:
@@ -381,8 +382,13 @@ class ScanProgram:
         self._link()
 
     def _chunk_code(self, c: int) -> tuple:
-        src = self._chunk_source(c)
-        return src, compile_apart(src, f"<fbd {self.name}>")
+        """The chunk's function's text, and the code of its ST functions and its own.
+        The ST functions' text is not kept (the program's Python, 23 MB for
+        100,000 ST statements): :meth:`source` writes it again."""
+        procedures, chunk = self._chunk_parts(c)
+        filename = f"<fbd {self.name}>"
+        return chunk, compile_functions(procedures, filename) + (
+            compile(chunk, filename, "exec"),)
 
     def _link(self) -> None:
         scan_src = self._scan_source()
@@ -398,7 +404,8 @@ class ScanProgram:
         """The whole generated program, as executed."""
         header = (f"# generated by fbd for network {self.name}: {len(self.leaves)} blocks, "
                   f"{self.n_slots} slots\n")
-        return header + "\n".join(self._chunk_src) + "\n" + self._scan_source()
+        chunks = [self._chunk_source(c) for c in range(len(self._chunk_src))]
+        return header + "\n".join(chunks) + "\n" + self._scan_source()
 
     def set_forced(self, slots: set[int]) -> list[int]:
         """Make the blocks that write ``slots`` write elsewhere (the runtime holds
@@ -410,8 +417,9 @@ class ScanProgram:
         self._leaf_fns.clear()
         chunks = {self.position[self.writer[s]] // CHUNK for s in changed if s in self.writer}
         for c in sorted(chunks):
-            self._chunk_src[c] = self._chunk_source(c)
-            exec(compile(self._chunk_src[c], f"<fbd {self.name}>", "exec"), self._namespace)
+            self._chunk_src[c], codes = self._chunk_code(c)
+            for code in codes:
+                exec(code, self._namespace)
         self._link()
         return list(range(before, self.n_slots))
 
@@ -506,22 +514,6 @@ def _is_pure(template: list, leaf: Leaf, tokens: dict) -> bool:
             return False
     return assigned == outs
 
-
-
-def compile_apart(src: str, filename: str) -> tuple:
-    """The code of ``src`` compiled in runs of whole functions of about
-    :data:`COMPILE_BYTES` each, every run at its own lines of ``src``
-    (tracebacks and :meth:`PyProgram.block_at` read them). CPython holds a
-    whole module's syntax tree while it compiles it, about 130 bytes per byte
-    of source: a chunk holding a long ST body's functions (6 MB for 20,000
-    statements) took 800 MB at once. A chunk of a usual size is one run."""
-    codes, lo, line = [], 0, 0
-    while lo < len(src):
-        hi = src.find("\ndef ", lo + COMPILE_BYTES) + 1 or len(src)
-        codes.append(compile("\n" * line + src[lo:hi], filename, "exec"))
-        line += src.count("\n", lo, hi)
-        lo = hi
-    return tuple(codes)
 
 
 def compile_network(net: Network, dump: str | None = None) -> ScanProgram:

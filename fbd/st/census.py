@@ -9,11 +9,15 @@ statement, found in one walk (:func:`census`) and kept with the body.
 * the FUNCTIONs and FB instances the body calls (the generated code's
   globals need them);
 * the variables the body stores to (the Python engine writes back only
-  those of the variables it holds in locals for a call).
+  those of the variables it holds in locals for a call);
+* whether it has a RETURN (a long body's parts look for theirs only then).
 
 A body of 100,000 statements is walked once here instead of once per
 question: the generic walkers of :mod:`.ir` (``walk``, ``exprs_of``,
 ``iter_exprs``) ask ``isinstance`` of every node for every kind it may be.
+The counts of the temporaries are most of it (28 MB for 100,000
+statements) and only the writer needs them: once a POU's Python is written,
+:func:`release` keeps the rest (:class:`Summary`) with the body.
 """
 
 from __future__ import annotations
@@ -34,7 +38,8 @@ class Census:
     """See the module docstring; ``reader[name]`` is the statement reading a
     temporary, or the ``(pre, condition, body)`` branch of an IF whose
     condition reads it."""
-    __slots__ = ("uses", "sets", "reader", "calling", "functions", "instances", "stored")
+    __slots__ = ("uses", "sets", "reader", "calling", "functions", "instances", "stored",
+                 "returns")
 
     def __init__(self):
         self.uses: dict = {}
@@ -44,6 +49,19 @@ class Census:
         self.functions: dict = {}       # fn_name -> PouInfo of each FUNCTION called
         self.instances: dict = {}       # fn_name -> PouInfo of each FB instance called
         self.stored: set = set()        # the paths of the variables it stores to (upper case)
+        self.returns = False            # it has a RETURN
+
+
+class Summary:
+    """What a :class:`Census` says of a body beyond its temporaries: what the
+    namespace of its code and the write-back of its locals need for as long as
+    the POU runs."""
+    __slots__ = ("functions", "instances", "stored")
+
+    def __init__(self, found: Census):
+        self.functions = found.functions
+        self.instances = found.instances
+        self.stored = found.stored
 
 
 _INPUTS: dict = {}      # (block type, its n) -> the names of its inputs
@@ -59,11 +77,24 @@ def inputs_of(block) -> frozenset:
 
 
 def census(code: ir.PouCode) -> Census:
-    """The body's :class:`Census`, made on first use."""
+    """The body's :class:`Census`, made on first use (again after :func:`release`)."""
     found = code.census
-    if found is None:
+    if type(found) is not Census:
         found = code.census = _count(code.body)
     return found
+
+
+def summary(code: ir.PouCode) -> Census | Summary:
+    """The body's functions, FB instances and stored variables (a whole
+    :class:`Census` while one is kept)."""
+    return code.census or census(code)
+
+
+def release(code: ir.PouCode) -> None:
+    """Let the counts of the body's temporaries go, keeping its :class:`Summary`
+    (the writer walks the body again if it writes it again)."""
+    if type(code.census) is Census:
+        code.census = Summary(code.census)
 
 
 def _count(body: list) -> Census:
@@ -74,6 +105,9 @@ def _count(body: list) -> Census:
         for st in stack.pop():
             kind = type(st)
             if kind is ir.Line:
+                continue
+            if kind is ir.Return:
+                c.returns = True
                 continue
             if kind is ir.Assign:
                 roots = [st.value, st.target]
@@ -155,4 +189,4 @@ def _read(roots, owner, c: Census) -> bool:
     return calls
 
 
-__all__ = ["Census", "census", "inputs_of"]
+__all__ = ["Census", "Summary", "census", "summary", "release", "inputs_of"]

@@ -350,7 +350,8 @@ class PouCode:
         self.body = body
         self.loops = loops          # it has loops (the watchdog counts their iterations)
         self.temps = temps
-        self.census = None          # what one walk of the body found (fbd.st.census)
+        self.census = None          # what one walk of the body found (fbd.st.census:
+        # a Census while the Python writer needs it, its Summary after)
 
 
 # ------------------------------------------------------------------ walking

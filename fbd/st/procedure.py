@@ -16,7 +16,7 @@ import math
 from ..block import code_namespace
 from ..errors import ScanError
 from . import ir
-from .census import census
+from .census import summary
 from .errors import StSemanticError
 from .pyaccess import table_source
 from .pyaccess import value_source as _value_source
@@ -87,7 +87,7 @@ def instance_pous(info) -> list:
     found = {info.fn_name: info}
     todo = [info]
     while todo:
-        for fn_name, inner in census(todo.pop().code).instances.items():
+        for fn_name, inner in summary(todo.pop().code).instances.items():
             if fn_name not in found:
                 found[fn_name] = inner
                 todo.append(inner)
@@ -116,8 +116,9 @@ class PouProcedure:
             total += _weight(pou.code.body, 1, loop)
         return total
 
-    def python(self, places: dict, name: str) -> str:
-        """One instance's functions over the signal table (:mod:`.pyaccess`), with
+    def python(self, places: dict, name: str) -> list[str]:
+        """One instance's functions over the signal table (:mod:`.pyaccess`), the
+        source of each apart (in the order they are defined), with
         ``places`` the slots of the block's outputs and state by name; the function
         ``name`` is called ``name(s, now, <the block's inputs in port order>)``, in
         globals holding :meth:`python_namespace`."""
@@ -144,7 +145,7 @@ def _weight(body: list, factor: int, loop: int) -> int:
 
 def functions_called(info) -> dict:
     """fn_name -> PouInfo of the FUNCTIONs ``info``'s body calls."""
-    return census(info.code).functions
+    return summary(info.code).functions
 
 
 class LazyHelpers(dict):

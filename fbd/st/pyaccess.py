@@ -17,7 +17,7 @@ from __future__ import annotations
 from .. import types as t
 from ..block import literal
 from . import ir
-from .census import census
+from .census import release, summary
 from .model import LibraryFb, global_local, kept_name, local_name
 from .pyemit import PyEmitter
 
@@ -33,7 +33,7 @@ class ValueAccess:
         self.callees: dict = {}
 
     def bind(self, emitter) -> None:
-        self.emitter = emitter
+        pass
 
     def var(self, v) -> str:
         return v.local
@@ -94,10 +94,9 @@ class ValueAccess:
                      [local_name(e.path) for e in info.state]
         return f"return ({', '.join(values)},)" if values else "return ()"
 
-    def call_fb(self, s: ir.CallFb) -> list[str]:
+    def call_fb(self, s: ir.CallFb, emit) -> list[str]:
         callee, var = s.info, s.var
         self.needs(callee)
-        emit = self.emitter
         inouts = [emit.expr(p) for p in s.inouts]
 
         def member(path):
@@ -190,7 +189,6 @@ class TableAccess:
         self.cached: dict = {}          # NAME -> local holding a variable for the call
 
     def bind(self, emitter) -> None:
-        self.emitter = emitter
         info, frame = self.info, self.frame
         for v in info.inputs:
             if getattr(v.node, "edge", None) is None:
@@ -203,7 +201,7 @@ class TableAccess:
         for path in loop_variables(emitter.code):
             if self.storage(path) is not None:
                 self.cached[path] = local_name(path)
-        self.stored = census(emitter.code).stored
+        self.stored = summary(emitter.code).stored
 
     def storage(self, path: str):
         """The slot of an own variable kept in the table (None for the others)."""
@@ -284,7 +282,7 @@ class TableAccess:
         values = [] if self.top else list(self.frame.args.values())
         return f"return ({', '.join(values)},)" if values else "return"
 
-    def call_fb(self, s: ir.CallFb) -> list[str]:
+    def call_fb(self, s: ir.CallFb, emit) -> list[str]:
         inner = self.frame.inner(s.var, s.info)
         if inner.name not in {name for name, _src in self.defs}:
             self.defs.append((inner.name, None))      # its place, before its own inner ones
@@ -292,7 +290,7 @@ class TableAccess:
             access = TableAccess(inner, self.defs, self.callees, top=False)
             source = PyEmitter(s.info.code, access).function(inner.name)
             self.defs[at] = (inner.name, source)
-        inouts = [self.emitter.expr(p) for p in s.inouts]
+        inouts = [emit.expr(p) for p in s.inouts]
         call = f"{inner.name}(s, now{''.join(', ' + p for p in inouts)})"
         return [f"{', '.join(inouts)}, = {call}" if inouts else call]
 
@@ -321,18 +319,21 @@ def value_source(code: ir.PouCode, name: str, stepped: bool = False, stops=None)
     """(source, callees) of the POU's function by values (see the module docstring)."""
     access = ValueAccess(code.info)
     source = PyEmitter(code, access, stepped, stops).function(name)
+    release(code)
     return source, access.callees
 
 
 def table_source(info, places: dict, name: str):
-    """(source, callees) of the functions of one POU instance over the table: its
-    own, named ``name`` and called ``name(s, now, <its inputs in order>)``, and
-    those of the FB instances it holds."""
+    """(sources, callees) of the functions of one POU instance over the table, each
+    function's source apart: those of the FB instances it holds, then its own,
+    named ``name`` and called ``name(s, now, <its inputs in order>)``, in parts
+    where its body is long (:meth:`.PyEmitter.parts`)."""
     defs: list = []
     callees: dict = {}
     access = TableAccess(leaf_frame(info, places, name), defs, callees, top=True)
-    main = PyEmitter(info.code, access).function(name)
-    return "\n".join([src for _name, src in defs] + [main]), callees
+    main = PyEmitter(info.code, access).functions(name)
+    release(info.code)
+    return [src for _name, src in defs] + main, callees
 
 
 __all__ = ["ValueAccess", "TableAccess", "Frame", "leaf_frame", "value_source", "table_source",

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from .. import types as t
 from . import ir
+from .census import inputs_of
 
 K = t.Kind
 #: the library blocks whose integer code is the plain operation wrapped to its type
@@ -120,32 +121,39 @@ class Ranges:
 
     def result(self, s: ir.Code):
         """(output temp, its range) of an operator whose wrap cannot act, else None."""
+        found = self.unwrapped(s)
+        if found is None:
+            return None
+        own, r = type_range(s.block.bound_types.get("T")), found[1]
+        return found if own[0] <= r[0] and r[1] <= own[1] else None
+
+    def unwrapped(self, s: ir.Code):
+        """(output temp, the range of the plain operation) of an integer ADD, SUB, MUL
+        or NEG of operands of known ranges, before its wrap; else None."""
         block = s.block
         op = PLAIN.get(block.name)
         if op is None or block.n not in (None, 2):
             return None
         tp = block.bound_types.get("T")
-        own = type_range(tp)
-        if own is None or tp.canonical.kind not in (K.INT, K.BITS):
+        if type_range(tp) is None or tp.canonical.kind not in (K.INT, K.BITS):
             return None
-        ports = [p.name for p in block.input_ports()]
-        out = s.names.get(block.output_ports()[0].name)
-        if not isinstance(out, ir.Temp):
+        inputs, output = _ports(block)
+        out = s.names.get(output)
+        if type(out) is not ir.Temp:
             return None
-        args = [self.of(s.names[p]) for p in ports]
-        if any(a is None for a in args):
+        args = [self.of(s.names[p]) for p in inputs]
+        if None in args:
             return None
-        if block.name == "NEG":
+        if op == "-" and len(args) == 1:       # NEG
             (lo, hi), = args
-            r = (-hi, -lo)
-        else:
-            (a0, a1), (b0, b1) = args
-            f = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y}[op]
-            cands = [f(x, y) for x in (a0, a1) for y in (b0, b1)]
-            r = (min(cands), max(cands))
-        if own[0] <= r[0] and r[1] <= own[1]:
-            return out, r
-        return None
+            return out, (-hi, -lo)
+        (a0, a1), (b0, b1) = args
+        if op == "+":
+            return out, (a0 + b0, a1 + b1)
+        if op == "-":
+            return out, (a0 - b1, a1 - b0)
+        cands = (a0 * b0, a0 * b1, a1 * b0, a1 * b1)
+        return out, (min(cands), max(cands))
 
     def code_range(self, s: ir.Code):
         """(output temp, its range) of a block whose operands bound its result where
@@ -162,15 +170,18 @@ class Ranges:
         return out, (0 if a is not None and a[0] >= 0 else 1 - d.value, d.value - 1)
 
     def plain_arith(self, s: ir.Code):
-        """(output, operator, operands) of an ADD, SUB, MUL or NEG whose wrap cannot
-        act (see the module docstring), its output's range noted; else None."""
-        found = self.result(s)
+        """(output, operator, operands, range) of an ADD, SUB, MUL or NEG of operands
+        of known ranges, its output's range noted: the range of the plain operation,
+        within the type when its wrap cannot act (see the module docstring), or
+        beyond it, where the writer cuts it to the type; else None."""
+        found = self.unwrapped(s)
         if found is None:
             return None
         out, r = found
-        self.assigned(out, r)
+        own = type_range(s.block.bound_types.get("T"))
+        self.assigned(out, r if own[0] <= r[0] and r[1] <= own[1] else own)
         block = s.block
-        return out, PLAIN[block.name], [s.names[p.name] for p in block.input_ports()]
+        return out, PLAIN[block.name], [s.names[p] for p in _ports(block)[0]], r
 
     def within(self, e, lo: int, hi: int) -> bool:
         r = self.of(e)
@@ -287,6 +298,18 @@ class Ranges:
         return cond.a, stop, step, rest, ((lo, hi) if lo <= hi else None)
 
 
+_PORTS: dict = {}      # (block type, its n) -> (its inputs' names, its first output's)
+
+
+def _ports(block) -> tuple:
+    key = (type(block), block.n)
+    found = _PORTS.get(key)
+    if found is None:
+        found = _PORTS[key] = (tuple(p.name for p in block.input_ports()),
+                               block.output_ports()[0].name)
+    return found
+
+
 def _without_lines(body: list) -> list:
     return [st for st in body if type(st) is not ir.Line]
 
@@ -363,7 +386,7 @@ def written(body: list) -> set:
         if isinstance(st, ir.Assign):
             targets.append(st.target)
         elif isinstance(st, ir.Code):
-            inputs = {p.name for p in st.block.input_ports()}
+            inputs = inputs_of(st.block)
             targets += [e for port, e in st.names.items() if port not in inputs]
         elif isinstance(st, ir.For):
             targets.append(st.var)

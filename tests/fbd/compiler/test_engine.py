@@ -429,16 +429,17 @@ def test_a_block_that_assigns_its_output_and_then_wraps_it_reads_no_old_value():
 
 
 def test_a_source_compiled_in_runs_keeps_each_line_where_it_is(monkeypatch):
-    from fbd.compiler import pycode
-    monkeypatch.setattr(pycode, "COMPILE_BYTES", 10)
-    src = ("def first(x):\n    return x + 1\n\n"
-           "def second(x):\n    y = x * 2\n    return y\n\n"
-           "def third(x):\n    y = x - 1\n    return 1 // y\n")
-    codes = pycode.compile_apart(src, "<runs>")
+    from fbd.compiler import compileruns
+    monkeypatch.setattr(compileruns, "COMPILE_BYTES", 10)
+    functions = ["def first(x):\n    return x + 1\n",
+                 "def second(x):\n    y = x * 2\n    return y\n",
+                 "def third(x):\n    y = x - 1\n    return 1 // y\n"]
+    src = "\n".join(functions)
+    codes = compileruns.compile_functions(functions, "<runs>")
     namespace: dict = {}
     for code in codes:
         exec(code, namespace)
-    assert len(codes) == 3
+    assert len(codes) == 3 and functions == []      # each text let go once compiled
     assert (namespace["first"](1), namespace["second"](3), namespace["third"](3)) == (2, 6, 0)
     with pytest.raises(ZeroDivisionError) as failed:
         namespace["third"](1)

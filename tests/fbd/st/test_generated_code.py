@@ -530,3 +530,37 @@ def test_a_temporary_set_between_a_temporary_and_its_reader_folds_and_gives_mati
 1,0,TRUE,12
 2,20,TRUE,17
 3,40,TRUE,22""")
+
+
+ONE_SIDED = """
+PROGRAM prg
+  VAR
+    i : INT := 32766; j : INT := -32767; k : SINT := 126; d : DINT := 2147483646;
+    l : LINT := 9223372036854775806; big : INT := 30000; low : INT := -30000;
+  END_VAR
+  i := i + 1;
+  j := j - 1;
+  k := k + 1;
+  d := d + 1;
+  l := l + 1;
+  big := big + 5000;
+  low := low - 5000;
+END_PROGRAM
+"""
+
+# matiec's oracle: --scans 3
+ONE_SIDED_ROWS = """scan,t_ms,i,j,k,d,l,big,low
+1,0,32767,-32768,127,2147483647,9223372036854775807,-30536,30536
+2,20,-32768,32767,-128,-2147483648,-9223372036854775808,-25536,25536
+3,40,-32767,32766,-127,-2147483647,-9223372036854775807,-20536,20536"""
+
+
+def test_a_sum_that_can_leave_its_type_on_one_side_only_is_cut_by_one_comparison_as_matiec_cuts_it():
+    from fbd.compiler.pycode import compile_network
+    got = rows(ONE_SIDED, ["i", "j", "k", "d", "l", "big", "low"], 3, program="prg", cycle_ms=20,
+               engine="python")
+    assert got == expected(ONE_SIDED_ROWS)
+    body = compile_network(load("o.st", text=ONE_SIDED).network("prg")).source()
+    assert "<= 32767 else _w - 65536)" in body and ">= -32768 else _w + 65536)" in body
+    assert "<= 127 else _w - 256)" in body and f"<= {2**63 - 1} else _w - {2**64})" in body
+    assert "& 65535" not in body and "& 255" not in body
