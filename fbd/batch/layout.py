@@ -48,6 +48,16 @@ def row_of(tp) -> Row | None:
     return Row(_IR[dtype], dtype.startswith("int"), kind, dtype)
 
 
+#: the range of a 64-bit integer slot that a row of 32 bits holds
+NARROW_RANGE = (-(1 << 31), (1 << 31) - 1)
+
+
+def narrowed_row(row: Row) -> Row:
+    """``row`` (a 64-bit signed integer's) in 32-bit lanes, its values still read
+    out as its own dtype: for a slot whose writer keeps it in :data:`NARROW_RANGE`."""
+    return Row("i32", True, row.kind, "int32", row.dtype)
+
+
 def internal_row(init) -> Row:
     """The row of a block's internal number that no block writes (its initial
     value's Python type), as :class:`fbd.native.NativeProgram` gives it a cell."""
@@ -117,6 +127,9 @@ class TileTable:
         self.ctl[LIVE] = self.live.ctypes.data
         self.address = self.ctl.ctypes.data
         self._views: dict[int, np.ndarray] = {}
+        # the earliest clock the program's code may scan this table at (its clock
+        # readings no more than a slack past the clock: NativeBatchProgram.scan)
+        self.clock_floor = -(1 << 63)
 
     @property
     def trap(self) -> int:
@@ -152,8 +165,8 @@ class TileTable:
         rows = self.rows(slot)
         if self.layout.rows[slot].ir == "i1":    # a tile's bits follow the last tile's
             lanes = np.unpackbits(rows.reshape(-1), bitorder="little").view(bool)
-        else:
-            lanes = np.array(rows)     # one copy, then views of it
+        else:    # one copy (widened, for a narrowed row), then views of it
+            lanes = np.array(rows, dtype=self.layout.rows[slot].values or None)
         return lanes.reshape(-1)[:self.n]
 
     def write(self, slot: int, values) -> None:
@@ -207,7 +220,26 @@ class TileTable:
         other.buf.reshape(self.tiles, other.tile)[:, :self.tile] = \
             self.buf.reshape(self.tiles, self.tile)
         other.live[...] = self.live
+        other.clock_floor = self.clock_floor
         return other
+
+    def copy_into(self, other: "TileTable", slots, scratch: dict) -> None:
+        """Every value of ``slots`` (and of the scratch rows ``scratch``: this
+        table's slot -> ``other``'s), and which lanes are live, into ``other``, a
+        table of another layout of the same instances (rows of other widths)."""
+        mine, theirs = self.layout, other.layout
+        grid = self.buf.reshape(self.tiles, self.tile)
+        into = other.buf.reshape(other.tiles, other.tile)
+        for slot in slots:
+            if slot in mine.regions:       # 64-bit cells either way: bytes
+                at, depth = mine.offsets[slot], mine.regions[slot][1]
+                size, to = (2 + depth) * 8 * mine.width, theirs.offsets[slot]
+                into[:, to:to + size] = grid[:, at:at + size]
+            elif mine.rows[slot] is not None:
+                other.write(slot, self.read(slot))
+        for slot, theirs_slot in scratch.items():
+            other.write(theirs_slot, self.read(slot))
+        other.live[...] = self.live
 
     # -- retired instances ---------------------------------------------------------------
     def retire(self, instances: np.ndarray) -> None:
@@ -246,12 +278,15 @@ class Records:
 
     def __init__(self, layout: Layout, slots: range):
         self.width = layout.width
+        self.layout = layout
         self.where: dict[int, tuple] = {}
+        self.rows: dict = {}
         found: dict[int, list] = {}
         for slot in slots:
             row = layout.rows[slot]
             if row is None or slot in layout.regions:
                 continue
+            self.rows[slot] = row
             size = 0 if row.ir == "i1" else np.dtype(row.dtype).itemsize
             found.setdefault(size, []).append((layout.offsets[slot], slot))
         self.groups: dict[int, tuple] = {}
@@ -272,13 +307,30 @@ class Records:
         return {size: np.zeros((n, count), dtype=f"u{size or 1}")
                 for size, (_, count) in self.groups.items()}
 
-    def values(self, kept: dict, which: np.ndarray, slot: int, row) -> np.ndarray:
+    def values(self, kept: dict, which, slot: int) -> np.ndarray:
         """Slot ``slot``'s values of the instances ``which`` in ``kept`` (records of
-        every instance, :meth:`empty`)."""
+        every instance, :meth:`empty`), as its rows held them (not the layout's now:
+        the program may have widened its rows since)."""
         size, k = self.where[slot]
         column = kept[size][which, k]
-        return column.astype(bool) if size == 0 else column.view(row.dtype)
+        if size == 0:
+            return column.astype(bool)
+        row = self.rows[slot]
+        values = column.view(row.dtype)
+        return values.astype(row.values) if row.values else values
+
+    def moved(self, kept: dict, other: "Records", n: int) -> dict:
+        """``kept`` (records of ``n`` instances under this plan) under the plan ``other``
+        of a layout whose rows may be wider."""
+        out = other.empty(n)
+        every = np.arange(n)
+        for slot, (size, k) in other.where.items():
+            values = self.values(kept, every, slot)
+            out[size][:, k] = (values if size == 0
+                               else values.astype(other.rows[slot].dtype).view(f"u{size}"))
+        return out
 
 
-__all__ = ["WIDTH", "Layout", "TileTable", "Records", "row_of", "internal_row", "TRAP",
+__all__ = ["WIDTH", "Layout", "TileTable", "Records", "row_of", "internal_row", "narrowed_row",
+           "NARROW_RANGE", "TRAP",
            "TRAP_LANE", "TABLE", "TILES", "INSTANCES", "LIVE"]

@@ -32,10 +32,11 @@ from ..native.entry import builtin, entry_source, python_api
 from ..native.lower import DECLARATIONS, TRAP_REASONS
 from ..native.program import NativeProgram, NativeTrap, NotNative
 from ..native.stores import store_kind
-from .forms import BatchTemplates, forms, pending
+from .forms import CLOCK_SLACK, BatchTemplates, assumptions, forms, pending
 from .layout import (
     INSTANCES,
     LIVE,
+    NARROW_RANGE,
     TABLE,
     TILES,
     TRAP,
@@ -45,6 +46,7 @@ from .layout import (
     Records,
     TileTable,
     internal_row,
+    narrowed_row,
     row_of,
 )
 from .program import _slot_types
@@ -75,8 +77,9 @@ class NativeBatchProgram:
     engine = "native"
     skips_retired = True
 
-    def __init__(self, flat, n: int, width: int = WIDTH):
-        self._templates = BatchTemplates(flat)
+    def __init__(self, flat, n: int, width: int = WIDTH, narrow: bool = True):
+        self.narrow = narrow
+        self._templates = BatchTemplates(flat, narrow)
         # the scalar engine's check (NotNative, naming them), translating each
         # configuration once, into the templates the batch code is made of
         NativeProgram(flat, build=False, templates=self._templates)
@@ -94,21 +97,22 @@ class NativeBatchProgram:
         self.forced: set[int] = set()
         self._scratch: dict[int, int] = {}
         self.slot_types = _slot_types(flat)
+        self._output_bounds, self._clock_slots = assumptions(flat, self._templates)
         self.layout = self._layout()
-        self._configs: dict[int, int] = {}     # id(scalar template) -> config number
+        # a configuration is its scalar template and its slots' rows: a reader of a
+        # narrowed TIME row and one of a 64-bit row are two (the same code, widened
+        # from other lanes)
+        self._configs: dict[tuple, int] = {}   # (id(scalar template), rows) -> config number
         self._config_of: list[int] = []        # leaf index -> config number
-        waiting, shapes = [], []
+        waiting = []
         for leaf in flat.leaves:
             tpl = self._templates.of(leaf)
             rows = self._rows_of(leaf)
-            k = self._configs.get(id(tpl))
+            key = (id(tpl), tuple(rows))
+            k = self._configs.get(key)
             if k is None:
-                k = self._configs[id(tpl)] = len(waiting)
+                k = self._configs[key] = len(waiting)
                 waiting.append(pending(leaf, tpl, rows))
-                shapes.append(rows)
-            elif rows != shapes[k]:   # the same types give the same rows: a safeguard
-                raise NotNative(self.name, {leaf.block.name: "slots of other widths than "
-                                                              "its configuration's"})
             self._config_of.append(k)
         self._pending = waiting
         self.state_bounds = self._bounds()
@@ -132,6 +136,10 @@ class NativeBatchProgram:
                 rows.append(internal_row(flat.slot_init[slot]))
             else:
                 rows.append(row_of(tp))
+        lo, hi = NARROW_RANGE
+        for slot, (_path, (low, high)) in self._output_bounds.items():
+            if lo <= low and high <= hi and rows[slot].ir == "i64":
+                rows[slot] = narrowed_row(rows[slot])
         return Layout(rows, regions, self.width)
 
     def _leaf_slots(self, index: int) -> list:
@@ -182,6 +190,8 @@ class NativeBatchProgram:
         """A fresh table: every slot's initial value in every instance."""
         table = TileTable(self.layout, self.n)
         table.fill_from(self._initial_tile)
+        if self._clock_slots:
+            table.clock_floor = max(self._clock_slots.values()) - CLOCK_SLACK
         return table
 
     def _first_tile(self) -> np.ndarray:
@@ -201,6 +211,13 @@ class NativeBatchProgram:
         return table.read(slot)
 
     def write(self, table: TileTable, slot: int, values) -> None:
+        bound = self._output_bounds.get(slot)
+        if bound is not None:
+            lo, hi = bound[1]
+            if np.min(values) < lo or np.max(values) > hi:
+                self._widen(table)    # the rare path: beyond what the code assumes
+        elif slot in self._clock_slots:
+            table.clock_floor = max(table.clock_floor, int(np.max(values)) - CLOCK_SLACK)
         table.write(slot, values)
 
     def regrown(self, table: TileTable, new: list) -> TileTable:
@@ -235,6 +252,9 @@ class NativeBatchProgram:
         if frozen is None:
             plan = Records(self.layout, range(self.flat.n_slots))
             frozen = _Frozen(plan, plan.empty(self.n), {})
+        elif frozen.plan.layout is not self.layout:     # the rows were widened since
+            plan = Records(self.layout, range(self.flat.n_slots))
+            frozen = _Frozen(plan, frozen.plan.moved(frozen.records, plan, self.n), frozen.lists)
         for size, values in table.records(instances, frozen.plan).items():
             frozen.records[size][instances] = values
         for slot in self.layout.regions:
@@ -247,7 +267,7 @@ class NativeBatchProgram:
         """The values of ``slot`` :meth:`freeze` kept for ``instances``."""
         if slot in frozen.lists:
             return frozen.lists[slot][instances]
-        return frozen.plan.values(frozen.records, instances, slot, self.layout.rows[slot])
+        return frozen.plan.values(frozen.records, instances, slot)
 
     # -- code -------------------------------------------------------------------------------
     def _place(self, slot: int) -> int:
@@ -418,13 +438,36 @@ class NativeBatchProgram:
             cfn, definition = builtin(self._engine.get_function_address(f"py_{driver}"),
                                       f"{self.name}_{driver}")
             self._entries.append(definition)   # CPython reads it at every call
-        trap = self._raise_trap
+        trap, layout, clocks = self._raise_trap, self.layout, bool(self._clock_slots)
 
         def scan(s: TileTable, now: int) -> None:
             """One scan of every instance of table ``s`` at PLC time ``now`` (ns)."""
+            if now < s.clock_floor or s.layout is not layout:
+                # a clock reading would be more than the slack past the clock (a clock
+                # before the readings' initial values, or a START written ahead): widen;
+                # or this program was widened since this function was taken
+                if s.layout is layout:
+                    self._widen(s)
+                return self.scan(s, now)
             if cfn(s.address, now):
                 trap(s)
+            if clocks and now - CLOCK_SLACK > s.clock_floor:   # (the clock may go back)
+                s.clock_floor = now - CLOCK_SLACK
         self.scan = scan
+
+    def _widen(self, table: TileTable) -> None:
+        """Become the program without narrowed rows or assumptions on the clock
+        (``narrow=False``), ``table`` converted in place: the rare path where a
+        value written, or the clock, is beyond what this code assumes (:mod:`.forms`)."""
+        wide = NativeBatchProgram(self.flat, self.n, self.width, narrow=False)
+        if self.forced:
+            wide.set_forced(set(self.forced))
+            wide._initial_tile = wide._first_tile()
+        new = wide.new_table()
+        table.copy_into(new, range(self.flat.n_slots),
+                        {self._scratch[real]: scratch for real, scratch in wide._scratch.items()})
+        vars(table).update(vars(new))
+        vars(self).update(vars(wide))
 
     def source(self) -> str:
         """The LLVM IR of the scan, as compiled."""

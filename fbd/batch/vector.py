@@ -54,11 +54,13 @@ class Row:
     """How a slot's values lie in a tile: ``ir`` the element type of its row
     (``i1`` a bit per instance), ``signed`` how it widens to the scalar
     code's ``i64``, ``kind`` the scalar cell's kind (:func:`fbd.native.lower.slot_kind`),
-    ``dtype`` the numpy dtype of its values."""
+    ``dtype`` the numpy dtype of its lanes; ``values`` that of the values read
+    out when it differs (a narrowed row: a TIME's int64 held in int32 lanes)."""
     ir: str
     signed: bool
     kind: str
     dtype: str
+    values: str = ""
 
     def size(self, width: int) -> int:
         """Bytes of a row of ``width`` lanes."""
