@@ -5,11 +5,30 @@ from __future__ import annotations
 
 import ast
 
-from .values import I64, TRAP_DIV_ZERO, TRAP_SHIFT, B, NoNativeForm, V, _width, const, float_ref
+from .values import (
+    I64,
+    TRAP_DIV_ZERO,
+    TRAP_SHIFT,
+    B,
+    NoNativeForm,
+    V,
+    Wide,
+    _width,
+    const,
+    float_ref,
+)
 
 
 class Arithmetic:
     """Arithmetic on typed values, the base of :class:`~.builder.ValueBuilder`."""
+
+    #: the ``{i64, i1}`` of an overflow intrinsic as the lines hold it: a block's
+    #: lines are a template, formatted per instance, so the braces are doubled
+    PAIR = "{{i64, i1}}"
+    #: a 65-bit sum as an overflow intrinsic's pair (:class:`Wide`): the ST POUs'
+    #: code asks for it; a library block's template, which the batch engine
+    #: rewrites to vectors of lanes, keeps its ``i128``
+    overflow_sums = False
 
     def binop(self, op, a: V, b: V, pred) -> V:
         if isinstance(op, (ast.BitAnd, ast.BitOr, ast.BitXor)) and a.k == b.k == "b":
@@ -49,8 +68,19 @@ class Arithmetic:
         else:
             w, lo, hi = _width(lo, hi)
             w = max(w, a.w, b.w) if lo is not None else 128
+            if w == 128 and a.w == b.w == 64 and name != "mul" and self.overflow_sums:
+                return self.wide_sum(name, a, b, lo, hi)
         ref = self.emit(f"{name} i{w} {self.ext(a, w)}, {self.ext(b, w)}")
         return V("i", ref, lo, hi, w)
+
+    def wide_sum(self, name: str, a: V, b: V, lo: int, hi: int) -> Wide:
+        """``a + b`` or ``a - b`` of two i64 values, exact in 65 bits (see :class:`Wide`)."""
+        ty = self.PAIR
+        pair = self.emit(f"call {ty} @llvm.s{name}.with.overflow.i64(i64 {a.ref}, i64 {b.ref})")
+        low = self.emit(f"extractvalue {ty} {pair}, 0")
+        ov = self.emit(f"extractvalue {ty} {pair}, 1")
+        return Wide(low, ov, lo, hi,
+                    lambda: self.emit(f"{name} i128 {self.ext(a, 128)}, {self.ext(b, 128)}"))
 
     def bitwise(self, op, a: V, b: V) -> V:
         name = {ast.BitAnd: "and", ast.BitOr: "or", ast.BitXor: "xor"}[op]

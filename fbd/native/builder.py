@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 
 from .arith import Arithmetic
-from .values import _CMP_FLOAT, _CMP_INT, I64, B, NoNativeForm, Pred, V, const
+from .values import _CMP_FLOAT, _CMP_INT, _FLIP, I64, B, NoNativeForm, Pred, V, Wide, const
 
 
 class ValueBuilder(Arithmetic):
@@ -215,6 +215,8 @@ class ValueBuilder(Arithmetic):
                       else (0, (1 << bits) - 1))
             if lo <= v.lo and v.hi <= hi:
                 return v
+        if isinstance(v, Wide):     # the low bits are its low half
+            v = V("i", v.low, None, None, 64)
         if bits == 64:
             low = v.ref if v.w == 64 else self.emit(f"trunc i128 {v.ref} to i64")
             if signed:
@@ -243,5 +245,22 @@ class ValueBuilder(Arithmetic):
         a, b = self.to_int(a), self.to_int(b)
         if a.modular or b.modular:
             raise NoNativeForm("a comparison of an integer of unknown range")
+        if isinstance(a, Wide) and b.w == 64:
+            return self.cmp_wide(op, a, b)
+        if isinstance(b, Wide) and a.w == 64:
+            return self.cmp_wide(_FLIP[op], b, a)
         w = max(a.w, b.w)
         return B(self.emit(f"icmp {_CMP_INT[op]} i{w} {self.ext(a, w)}, {self.ext(b, w)}"))
+
+    def cmp_wide(self, op, a: Wide, b: V) -> V:
+        """``a op b`` for a 65-bit ``a`` and a 64-bit ``b``, in 64 bits: where the
+        sum overflowed, ``a`` is above every i64 if its low half is negative, below
+        every one if not."""
+        within = B(self.emit(f"icmp {_CMP_INT[op]} i64 {a.low}, {b.ref}"))
+        ov = B(a.ov)
+        if op is ast.Eq:
+            return self.both("and", self.negate(ov), within)
+        if op is ast.NotEq:
+            return self.both("or", ov, within)
+        above = B(self.emit(f"icmp {'slt' if op in (ast.Gt, ast.GtE) else 'sge'} i64 {a.low}, 0"))
+        return self.both("or", self.both("and", ov, above), self.both("and", self.negate(ov), within))

@@ -302,7 +302,7 @@ class BlockLowering(ValueBuilder, Calls):
             elif o is ast.Eq:
                 lo, hi = max(lo, bound_lo), min(hi, bound_hi)
             if lo <= hi and (lo, hi) != (v.lo, v.hi):
-                self.view[name_node.id] = (V("i", v.ref, lo, hi, v.w), self.env[name_node.id])
+                self.view[name_node.id] = (v.within(lo, hi), self.env[name_node.id])
 
     # -- expressions ------------------------------------------------------------------
     def expr(self, node, pred) -> V:

@@ -5,8 +5,8 @@ The same compiled body the Python engine's code is written from becomes one
 LLVM function per POU instance (:class:`PouLowering`), over the native
 table: every variable at a constant cell (:mod:`.pouframe`), an ARRAY or
 STRUCT a region of cells, so ``a[i]`` is one computed address; IF and the
-loops are branches, CASE a ``switch`` (ranges of more than a few values
-tested before it); an FB instance inside is its own function, called with
+loops are branches, CASE a binary search of signed comparisons over its
+labels' ranges (:meth:`PouLowering.dispatch`); an FB instance inside is its own function, called with
 the table, a FUNCTION a function that takes its inputs and writes its
 result and outputs to a buffer of the caller's. Each operator, standard
 function and standard FB (the body's :class:`~fbd.st.ir.Code` nodes) goes
@@ -58,8 +58,27 @@ from .values import B, NoNativeForm, V, Var, const, slot_kind
 
 _CMP = {"<": ast.Lt, ">": ast.Gt, "<=": ast.LtE, ">=": ast.GtE, "==": ast.Eq, "!=": ast.NotEq}
 _BITS = {"&": ast.BitAnd(), "|": ast.BitOr(), "^": ast.BitXor()}
-#: a CASE range of at most this many values is written as that many switch cases
-SWITCH_RANGE = 64
+
+
+def case_segments(intervals: list, bodies: list, other: str, lo: int, hi: int) -> list:
+    """The CASE's sorted ``(lo, hi, branch)`` intervals as ``(first value, label)``
+    segments covering the selector's range ``lo..hi``, the values no label names
+    going to ``other``, neighbours with one label merged."""
+    segments, nxt = [], lo
+    for first, last, k in intervals:
+        if last < nxt or first > hi:
+            continue
+        if first > nxt:
+            segments.append((nxt, other))
+        segments.append((max(first, nxt), bodies[k]))
+        nxt = last + 1
+    if nxt <= hi:
+        segments.append((nxt, other))
+    merged = []
+    for first, label in segments:
+        if not merged or merged[-1][1] != label:
+            merged.append((first, label))
+    return merged
 
 
 class NativeModule:
@@ -113,6 +132,9 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
     """One POU instance's function (``frame`` a :class:`~.pouframe.Frame`), or a
     FUNCTION's (``frame`` None): ``i64 name(ptr %s, i64 %now, ...)``, returning 0
     or the site number of the fault that ended it."""
+
+    PAIR = "{i64, i1}"      # these lines are not a template (see Arithmetic.PAIR)
+    overflow_sums = True
 
     def __init__(self, code: ir.PouCode, frame: Frame | None, module: NativeModule, name: str):
         super().__init__()
@@ -493,7 +515,7 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
             self.start(out)
             self.fault(self.module.site("bounds", s.where, s.lo, s.hi), value)
             self.start(ok)
-            value = V("i", value.ref, max(value.lo, s.lo), min(value.hi, s.hi), value.w)
+            value = value.within(max(value.lo, s.lo), min(value.hi, s.hi))
         self.set_temp(s.temp, value)
 
     def block_code(self, s: ir.Code) -> None:
@@ -527,6 +549,7 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
         made = self.module.lowered.get(key)
         if made is None:
             bl = BlockLowering(text, variables, code_namespace([block]), block.name)
+            bl.overflow_sums = True
             fields = itertools.count(2)
             for name, v in env:
                 bl.env[name] = V(v.k, f"{{{next(fields)}}}" if v.ref.startswith("%") else v.ref,
@@ -534,7 +557,9 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
             bl.env["now"] = V("i", "%now", 0, (1 << 63) - 1, 64)
             for stmt in bl.tree.body:
                 bl.stmt(stmt, None)
-            assigned = {name: bl.env[name] for name in bl.assigned if name in variables}
+            # as plain values: a Wide one's i128 is made now, before the lines are joined
+            assigned = {name: V(v.k, v.ref, v.lo, v.hi, v.w) for name, v in bl.env.items()
+                        if name in bl.assigned and name in variables}
             # the lines as one text, formatted once per use
             made = self.module.lowered[key] = (
                 "\n".join(bl.lines), any(clobbers(line) for line in bl.lines), assigned,
@@ -585,25 +610,8 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
             self.fail("a CASE selector wider than 64 bits")
         end, other = self.label("endcase"), self.label("caseelse")
         bodies = [self.label("case") for _ in s.branches]
-        cases, wide = [], []
-        for lo, hi, k in ir.case_intervals(s.branches):
-            if hi - lo < SWITCH_RANGE:
-                cases += [(v, bodies[k]) for v in range(lo, hi + 1)]
-            else:
-                wide.append((lo, hi, bodies[k]))
-        default = self.label("caseranges") if wide else other
-        self.put(f"  switch i64 {sel.ref}, label %{default} [" +
-                 " ".join(f"i64 {v}, label %{label}" for v, label in cases) + "]")
-        self.terminated = True
-        if wide:
-            self.start(default)
-            for lo, hi, label in wide:
-                a = self.emit(f"icmp sge i64 {sel.ref}, {lo}")
-                b = self.emit(f"icmp sle i64 {sel.ref}, {hi}")
-                nxt = self.label("caserange")
-                self.branch(B(self.emit(f"and i1 {a}, {b}")), label, nxt)
-                self.start(nxt)
-            self.jump(other)
+        self.dispatch(sel.ref, case_segments(ir.case_intervals(s.branches), bodies, other,
+                                             sel.lo, sel.hi))
         for label, (_labels, body) in zip(bodies, s.branches):
             self.start(label)
             self.statements(body)
@@ -612,6 +620,23 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
         if s.else_body is not None:
             self.statements(s.else_body)
         self.start(end)
+
+    def dispatch(self, sel: str, segments: list) -> None:
+        """Branch to the label of the segment holding ``sel``, by halving the sorted
+        ``(first value, label)`` segments with signed comparisons: not a ``switch``,
+        which LLVM's fast instruction selector cannot take (it hands the whole basic
+        block to the slow one), nor equality tests, which SimplifyCFG folds back into
+        a ``switch``."""
+        if len(segments) == 1:
+            self.jump(segments[0][1])
+            return
+        mid = len(segments) // 2
+        below, above = self.label("casebelow"), self.label("caseabove")
+        self.branch(B(self.emit(f"icmp slt i64 {sel}, {segments[mid][0]}")), below, above)
+        self.start(below)
+        self.dispatch(sel, segments[:mid])
+        self.start(above)
+        self.dispatch(sel, segments[mid:])
 
     def watchdog(self, where: str) -> None:
         left = self.emit(f"load i64, ptr {self.wd}")
@@ -760,4 +785,4 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
         self.fail(f"the expression {kind.__name__}")
 
 
-__all__ = ["PouLowering", "NativeModule", "SWITCH_RANGE"]
+__all__ = ["PouLowering", "NativeModule", "case_segments"]

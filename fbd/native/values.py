@@ -51,6 +51,38 @@ class V:
     def ty(self) -> str:
         return "double" if self.k == "f" else f"i{self.w}"
 
+    def within(self, lo: int, hi: int) -> V:
+        """The same integer known to lie in ``lo..hi`` (a subset of its interval)."""
+        return V("i", self.ref, lo, hi, self.w)
+
+
+class Wide(V):
+    """The sum or difference of two 64-bit integers whose interval needs 65 bits
+    (a timer's ``now - START``: START is a TIME the debugger may set to anything),
+    held as its low 64 bits ``low`` and the overflow flag ``ov`` of LLVM's
+    ``*.with.overflow`` intrinsic, which the fast instruction selector takes; an
+    ``i128`` sends its whole basic block to the slow one. The ``i128`` is made
+    (by ``widen``) only where a use needs it; a comparison with a 64-bit value and
+    a value narrowed into 64 bits (:meth:`within`) need only ``low`` and ``ov``.
+    On overflow the exact value is above every i64 when ``low`` is negative, below
+    every i64 otherwise."""
+    __slots__ = ("low", "ov", "_widen", "_wide")
+
+    def __init__(self, low: str, ov: str, lo: int, hi: int, widen):
+        self.k, self.lo, self.hi, self.w = "i", lo, hi, 128
+        self.low, self.ov, self._widen, self._wide = low, ov, widen, None
+
+    @property
+    def ref(self) -> str:
+        if self._wide is None:
+            self._wide = self._widen()
+        return self._wide
+
+    def within(self, lo: int, hi: int) -> V:
+        if I64[0] <= lo and hi <= I64[1]:
+            return V("i", self.low, lo, hi, 64)
+        return Wide(self.low, self.ov, lo, hi, lambda: self.ref)
+
 
 def B(ref: str, w: int = 1) -> V:
     """A BOOL value: an i1, or an i64 holding 0 or 1 (as loaded from its cell)."""
@@ -103,7 +135,9 @@ DECLARATIONS = "\n".join(
        "declare double @llvm.sqrt.f64(double)", "declare double @llvm.fabs.f64(double)",
        "declare double @llvm.trunc.f64(double)", "declare double @llvm.floor.f64(double)",
        "declare double @llvm.copysign.f64(double, double)",
-       "declare i64 @llvm.ctlz.i64(i64, i1)"])
+       "declare i64 @llvm.ctlz.i64(i64, i1)",
+       "declare {i64, i1} @llvm.sadd.with.overflow.i64(i64, i64)",
+       "declare {i64, i1} @llvm.ssub.with.overflow.i64(i64, i64)"])
 
 _CMP_INT = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "slt", ast.LtE: "sle", ast.Gt: "sgt",
             ast.GtE: "sge"}

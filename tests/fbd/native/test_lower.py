@@ -10,7 +10,7 @@ import pytest
 import blocks
 from fbd import BOOL, INT, LINT, LREAL, REAL, ULINT, Network, Plc, real32
 from fbd.block import Block, Port, register
-from fbd.native.lower import NoNativeForm, Var, lower
+from fbd.native.lower import BlockLowering, NoNativeForm, Var, lower
 from tests.fbd.native.agreement import same
 
 pytest.importorskip("llvmlite")
@@ -90,6 +90,49 @@ def test_floor_division_modulo_shifts_and_big_intermediates_as_python():
     _run(net, [(7, 2), (-7, 2), (7, -2), (-7, -2), (lo, -1), (lo, 1), (hi, lo), (lo, lo),
                (hi, -1), (5, 0), (0, 0), (-1, 200), (lo, 63), (hi, 64), (2**53 + 1, 3),
                (-(2**53) - 1, 7), (hi, hi)])
+
+
+def _wide_code(a: str, b: str, o: list, tmp: str) -> list:
+    return [f"{o[k]} = ({a} {sign} {b}) {op} {other}" for k, (sign, op, other) in enumerate(
+        [("-", ">=", a), ("-", "<", a), ("+", ">", a), ("+", "<=", a), ("-", "==", b),
+         ("+", "!=", b)])] + [
+        f"{o[6]} = {LINT.wrap(f'{a} + {b}')}", f"{tmp} = {a} - {b}",
+        f"{o[7]} = {tmp} if {tmp} < 0 and {tmp} > {a} else 0"]
+
+
+@register
+class NATIVE_TEST_WIDE(Block):
+    """Sums and differences of LINTs, which need 65 bits, compared and stored."""
+    family = "test"
+    inputs = [Port("A", LINT), Port("B", LINT)]
+    outputs = [Port(f"O{k}", BOOL) for k in range(6)] + [Port("O6", LINT), Port("O7", LINT)]
+
+    def code(self, io):
+        return _wide_code(io.A, io.B, [getattr(io, f"O{k}") for k in range(8)], io.tmp())
+
+
+def test_a_65_bit_sum_compares_exactly_in_64_bits_with_its_overflow_flag(monkeypatch):
+    """``a - b`` and ``a + b`` of LINTs need 65 bits: compared with a 64-bit value,
+    wrapped or narrowed into 64 bits they are an overflow intrinsic's low half and
+    flag, with no i128 (which LLVM's fast instruction selector cannot take). The ST
+    POUs' code asks for that form; here the FBD engine is made to, to run it."""
+    monkeypatch.setattr(BlockLowering, "overflow_sums", True)
+    types = {"a": LINT, "b": LINT, **{f"o{k}": BOOL for k in range(6)}, "o6": LINT, "o7": LINT}
+    assert "i128" not in ir("\n".join(_wide_code("a", "b", [f"o{k}" for k in range(8)], "d")),
+                            **types)
+    net = Network("wide")
+    net.add("blk", NATIVE_TEST_WIDE(), A=net.input("A", LINT), B=net.input("B", LINT))
+    py, na = Plc(net, engine="python"), Plc(net, engine="native")
+    lo, hi = LINT.min, LINT.max
+    for a, b in [(lo, lo), (lo, hi), (hi, lo), (hi, hi), (lo, 1), (lo, -1), (hi, 1), (hi, -1),
+                 (0, lo), (-1, lo), (-1, hi), (0, 0), (5, -3), (-(2**62), 2**62 + 1),
+                 (lo, 2**62), (hi, -(2**62) - 1)]:
+        for plc in (py, na):
+            plc.set("A", a)
+            plc.set("B", b)
+            plc.scan()
+        for k in range(8):
+            assert same(py.get(f"blk.O{k}"), na.get(f"blk.O{k}")), (a, b, k)
 
 
 def test_unsigned_64_bit_values_compare_and_convert_exactly():

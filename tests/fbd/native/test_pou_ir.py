@@ -77,3 +77,50 @@ def test_a_pous_temporaries_and_cells_read_again_stay_out_of_memory_with_matiecs
     # r is stored, then read by q's expression from the register it was stored from
     assert "load double" not in body
     assert "@llvm.copysign" not in body and "@llvm.fabs" not in body
+
+
+CASE_PROGRAM = """PROGRAM prg
+  VAR_INPUT k : LINT; END_VAR
+  VAR r : INT; END_VAR
+  CASE k OF
+    -9223372036854775807: r := 1;
+    -5..-2, 7: r := 2;
+    0: r := 3;
+    1, 2: r := 4;
+    10..1000: r := 5;
+    9223372036854775807: r := 6;
+  ELSE
+    r := 7;
+  END_CASE;
+END_PROGRAM
+"""
+#: matiec's r for each k (the oracle, one k a scan)
+CASE_ROWS = [(-9223372036854775807, 1), (-9223372036854775806, 7), (-6, 7), (-5, 2), (-3, 2),
+             (-2, 2), (-1, 7), (0, 3), (1, 4), (2, 4), (3, 7), (6, 7), (7, 2), (8, 7), (9, 7),
+             (10, 5), (500, 5), (1000, 5), (1001, 7), (9223372036854775806, 7),
+             (9223372036854775807, 6)]
+
+
+def test_a_case_is_a_binary_search_of_signed_comparisons_with_matiecs_branches():
+    """No ``switch`` (LLVM's fast instruction selector hands it, with its whole
+    basic block, to the slow one) and no equality test (SimplifyCFG folds those
+    back into a switch): each label range, gap and end of LINT goes where matiec
+    sends it."""
+    net = load_st("case.st", text=CASE_PROGRAM).network("prg")
+    py, na = fbd.Plc(net, engine="python"), fbd.Plc(net, engine="native")
+    body = program_function(na)
+    assert "switch" not in body and "icmp eq" not in body and "icmp slt" in body
+    for k, r in CASE_ROWS:
+        for plc in (py, na):
+            plc.write("prg.k", k)
+            plc.scan()
+        assert py.get("prg.r") == na.get("prg.r") == r, k
+
+
+def test_case_segments_cover_the_selectors_range_and_merge_neighbours():
+    from fbd.native.pou import case_segments
+    intervals = [(0, 0, 0), (1, 2, 1), (3, 9, 1), (20, 30, 0)]
+    assert case_segments(intervals, ["a", "b"], "else", -5, 25) == [
+        (-5, "else"), (0, "a"), (1, "b"), (10, "else"), (20, "a")]
+    assert case_segments(intervals, ["a", "b"], "else", 0, 3) == [(0, "a"), (1, "b")]
+    assert case_segments(intervals, ["a", "b"], "else", 40, 50) == [(40, "else")]

@@ -268,3 +268,41 @@ def test_checking_the_native_form_is_the_build_so_each_function_is_lowered_once(
     assert plc.engine == "native"
     # the program's, Counter's and Pair's: once each, for six instances
     assert sorted(made) == ['@"p0_m1"', '@"p0_m1.c1"', '@"p0_m1.p1"']
+
+
+TIMERS = """PROGRAM prg
+  VAR_INPUT go : BOOL; pt : TIME; END_VAR
+  VAR ton1 : TON; tof1 : TOF; tp1 : TP; END_VAR
+  ton1(IN := go, PT := pt);
+  tof1(IN := go, PT := pt);
+  tp1(IN := go, PT := pt);
+END_PROGRAM
+"""
+I64_MIN, I64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+@pytest.mark.parametrize("clock_start", [0.0, 9.2e9])   # now near 0 and near TIME's top
+def test_a_timers_elapsed_time_is_exact_for_every_start_and_now(clock_start):
+    """``now - START`` needs 65 bits (the debugger may set START to anything) and
+    is computed from a 64-bit difference and its overflow flag: the three timers
+    give the Python engine's values, slot by slot, at both ends of both ranges."""
+    net = load_st("timers.st", text=TIMERS).network("prg")
+    py = fbd.Plc(net, engine="python", clock_start=clock_start)
+    na = fbd.Plc(net, engine="native", clock_start=clock_start)
+    clock = round(clock_start * 1e9)
+    starts = [I64_MIN, I64_MIN + 1, -1, 0, 1, clock + 1, I64_MAX - 1, I64_MAX]
+    presets = [I64_MIN, -1, 0, 1, 10**18, I64_MAX]
+    scans = 0
+    for start in starts:
+        for pt in presets:
+            for go in (True, True, False, False, True):
+                for plc in (py, na):
+                    plc.write("prg.go", go)
+                    plc.write("prg.pt", f"T#{pt}ns")
+                    for timer in ("ton1", "tof1", "tp1"):
+                        plc.write(f"prg.{timer}.START", f"T#{start}ns")
+                    plc.scan()
+                scans += 1
+                for path in py.signals():
+                    assert same(py.get(path), na.get(path)), (start, pt, go, path)
+    assert scans == len(starts) * len(presets) * 5
