@@ -29,26 +29,32 @@ _OPERATOR_OF = {"ADD": "+", "SUB": "-"}
 _DATES = (t.Kind.TOD, t.Kind.DT, t.Kind.DATE)
 
 
-def untyped(e) -> bool:
+def untyped(e, typed_call=None) -> bool:
     """A literal without a type prefix, a call of TRUNC, or an expression or a
     function call of such only (``MAX(1, 3)``, ``SEL(g, 73, 1)``: a selector
-    does not count): its type comes from the context, as matiec types it."""
+    does not count): its type comes from the context, as matiec types it.
+    ``typed_call(name)`` says which functions give a type of their own whatever
+    their arguments (a conversion, a user FUNCTION: ``LINT_TO_DINT(FIND(...))``
+    is a DINT)."""
     cls = e.__class__
     if cls is A.Name:
         return False
     if cls is A.Literal:
         return e.type_name is None and e.kind in ("int", "real", "bool")
     if cls is A.Unary:
-        return untyped(e.operand)
+        return untyped(e.operand, typed_call)
     if cls is A.Binary:
-        return untyped(e.left) and untyped(e.right)
+        return untyped(e.left, typed_call) and untyped(e.right, typed_call)
     if cls is A.Call:
-        if e.name.upper() in RESULT_FROM_CONTEXT:
+        name = e.name.upper()
+        if name in RESULT_FROM_CONTEXT:
             return True
-        selector = SELECTOR.get(e.name.upper())
+        if typed_call is not None and typed_call(name):
+            return False
+        selector = SELECTOR.get(name)
         values = [a for k, a in enumerate(e.args)
                   if not (selector and (a.name.upper() == selector if a.name else k == 0))]
-        return bool(values) and all(not a.output and untyped(a.value) for a in values)
+        return bool(values) and all(not a.output and untyped(a.value, typed_call) for a in values)
     return False
 
 
@@ -117,6 +123,20 @@ def enable_args(args):
 
 
 class CallCompiler:
+    def untyped(self, e) -> bool:
+        """:func:`untyped`, knowing this unit's functions."""
+        return untyped(e, self.typed_call)
+
+    def typed_call(self, name: str) -> bool:
+        """A user FUNCTION, or a library function whose result type is not one of
+        its inputs' (a conversion such as LINT_TO_DINT, LEN of a STRING)."""
+        if self.ctx.pou_info(name, None, None) is not None:
+            return True
+        cls, bound = self.ctx.library_function(name)
+        if cls is None:
+            return False
+        return any(not isinstance(p.type, str) or p.type in bound for p in cls.outputs)
+
     # -- calls -----------------------------------------------------------------
     def call(self, e: A.Call, expected):
         code, tp = self.function_call(e, e.name, e.args, expected)
@@ -235,7 +255,7 @@ class CallCompiler:
                                     f"{', '.join(p.name for p in ports)})")
         bound = dict(bound)
         codes, given_types = {}, {}
-        order = sorted(ports, key=lambda p: untyped(given[p.name.upper()].value)
+        order = sorted(ports, key=lambda p: self.untyped(given[p.name.upper()].value)
                        if p.name.upper() in given else True)
         for p in order:
             arg = given.get(p.name.upper())
@@ -244,10 +264,10 @@ class CallCompiler:
                     self.fail(node, f"{name}: input {p.name} is not given")
                 continue
             want = bound.get(p.type) if isinstance(p.type, str) else p.type
-            if want is None and isinstance(p.type, str) and untyped(arg.value) and \
+            if want is None and isinstance(p.type, str) and self.untyped(arg.value) and \
                     expected is not None and _is_result_var(cls, p.type):
                 want = expected
-            if want is None and isinstance(p.type, str) and untyped(arg.value) and \
+            if want is None and isinstance(p.type, str) and self.untyped(arg.value) and \
                     not _is_result_var(cls, p.type):
                 want = first_overload([given[q.name.upper()].value for q in ports
                                        if q.type == p.type and q.name.upper() in given],

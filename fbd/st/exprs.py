@@ -207,21 +207,21 @@ class ExprCompiler(CallCompiler):
     def operands(self, e: A.Binary, expected):
         """Both sides, the untyped one compiled in the other's type."""
         if expected is None or e.op in _CMP:
-            guess = context_free_type(e) if untyped(e.left) and untyped(e.right) else None
+            guess = context_free_type(e) if self.untyped(e.left) and self.untyped(e.right) else None
             if guess is not None:
                 return self.expr(e.left, guess), self.expr(e.right, guess)
-        if untyped(e.left) and not untyped(e.right):
+        if self.untyped(e.left) and not self.untyped(e.right):
             right = self.expr(e.right, None)
             left = self.expr(e.left, right[1])
         else:
-            left = self.expr(e.left, None if untyped(e.left) and e.op in _CMP else
-                             (expected if untyped(e.left) else None))
+            left = self.expr(e.left, None if self.untyped(e.left) and e.op in _CMP else
+                             (expected if self.untyped(e.left) else None))
             right = self.expr(e.right, left[1])
         return left, right
 
     def binary(self, e: A.Binary, expected):
         op = e.op
-        if op in ("AND", "OR") and not untyped(e):
+        if op in ("AND", "OR") and not self.untyped(e):
             return self.logical(e, expected)
         if op == "**":    # the exponent's type is its own: REAL ** 2 is EXPT(REAL, 2)
             (a, ta), (b, tb) = self.expr(e.left, expected), self.expr(e.right, None)
@@ -252,7 +252,7 @@ class ExprCompiler(CallCompiler):
 
     def logical(self, e: A.Binary, expected):
         """AND / OR: short-circuit (C's && and ||) when the right side needs statements."""
-        if untyped(e.left):   # `16#30 OR b`: the literal takes b's type (it needs no statements)
+        if self.untyped(e.left):   # `16#30 OR b`: the literal takes b's type (it needs no statements)
             mark_right = self.mark()
             right = self.expr(e.right, None)
             pre = self.take(mark_right)

@@ -90,6 +90,29 @@ def test_a_selection_of_untyped_literals_takes_its_type_from_the_context_not_fro
     assert scans.rows(SELECTIONS_OF_LITERALS, ["u", "v", "w"], 1, program="prg") == "1,0,73,232,7"
 
 
+TYPED_CALLS_OF_CONTEXT_TYPED_FUNCTIONS = """
+FUNCTION f : DINT
+VAR_INPUT x : LINT; END_VAR
+f := LINT_TO_DINT(x) * 2;
+END_FUNCTION
+PROGRAM prg
+VAR a, b, c, e : BOOL; s : STRING := 'Hello'; r : REAL := 2.5; END_VAR
+a := (LINT_TO_DINT(FIND('Hello', s))) >= ((-100));
+b := f(FIND('Hello', s)) >= -100;
+c := -100 < f(TRUNC(r));
+e := LEN(s) > -1;
+END_PROGRAM
+"""
+
+
+def test_a_conversion_or_a_user_function_of_a_find_or_trunc_has_its_own_type_beside_a_literal():
+    # found by the fidelity campaign: LINT_TO_DINT(FIND(...)) was taken for an untyped
+    # call (FIND's type comes from the context), so -100 beside it was a LINT and the
+    # comparison of a DINT with it refused; matiec: TRUE, TRUE, TRUE, TRUE
+    assert scans.rows(TYPED_CALLS_OF_CONTEXT_TYPED_FUNCTIONS, ["a", "b", "c", "e"], 1,
+                      program="prg") == "1,0,TRUE,TRUE,TRUE,TRUE"
+
+
 TRUNC_IN_COMPARISON_FUNCTIONS = """
 PROGRAM prg
 VAR r : REAL := 300.5; a, b, c, d, e, f, g : BOOL; END_VAR
