@@ -97,3 +97,64 @@ def test_a_result_marshal_cannot_carry_is_computed_here_instead():
     items = list(range(forkmap.MIN_ITEMS))
     results = map_in_two(Boxed, items)
     assert [box.x for box in results] == items
+
+
+def _stream(fn, items) -> list:
+    with forkmap.Stream(fn) as stream:
+        for x in items:
+            stream.put(x)
+        return stream.results()
+
+
+def _no_child_left() -> bool:
+    try:
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+def test_a_stream_hands_items_to_a_child_once_it_is_long_enough_and_keeps_their_order():
+    items = list(range(12))
+    results = _stream(_pid_and_code, items)
+    if threading.active_count() > 1:
+        pytest.skip("another Python thread runs in this test process: Stream does not fork")
+    pids = [pid for pid, _ in results]
+    # the items before the fork are computed here; the first after it is the child's
+    assert pids[:forkmap.STREAM_FORK_AT - 1] == [PARENT] * (forkmap.STREAM_FORK_AT - 1)
+    assert pids[forkmap.STREAM_FORK_AT - 1] != PARENT
+    for x, (_pid, code) in zip(items, results):
+        ns = {}
+        exec(code, ns)
+        assert ns["y"] == x * 2
+    assert _no_child_left()
+
+
+def test_a_short_stream_and_the_off_switch_stay_in_this_process(monkeypatch):
+    assert {pid for pid, _ in _stream(_pid_and_code, [1])} == {PARENT}
+    monkeypatch.setenv("FBD_COMPILE_JOBS", "1")
+    assert {pid for pid, _ in _stream(_pid_and_code, range(12))} == {PARENT}
+
+
+def test_items_and_results_larger_than_a_pipe_holds_pass_both_ways():
+    # 3 MB each way: each side must read while the other writes, or both wait forever
+    items = [chr(65 + k) * (3 << 20) for k in range(5)]
+    assert _stream(str.lower, items) == [x.lower() for x in items]
+    assert _no_child_left()
+
+
+def test_items_a_dead_child_held_are_computed_here():
+    assert _stream(_child_dies, list(range(12))) == list(range(12))
+    assert _no_child_left()
+
+
+@pytest.mark.parametrize("fn, says", [(_fails_on_last, f"item {forkmap.MIN_ITEMS - 1} is bad"),
+                                      (_fails_on_first, "item 0 is bad")])
+def test_an_error_in_a_stream_is_raised_here_and_ends_the_child(fn, says):
+    with pytest.raises(ValueError, match=says):
+        _stream(fn, range(forkmap.MIN_ITEMS))
+    assert _no_child_left()
+
+
+def test_a_stream_result_marshal_cannot_carry_is_computed_here_instead():
+    assert [box.x for box in _stream(Boxed, range(12))] == list(range(12))

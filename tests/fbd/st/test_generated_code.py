@@ -8,7 +8,9 @@ the POU's function by values gives (the interpreter runs that one); and a
 long body cut into functions of a few statements each runs as it did whole,
 a RETURN in one part ending the scan's call."""
 
+import os
 import re
+import threading
 
 import pytest
 
@@ -173,6 +175,24 @@ def test_a_body_cut_into_parts_gives_matiecs_rows_scan_by_scan_as_it_did_whole(m
                cycle_ms=20, engine="python")
     assert got == expected(LONG_BODY_ROWS)
     assert made == ([] if whole else [-(-11 // part)])
+
+
+def test_a_body_compiled_partly_in_a_forked_child_gives_matiecs_rows(monkeypatch, tmp_path):
+    from fbd.compiler import compileruns
+    parent, compile_run = os.getpid(), compileruns._compile_run
+
+    def compile_noting_where(run):
+        (tmp_path / ("parent" if os.getpid() == parent else "child")).touch()
+        return compile_run(run)
+
+    monkeypatch.setattr(pyemit, "PART_STATEMENTS", 2)
+    monkeypatch.setattr(compileruns, "COMPILE_BYTES", 1)     # a run per part: 6 runs
+    monkeypatch.setattr(compileruns, "_compile_run", compile_noting_where)
+    got = rows(LONG_BODY, ["a", "b", "c", "r", "stop"], 8, {5: {"k": -2}}, program="prg",
+               cycle_ms=20, engine="python")
+    assert got == expected(LONG_BODY_ROWS)
+    if threading.active_count() == 1:
+        assert (tmp_path / "child").exists() and (tmp_path / "parent").exists()
 
 
 def test_a_body_with_a_loop_stays_one_function(monkeypatch):
