@@ -162,6 +162,7 @@ class Stream:
         self._count = 0
         self._sent: dict = {}          # item number -> item, until its result is back
         self._pid = None
+        self._forked = False           # once: a child that failed is not replaced
         self._tasks = self._answers = -1
         self._inbox = bytearray()      # what the child sent, not yet read as results
 
@@ -176,7 +177,7 @@ class Stream:
     def put(self, item) -> None:
         k = self._count
         self._count += 1
-        if self._pid is None and _may_fork(self._count, STREAM_FORK_AT):
+        if not self._forked and _may_fork(self._count, STREAM_FORK_AT):
             self._start()
         if self._pid is not None:
             self._take_results(self._pull())
@@ -195,7 +196,7 @@ class Stream:
         if self._pid is not None:
             self._send(b"")             # no more items: the child leaves once it has sent all
             while self._pid is not None and self._sent:
-                select.select([self._answers], [], [])
+                _wait_for(self._answers, select.POLLIN)
                 self._take_results(self._pull())
             self._end(kill=False)
         results = self._results
@@ -206,6 +207,7 @@ class Stream:
         answers_read, answers_write = os.pipe()
         for fd in (tasks_write, answers_write):
             _widen(fd)
+        self._forked = True
         pid = _fork()
         if pid == 0:
             os.close(tasks_write)
@@ -226,8 +228,8 @@ class Stream:
                 try:
                     data = data[os.write(self._tasks, data):]
                 except BlockingIOError:
-                    readable, _w, _x = select.select([self._answers], [self._tasks], [])
-                    if readable and not self._pull():
+                    if (_wait_for(self._answers, select.POLLIN, self._tasks)
+                            and not self._pull()):
                         raise BrokenPipeError from None
         except OSError:
             self._end(kill=True)
@@ -292,6 +294,16 @@ def _serve(fn, tasks: int, answers: int) -> None:
         status = 0
     finally:
         os._exit(status)
+
+
+def _wait_for(fd: int, events: int, writable: int | None = None) -> bool:
+    """Wait until ``fd`` has ``events`` (or until ``writable`` can be written, if
+    given); whether ``fd`` is ready (or closed at the other end)."""
+    poll = select.poll()
+    poll.register(fd, events)
+    if writable is not None:
+        poll.register(writable, select.POLLOUT)
+    return any(ready == fd for ready, _events in poll.poll())
 
 
 def _send(fd: int, frame: bytes) -> None:

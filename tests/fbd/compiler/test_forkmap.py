@@ -143,9 +143,12 @@ def test_items_and_results_larger_than_a_pipe_holds_pass_both_ways():
     assert _no_child_left()
 
 
-def test_items_a_dead_child_held_are_computed_here():
+def test_items_a_dead_child_held_are_computed_here_and_it_is_not_replaced(monkeypatch):
+    forks = []
+    fork = forkmap._fork
+    monkeypatch.setattr(forkmap, "_fork", lambda: forks.append(1) or fork())
     assert _stream(_child_dies, list(range(12))) == list(range(12))
-    assert _no_child_left()
+    assert _no_child_left() and len(forks) <= 1
 
 
 @pytest.mark.parametrize("fn, says", [(_fails_on_last, f"item {forkmap.MIN_ITEMS - 1} is bad"),
