@@ -46,22 +46,23 @@ _TICKET = 2           # bytes per item number in the queue
 _QUEUE_BYTES = 4096   # what a pipe holds on any POSIX system without a reader
 
 
-_in_child = False     # True in a forked child: it forks no child of its own
+_sharing = False      # True in a forked child, and in its parent while they share a
+                      # map: either core is taken, so no further child is forked
 
 
 def _may_fork(n_items: int, at_least: int = MIN_ITEMS) -> bool:
-    return (n_items >= at_least and hasattr(os, "fork") and not _in_child
+    return (n_items >= at_least and hasattr(os, "fork") and not _sharing
             and os.environ.get("FBD_COMPILE_JOBS", "") != "1"
             and threading.active_count() == 1)
 
 
 def _fork() -> int:
-    global _in_child
+    global _sharing
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # see the module's docstring
         pid = os.fork()
     if pid == 0:
-        _in_child = True
+        _sharing = True
     return pid
 
 
@@ -95,6 +96,7 @@ def _take(queue: int, fn, items: list, batch: int) -> list:
 def map_in_two(fn, items: list) -> list:
     """``[fn(x) for x in items]``, part of it computed in a forked child.
     ``fn``'s results must be marshal-able (code objects, strings, numbers, tuples)."""
+    global _sharing
     if not _may_fork(len(items)):
         return [fn(x) for x in items]
     batch = -(-len(items) * _TICKET // _QUEUE_BYTES)   # items per ticket: 1 below 2,048
@@ -117,7 +119,11 @@ def map_in_two(fn, items: list) -> list:
     pipe = os.fdopen(read_end, "rb")
     ok = False
     try:
-        mine = _take(queue, fn, items, batch)
+        _sharing = True
+        try:
+            mine = _take(queue, fn, items, batch)
+        finally:
+            _sharing = False
         data = pipe.read()
         ok = True
     except Exception:  # noqa: BLE001 - redone below, where a plain map raises it

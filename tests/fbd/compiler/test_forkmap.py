@@ -161,3 +161,13 @@ def test_an_error_in_a_stream_is_raised_here_and_ends_the_child(fn, says):
 
 def test_a_stream_result_marshal_cannot_carry_is_computed_here_instead():
     assert [box.x for box in _stream(Boxed, range(12))] == list(range(12))
+
+
+def _stream_pids(x):
+    return os.getpid(), tuple(sorted({pid for pid, _ in _stream(_pid_and_code, range(12))}))
+
+
+def test_a_stream_inside_a_shared_map_forks_no_third_process():
+    for pid, stream_pids in map_in_two(_stream_pids, list(range(forkmap.MIN_ITEMS))):
+        assert stream_pids == (pid,)
+    assert _no_child_left()
