@@ -28,7 +28,12 @@ Python, compiled run by run as it is written): this process makes the items
 and hands each to the child unless the child already has :data:`AHEAD`
 waiting, then computes it itself, so the two share the work however their
 speeds compare; the child is forked once :data:`STREAM_FORK_AT` items are
-made (a short stream is not worth a fork).
+made (a short stream is not worth a fork), and only where a core is free
+(:func:`core_free`, as ``make -l`` decides): on a machine whose cores are
+busy with other work the child gets no time of its own, and its page copies
+and the two processes' sharing of the caches cost a tenth to a quarter more
+CPU for no shorter wall (docs/performance.md). ``FBD_COMPILE_JOBS=2`` forks
+whatever the load.
 """
 
 from __future__ import annotations
@@ -54,6 +59,22 @@ def _may_fork(n_items: int, at_least: int = MIN_ITEMS) -> bool:
     return (n_items >= at_least and hasattr(os, "fork") and not _sharing
             and os.environ.get("FBD_COMPILE_JOBS", "") != "1"
             and threading.active_count() == 1)
+
+
+def core_free() -> bool:
+    """Whether the machine has a core idle beside this process: its load average
+    of the last minute (this process counted) is under the cores it may run
+    on, less half a core."""
+    if os.environ.get("FBD_COMPILE_JOBS", "") == "2":
+        return True
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:
+        cores = os.cpu_count() or 1
+    try:
+        return os.getloadavg()[0] < cores - 0.5
+    except (AttributeError, OSError):
+        return True
 
 
 def _fork() -> int:
@@ -183,7 +204,7 @@ class Stream:
     def put(self, item) -> None:
         k = self._count
         self._count += 1
-        if not self._forked and _may_fork(self._count, STREAM_FORK_AT):
+        if not self._forked and _may_fork(self._count, STREAM_FORK_AT) and core_free():
             self._start()
         if self._pid is not None:
             self._take_results(self._pull())

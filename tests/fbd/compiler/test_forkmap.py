@@ -12,6 +12,12 @@ from fbd.compiler.forkmap import map_in_two
 PARENT = os.getpid()
 
 
+@pytest.fixture(autouse=True)
+def _fork_whatever_the_load(monkeypatch):
+    """A stream forks only where a core is free: these tests fork on a busy machine too."""
+    monkeypatch.setenv("FBD_COMPILE_JOBS", "2")
+
+
 def _pid_and_code(x):
     return os.getpid(), compile(f"y = {x} * 2", "<test>", "exec")
 
@@ -171,3 +177,19 @@ def test_a_stream_inside_a_shared_map_forks_no_third_process():
     for pid, stream_pids in map_in_two(_stream_pids, list(range(forkmap.MIN_ITEMS))):
         assert stream_pids == (pid,)
     assert _no_child_left()
+
+
+def test_a_stream_stays_in_this_process_where_no_core_is_free(monkeypatch):
+    monkeypatch.setattr(forkmap, "core_free", lambda: False)
+    assert {pid for pid, _ in _stream(_pid_and_code, range(12))} == {PARENT}
+
+
+def test_a_core_is_free_while_the_load_leaves_one_beside_this_process(monkeypatch):
+    monkeypatch.delenv("FBD_COMPILE_JOBS")
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.4, 0.0, 0.0))
+    assert forkmap.core_free()
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.6, 0.0, 0.0))
+    assert not forkmap.core_free()
+    monkeypatch.setenv("FBD_COMPILE_JOBS", "2")     # whatever the load
+    assert forkmap.core_free()

@@ -188,6 +188,7 @@ def test_a_body_compiled_partly_in_a_forked_child_gives_matiecs_rows(monkeypatch
     monkeypatch.setattr(pyemit, "PART_STATEMENTS", 2)
     monkeypatch.setattr(compileruns, "COMPILE_BYTES", 1)     # a run per part: 6 runs
     monkeypatch.setattr(compileruns, "_compile_run", compile_noting_where)
+    monkeypatch.setenv("FBD_COMPILE_JOBS", "2")     # fork whatever the machine's load
     got = rows(LONG_BODY, ["a", "b", "c", "r", "stop"], 8, {5: {"k": -2}}, program="prg",
                cycle_ms=20, engine="python")
     assert got == expected(LONG_BODY_ROWS)
