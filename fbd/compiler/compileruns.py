@@ -8,9 +8,10 @@ code at the lines its functions have in the whole text (tracebacks and
 :meth:`fbd.compiler.pycode.ScanProgram.block_at` read them).
 
 :class:`FunctionRuns` takes the functions as they are written and hands each
-run, once full, to a :class:`~.forkmap.Stream`: a forked child compiles runs
-while this process writes the next ones (writing a long ST body's Python and
-compiling it cost about the same, so the two halve the wall time).
+run, once full, to a :class:`~.forkmap.Stream`: where a core is free, a forked
+child compiles runs while this process writes the next ones (writing a long ST
+body's Python and compiling it cost about the same, so the wall is nearly
+halved).
 """
 
 from __future__ import annotations

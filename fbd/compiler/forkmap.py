@@ -167,7 +167,7 @@ def map_in_two(fn, items: list) -> list:
 
 
 #: items the child may hold at once (one computing, one waiting): the rest are
-#: computed here, and what is left at the end waits for one item at most
+#: computed here, and at the end this process waits for these at most
 AHEAD = 2
 #: items made before the child is forked
 STREAM_FORK_AT = 2

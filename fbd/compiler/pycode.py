@@ -385,8 +385,8 @@ class ScanProgram:
 
     def _chunk_code(self, c: int) -> tuple:
         """The chunk's function's text, and the code of its ST functions and its own.
-        The ST functions are compiled as they are written, partly in a forked
-        child (:class:`.FunctionRuns`), and their text is not kept (the
+        The ST functions are compiled as they are written, where a core is free
+        partly in a forked child (:class:`.FunctionRuns`); their text is not kept (the
         program's Python, 23 MB for 100,000 ST statements): :meth:`source`
         writes it again."""
         filename = f"<fbd {self.name}>"
