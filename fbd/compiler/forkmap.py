@@ -62,19 +62,33 @@ def _may_fork(n_items: int, at_least: int = MIN_ITEMS) -> bool:
 
 
 def core_free() -> bool:
-    """Whether the machine has a core idle beside this process: its load average
-    of the last minute (this process counted) is under the cores it may run
-    on, less half a core."""
+    """Whether the machine has a core idle beside this process: fewer tasks
+    runnable now than the cores it may run on (this process counted), and the
+    load average of the last minute under them less half a core (the average
+    alone lags: a build started a second ago is not in it yet)."""
     if os.environ.get("FBD_COMPILE_JOBS", "") == "2":
         return True
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:
         cores = os.cpu_count() or 1
+    average, running = _load()
+    return average < cores - 0.5 and (running is None or running < cores)
+
+
+def _load() -> tuple[float, int | None]:
+    """The load average of the last minute and the tasks runnable now (None where
+    the system does not say; 0.0 where it gives no average)."""
     try:
-        return os.getloadavg()[0] < cores - 0.5
+        with open("/proc/loadavg") as f:
+            fields = f.read().split()
+        return float(fields[0]), int(fields[3].split("/")[0])
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.getloadavg()[0], None
     except (AttributeError, OSError):
-        return True
+        return 0.0, None
 
 
 def _fork() -> int:

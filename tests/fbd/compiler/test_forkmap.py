@@ -184,12 +184,20 @@ def test_a_stream_stays_in_this_process_where_no_core_is_free(monkeypatch):
     assert {pid for pid, _ in _stream(_pid_and_code, range(12))} == {PARENT}
 
 
-def test_a_core_is_free_while_the_load_leaves_one_beside_this_process(monkeypatch):
+@pytest.mark.parametrize("average, running, free", [
+    (1.4, 1, True), (1.6, 1, False),       # the last minute's load leaves no core
+    (1.4, 2, False),                       # another task runs now (not yet in the average)
+    (0.2, None, True)])                    # a system that does not say what runs now
+def test_a_core_is_free_while_the_load_leaves_one_beside_this_process(monkeypatch, average,
+                                                                      running, free):
     monkeypatch.delenv("FBD_COMPILE_JOBS")
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
-    monkeypatch.setattr(os, "getloadavg", lambda: (1.4, 0.0, 0.0))
-    assert forkmap.core_free()
-    monkeypatch.setattr(os, "getloadavg", lambda: (1.6, 0.0, 0.0))
-    assert not forkmap.core_free()
+    monkeypatch.setattr(forkmap, "_load", lambda: (average, running))
+    assert forkmap.core_free() is free
     monkeypatch.setenv("FBD_COMPILE_JOBS", "2")     # whatever the load
     assert forkmap.core_free()
+
+
+def test_the_load_is_read_as_the_system_gives_it():
+    average, running = forkmap._load()
+    assert average >= 0.0 and (running is None or running >= 1)      # this process runs
