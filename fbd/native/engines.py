@@ -50,10 +50,12 @@ def check_engine(engine: str) -> str:
     return engine
 
 
-def decide(flat, engine: str = "auto", *, clock_from_zero: bool = True):
+def decide(flat, engine: str = "auto", *, clock_from_zero: bool = True, ahead: bool = False):
     """``(engine, reason, native program or None)`` for a flat program; the
-    native program is checked but not compiled yet. Raises FbdError (or
-    :class:`~fbd.native.NotNative`) when ``engine="native"`` cannot be had."""
+    native program is checked but not compiled yet (``ahead``: its build
+    follows, whose LLVM work may start while it is checked, see
+    :mod:`fbd.native.apart`). Raises FbdError (or :class:`~fbd.native.NotNative`)
+    when ``engine="native"`` cannot be had."""
     from . import NativeProgram, NotNative, unavailable_reason
     check_engine(engine)
     if engine == "python":
@@ -73,7 +75,7 @@ def decide(flat, engine: str = "auto", *, clock_from_zero: bool = True):
         return "python", (f"{n} block{'s' if n != 1 else ''}, fewer than {AUTO_MIN_BLOCKS}: "
                           f"compiling to machine code would cost more than it saves"), None
     try:
-        native = NativeProgram(flat, build=False)
+        native = NativeProgram(flat, build=False, ahead=ahead)
     except NotNative as e:
         if engine == "native":
             raise
@@ -93,7 +95,8 @@ def build_program(program, engine: str = "auto", dump: str | None = None, *,
     # an ST POU is one block however long: its statements count (a full collection
     # over a loaded program of 100,000 statements took 2 s of its native build)
     with quiet_gc(scan_weight(flat)):
-        chosen, reason, native = decide(flat, engine, clock_from_zero=clock_from_zero)
+        chosen, reason, native = decide(flat, engine, clock_from_zero=clock_from_zero,
+                                        ahead=True)
         if chosen == "native":
             native.dump_path = dump if dump is not None else native.dump_path
             return native.build(), reason
