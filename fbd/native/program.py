@@ -34,6 +34,7 @@ from . import apart, regions
 from .entry import DECLARATIONS as ENTRY_DECLARATIONS
 from .entry import builtin, entry_source, python_api
 from .lower import DECLARATIONS, TRAP_REASONS, NoNativeForm, slot_kind
+from .objcache import ObjectCache, target_salt
 from .regions import DECLARATIONS as POU_DECLARATIONS
 from .stores import raw_bits, store_kind
 from .table import AGGREGATE, KIND_CODES, STORE, NativeTable
@@ -208,12 +209,15 @@ class NativeProgram:
         return self
 
     def _code_generator(self) -> None:
-        """LLVM and the target machine that emits object files (made before a child
-        that uses them is forked)."""
+        """LLVM, the target machine that emits object files and the cache of what it
+        made (made before the thread that compiles ahead uses them)."""
         if getattr(self, "_emit_tm", None) is None:
-            self._llvm = _llvm()
-            self._emit_tm = self._llvm.Target.from_default_triple().create_target_machine(
+            llvm = self._llvm = _llvm()
+            self._emit_tm = llvm.Target.from_default_triple().create_target_machine(
                 opt=0, codemodel="jitdefault")
+            # the default target machine: the host's triple, a generic CPU
+            self._object_cache = ObjectCache(target_salt(llvm, self._emit_tm, "", "",
+                                                         "opt=0 codemodel=jitdefault"))
 
     def _cancel_ahead(self) -> None:
         ahead, self._procedures.ahead = self._procedures.ahead, None
@@ -477,12 +481,26 @@ class NativeProgram:
         """One chunk's IR, its machine code (object files: the chunk's and those of
         the parts compiled apart) and its procedures' fault sites, in either process."""
         src, compiled, objects = self._chunk_with_procedures(c, self._chunk_names[c], c + 1)
-        module = self._llvm.parse_assembly(DECLARATIONS + "\n" + POU_DECLARATIONS + "\n"
-                                           + compiled)
-        if self._optimize_next:
-            self._optimize(module, self._procedure_lines <= apart.FULL_OPTIMISE_LINES)
-        objects.append(self._emit_tm.emit_object(module))
+        whole = self._procedure_lines <= apart.FULL_OPTIMISE_LINES if self._optimize_next \
+            else None
+        objects.append(self._object_of(
+            DECLARATIONS + "\n" + POU_DECLARATIONS + "\n" + compiled, whole))
         return src, objects, self._sites_made
+
+    def _object_of(self, text: str, whole: bool | None) -> bytes:
+        """The object file of a module's IR ``text`` through :meth:`_optimize`
+        (``whole``; None: no optimiser), from the machine-code cache on disk
+        (:mod:`.objcache`) where a build made it before."""
+        key = f"; optimised: {whole}\n{text}"
+        obj = self._object_cache.get(key)
+        if obj is None:
+            module = self._llvm.parse_assembly(text)
+            if whole is not None:
+                self._optimize(module, whole)
+            obj = self._emit_tm.emit_object(module)
+            module.close()
+            self._object_cache.put(key, obj)
+        return obj
 
     def _chunk_with_procedures(self, c: int, fname: str, number: int) -> tuple[list, str, list]:
         """The chunk's function, after the functions of its procedure blocks: the IR
@@ -516,12 +534,9 @@ class NativeProgram:
     def _group_object(self, module, k: int) -> bytes:
         """The object file of group ``k`` of ``module``'s functions (:mod:`.apart`),
         in this process or a forked child."""
-        part = self._llvm.parse_assembly("\n".join([DECLARATIONS, POU_DECLARATIONS,
-                                                    module.group_source(k)]))
-        self._optimize(part, whole=False)    # a group is past FULL_OPTIMISE_LINES
-        obj = self._emit_tm.emit_object(part)
-        part.close()
-        return obj
+        # a group is past FULL_OPTIMISE_LINES: not the whole -O2 pipeline
+        return self._object_of("\n".join([DECLARATIONS, POU_DECLARATIONS,
+                                          module.group_source(k)]), whole=False)
 
     def _add_objects(self, objects: list[bytes]) -> None:
         for obj in objects:
