@@ -61,7 +61,7 @@ class Groups:
         self.starts: list[int] = [0]    # where each group starts in defs (the last one open)
         self._open_lines = 0
         self.objects: dict[int, bytes] = {}     # group -> its object file, compiled ahead
-        self.shipped: set[int] = set()          # the groups a child was given
+        self.shipped: set[int] = set()          # the groups handed to the thread
         self.ahead: CompileAhead | None = None
 
     def declare(self, name: str, params: list[str]) -> None:
@@ -109,17 +109,12 @@ class CompileAhead:
     runs beside the lowering's Python and never beside other LLVM work.
     ``compile_group(module, k)`` makes group ``k``'s object file."""
 
-    #: the GIL's switch interval while the thread runs (s): it takes the GIL back
-    #: after each LLVM call, which at Python's 5 ms would idle it most of the time
-    SWITCH_INTERVAL = 0.0002
-
     def __init__(self, compile_group):
         self.compile_group = compile_group
         self.modules: list = []
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._stop = False
-        self._interval = None
 
     def add(self, module: Groups) -> None:
         self.modules.append(module)
@@ -130,8 +125,7 @@ class CompileAhead:
         if os.environ.get("FBD_COMPILE_JOBS", "") == "1":
             return
         if self._thread is None:
-            self._interval = sys.getswitchinterval()
-            sys.setswitchinterval(self.SWITCH_INTERVAL)
+            _quick_switches(True)
             self._thread = threading.Thread(target=self._run, name="fbd-llvm", daemon=True)
             self._thread.start()
         for k in range(len(module.starts) - 1):
@@ -165,12 +159,34 @@ class CompileAhead:
             self._queue.put(None)
             self._thread.join()
             self._thread = None
-            sys.setswitchinterval(self._interval)
+            _quick_switches(False)
         for module in self.modules:
             module.ahead = None
             if self._stop or not module.apart():
                 module.objects.clear()
         self.modules = []
+
+
+#: the GIL's switch interval while a thread compiles ahead (s): it takes the GIL
+#: back after each LLVM call, which at Python's 5 ms would idle it most of the time
+SWITCH_INTERVAL = 0.0002
+_switching = {"threads": 0, "interval": 0.0}
+_switching_lock = threading.Lock()
+
+
+def _quick_switches(on: bool) -> None:
+    """Shorten the switch interval while any thread compiles ahead (builds in
+    several threads at once: the first one sets it, the last one restores it)."""
+    with _switching_lock:
+        if on:
+            if _switching["threads"] == 0:
+                _switching["interval"] = sys.getswitchinterval()
+                sys.setswitchinterval(SWITCH_INTERVAL)
+            _switching["threads"] += 1
+        else:
+            _switching["threads"] -= 1
+            if _switching["threads"] == 0:
+                sys.setswitchinterval(_switching["interval"])
 
 
 __all__ = ["CompileAhead", "Groups", "FULL_OPTIMISE_LINES", "GROUP_LINES"]

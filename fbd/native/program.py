@@ -164,9 +164,18 @@ class NativeProgram:
             self._procedures.ahead = apart.CompileAhead(self._group_object)
         try:
             reasons.update(self._procedures.reasons(CHUNK))
+            self._check_blocks(templates, reasons)
         except BaseException:
-            self._cancel_ahead()
+            self._cancel_ahead()        # no build follows
             raise
+        self._engine = None
+        if build:
+            self.build()
+
+    def _check_blocks(self, templates, reasons: dict) -> None:
+        """Raise NotNative if a block or signal has no native form (``reasons``,
+        with the procedures' already)."""
+        flat = self.flat
         # the batch engine checks with its own templates, which it then keeps
         self._templates = templates if templates is not None else Templates(flat)
         for leaf in flat.leaves:
@@ -181,11 +190,7 @@ class NativeProgram:
             except NoNativeForm as e:
                 reasons.setdefault(leaf.block.name, str(e))
         if reasons:
-            self._cancel_ahead()
             raise NotNative(self.name, reasons)
-        self._engine = None
-        if build:
-            self.build()
 
     def build(self) -> "NativeProgram":
         """Generate the IR and compile it (done by the constructor unless ``build=False``:
