@@ -44,6 +44,24 @@ def scan_weight(flat) -> int:
     return weight
 
 
+def build_size(flat) -> int:
+    """How big a build is, for the collector's pause (:func:`quiet_gc`): its blocks,
+    and the lines of each ST, IL or SFC source its POUs are in (the measure the
+    load pauses it by). Not :func:`scan_weight`, whose census of every FB type
+    a program inside a POU instantiates was 0.023 s of a 10,000-line program's
+    native build, spent on the collector's question alone where the engine is
+    named."""
+    size, sources = len(flat.leaves), set()
+    for leaf in flat.leaves:
+        procedure = leaf.block.procedure
+        if procedure is not None:
+            text = procedure.info.st_source
+            if id(text) not in sources:
+                sources.add(id(text))
+                size += text.count("\n")
+    return size
+
+
 def check_engine(engine: str) -> str:
     if engine not in ENGINES:
         raise FbdError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
@@ -92,9 +110,9 @@ def build_program(program, engine: str = "auto", dump: str | None = None, *,
         raise TypeError(f"expected a Network, got {type(program).__name__}")
     with quiet_gc(count_instances(program)):
         flat = _flatten(program)
-    # an ST POU is one block however long: its statements count (a full collection
+    # an ST POU is one block however long: its source's lines count (a full collection
     # over a loaded program of 100,000 statements took 2 s of its native build)
-    with quiet_gc(scan_weight(flat)):
+    with quiet_gc(build_size(flat)):
         chosen, reason, native = decide(flat, engine, clock_from_zero=clock_from_zero,
                                         ahead=True)
         if chosen == "native":
