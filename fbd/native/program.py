@@ -484,7 +484,7 @@ class NativeProgram:
 
     def _compile_chunk(self, c: int) -> tuple[list, list[bytes], list]:
         """One chunk's IR, its machine code (object files: the chunk's and those of
-        the parts compiled apart) and its procedures' fault sites, in either process."""
+        the groups compiled apart) and its procedures' fault sites, in either process."""
         src, compiled, objects = self._chunk_with_procedures(c, self._chunk_names[c], c + 1)
         whole = self._procedure_lines <= apart.FULL_OPTIMISE_LINES if self._optimize_next \
             else None
@@ -538,7 +538,7 @@ class NativeProgram:
 
     def _group_object(self, module, k: int) -> bytes:
         """The object file of group ``k`` of ``module``'s functions (:mod:`.apart`),
-        in this process or a forked child."""
+        in the main thread or the one compiling ahead."""
         # a group is past FULL_OPTIMISE_LINES: not the whole -O2 pipeline
         return self._object_of("\n".join([DECLARATIONS, POU_DECLARATIONS,
                                           module.group_source(k)]), whole=False)
