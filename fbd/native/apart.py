@@ -27,7 +27,8 @@ compiles the last group itself. ``FBD_COMPILE_JOBS=1`` keeps it all in this
 thread: the same bytes. A thread, not a forked process: the fork's
 copy-on-write faults on the pages the lowering then writes cost more than the
 LLVM work it took over (a 10,000-line program: 0.15-0.2 s of CPU), and a
-fresh process pays 0.06 s to start and the IR's way through a pipe.
+fresh process's start (Python, llvmlite's import) cost more than the GIL's
+hand-offs (docs/performance.md).
 """
 
 from __future__ import annotations
