@@ -23,8 +23,10 @@ GIL: on two cores they run at once. Where the build follows the lowering
 thread as it closes, from :data:`AHEAD_LINES` on, before the module is known
 to go past :data:`FULL_OPTIMISE_LINES` (if it does not, that work is dropped
 and the module compiles whole as before); the build waits for the thread and
-compiles the last group itself. ``FBD_COMPILE_JOBS=1`` keeps it all in this
-thread: the same bytes. A thread, not a forked process: the fork's
+compiles the last group itself. Only where the thread would have a core of
+its own (the load average under the CPUs; ``FBD_COMPILE_JOBS=1`` never,
+``2`` always): on a machine whose cores are taken, the GIL's hand-offs cost
+more than the thread saves. Either way, the same bytes. A thread, not a forked process: the fork's
 copy-on-write faults on the pages the lowering then writes cost more than the
 LLVM work it took over (a 10,000-line program: 0.15-0.2 s of CPU), and a
 fresh process's start (Python, llvmlite's import) cost more than the GIL's
@@ -116,6 +118,7 @@ class CompileAhead:
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._stop = False
+        self._alone: bool | None = None     # no thread: decided at the first group
 
     def add(self, module: Groups) -> None:
         self.modules.append(module)
@@ -123,9 +126,11 @@ class CompileAhead:
 
     def closed(self, module: Groups) -> None:
         """A group of ``module`` closed: the thread compiles those closed so far."""
-        if os.environ.get("FBD_COMPILE_JOBS", "") == "1":
-            return
         if self._thread is None:
+            if self._alone is None:
+                self._alone = not _core_to_spare()
+            if self._alone:
+                return
             _quick_switches(True)
             self._thread = threading.Thread(target=self._run, name="fbd-llvm", daemon=True)
             self._thread.start()
@@ -166,6 +171,26 @@ class CompileAhead:
             if self._stop or not module.apart():
                 module.objects.clear()
         self.modules = []
+
+
+def _core_to_spare() -> bool:
+    """Whether the thread would have a core of its own: ``FBD_COMPILE_JOBS=1``
+    says never, ``2`` always; else whether the last minute's load average is
+    under the CPUs this process may run on (where the system gives it). On a
+    machine whose cores are all taken the GIL's hand-offs cost the lowering
+    more than the thread takes off it (docs/performance.md)."""
+    jobs = os.environ.get("FBD_COMPILE_JOBS", "")
+    if jobs in ("1", "2"):
+        return jobs == "2"
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:          # not on every system
+        cpus = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return cpus > 1
+    return cpus > 1 and load < cpus
 
 
 #: the GIL's switch interval while a thread compiles ahead (s): it takes the GIL

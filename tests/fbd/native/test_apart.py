@@ -46,11 +46,8 @@ def built(monkeypatch):
     monkeypatch.setattr(native_program.NativeProgram, "_add_objects", spy_add)
     monkeypatch.setattr(native_program.NativeProgram, "_group_object", spy_group)
 
-    def build(net, jobs: str | None = None):
-        if jobs is None:
-            monkeypatch.delenv("FBD_COMPILE_JOBS", raising=False)
-        else:
-            monkeypatch.setenv("FBD_COMPILE_JOBS", jobs)
+    def build(net, jobs: str = "2"):
+        monkeypatch.setenv("FBD_COMPILE_JOBS", jobs)     # 2: the thread, whatever the load
         seen["objects"], seen["threads"] = [], []
         return Harness(net, engine="native", cycle=0.02), seen["objects"], seen["threads"]
     return build
@@ -102,7 +99,22 @@ def test_a_module_that_stays_under_the_threshold_compiles_whole_though_groups_we
         assert all(same(a, b) for a, b in zip(ahead.plc.main.s, py.plc.main.s))
 
 
+def test_the_thread_compiles_ahead_only_with_a_core_to_spare(small_groups, built, monkeypatch):
+    # on a machine whose cores are all taken the GIL's hand-offs cost more than the
+    # thread saves: the same bytes, compiled by the main thread
+    net = load_st("apart.st", text=APART).network("prg")
+    monkeypatch.setattr(apart.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    got = {}
+    for load in (0.5, 2.5):
+        monkeypatch.setattr(apart.os, "getloadavg", lambda load=load: (load, load, load))
+        _harness, objects, threads = built(net, jobs="")
+        got[load] = (objects, "fbd-llvm" in threads)
+    assert got[0.5][1] and not got[2.5][1]
+    assert got[0.5][0] == got[2.5][0] and len(got[0.5][0]) > 5
+
+
 def test_a_program_with_no_native_form_leaves_no_thread_running(small_groups, monkeypatch):
+    monkeypatch.setenv("FBD_COMPILE_JOBS", "2")
     greeter = ("FUNCTION_BLOCK Greeter\n  VAR_INPUT n : INT; END_VAR\n  VAR msg : STRING; END_VAR\n"
                "  IF n > 0 THEN msg := 'hi'; END_IF;\nEND_FUNCTION_BLOCK\n")
     text = greeter + APART.replace("stop : BOOL; END_VAR", "stop : BOOL; g : Greeter; END_VAR") \
