@@ -65,6 +65,14 @@ def test_groups_compiled_by_the_thread_are_the_bytes_compiled_in_place(small_gro
         here.scan()
         assert all(same(a, b) for a, b in zip(ahead.plc.main.s, here.plc.main.s))
     assert ahead.get("prg.n") == here.get("prg.n") > 0
+    errors = []
+    for h in (ahead, here):     # a fault in a group the thread compiled names its line
+        h.write("prg.k", 4)
+        with pytest.raises(fbd.FbdError) as e:
+            h.scan()
+        errors.append(str(e.value))
+    assert errors[0] == errors[1]
+    assert errors[0].startswith("apart.st:23: in PROGRAM prg: array index 4 is outside 0..3")
     assert threading.active_count() == 1
 
 
