@@ -139,6 +139,18 @@ def test_the_directory_follows_xdg_without_fbd_cache_dir(monkeypatch, tmp_path):
     assert cache_directory() == tmp_path / "fbd" / "native"
 
 
+def test_the_size_is_checked_at_the_first_put_and_then_every_sixteenth_of_it(
+        tmp_path, monkeypatch):
+    # the check lists the whole directory: not once per group of a big program
+    monkeypatch.setattr(objcache, "MAX_BYTES", 16_000)
+    checks = []
+    monkeypatch.setattr(ObjectCache, "_trim", lambda self: checks.append(1))
+    cache = ObjectCache("salt", tmp_path)
+    for k in range(10):
+        cache.put(f"ir {k}", bytes(400))
+    assert len(checks) == 4        # puts 1, 4, 7 and 10: after 1,000 bytes each time
+
+
 def test_a_cache_it_cannot_write_is_no_cache(tmp_path):
     blocked = tmp_path / "file"
     blocked.write_text("not a directory")
