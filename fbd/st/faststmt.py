@@ -1,13 +1,13 @@
-"""IF, WHILE, FOR and REPEAT statements read straight into the tree, without the LALR loop.
+"""IF, CASE, WHILE, FOR and REPEAT statements read straight into the tree, without the LALR loop.
 
 The expression reader (fastexpr.py) reads expressions and assignments; the
 statements around them still cost the LALR loop a shift per keyword and ``;``
 and a reduction per list element. Where a statement starts with ``IF``,
-``WHILE``, ``FOR`` or ``REPEAT``, :class:`StatementReader` reads the whole
+``CASE``, ``WHILE``, ``FOR`` or ``REPEAT``, :class:`StatementReader` reads the whole
 statement by recursive descent, its statement lists of assignments, calls,
 pragmas, ``EXIT``, ``CONTINUE``, ``RETURN`` and such statements nested, with
 the transformer's own callbacks, as the expression reader does. It gives up on
-anything else (a ``CASE``, an output argument, an assignment to a direct
+anything else (an output argument, a label of a based integer, an assignment to a direct
 address, an empty statement list, nesting deeper than :data:`MAX_NESTING`, a
 syntax error...) and the driver hands every token it read to the LALR loop.
 
@@ -28,8 +28,11 @@ from .lexer import BODY_TOKENS, CONTEXTUAL
 MAX_NESTING = 40
 
 #: the first token of a statement the reader reads, and its rule
-STATEMENT_RULES = {"IF": "if_stmt", "WHILE": "while_stmt", "FOR": "for_stmt", "REPEAT": "repeat_stmt"}
+STATEMENT_RULES = {"IF": "if_stmt", "CASE": "case_stmt", "WHILE": "while_stmt", "FOR": "for_stmt",
+                   "REPEAT": "repeat_stmt"}
 _SIMPLE = {"EXIT": "exit_stmt", "CONTINUE": "continue_stmt", "RETURN": "return_stmt"}
+# what starts a CASE label but no statement
+_LABEL_STARTS = frozenset({"INTEGER", "PLUS", "MINUS", "TYPED_ENUM"})
 _DECIDED_BY_STATE = CONTEXTUAL | frozenset(BODY_TOKENS)
 
 
@@ -72,9 +75,11 @@ class StatementReader(ExpressionReader):
         self._list, self._pragma, self._invocation = b.statement_list, b.pragma, b.invocation
         self._if, self._elsif, self._else = b.if_stmt, b.elsif_branch, b.else_branch
         self._while, self._for, self._repeat = b.while_stmt, b.for_stmt, b.repeat_stmt
+        self._case, self._case_head, self._case_range = b.case_stmt, b.case_head, b.case_range
+        self._enum_label = b.enum_label
         self._simple = {word: getattr(b, rule) for word, rule in _SIMPLE.items()}
-        self._readers = {"IF": self._if_stmt, "WHILE": self._while_stmt, "FOR": self._for_stmt,
-                         "REPEAT": self._repeat_stmt}
+        self._readers = {"IF": self._if_stmt, "CASE": self._case_stmt, "WHILE": self._while_stmt,
+                         "FOR": self._for_stmt, "REPEAT": self._repeat_stmt}
 
     def read_statement(self, first, tokens, stack: list, values: list, after: int, feed):
         """As :meth:`ExpressionReader.read`, for the statement starting at ``first``."""
@@ -204,3 +209,80 @@ class StatementReader(ExpressionReader):
         self._expect(c, "_END_REPEAT")
         c.advance()
         return self._repeat(children)
+
+    def _case_stmt(self, c):
+        children = [c.token]
+        c.advance()
+        children.append(self._expression(c))
+        self._expect(c, "_OF")
+        c.advance()                     # a label first: no pragma before it
+        children.append(self._head(c))
+        while True:                     # labels, statements and pragmas, as they come
+            kind = c.kind
+            if kind == "PRAGMA":
+                children.append(self._pragma([c.token]))
+                self._next_statement(c)
+                continue
+            if kind in _LABEL_STARTS:
+                children.append(self._head(c))
+                continue
+            if kind == "IDENT":
+                name = c.token
+                c.advance()
+                label = c.kind == "_COLON" or c.kind == "_COMMA"
+                c.put_back(name)
+                if label:               # Red: (an assignment is Red := ...)
+                    children.append(self._head(c))
+                    continue
+                children.append(self._named(c))
+            elif kind in self._readers:
+                children.append(self._statement(c))
+            elif kind in self._simple:
+                children.append(self._simple[kind]([c.token]))
+                c.advance()
+            else:
+                break
+            self._expect(c, "_SEMI")
+            self._next_statement(c)
+        if c.kind == "ELSE":
+            word = c.token
+            children.append(self._else([word, self._body(c, "ELSE")]))
+        self._expect(c, "_END_CASE")
+        c.advance()
+        return self._case(children)
+
+    def _head(self, c):
+        """``label, label, ...:`` of a CASE, then where a statement may start."""
+        labels = [self._label(c)]
+        while c.kind == "_COMMA":
+            c.advance()
+            labels.append(self._label(c))
+        self._expect(c, "_COLON")
+        self._next_statement(c)
+        return self._case_head(labels)
+
+    def _label(self, c):
+        kind = c.kind
+        if kind == "IDENT":
+            word = c.token
+            c.advance()
+            return self._enum_label([word])
+        if kind == "TYPED_ENUM":        # the token itself, as the LALR loop hands it on
+            word = c.token
+            c.advance()
+            return word
+        low = self._label_integer(c)
+        if c.kind != "_DOTDOT":
+            return low
+        c.advance()
+        return self._case_range([low, self._label_integer(c)])
+
+    def _label_integer(self, c):
+        children = []
+        if c.kind == "PLUS" or c.kind == "MINUS":
+            children.append(c.token)
+            c.advance()
+        self._expect(c, "INTEGER")
+        children.append(c.token)
+        c.advance()
+        return self._signed_int(children)

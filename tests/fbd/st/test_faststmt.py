@@ -45,6 +45,14 @@ STATEMENTS = [
     "IF {p} a THEN x {p} := {p} 1 {p}; {p} ELSE {p} y := 2; {p} END_IF; {p}",
     "WHILE a DO (* comment *) x := 1; // line\nEND_WHILE;", "IF a THEN\n  x := 1;\nELSE\n  y := 2;\nEND_IF;",
     "IF a THEN CASE s OF 1: x := 1; END_CASE; END_IF;", "IF a THEN t(IN := x, Q => y); END_IF;",
+    "CASE s OF 1: x := 1; 2, 3: y := 2; z := 3; 4..6, -7, +8: EXIT; ELSE w := 0; END_CASE;",
+    "CASE s OF Red: x := 1; Red, Green: y := 2; Color#Blue: z := Red; Red := 3; f(1); END_CASE;",
+    "CASE s OF 1: {p} x := 1; {p} 2: {p} CASE t OF 3: IF a THEN y := 1; END_IF; END_CASE; END_CASE;",
+    "CASE {p} s {p} OF {p} 1 {p} : x := 1; 2 {p}, 3 {p} .. {p} 4: y := 1; END_CASE;",
+    "CASE s OF 16#FF: x := 1; END_CASE;", "CASE s OF 1: ; END_CASE;", "CASE s OF 1: END_CASE;",
+    "CASE s OF 1: x := 1; 2: END_CASE;", "CASE s OF x := 1; END_CASE;", "CASE s OF 1, : x := 1; END_CASE;",
+    "CASE s OF 1..: x := 1; END_CASE;", "CASE s OF 1: x := 1; ELSE END_CASE;", "CASE s 1: x := 1; END_CASE;",
+    "CASE s OF 1: x := 1 END_CASE;", "CASE s OF 1: x := 1; END_CASE", "CASE s OF a.b: x := 1; END_CASE;",
     "IF a THEN %QX0.0 := TRUE; END_IF;", "IF a THEN N := 1; S := 2; LD := 3; IN := 4; END_IF;",
     "FOR N := 1 TO 3 DO P := N; END_FOR;",
     # invalid
@@ -85,8 +93,9 @@ def test_every_st_file_here_reads_as_the_lalr_loop_reads_it(monkeypatch):
 def test_mutated_statements_read_as_the_lalr_loop_reads_them(monkeypatch):
     pieces = ["IF", "THEN", "ELSIF", "ELSE", "END_IF", "WHILE", "DO", "END_WHILE", "FOR", "TO", "BY",
               "END_FOR", "REPEAT", "UNTIL", "END_REPEAT", "CASE", "OF", "END_CASE", "EXIT", "RETURN", ";",
-              ":=", "x", "a", "1", "(", ")", ",", "{p}", "+", "f", "=>", ":", "N", "\n", "(*c*)"]
-    seed = "IF a THEN x := 1; ELSIF b THEN f(a := 1); ELSE WHILE a DO x := x + 1; EXIT; END_WHILE; END_IF;"
+              ":=", "x", "a", "1", "(", ")", ",", "{p}", "+", "-", "f", "=>", ":", "..", "N", "\n", "(*c*)"]
+    seed = ("IF a THEN x := 1; ELSIF b THEN f(a := 1); ELSE WHILE a DO x := x + 1; EXIT; END_WHILE; END_IF; "
+            "CASE x OF 1, 2..3: a := 1; Red: f(); ELSE x := 0; END_CASE;")
     words = seed.replace(";", " ; ").replace("(", " ( ").replace(")", " ) ").split()
     rng = random.Random(28)
     outcomes = set()
@@ -122,7 +131,7 @@ def test_the_reader_reads_the_statements(monkeypatch):
 
     monkeypatch.setattr(driver.reader, "read_statement", counting)
     P.parse_body("IF a THEN x := 1; END_IF; WHILE b DO EXIT; END_WHILE; REPEAT y := 2; UNTIL c END_REPEAT;"
-                 "IF a THEN CASE s OF 1: x := 1; END_CASE; END_IF;", "ST")
-    # the three were read whole; the fourth was given back at its CASE: IF, a and THEN
-    # fed to the LALR loop, CASE handed to it
-    assert given_back == [0, 0, 0, 3]
+                 "IF a THEN t(Q => x); END_IF;", "ST")
+    # the three were read whole; the fourth was given back at its output argument: IF, a,
+    # THEN, t, ( and Q fed to the LALR loop, => handed to it
+    assert given_back == [0, 0, 0, 6]
