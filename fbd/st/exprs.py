@@ -343,11 +343,18 @@ class ExprCompiler(CallCompiler):
     def block_call(self, name, bound: dict, args: list, node, n=None):
         """``name`` is a library block's name, or the block type itself (a
         function handed in as an extra block need not be in the registry)."""
-        cls = name if isinstance(name, type) else self.ctx.blocks.get(name)
-        if cls is None:
-            self.fail(node, f"the library has no {name} block for this operation")
-        block = self.ctx.block(cls, bound, n, node, self)
-        inputs, outputs = self.ctx.ports(block)
+        # an operator's block, its ports and its types, found once per body: a long
+        # body asks for the same few (ADD of INT...) tens of thousands of times
+        key = (name, n, *[(k, id(v)) for k, v in bound.items()])
+        found = self._blocks.get(key)
+        if found is None:
+            cls = name if isinstance(name, type) else self.ctx.blocks.get(name)
+            if cls is None:
+                self.fail(node, f"the library has no {name} block for this operation")
+            block = self.ctx.block(cls, bound, n, node, self)
+            # the bound types stay with the key's ids
+            found = self._blocks[key] = (block, *self.ctx.ports(block), tuple(bound.values()))
+        block, inputs, outputs, _bound = found
         names = dict(zip(inputs, args))
         first = None
         for port, tp in outputs:
