@@ -8,7 +8,8 @@ the module's IR text, and the cache's *salt*, which is llvmlite's and LLVM's
 versions, the target triple, the CPU's name and features, and the code
 generator's options. Any change to one gives another key, so an entry is
 never used for code it was not made from; stale entries are left to the size
-limit, which removes the least recently used.
+limit, which removes the least recently used (checked at a cache's first put,
+then every sixteenth of the limit it puts: the check lists the directory).
 
 Where: ``$FBD_CACHE_DIR/native``, else ``$XDG_CACHE_HOME/fbd/native``, else
 ``~/.cache/fbd/native`` (made private to the user: what is there becomes
@@ -61,6 +62,10 @@ class ObjectCache:
     def __init__(self, salt: str, directory: Path | None | str = "default"):
         self.directory = cache_directory() if directory == "default" else directory
         self.salt = salt.encode()
+        #: bytes put since the size was last checked (None: not checked yet); the
+        #: check lists the whole directory, so it runs at the first put and then
+        #: every MAX_BYTES / 16 (a big program puts a group's object at a time)
+        self._unchecked: int | None = None
 
     def key(self, ir: str) -> str:
         return hashlib.sha256(self.salt + b"\0" + ir.encode()).hexdigest()
@@ -99,7 +104,10 @@ class ObjectCache:
             with os.fdopen(fd, "wb") as f:
                 f.write(_MAGIC + hashlib.sha256(obj).digest() + obj)
             os.replace(tmp, path)
-            self._trim()
+            if self._unchecked is None or self._unchecked >= MAX_BYTES // 16:
+                self._trim()
+                self._unchecked = 0
+            self._unchecked += len(obj)
         except OSError:
             pass
 

@@ -40,6 +40,7 @@ from ..st.pyaccess import fresh_variables, loop_variables
 from ..st.ranges import Ranges
 from ..st.stmts import WATCHDOG_ITERATIONS
 from . import regions
+from .apart import Groups
 from .builder import ValueBuilder
 from .lower import BlockLowering
 from .poucalls import PouCalls, _whole, buffer_offsets
@@ -81,19 +82,20 @@ def case_segments(intervals: list, bodies: list, other: str, lo: int, hi: int) -
     return merged
 
 
-class NativeModule:
-    """What the functions of one compiled module share: their definitions,
-    the fault sites (shared by the whole program), the FUNCTIONs made once."""
+class NativeModule(Groups):
+    """What the functions of one compiled module share: their definitions (in
+    groups, :class:`~.apart.Groups`), the fault sites (shared by the whole
+    program), the FUNCTIONs made once."""
 
     def __init__(self, sites: list, trap_cell: int, fault_cell: int, trap_code: int,
                  base: int = 0, number: int = 0):
+        super().__init__()
         self.sites = sites              # (kind, where, lo, hi): fault base + k + 1 is the k-th
         self.base = base
         self.number = number            # the program's number of the module (names made here)
         self.trap_cell = trap_cell
         self.fault_cell = fault_cell
         self.trap_code = trap_code      # what a library block's trap records (the leaf)
-        self.defs: list[str] = []
         self.functions: dict = {}       # fn_name -> LLVM name of a FUNCTION made here
         self.made: set = set()
         #: a block's code translated (see PouLowering.block_code): its lines, its outputs
@@ -103,15 +105,6 @@ class NativeModule:
         self.texts: dict = {}
         #: (FB type, layout, globals) -> the function its instances share (see Frame)
         self.shared: dict = {}
-        #: each function defined here -> its declaration, for code compiled apart calling it
-        self.declarations: dict[str, str] = {}
-        #: the parts of long bodies (.pouparts): index in ``defs`` -> the part's name; a big
-        #: program compiles each apart (NativeProgram._procedure_code)
-        self.parts: dict[int, str] = {}
-
-    def declare(self, name: str, params: list[str]) -> None:
-        types = ", ".join(p.split(" ", 1)[0] for p in params)
-        self.declarations[name] = f"declare i64 {name}({types})"
 
     def site(self, kind: str, where: str, lo: int = 0, hi: int = 0) -> int:
         self.sites.append((kind, where, lo, hi))
@@ -124,7 +117,7 @@ class NativeModule:
             # the module's number in the name: code compiled apart links to it by name
             name = self.functions[info.fn_name] = \
                 f"@f.{info.fn_name}.{len(self.functions)}.m{self.number}"
-            self.defs.append(PouLowering(info.code, None, self, name).function())
+            self.define(name, PouLowering(info.code, None, self, name).function())
         return name
 
 

@@ -36,7 +36,7 @@ class PouCalls:
             name = f"@\"{inner.name}\""
             if name not in self.module.made:
                 self.module.made.add(name)
-                self.module.defs.append(self.callee(s.info, inner, name))
+                self.module.define(name, self.callee(s.info, inner, name))
         else:                       # one function for every instance laid out alike
             first, region, shape = layout
             # within one block: a library block's trap names the block (trap_code)
@@ -46,7 +46,7 @@ class PouCalls:
                 name = self.module.shared[key] = f"@\"{inner.name}\""
                 inner.bases = (first, region or 0)
                 inner.params[:0] = ["ptr %sb", "ptr %rb"]
-                self.module.defs.append(self.callee(s.info, inner, name))
+                self.module.define(name, self.callee(s.info, inner, name))
             regions_at = "%s" if region is None else self.pointer(self.frame.region_pointer(region))
             bases = f", ptr {self.pointer(self.frame.slot_pointer(first))}, ptr {regions_at}"
         copies = self.copies_in(s.inouts, s.info.in_outs)

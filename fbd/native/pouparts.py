@@ -63,8 +63,7 @@ class PouParts:
             if not self.terminated:
                 self.leave("0")
             self.module.declare(name, params)
-            self.module.parts[len(self.module.defs)] = name
-            self.module.defs.append("\n".join(
+            self.module.define(name, "\n".join(
                 [f"define internal i64 {name}({', '.join(params)}) {{", "entry:",
                  f"  %trap = getelementptr i64, ptr %s, i64 {self.module.trap_cell}"]
                 + self.allocas + self.lines + ["}"]))

@@ -33,6 +33,8 @@ class Procedures:
         self.indices = {leaf.index for leaf in self.leaves}
         self.sites: dict[int, list] = {}        # module number -> its fault sites
         self.made: dict = {}        # (leaves, module number) -> its module, made by reasons()
+        #: compiles the modules' groups while reasons() lowers (NativeProgram(ahead=True))
+        self.ahead = None
 
     # -- checking -------------------------------------------------------------------
     def reasons(self, chunk: int) -> dict:
@@ -46,6 +48,8 @@ class Procedures:
         for c in sorted({self.program.position[i] // chunk for i in self.indices}):
             leaves = order[c * chunk:(c + 1) * chunk]
             module = self._new_module(c + 1)
+            if self.ahead is not None:
+                self.ahead.add(module)
             for index in leaves:
                 if index not in self.indices:
                     continue
@@ -91,11 +95,12 @@ class Procedures:
         if reason is not None:
             raise NoNativeForm(reason)
         if info.kind == "FUNCTION":
-            module.defs.append(_function_block(info, places, program._region_base, module,
-                                               name))
+            module.define(f"@\"{name}\"", _function_block(info, places, program._region_base,
+                                                            module, name))
             return
         frame = leaf_frame(info, places, program._region_base, name)
-        module.defs.append(PouLowering(info.code, frame, module, f"@\"{name}\"").function())
+        module.define(f"@\"{name}\"",
+                      PouLowering(info.code, frame, module, f"@\"{name}\"").function())
 
     def call(self, index: int, module_number: int) -> str:
         """The chunk's IR calling procedure block ``index``: its inputs read, the
@@ -164,6 +169,7 @@ def _function_block(info, places: dict, cells: dict, module: NativeModule, name:
         ty = "ptr" if regions.aggregate(v.type) else ("double" if slot_kind(v.type) == "d"
                                                      else "i64")
         params.append(f"{ty} %in{k}")
+    module.declare(f"@\"{name}\"", ["ptr %s", "i64 %now", *params])
     lines = [f"define internal i64 @\"{name}\"(ptr %s, i64 %now"
              f"{''.join(', ' + p for p in params)}) {{",
              "entry:", f"  %out = alloca [{offsets[-1]} x i64]"]

@@ -30,10 +30,11 @@ import numpy as np
 from ..block import code_lines, code_namespace, literal
 from ..compiler.forkmap import map_in_two
 from ..errors import FbdError, ScansDone
-from . import regions
+from . import apart, regions
 from .entry import DECLARATIONS as ENTRY_DECLARATIONS
 from .entry import builtin, entry_source, python_api
 from .lower import DECLARATIONS, TRAP_REASONS, NoNativeForm, slot_kind
+from .objcache import ObjectCache, target_salt
 from .regions import DECLARATIONS as POU_DECLARATIONS
 from .stores import raw_bits, store_kind
 from .table import AGGREGATE, KIND_CODES, STORE, NativeTable
@@ -41,8 +42,6 @@ from .templates import Templates
 
 CHUNK = 512         # blocks per function; a force recompiles one
 BASIC_BLOCK = 50    # blocks per basic block (see the module docstring)
-#: procedures' IR lines up to which they go through the whole -O2 pipeline (see _optimize)
-FULL_OPTIMISE_LINES = 20_000
 FAULT = -2      # what the driver returns when a procedure faulted (see .procedures)
 
 
@@ -82,6 +81,7 @@ class NoProcedures:
         self.indices: frozenset = frozenset()
         self.sites: dict = {}
         self.made: dict = {}
+        self.ahead = None
         self.none = NoFunctions()
 
     def reasons(self, chunk: int) -> dict:
@@ -97,8 +97,10 @@ class NoFunctions:
     def __init__(self):
         self.defs: list = []
         self.sites: list = []
-        self.parts: dict = {}
-        self.declarations: dict = {}
+        self.lines = 0
+
+    def apart(self) -> bool:
+        return False
 
 
 def _procedures(program):
@@ -113,7 +115,8 @@ class NativeProgram:
 
     engine = "native"
 
-    def __init__(self, flat, dump: str | None = None, build: bool = True, templates=None):
+    def __init__(self, flat, dump: str | None = None, build: bool = True, templates=None,
+                 ahead: bool | None = None):
         self.flat = flat
         self.network = flat.network
         self.name = flat.name
@@ -155,7 +158,24 @@ class NativeProgram:
         self.capacity = self._region_end + 4
         self._trap_cell = self.capacity - 1
         self._procedures = _procedures(self)
-        reasons.update(self._procedures.reasons(CHUNK))
+        if (build if ahead is None else ahead) and self._procedures.indices:
+            # the build follows: big procedures' LLVM work starts while they are lowered
+            self._code_generator()
+            self._procedures.ahead = apart.CompileAhead(self._group_object)
+        try:
+            reasons.update(self._procedures.reasons(CHUNK))
+            self._check_blocks(templates, reasons)
+        except BaseException:
+            self._cancel_ahead()        # no build follows
+            raise
+        self._engine = None
+        if build:
+            self.build()
+
+    def _check_blocks(self, templates, reasons: dict) -> None:
+        """Raise NotNative if a block or signal has no native form (``reasons``,
+        with the procedures' already)."""
+        flat = self.flat
         # the batch engine checks with its own templates, which it then keeps
         self._templates = templates if templates is not None else Templates(flat)
         for leaf in flat.leaves:
@@ -171,9 +191,6 @@ class NativeProgram:
                 reasons.setdefault(leaf.block.name, str(e))
         if reasons:
             raise NotNative(self.name, reasons)
-        self._engine = None
-        if build:
-            self.build()
 
     def build(self) -> "NativeProgram":
         """Generate the IR and compile it (done by the constructor unless ``build=False``:
@@ -185,13 +202,32 @@ class NativeProgram:
         self._version = 0
         self._chunk_names: list[str] = []
         self._chunk_src: list[list[str]] = []    # each chunk's IR, in pieces
-        self._llvm = _llvm()
+        self._code_generator()
         self._type_error = python_api(self._llvm)   # None: ctypes calls the scan
         self._entries: list = []                     # the built-in functions' definitions
         self._target = self._llvm.Target.from_default_triple().create_target_machine(
             opt=0, codemodel="jitdefault")
-        self._build_all()
+        try:
+            self._build_all()
+        finally:
+            self._cancel_ahead()
         return self
+
+    def _code_generator(self) -> None:
+        """LLVM, the target machine that emits object files and the cache of what it
+        made (made before the thread that compiles ahead uses them)."""
+        if getattr(self, "_emit_tm", None) is None:
+            llvm = self._llvm = _llvm()
+            self._emit_tm = llvm.Target.from_default_triple().create_target_machine(
+                opt=0, codemodel="jitdefault")
+            # the default target machine: the host's triple, a generic CPU
+            self._object_cache = ObjectCache(target_salt(llvm, self._emit_tm, "", "",
+                                                         "opt=0 codemodel=jitdefault"))
+
+    def _cancel_ahead(self) -> None:
+        ahead, self._procedures.ahead = self._procedures.ahead, None
+        if ahead is not None:
+            ahead.cancel()
 
     # -- layout ------------------------------------------------------------------------
     def _slot_kinds(self, reasons: dict) -> bytearray:
@@ -423,8 +459,9 @@ class NativeProgram:
         n_chunks = max(1, -(-len(self.order) // CHUNK))
         self._chunk_names = [f"c{c}_v0" for c in range(n_chunks)]
         self._modules = n_chunks         # chunk c is module c + 1 (see Procedures)
-        self._emit_tm = llvm.Target.from_default_triple().create_target_machine(
-            opt=0, codemodel="jitdefault")
+        ahead, self._procedures.ahead = self._procedures.ahead, None
+        if ahead is not None:       # before map_in_two: its child cannot wait for them
+            ahead.finish()
         built = map_in_two(self._compile_chunk, list(range(n_chunks)))
         self._procedures.made.clear()   # those a forked child compiled are still here
         self._engine = llvm.create_mcjit_compiler(llvm.parse_assembly(DECLARATIONS),
@@ -447,14 +484,28 @@ class NativeProgram:
 
     def _compile_chunk(self, c: int) -> tuple[list, list[bytes], list]:
         """One chunk's IR, its machine code (object files: the chunk's and those of
-        the parts compiled apart) and its procedures' fault sites, in either process."""
+        the groups compiled apart) and its procedures' fault sites, in either process."""
         src, compiled, objects = self._chunk_with_procedures(c, self._chunk_names[c], c + 1)
-        module = self._llvm.parse_assembly(DECLARATIONS + "\n" + POU_DECLARATIONS + "\n"
-                                           + compiled)
-        if self._optimize_next:
-            self._optimize(module, self._procedure_lines)
-        objects.append(self._emit_tm.emit_object(module))
+        whole = self._procedure_lines <= apart.FULL_OPTIMISE_LINES if self._optimize_next \
+            else None
+        objects.append(self._object_of(
+            DECLARATIONS + "\n" + POU_DECLARATIONS + "\n" + compiled, whole))
         return src, objects, self._sites_made
+
+    def _object_of(self, text: str, whole: bool | None) -> bytes:
+        """The object file of a module's IR ``text`` through :meth:`_optimize`
+        (``whole``; None: no optimiser), from the machine-code cache on disk
+        (:mod:`.objcache`) where a build made it before."""
+        key = f"; optimised: {whole}\n{text}"
+        obj = self._object_cache.get(key)
+        if obj is None:
+            module = self._llvm.parse_assembly(text)
+            if whole is not None:
+                self._optimize(module, whole)
+            obj = self._emit_tm.emit_object(module)
+            module.close()
+            self._object_cache.put(key, obj)
+        return obj
 
     def _chunk_with_procedures(self, c: int, fname: str, number: int) -> tuple[list, str, list]:
         """The chunk's function, after the functions of its procedure blocks: the IR
@@ -474,51 +525,41 @@ class NativeProgram:
 
     def _procedure_code(self, module) -> tuple[list[str], list[str], list[bytes]]:
         """A module's procedures (:class:`~.pou.NativeModule`): their IR as a whole,
-        the IR to compile with the chunk, and the machine code of the parts of long
-        bodies compiled apart; sets ``_procedure_lines``, which picks the passes.
-
-        Past :data:`FULL_OPTIMISE_LINES`, where no pass looks beyond a function,
-        each part (:mod:`.pouparts`) is a module of its own, parsed, optimised and
-        emitted, then dropped before the next: LLVM holds one part at a time, not
-        the whole body (100,000 statements: 1.2 GB). The functions become external,
-        linked by name (unique in the program: their module's number is in it)."""
-        lines = self._procedure_lines = sum(d.count("\n") for d in module.defs)
-        if lines <= FULL_OPTIMISE_LINES or not module.parts:
+        the IR to compile with the chunk, and the machine code of those compiled
+        apart, in groups (:mod:`.apart`: past :data:`~.apart.FULL_OPTIMISE_LINES`;
+        those not compiled ahead are compiled here); sets ``_procedure_lines``,
+        which picks the passes."""
+        self._procedure_lines = module.lines
+        if not module.apart():
             return module.defs, module.defs, []
-        llvm, parts, shown = self._llvm, module.parts, module.defs
-        compiled, objects = [], []
-        for k, text in enumerate(shown):
-            text = shown[k] = text.replace("define internal ", "define ", 1)
-            name = parts.get(k)
-            if name is None:
-                compiled.append(text)
-                continue
-            part = llvm.parse_assembly("\n".join(
-                [DECLARATIONS, POU_DECLARATIONS, text,
-                 *(d for f, d in module.declarations.items() if f != name)]))
-            self._optimize(part, lines)
-            objects.append(self._emit_tm.emit_object(part))
-            part.close()
-        compiled += [module.declarations[name] for name in parts.values()]
-        return shown, compiled, objects
+        objects = [module.objects.get(k) or self._group_object(module, k)
+                   for k in range(module.n_groups())]
+        return module.shown(), list(module.declarations.values()), objects
+
+    def _group_object(self, module, k: int) -> bytes:
+        """The object file of group ``k`` of ``module``'s functions (:mod:`.apart`),
+        in the main thread or the one compiling ahead."""
+        # a group is past FULL_OPTIMISE_LINES: not the whole -O2 pipeline
+        return self._object_of("\n".join([DECLARATIONS, POU_DECLARATIONS,
+                                          module.group_source(k)]), whole=False)
 
     def _add_objects(self, objects: list[bytes]) -> None:
         for obj in objects:
             self._objects.append(self._llvm.ObjectFileRef.from_data(obj))
             self._engine.add_object_file(self._objects[-1])
 
-    def _optimize(self, module, lines: int) -> None:
-        """The procedures' code (``lines`` of IR) through LLVM's optimiser: their
-        variables and temporaries in registers, branches simplified (the blocks'
-        straight-line code needs none of it, see docs/native.md). Up to
-        :data:`FULL_OPTIMISE_LINES`, the -O2 pipeline (inlining, loop passes);
-        past it, whose time grows faster than the code, only what puts values in
+    def _optimize(self, module, whole: bool) -> None:
+        """The procedures' code through LLVM's optimiser: their variables and
+        temporaries in registers, branches simplified (the blocks' straight-line
+        code needs none of it, see docs/native.md). ``whole`` (procedures of up to
+        :data:`~.apart.FULL_OPTIMISE_LINES` lines of IR): the -O2 pipeline (inlining,
+        loop passes); past it, whose time grows faster than the code, only what puts values in
         registers and simplifies the branches (docs/native.md, "ST, IL and SFC
         POUs": instcombine was a fifth of a 10,000-line program's ``Plc``)."""
         llvm = self._llvm
         options = llvm.create_pipeline_tuning_options(speed_level=2)
         builder = llvm.create_pass_builder(self._emit_tm, options)
-        if lines <= FULL_OPTIMISE_LINES:
+        if whole:
             builder.getModulePassManager().run(module, builder)
             return
         passes = llvm.create_new_module_pass_manager()
@@ -619,7 +660,7 @@ class NativeProgram:
         parts += [self._driver_src, self._entry(f"scan_v{v}")]
         module = self._llvm.parse_assembly("\n".join(parts))
         if optimize:
-            self._optimize(module, lines)
+            self._optimize(module, lines <= apart.FULL_OPTIMISE_LINES)
         self._engine.add_module(module)
         self._engine.finalize_object()
         self._link(f"scan_v{v}")
@@ -689,7 +730,7 @@ class NativeProgram:
                       "  %r = load i64, ptr %trap", "  ret i64 %r", "}"]
         module = self._llvm.parse_assembly("\n".join(parts))
         if procedures.defs:
-            self._optimize(module, self._procedure_lines)
+            self._optimize(module, self._procedure_lines <= apart.FULL_OPTIMISE_LINES)
         self._engine.add_module(module)
         self._engine.finalize_object()
         kind = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)

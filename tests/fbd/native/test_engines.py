@@ -76,3 +76,35 @@ def test_a_network_of_library_blocks_compiles_native_without_importing_the_st_fr
         pytest.skip("llvmlite is not installed")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert run.stdout.split() == ["native", "[]"]
+
+
+def test_a_build_pauses_the_collector_by_its_sources_lines_without_weighing_the_scan(
+        monkeypatch):
+    # the pause is for a big source (QUIET_GC_OVER lines); weighing the scan (a census
+    # of every FB type) is for auto's choice alone
+    import gc
+
+    from fbd.compiler.front import QUIET_GC_OVER
+    from fbd.native import engines
+    from fbd.native.procedures import Procedures
+    from fbd.st.project import load as load_st
+    from tests.fbd.native.test_st_instances import APART
+    pytest.importorskip("llvmlite")
+    enabled = []
+    reasons = Procedures.reasons
+
+    def spy(self, chunk):
+        enabled.append(gc.isenabled())
+        return reasons(self, chunk)
+    monkeypatch.setattr(Procedures, "reasons", spy)
+    weighed = []
+    weight = engines.scan_weight
+    monkeypatch.setattr(engines, "scan_weight", lambda flat: weighed.append(1) or weight(flat))
+    small = load_st("small.st", text=APART).network("prg")
+    big = load_st("big.st", text=APART + "(* a comment *)\n" * QUIET_GC_OVER).network("prg")
+    assert engines.build_size(Plc(small, engine="native").main.program.flat) == \
+        1 + APART.count("\n")
+    Plc(big, engine="native")
+    assert enabled == [True, False] and not weighed
+    assert Plc(big).engine == "native" and weighed == [1]      # auto weighs it, once
+    assert gc.isenabled()

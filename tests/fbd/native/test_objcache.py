@@ -1,7 +1,7 @@
 """The cache of machine code on disk (fbd.native.objcache): a second build takes
-its objects from it and scans the same; any change of IR, LLVM, target or CPU
-is another key; a torn or altered entry is a miss and is replaced; it is off
-with FBD_NATIVE_CACHE=off and keeps to its size."""
+its objects from it and scans the same, on the batch and the scalar engine; any
+change of IR, LLVM, target or CPU is another key; a torn or altered entry is a
+miss and is replaced; it is off with FBD_NATIVE_CACHE=off and keeps to its size."""
 
 from __future__ import annotations
 
@@ -11,10 +11,14 @@ import numpy as np
 import pytest
 
 import blocks
+import fbd
 from fbd import BOOL, INT, Network
 from fbd.batch import BatchHarness
-from fbd.native import objcache
+from fbd.native import apart, objcache
 from fbd.native.objcache import ObjectCache, cache_directory
+from fbd.st import pyemit
+from fbd.st.project import load as load_st
+from tests.fbd.native.test_st_instances import APART
 
 llvm = pytest.importorskip("llvmlite.binding")
 
@@ -63,6 +67,25 @@ def test_a_second_build_takes_its_machine_code_from_the_cache_and_scans_the_same
     again = _run(BatchHarness(counter(), n=20, engine="native"))
     assert len(emitted) == 1            # nothing compiled the second time
     assert again == first
+
+
+def test_the_scalar_engine_takes_a_second_builds_chunks_and_groups_from_the_cache(
+        cache_dir, emitted, monkeypatch):
+    # an ST program's procedures compiled apart in groups (fbd.native.apart), some by
+    # the thread that compiles ahead: every object of the second build is the first's
+    monkeypatch.setattr(pyemit, "PART_STATEMENTS", 2)
+    monkeypatch.setattr(apart, "FULL_OPTIMISE_LINES", 0)
+    monkeypatch.setattr(apart, "AHEAD_LINES", 0)
+    monkeypatch.setattr(apart, "GROUP_LINES", 1)
+    net = load_st("apart.st", text=APART).network("prg")
+    runs = []
+    for _ in range(2):
+        plc = fbd.Plc(net, engine="native")
+        plc.scan(8)
+        runs.append([plc.get(f"prg.{name}") for name in ("a", "b", "n", "ad.total")])
+    made = len(list(cache_dir.glob("*/*.o")))
+    assert made > 5 and len(emitted) == made       # the second build compiled nothing
+    assert runs[0] == runs[1] and runs[0][2] > 0
 
 
 def test_another_program_or_target_is_another_key(tmp_path):
@@ -114,6 +137,18 @@ def test_the_directory_follows_xdg_without_fbd_cache_dir(monkeypatch, tmp_path):
     monkeypatch.setenv("FBD_NATIVE_CACHE", "on")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert cache_directory() == tmp_path / "fbd" / "native"
+
+
+def test_the_size_is_checked_at_the_first_put_and_then_every_sixteenth_of_it(
+        tmp_path, monkeypatch):
+    # the check lists the whole directory: not once per group of a big program
+    monkeypatch.setattr(objcache, "MAX_BYTES", 16_000)
+    checks = []
+    monkeypatch.setattr(ObjectCache, "_trim", lambda self: checks.append(1))
+    cache = ObjectCache("salt", tmp_path)
+    for k in range(10):
+        cache.put(f"ir {k}", bytes(400))
+    assert len(checks) == 4        # puts 1, 4, 7 and 10: after 1,000 bytes each time
 
 
 def test_a_cache_it_cannot_write_is_no_cache(tmp_path):

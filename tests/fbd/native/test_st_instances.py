@@ -6,7 +6,7 @@ bounded size called in turn. Both as on the Python engine and in matiec's C."""
 import pytest
 
 import fbd
-from fbd.native import program as native_program
+from fbd.native import apart
 from fbd.st import pyemit
 from fbd.st.project import load as load_st
 from fbd.testing import Harness
@@ -150,7 +150,7 @@ def test_a_long_body_compiled_apart_part_by_part_links_its_calls_and_keeps_the_v
     # past FULL_OPTIMISE_LINES (here 0) each part is a module of its own, linked by
     # name to the FUNCTION and the FB function it calls and to the POU calling it
     monkeypatch.setattr(pyemit, "PART_STATEMENTS", 2)
-    monkeypatch.setattr(native_program, "FULL_OPTIMISE_LINES", 0)
+    monkeypatch.setattr(apart, "FULL_OPTIMISE_LINES", 0)
     net = load_st("apart.st", text=APART).network("prg")
     py = Harness(net, engine="python", cycle=0.02)
     na = Harness(net, engine="native", cycle=0.02)

@@ -139,9 +139,9 @@ def test_an_fb_type_with_no_native_form_is_named_with_its_line_by_the_program_us
 
 def test_procedures_past_the_full_optimiser_compile_to_the_same_values(monkeypatch):
     # a big program's procedures skip -O2's inlining and loop passes: same table
-    from fbd.native import program
+    from fbd.native import apart
     from fbd.st.progbench import KERNEL
-    monkeypatch.setattr(program, "FULL_OPTIMISE_LINES", 0)
+    monkeypatch.setattr(apart, "FULL_OPTIMISE_LINES", 0)
     net = load_st("k.st", text=KERNEL).network("prg")
     py, na = fbd.Plc(net, engine="python"), fbd.Plc(net, engine="native")
     for _ in range(3):
