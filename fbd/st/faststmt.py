@@ -3,12 +3,13 @@
 The expression reader (fastexpr.py) reads expressions and assignments; the
 statements around them still cost the LALR loop a shift per keyword and ``;``
 and a reduction per list element. Where a statement starts with ``IF``,
-``CASE``, ``WHILE``, ``FOR`` or ``REPEAT``, :class:`StatementReader` reads the whole
-statement by recursive descent, its statement lists of assignments, calls,
-pragmas, ``EXIT``, ``CONTINUE``, ``RETURN`` and such statements nested, with
-the transformer's own callbacks, as the expression reader does. It gives up on
-anything else (an output argument, a label of a based integer, an assignment to a direct
-address, an empty statement list, nesting deeper than :data:`MAX_NESTING`, a
+``CASE``, ``WHILE``, ``FOR`` or ``REPEAT``, :class:`StatementReader` reads the
+whole statement by recursive descent, its statement lists of assignments,
+calls, pragmas, ``EXIT``, ``CONTINUE``, ``RETURN`` and such statements nested,
+with the transformer's own callbacks, as the expression reader does. It gives
+up on anything else (an output argument, a label of a based integer, an
+assignment to a direct address, an empty statement list, nesting deeper than
+:data:`MAX_NESTING`, a statement longer than :data:`MAX_TOKENS` tokens, a
 syntax error...) and the driver hands every token it read to the LALR loop.
 
 The scanner reads the parser's state stack to decide whether a pragma is a
@@ -26,6 +27,10 @@ from .lexer import BODY_TOKENS, CONTEXTUAL
 
 #: statements nested deeper than this are left to the LALR loop (no Python recursion limit)
 MAX_NESTING = 40
+#: a statement longer than this many tokens is left to the LALR loop from there: the reader
+#: keeps every token it read until the statement ends (to give them back), and a CASE
+#: around a whole program would keep the whole program's tokens (100 bytes each)
+MAX_TOKENS = 10_000
 
 #: the first token of a statement the reader reads, and its rule
 STATEMENT_RULES = {"IF": "if_stmt", "CASE": "case_stmt", "WHILE": "while_stmt", "FOR": "for_stmt",
@@ -96,6 +101,8 @@ class StatementReader(ExpressionReader):
     def _next_statement(self, c):
         """The token after ``;``, a pragma, THEN, ELSE, DO or REPEAT: where a
         statement of a list may start (a pragma is one)."""
+        if len(c.seen) > MAX_TOKENS:
+            raise _GiveUp
         stack = c.stack
         stack[-1] = self._taking
         try:

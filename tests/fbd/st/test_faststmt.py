@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from fbd.st import faststmt
 from fbd.st import parser as P
 from fbd.st.errors import StSyntaxError
 from fbd.st.faststmt import MAX_NESTING
@@ -135,3 +136,23 @@ def test_the_reader_reads_the_statements(monkeypatch):
     # the three were read whole; the fourth was given back at its output argument: IF, a,
     # THEN, t, ( and Q fed to the LALR loop, => handed to it
     assert given_back == [0, 0, 0, 6]
+
+
+def test_a_statement_longer_than_the_reader_keeps_is_read_by_the_lalr_loop_from_there(monkeypatch):
+    text = "CASE s OF 1: " + "x := x + 1; " * 40 + "2: y := 1; END_CASE; z := 2;"
+    expected = _outcome(_body, text, monkeypatch, False)
+    driver = P._parser()
+    read = driver.reader.read_statement
+    fed = []
+
+    def counting(first, tokens, stack, values, after, feed):
+        def feeding(token, *args):
+            fed.append(token)
+            feed(token, *args)
+        return read(first, tokens, stack, values, after, feeding)
+
+    monkeypatch.setattr(faststmt, "MAX_TOKENS", 50)
+    monkeypatch.setattr(driver.reader, "read_statement", counting)
+    assert ("tree", repr(_body(text))) == expected
+    # the CASE was given back after about 50 tokens, its assignments after them read one by one
+    assert 50 < len(fed) < 60
