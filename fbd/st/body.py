@@ -29,6 +29,7 @@ class BodyCompiler(StmtCompiler):
         # id(Var) -> its one Ref (which keeps the Var, and so its id, alive)
         self._refs: dict[int, ir.Ref] = {}
         self._consts: dict[tuple[int, int], ir.Const] = {}     # (value, id(type)) -> its one Const
+        self._blocks: dict[tuple, tuple] = {}   # see ExprCompiler.block_call
 
     # -- scaffolding -------------------------------------------------------
     def emit(self, stmt) -> None:

@@ -17,7 +17,8 @@ from lark import Lark
 from lark.lexer import Token
 from lark.parsers.lalr_analysis import Shift
 
-from .fastexpr import STARTERS, ExpressionReader, assignment_states, entry_states
+from .fastexpr import STARTERS, assignment_states, entry_states
+from .faststmt import STATEMENT_RULES, StatementReader, statement_states
 from .lexer import Scanner
 
 
@@ -63,7 +64,23 @@ class Driver:
         # where an expression is read by the reader (see fastexpr.py), not the loop below
         self.expression_entries = entry_states(actions) if builder is not None else {}
         self.assignment_entries = assignment_states(actions) if builder is not None else {}
-        self.reader = ExpressionReader(builder, actions) if builder is not None else None
+        self.statement_entries, taking, refusing = statement_states(actions, self.assignment_entries)
+        self.reader = StatementReader(builder, actions, taking, refusing) if builder is not None else None
+
+    def _reduce(self, action: tuple, stack: list, values: list) -> None:
+        """One reduction of the LALR loop (the parse's own loop is this, inline)."""
+        size, name, callback = action
+        if callback is None:
+            stack[-1] = self.actions[stack[-2]][name]
+            return
+        if size:
+            children = values[-size:]
+            del values[-size:]
+            del stack[-size:]
+            values.append(callback(children))
+        else:
+            values.append(callback([]))
+        stack.append(self.actions[stack[-1]][name])
 
     def _feed(self, token, stack: list, values: list) -> None:
         """The LALR loop's step for one token (the parse's own loop is this, inline)."""
@@ -99,24 +116,42 @@ class Driver:
         token = None
         entries = self.expression_entries
         assignments = self.assignment_entries
-        starters = STARTERS
+        readable = STARTERS | STATEMENT_RULES.keys() if self.reader is not None else frozenset()
         read = self.reader.read if self.reader is not None else None
+        read_statement = self.reader.read_statement if self.reader is not None else None
+        statements = self.statement_entries
+        statement_words = STATEMENT_RULES
         feed = self._feed
         tokens = self.scanner.tokens(text, stack)
         for token in tokens:
             kind = token.type
-            if kind in starters:
-                after = entries.get(stack[-1])
-                inside = None
-                if after is None and kind == "IDENT":
-                    entry = assignments.get(stack[-1])
+            if kind in readable:
+                # the reductions the token makes before it is shifted, as the loop below
+                # makes them: after a ';' the statement list is reduced, and then a
+                # statement starts (no entry state reduces on the token it reads first)
+                action = actions[stack[-1]].get(kind)
+                while action is not None and action.__class__ is not int:
+                    self._reduce(action, stack, values)
+                    action = actions[stack[-1]].get(kind)
+                if kind in statement_words:
+                    entry = statements.get(stack[-1])
                     if entry is not None:
-                        inside, after = entry
-                if after is not None:
-                    token, ended = read(token, tokens, stack, values, after, feed, inside)
-                    if ended:
-                        break
-                    kind = token.type
+                        token, ended = read_statement(token, tokens, stack, values, entry[kind], feed)
+                        if ended:
+                            break
+                        kind = token.type
+                else:
+                    after = entries.get(stack[-1])
+                    inside = None
+                    if after is None and kind == "IDENT":
+                        entry = assignments.get(stack[-1])
+                        if entry is not None:
+                            inside, after = entry
+                    if after is not None:
+                        token, ended = read(token, tokens, stack, values, after, feed, inside)
+                        if ended:
+                            break
+                        kind = token.type
             while True:
                 action = actions[stack[-1]].get(kind)
                 if action is None:

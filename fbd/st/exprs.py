@@ -206,16 +206,19 @@ class ExprCompiler(CallCompiler):
     # -- operators -------------------------------------------------------------
     def operands(self, e: A.Binary, expected):
         """Both sides, the untyped one compiled in the other's type."""
+        # each side's answer once: it walks the side, and was asked up to three times
+        left_untyped = self.untyped(e.left)
+        right_untyped = left_untyped and self.untyped(e.right)
         if expected is None or e.op in _CMP:
-            guess = context_free_type(e) if self.untyped(e.left) and self.untyped(e.right) else None
+            guess = context_free_type(e) if right_untyped else None
             if guess is not None:
                 return self.expr(e.left, guess), self.expr(e.right, guess)
-        if self.untyped(e.left) and not self.untyped(e.right):
+        if left_untyped and not right_untyped:
             right = self.expr(e.right, None)
             left = self.expr(e.left, right[1])
         else:
-            left = self.expr(e.left, None if self.untyped(e.left) and e.op in _CMP else
-                             (expected if self.untyped(e.left) else None))
+            left = self.expr(e.left, None if left_untyped and e.op in _CMP else
+                             (expected if left_untyped else None))
             right = self.expr(e.right, left[1])
         return left, right
 
@@ -340,11 +343,18 @@ class ExprCompiler(CallCompiler):
     def block_call(self, name, bound: dict, args: list, node, n=None):
         """``name`` is a library block's name, or the block type itself (a
         function handed in as an extra block need not be in the registry)."""
-        cls = name if isinstance(name, type) else self.ctx.blocks.get(name)
-        if cls is None:
-            self.fail(node, f"the library has no {name} block for this operation")
-        block = self.ctx.block(cls, bound, n, node, self)
-        inputs, outputs = self.ctx.ports(block)
+        # an operator's block, its ports and its types, found once per body: a long
+        # body asks for the same few (ADD of INT...) tens of thousands of times
+        key = (name, n, *[(k, id(v)) for k, v in bound.items()])
+        found = self._blocks.get(key)
+        if found is None:
+            cls = name if isinstance(name, type) else self.ctx.blocks.get(name)
+            if cls is None:
+                self.fail(node, f"the library has no {name} block for this operation")
+            block = self.ctx.block(cls, bound, n, node, self)
+            # the bound types stay with the key's ids
+            found = self._blocks[key] = (block, *self.ctx.ports(block), tuple(bound.values()))
+        block, inputs, outputs, _bound = found
         names = dict(zip(inputs, args))
         first = None
         for port, tp in outputs:

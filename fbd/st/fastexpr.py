@@ -107,7 +107,8 @@ class _Cursor:
     """The token being looked at, the tokens read so far (for the LALR loop,
     should the reader give up), and one token put back."""
 
-    __slots__ = ("tokens", "seen", "token", "kind", "back", "parentheses", "ended")
+    __slots__ = ("tokens", "seen", "token", "kind", "back", "parentheses", "ended", "stack", "inside",
+                 "nesting")
 
     def __init__(self, first, tokens):
         self.tokens = tokens
@@ -116,6 +117,7 @@ class _Cursor:
         self.kind = first.type
         self.back = None
         self.parentheses = 0
+        self.nesting = 0
         self.ended = False
 
     def advance(self):
@@ -158,18 +160,20 @@ class ExpressionReader:
         after it, for the LALR loop, and whether the text ended). Having given
         up, it feeds the tokens it read to ``feed`` (the LALR loop's step) but
         the last, which it returns (all of them if the text ended)."""
+        if inside is None:
+            return self.finish(first, tokens, stack, values, after, feed, self._expression)
+        return self.finish(first, tokens, stack, values, after, feed, self._assignment_inside, inside)
+
+    def finish(self, first, tokens, stack: list, values: list, after: int, feed, reading, inside=None):
+        """:meth:`read`'s work, the node read by ``reading(cursor)`` (the
+        cursor has the ``stack`` and the state ``inside``)."""
         cursor = _Cursor(first, tokens)
+        cursor.stack = stack
+        cursor.inside = inside
         depth = self._builder._local.depth
         known = len(depth)
         try:
-            if inside is None:
-                node = self._expression(cursor)
-            else:
-                stack.append(inside)
-                try:
-                    node = self._assigned(cursor)
-                finally:
-                    stack.pop()
+            node = reading(cursor)
             token = cursor.token
             kind = token.type
             action = self.actions[after].get(kind)
@@ -195,6 +199,13 @@ class ExpressionReader:
             return seen[-1], False
 
     # -- the grammar's expressions, as grammar.lark has them ---------------------
+    def _assignment_inside(self, c):
+        c.stack.append(c.inside)
+        try:
+            return self._assigned(c)
+        finally:
+            c.stack.pop()
+
     def _assigned(self, c):
         name = c.token
         c.advance()
@@ -303,10 +314,15 @@ class ExpressionReader:
                 return base
 
     def _call_of(self, c, name):
+        args = self._arguments(c)
+        return self._call([name] if args is None else [name, args])
+
+    def _arguments(self, c):
+        """The arguments of a call (None: none), the cursor at its '('."""
         c.advance()                     # the '('
         if c.kind == "_RPAR":
             c.advance()
-            return self._call([name])
+            return None
         if c.kind == "IDENT":
             first = c.token
             c.advance()
@@ -324,7 +340,7 @@ class ExpressionReader:
         if c.kind != "_RPAR":
             raise _GiveUp
         c.advance()
-        return self._call([name, args])
+        return args
 
     def _formal(self, c, name):
         args = []

@@ -43,6 +43,7 @@ import re
 from lark.lexer import Token
 
 from ..values import MAX_LITERAL
+from .firstchar import alternation_by_first_character
 
 #: the longest name (identifier) read, in characters
 MAX_NAME = 1024
@@ -189,6 +190,11 @@ _GAP = r"(?:[ \t\f\r\v]++|\(\*[\s\S]*?\*\)|//[^\n]*+)*+"
 _GAP_NL = r"(?:[ \t\f\r\v\n]++|\(\*[\s\S]*?\*\)|//[^\n]*+)*+"
 
 
+# the characters tokens start with, the most frequent first: their groups are tried first
+_FREQUENT = "aibcsrtxyz;:0)(1+*=<>,[]-.'"
+_SPECIAL = frozenset({"_NL", "PRAGMA", "UNCLOSED", "UNCLOSED_COMMENT"})
+
+
 def _lark_order(t):
     # the order lark's own lexer tries terminals in: priority, then the longest
     return (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name)
@@ -222,11 +228,16 @@ class Scanner:
                          key=_lark_order)
         # "(*" left after the blanks and comments is a comment never closed; a
         # quote or brace that no string or pragma took is one never closed
-        alternatives = "|".join([r"(?P<UNCLOSED_COMMENT>\(\*)"]
-                                + [f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in ordered]
-                                + [r"""(?P<UNCLOSED>\{|'|")"""])
-        self._token_nl = re.compile(f"{_GAP}(?:{alternatives}|(?P<_NL>\n))", flags).match
-        self._token = re.compile(f"{_GAP_NL}(?:{alternatives})", flags).match
+        alternatives = ([("UNCLOSED_COMMENT", r"\(\*")]
+                        + [(t.name, t.pattern.to_regexp()) for t in ordered]
+                        + [("UNCLOSED", r"""\{|'|\"""")])
+        tokens, kinds = alternation_by_first_character(alternatives, flags, _FREQUENT)
+        tokens_nl, kinds_nl = alternation_by_first_character(alternatives + [("_NL", "\n")], flags,
+                                                             _FREQUENT)
+        self._token_nl = re.compile(f"{_GAP}(?:{tokens_nl})", flags)
+        self._token = re.compile(f"{_GAP_NL}(?:{tokens})", flags)
+        self._kinds = _by_number(kinds)
+        self._kinds_nl = _by_number(kinds_nl)
         self._gap_nl = re.compile(_GAP_NL).match
         self._gap = re.compile(_GAP).match
 
@@ -241,8 +252,8 @@ class Scanner:
         # the IL flag of each open body, and the words that close it
         il = "_NL" in self._accepts[state_stack[-1]]
         modes: list[tuple[bool, frozenset]] = [(il, frozenset())]
-        match = self._token_nl if il else self._token
         pos, line, line_start = 0, 1, 0
+        match, kinds = self._reader(il, text, pos)
         end = len(text)
         detected_at = -1
         count = text.count
@@ -264,7 +275,7 @@ class Scanner:
                     closers = _BODY_CLOSERS if "BODY_ST" in starts else _TRANSITION_ENDS
                     il = body == "BODY_IL"
                     modes.append((il, closers))
-                    match = self._token_nl if il else self._token
+                    match, kinds = self._reader(il, text, pos)
                     # the body starts at its first token, not at the blank before it
                     at = self._gap_nl(text, pos).end() if not il else pos
                     tok = new(Token, "")
@@ -273,7 +284,7 @@ class Scanner:
                     tok.column = at - (text.rfind("\n", 0, at) + 1) + 1
                     yield tok
                     continue
-            m = match(text, pos)
+            m = match()
             if m is None:
                 gap = (self._gap if il else self._gap_nl)(text, pos).end()
                 if gap >= end:
@@ -281,18 +292,18 @@ class Scanner:
                 line += count("\n", pos, gap)
                 line_start = text.rfind("\n", 0, gap) + 1
                 raise LexFailure(gap, line, gap - line_start + 1)
-            kind = m.lastgroup
-            start, after = m.span(kind)
+            number = m.lastindex
+            kind = kinds[number]
+            start, pos = m.span(number)
             if start > next_nl:
                 line += count("\n", next_nl, start)
                 line_start = text.rfind("\n", next_nl, start) + 1
                 next_nl = find("\n", start)
                 if next_nl < 0:
                     next_nl = end
-            pos = after
             if pos - start > _SHORTEST_LIMIT:
                 _check_length(kind, pos - start, line, start - line_start + 1)
-            value = m.group(kind)
+            value = m.group(number)
             if kind == "IDENT":
                 # a body spells the same few names over and over: each is looked up once
                 known = words.get(value)
@@ -302,42 +313,54 @@ class Scanner:
                 keyword, upper = known
                 if keyword is not None:
                     kind = keyword
+                    if kind in closers:
+                        modes.pop()
+                        il, closers = modes[-1]
+                        match, kinds = self._reader(il, text, pos)
                 else:
                     ctx = contextual.get(state)
                     if ctx is not None and upper in ctx and parser_accepts(actions, state_stack, upper):
                         kind = upper
-            elif kind == "_NL":
-                tok = new(Token, value)
-                tok.type, tok.start_pos, tok.line, tok.column = kind, start, line, start - line_start + 1
-                line += 1
-                line_start = pos
-                next_nl = find("\n", pos)
-                if next_nl < 0:
-                    next_nl = end
-                yield tok
-                continue
-            elif kind == "PRAGMA":
-                tok = new(Token, value)
-                tok.type, tok.start_pos, tok.line, tok.column = kind, start, line, start - line_start + 1
-                inside = count("\n", start, pos)
-                if inside:
-                    line += inside
-                    line_start = text.rfind("\n", start, pos) + 1
+            elif kind in _SPECIAL:
+                if kind == "_NL":
+                    tok = new(Token, value)
+                    tok.type, tok.start_pos, tok.line, tok.column = kind, start, line, start - line_start + 1
+                    line += 1
+                    line_start = pos
                     next_nl = find("\n", pos)
                     if next_nl < 0:
                         next_nl = end
-                if parser_accepts(actions, state_stack, "PRAGMA"):
                     yield tok
-                continue
-            elif kind == "UNCLOSED" or kind == "UNCLOSED_COMMENT":
+                    continue
+                if kind == "PRAGMA":
+                    tok = new(Token, value)
+                    tok.type, tok.start_pos, tok.line, tok.column = kind, start, line, start - line_start + 1
+                    inside = count("\n", start, pos)
+                    if inside:
+                        line += inside
+                        line_start = text.rfind("\n", start, pos) + 1
+                        next_nl = find("\n", pos)
+                        if next_nl < 0:
+                            next_nl = end
+                    if parser_accepts(actions, state_stack, "PRAGMA"):
+                        yield tok
+                    continue
                 raise _unclosed(value, line, start - line_start + 1)
-            if kind in closers:
-                modes.pop()
-                il, closers = modes[-1]
-                match = self._token_nl if il else self._token
             tok = new(Token, value)
             tok.type, tok.start_pos, tok.line, tok.column = kind, start, line, start - line_start + 1
             yield tok
+
+    def _reader(self, il: bool, text: str, pos: int):
+        """(the next token's match from ``pos`` on, its kinds by group number)
+        in IL lines or elsewhere."""
+        if il:
+            return self._token_nl.scanner(text, pos).match, self._kinds_nl
+        return self._token.scanner(text, pos).match, self._kinds
+
+
+def _by_number(kinds: dict[int, str]) -> tuple:
+    """The kind of each group number, as a tuple indexed by it."""
+    return tuple(kinds.get(number) for number in range(max(kinds) + 1))
 
 
 def _check_length(kind: str, length: int, line: int, column: int) -> None:

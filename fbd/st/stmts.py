@@ -77,9 +77,13 @@ class StmtCompiler(ExprCompiler):
     def assign(self, s: A.Assign) -> None:
         # the target's type only: store() writes the target's code (an index's
         # calls and bound checks) once, after the value's, as matiec's C runs it
-        mark = self.mark()
-        _dest, dtp, _var = self.place(s.target)
-        self.take(mark)
+        target = s.target
+        if target.__class__ is A.Name:      # most targets: a name has no code to drop
+            dtp = self.lookup(target, target.name).type
+        else:
+            mark = self.mark()
+            _dest, dtp, _var = self.place(target)
+            self.take(mark)
         if dtp is None:
             self.fail(s, f"{A.dump(s.target)} is an FB instance; it cannot be assigned")
         code, tp = self.expr(s.value, dtp)

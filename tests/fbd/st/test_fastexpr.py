@@ -26,6 +26,7 @@ def _outcome(parse, text, monkeypatch, fast):
     if not fast:
         monkeypatch.setattr(driver, "expression_entries", {})
         monkeypatch.setattr(driver, "assignment_entries", {})
+        monkeypatch.setattr(driver, "statement_entries", {})
     try:
         return "tree", repr(parse(text))
     except StSyntaxError as e:
@@ -79,6 +80,7 @@ def test_an_expression_ending_with_the_text_reads_as_the_lalr_loop_reads_it(monk
 
 def test_the_reader_reads_the_expressions_of_statements(monkeypatch):
     driver = P._parser()
+    monkeypatch.setattr(driver, "statement_entries", {})
     read = driver.reader.read
     given_back = []
 
