@@ -17,7 +17,7 @@ from typing import NamedTuple
 from ..block import code_lines, code_namespace, literal
 from ..errors import ScansDone
 from ..network import Network
-from .compileruns import compile_functions
+from .compileruns import FunctionRuns
 from .flat import _NOTHING, FlatProgram, Leaf, SignalInfo
 from .forkmap import map_in_two
 from .front import _flatten, count_instances, quiet_gc
@@ -210,9 +210,10 @@ class ScanProgram:
         procedures, chunk = self._chunk_parts(c)
         return "\n".join([*procedures, chunk, ""])
 
-    def _chunk_parts(self, c: int) -> tuple[list[str], str]:
+    def _chunk_parts(self, c: int, procedures=None) -> tuple[list[str], str]:
         """One chunk of the scan as a function over local variables, and the
-        functions of the ST blocks it calls (each function's text apart).
+        functions of the ST blocks it calls (each function's text apart, added
+        to ``procedures`` as written: a list, or :class:`.FunctionRuns`).
 
         Values come in from the table where the chunk reads them before it
         writes them, loaded just before the first block that needs them; a
@@ -233,7 +234,8 @@ class ScanProgram:
         under two hundred alive at once.
         """
         leaves, reads, forced, place = self.leaves, self._reads, self.forced, self._place
-        procedures: list[str] = []      # the functions of the ST blocks of this chunk
+        if procedures is None:          # the functions of the ST blocks of this chunk
+            procedures = []
         with_feedback = self.flat.with_feedback  # the only leaves that can read their own output
         blocks = []
         first: dict[int, int] = {}      # slot -> the block where its name is first needed
@@ -331,7 +333,7 @@ class ScanProgram:
         written = [*leaf.outputs.items(), *leaf.state.items()]
         places = {var: self._place(slot) for var, slot in written}
         fn = f"_p{index}"
-        procedures += leaf.block.procedure.python(places, fn)
+        procedures.extend(leaf.block.procedure.python(places, fn, procedures.append))
         lines = [f"    {fn}(s, now{''.join(', ' + a for a in args)})"]
         for _var, slot in written:
             local = live(slot)     # a local read before the call and needed after it
@@ -383,12 +385,15 @@ class ScanProgram:
 
     def _chunk_code(self, c: int) -> tuple:
         """The chunk's function's text, and the code of its ST functions and its own.
-        The ST functions' text is not kept (the program's Python, 23 MB for
-        100,000 ST statements): :meth:`source` writes it again."""
-        procedures, chunk = self._chunk_parts(c)
+        The ST functions are compiled as they are written, where a core is free
+        partly in a forked child (:class:`.FunctionRuns`); their text is not kept (the
+        program's Python, 23 MB for 100,000 ST statements): :meth:`source`
+        writes it again."""
         filename = f"<fbd {self.name}>"
-        return chunk, compile_functions(procedures, filename) + (
-            compile(chunk, filename, "exec"),)
+        with FunctionRuns(filename) as procedures:
+            _written, chunk = self._chunk_parts(c, procedures)
+            codes = procedures.codes()
+        return chunk, codes + (compile(chunk, filename, "exec"),)
 
     def _link(self) -> None:
         scan_src = self._scan_source()

@@ -116,13 +116,14 @@ class PouProcedure:
             total += _weight(pou.code.body, 1, loop)
         return total
 
-    def python(self, places: dict, name: str) -> list[str]:
+    def python(self, places: dict, name: str, sink=None) -> list[str]:
         """One instance's functions over the signal table (:mod:`.pyaccess`), the
         source of each apart (in the order they are defined), with
         ``places`` the slots of the block's outputs and state by name; the function
         ``name`` is called ``name(s, now, <the block's inputs in port order>)``, in
-        globals holding :meth:`python_namespace`."""
-        return table_source(self.info, places, name)[0]
+        globals holding :meth:`python_namespace`. A long body's parts, the first
+        functions, go to ``sink`` as they are written if it is given."""
+        return table_source(self.info, places, name, sink)[0]
 
     def python_namespace(self) -> dict:
         """What the functions of :meth:`python` need in their globals."""

@@ -323,17 +323,18 @@ def value_source(code: ir.PouCode, name: str, stepped: bool = False, stops=None)
     return source, access.callees
 
 
-def table_source(info, places: dict, name: str):
+def table_source(info, places: dict, name: str, sink=None):
     """(sources, callees) of the functions of one POU instance over the table, each
-    function's source apart: those of the FB instances it holds, then its own,
-    named ``name`` and called ``name(s, now, <its inputs in order>)``, in parts
-    where its body is long (:meth:`.PyEmitter.parts`)."""
+    function's source apart: the parts of its body where it is long
+    (:meth:`.PyEmitter.parts`), those of the FB instances it holds, then its own,
+    named ``name`` and called ``name(s, now, <its inputs in order>)``. With a
+    ``sink``, the parts are given to it as they are written, not returned."""
     defs: list = []
     callees: dict = {}
     access = TableAccess(leaf_frame(info, places, name), defs, callees, top=True)
-    main = PyEmitter(info.code, access).functions(name)
+    *parts, main = PyEmitter(info.code, access).functions(name, sink)
     release(info.code)
-    return [src for _name, src in defs] + main, callees
+    return [*parts, *(src for _name, src in defs), main], callees
 
 
 __all__ = ["ValueAccess", "TableAccess", "Frame", "leaf_frame", "value_source", "table_source",

@@ -94,9 +94,11 @@ class PyEmitter:
         """The whole function's source."""
         return "".join(self.functions(name))
 
-    def functions(self, name: str) -> list[str]:
+    def functions(self, name: str, sink=None) -> list[str]:
         """The source of the function, in pieces: a long body's parts (see
-        :meth:`parts`), each a function of its own, then the function."""
+        :meth:`parts`), each a function of its own, then the function. With a
+        ``sink``, each part is given to it as soon as it is written (to be
+        compiled while the next is written), and only the function returned."""
         head, params = self.access.signature(name)
         self.out = []
         depth = 1
@@ -110,7 +112,7 @@ class PyEmitter:
             depth += 1
         pieces = self._pieces()
         if len(pieces) > 1:
-            parts = self.parts(name, params, pieces, depth)
+            parts = self.parts(name, params, pieces, depth, sink)
         else:
             parts = []
             self.body(self.code.body, depth)
@@ -131,7 +133,8 @@ class PyEmitter:
             return [body]
         return ir.pieces(body, PART_STATEMENTS)
 
-    def parts(self, name: str, params: list, pieces: list[list], depth: int) -> list[str]:
+    def parts(self, name: str, params: list, pieces: list[list], depth: int,
+              sink=None) -> list[str]:
         """A long body as functions of :data:`PART_STATEMENTS` ST statements each,
         called in turn: CPython compiles one function of 100,000 statements (and
         its tens of thousands of temporaries) in more than linear time and
@@ -141,13 +144,14 @@ class PyEmitter:
         variables its loops use are held in the call's locals, and so is the
         watchdog's budget."""
         sources, outer = [], self.out
+        give = sink or sources.append
         self.returning_part = "return True"
         try:
             for k, piece in enumerate(pieces):
                 self.out = []
                 self.body(piece, 1)
                 part = f"{name}_part{k}"
-                sources.append(f"def {part}({', '.join(params)}):\n" + "\n".join(self.out) + "\n")
+                give(f"def {part}({', '.join(params)}):\n" + "\n".join(self.out) + "\n")
                 # a temporary is a local of its part: what is known of those of the
                 # parts written is not needed again (2 MB a part of 2,000 statements)
                 self.ranges.temps.clear()

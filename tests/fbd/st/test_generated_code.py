@@ -8,7 +8,9 @@ the POU's function by values gives (the interpreter runs that one); and a
 long body cut into functions of a few statements each runs as it did whole,
 a RETURN in one part ending the scan's call."""
 
+import os
 import re
+import threading
 
 import pytest
 
@@ -173,6 +175,62 @@ def test_a_body_cut_into_parts_gives_matiecs_rows_scan_by_scan_as_it_did_whole(m
                cycle_ms=20, engine="python")
     assert got == expected(LONG_BODY_ROWS)
     assert made == ([] if whole else [-(-11 // part)])
+
+
+def test_a_body_compiled_partly_in_a_forked_child_gives_matiecs_rows(monkeypatch, tmp_path):
+    from fbd.compiler import compileruns
+    parent, compile_run = os.getpid(), compileruns._compile_run
+
+    def compile_noting_where(run):
+        (tmp_path / ("parent" if os.getpid() == parent else "child")).touch()
+        return compile_run(run)
+
+    monkeypatch.setattr(pyemit, "PART_STATEMENTS", 2)
+    monkeypatch.setattr(compileruns, "COMPILE_BYTES", 1)     # a run per part: 6 runs
+    monkeypatch.setattr(compileruns, "_compile_run", compile_noting_where)
+    monkeypatch.setenv("FBD_COMPILE_JOBS", "2")     # fork whatever the machine's load
+    got = rows(LONG_BODY, ["a", "b", "c", "r", "stop"], 8, {5: {"k": -2}}, program="prg",
+               cycle_ms=20, engine="python")
+    assert got == expected(LONG_BODY_ROWS)
+    if threading.active_count() == 1:
+        assert (tmp_path / "child").exists() and (tmp_path / "parent").exists()
+
+
+PARTS_WITH_FBS = FB_PROGRAM.split("PROGRAM Main")[0] + """
+PROGRAM Main
+VAR c1, c2 : Counter; go : BOOL; total, g : INT; END_VAR
+  c1(up := go);
+  total := c1.hist[9] + c1.hist[8];
+  c2(up := NOT go, inc := c1.n);
+  total := total + c2.hist[9];
+  g := g + 1;
+  CASE total MOD 4 OF 0: go := TRUE; 1, 2: go := FALSE; ELSE go := NOT go; END_CASE;
+END_PROGRAM
+"""
+
+
+def test_functions_compiled_run_by_run_sit_at_their_lines_of_the_source(monkeypatch):
+    from fbd.compiler import compileruns
+    from fbd.compiler.pycode import compile_network
+    whole = Harness(load("fb.st", text=PARTS_WITH_FBS).network("Main"), engine="python")
+    monkeypatch.setattr(pyemit, "PART_STATEMENTS", 2)
+    monkeypatch.setattr(compileruns, "COMPILE_BYTES", 1)     # a run per function
+    monkeypatch.setenv("FBD_COMPILE_JOBS", "2")
+    net = load("fb.st", text=PARTS_WITH_FBS).network("Main")
+    program = compile_network(net)
+    lines = program._chunk_source(0).splitlines()
+    functions = {name: fn for name, fn in program._namespace.items()
+                 if name.startswith("_p0") and callable(fn)}
+    # the parts, the FB instances' functions, the body's own: each at its line
+    assert set(functions) == {"_p0_part0", "_p0_part1", "_p0_part2", "_p0__c1", "_p0__c2", "_p0"}
+    for name, fn in functions.items():
+        assert lines[fn.__code__.co_firstlineno - 1].startswith(f"def {name}(")
+    cut = Harness(net, engine="python")
+    for _ in range(12):
+        whole.scan()
+        cut.scan()
+        for path in ("Main.total", "Main.c1.n", "Main.c2.n", "Main.go", "Main.g"):
+            assert cut.get(path) == whole.get(path), path
 
 
 def test_a_body_with_a_loop_stays_one_function(monkeypatch):
