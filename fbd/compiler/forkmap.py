@@ -61,19 +61,21 @@ def _may_fork(n_items: int, at_least: int = MIN_ITEMS) -> bool:
             and threading.active_count() == 1)
 
 
-def core_free() -> bool:
+def core_free(spare: float = 0.5) -> bool:
     """Whether the machine has a core idle beside this process: fewer tasks
     runnable now than the cores it may run on (this process counted), and the
-    load average of the last minute under them less half a core (the average
-    alone lags: a build started a second ago is not in it yet)."""
-    if os.environ.get("FBD_COMPILE_JOBS", "") == "2":
-        return True
+    load average of the last minute under them less ``spare`` of a core (the
+    average alone lags: a build started a second ago is not in it yet).
+    ``FBD_COMPILE_JOBS=1`` says no, ``2`` yes, whatever the load."""
+    jobs = os.environ.get("FBD_COMPILE_JOBS", "")
+    if jobs in ("1", "2"):
+        return jobs == "2"
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:
         cores = os.cpu_count() or 1
     average, running = _load()
-    return average < cores - 0.5 and (running is None or running < cores)
+    return cores > 1 and average < cores - spare and (running is None or running < cores)
 
 
 def _load() -> tuple[float, int | None]:

@@ -24,9 +24,10 @@ thread as it closes, from :data:`AHEAD_LINES` on, before the module is known
 to go past :data:`FULL_OPTIMISE_LINES` (if it does not, that work is dropped
 and the module compiles whole as before); the build waits for the thread and
 compiles the last group itself. Only where the thread would have a core of
-its own (the load average under the CPUs; ``FBD_COMPILE_JOBS=1`` never,
-``2`` always): on a machine whose cores are taken, the GIL's hand-offs cost
-more than the thread saves. Either way, the same bytes. A thread, not a forked process: the fork's
+its own (:func:`~fbd.compiler.forkmap.core_free` without the half-core margin
+a fork asks: a thread costs less to start; ``FBD_COMPILE_JOBS=1`` never, ``2``
+always): on a machine whose cores are taken, the GIL's hand-offs cost more
+than the thread saves. Either way, the same bytes. A thread, not a forked process: the fork's
 copy-on-write faults on the pages the lowering then writes cost more than the
 LLVM work it took over (a 10,000-line program: 0.15-0.2 s of CPU), and a
 fresh process's start (Python, llvmlite's import) cost more than the GIL's
@@ -35,10 +36,11 @@ hand-offs (docs/performance.md).
 
 from __future__ import annotations
 
-import os
 import queue
 import sys
 import threading
+
+from ..compiler.forkmap import core_free
 
 #: procedures' IR lines up to which they go through the whole -O2 pipeline with
 #: their chunk (see NativeProgram._optimize); past it, they compile in groups
@@ -128,7 +130,7 @@ class CompileAhead:
         """A group of ``module`` closed: the thread compiles those closed so far."""
         if self._thread is None:
             if self._alone is None:
-                self._alone = not _core_to_spare()
+                self._alone = not core_free(spare=0.0)
             if self._alone:
                 return
             _quick_switches(True)
@@ -171,26 +173,6 @@ class CompileAhead:
             if self._stop or not module.apart():
                 module.objects.clear()
         self.modules = []
-
-
-def _core_to_spare() -> bool:
-    """Whether the thread would have a core of its own: ``FBD_COMPILE_JOBS=1``
-    says never, ``2`` always; else whether the last minute's load average is
-    under the CPUs this process may run on (where the system gives it). On a
-    machine whose cores are all taken the GIL's hand-offs cost the lowering
-    more than the thread takes off it (docs/performance.md)."""
-    jobs = os.environ.get("FBD_COMPILE_JOBS", "")
-    if jobs in ("1", "2"):
-        return jobs == "2"
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:          # not on every system
-        cpus = os.cpu_count() or 1
-    try:
-        load = os.getloadavg()[0]
-    except (AttributeError, OSError):
-        return cpus > 1
-    return cpus > 1 and load < cpus
 
 
 #: the GIL's switch interval while a thread compiles ahead (s): it takes the GIL

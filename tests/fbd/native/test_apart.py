@@ -9,6 +9,7 @@ import threading
 import pytest
 
 import fbd
+from fbd.compiler import forkmap
 from fbd.native import NotNative, apart
 from fbd.native import program as native_program
 from fbd.st import pyemit
@@ -111,10 +112,10 @@ def test_the_thread_compiles_ahead_only_with_a_core_to_spare(small_groups, built
     # on a machine whose cores are all taken the GIL's hand-offs cost more than the
     # thread saves: the same bytes, compiled by the main thread
     net = load_st("apart.st", text=APART).network("prg")
-    monkeypatch.setattr(apart.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(forkmap.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
     got = {}
     for load in (0.5, 2.5):
-        monkeypatch.setattr(apart.os, "getloadavg", lambda load=load: (load, load, load))
+        monkeypatch.setattr(forkmap, "_load", lambda load=load: (load, 1))
         _harness, objects, threads = built(net, jobs="")
         got[load] = (objects, "fbd-llvm" in threads)
     assert got[0.5][1] and not got[2.5][1]
