@@ -62,6 +62,7 @@ from fbd.types import (
     ANY_INT,
     ANY_REAL,
     ELEMENTARY,
+    STRING_MAX,
     TIME,
     parse_time,
 )
@@ -383,7 +384,10 @@ class Conversion(Block):
     target = None
 
     def code(self, io):
-        return f"{io.OUT} = {_expression(self.source, self.target, io.IN)}"
+        # a longer STRING[n] is read as the STRING parameter of matiec's C holds it,
+        # as the ST call cuts it and the string functions read it (blocks/strings.py)
+        x = f"{io.IN}[:{STRING_MAX}]" if self.source.kind == "string" else io.IN
+        return f"{io.OUT} = {_expression(self.source, self.target, x)}"
 
 
 for _src in CONVERTIBLE:

@@ -53,6 +53,7 @@ from fbd.types import (
     LREAL,
     REAL,
     STRING,
+    STRING_MAX,
     TIME,
     TOD,
     InvalidValue,
@@ -188,7 +189,8 @@ _PARSE = {DATE: "_dates_parse_date", TOD: "_dates_parse_tod", DT: "_dates_parse_
 for _d in (DATE, TOD, DT):
     _convert(f"{_d}_TO_STRING", _d, STRING, f"{_TEXT[_d]}({{x}})",
              f"Convert {_d} to STRING: matiec's text, {_SAMPLE[_d]}.")
-    _convert(f"STRING_TO_{_d}", STRING, _d, f"{_PARSE[_d]}({{x}})",
+    # a longer STRING[n] read as the STRING parameter holds it (see blocks/convert.py)
+    _convert(f"STRING_TO_{_d}", STRING, _d, f"{_PARSE[_d]}({{x}}[:{STRING_MAX}])",
              f"Convert STRING to {_d}: reads its IEC literal; any other text as matiec "
              f"does, the number it starts with as seconds.")
     _convert(f"{_d}_TO_BOOL", _d, BOOL, "{x} != 0", f"Convert {_d} to BOOL: TRUE when not zero.")

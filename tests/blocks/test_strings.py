@@ -5,6 +5,7 @@ it has them); the out-of-range rules are the ones documented in blocks.strings.
 """
 
 import itertools
+from datetime import date, timedelta
 
 import pytest
 
@@ -13,6 +14,7 @@ from fbd.block import registry
 from fbd.compiler.interp import Interpreter
 from fbd.errors import ValidationError
 from fbd.network import Network
+from fbd.st.project import load as load_st
 from fbd.testing import Harness
 from fbd.types import DINT, INT, LINT, SINT, STRING, STRING_MAX, UDINT, UINT, ULINT, USINT, string_of
 
@@ -335,3 +337,27 @@ def test_a_longer_declared_string_is_read_as_its_first_126_characters(block, inp
     h = Harness(net)
     h.set(**inputs).scan()
     assert h.get("OUT") == want
+
+
+@pytest.mark.parametrize("conversion, read", [
+    ("STRING_TO_INT", 0), ("STRING_TO_DINT", 0), ("STRING_TO_REAL", 0.0),
+    ("STRING_TO_BOOL", False), ("STRING_TO_TIME", timedelta(0)),
+    ("STRING_TO_DATE", date(1970, 1, 1)),
+])
+def test_a_conversion_reads_a_longer_string_as_its_first_126_characters_in_a_diagram_as_in_st(
+        conversion, read):
+    """The 127th character is past what the STRING parameter holds: a diagram's
+    conversion sees the ST call's text, not the whole STRING[200]."""
+    text = "0" * 126 + "7"
+    net = Network("longer")
+    block = registry()[conversion]()
+    net.output("OUT", net.add("c", block, IN=net.input("IN", string_of(200))).OUT)
+    h = Harness(net)
+    h.set(IN=text).scan()
+    out_type = block.output_ports()[0].type
+    st = load_st("x.st", text=f"PROGRAM prg VAR s : STRING[200]; r : {out_type}; END_VAR\n"
+                              f"r := {conversion}(s); END_PROGRAM")
+    hs = Harness(st.network("prg"))
+    hs.write("prg.s", text)
+    hs.scan()
+    assert h.get("OUT") == hs.get("prg.r") == read  # the whole text would read 7 (s)
