@@ -2,16 +2,16 @@
 an ST, IL or SFC block.
 
 The same compiled body the Python engine's code is written from becomes one
-LLVM function per POU instance (:class:`PouLowering`), over the native
-table: every variable at a constant cell (:mod:`.pouframe`), an ARRAY or
-STRUCT a region of cells, so ``a[i]`` is one computed address; IF and the
-loops are branches, CASE a binary search of signed comparisons over its
-labels' ranges (:meth:`PouLowering.dispatch`); an FB instance inside is its own function, called with
-the table, a FUNCTION a function that takes its inputs and writes its
-result and outputs to a buffer of the caller's. Each operator, standard
-function and standard FB (the body's :class:`~fbd.st.ir.Code` nodes) goes
-through the translator every block's code goes through (:mod:`.lower`): one
-meaning of ``+`` or TON for the whole engine. REAL operations are computed
+LLVM function per POU instance (:class:`PouLowering`), over the native table:
+every variable at a constant cell (:mod:`.pouframe`), an ARRAY or STRUCT a
+region of cells, so ``a[i]`` is one computed address; IF and the loops are
+branches, CASE a binary search of signed comparisons over its labels' ranges
+(:mod:`.poucontrol`); an FB instance inside is its own function, called with
+the table, a FUNCTION a function that takes its inputs and writes its result
+and outputs to a buffer of the caller's. Each operator, standard function and
+standard FB (the body's :class:`~fbd.st.ir.Code` nodes, see :mod:`.pouvalues`)
+goes through the translator every block's code goes through (:mod:`.lower`):
+one meaning of ``+`` or TON for the whole engine. REAL operations are computed
 in double and rounded to single precision, as C's ``float`` gives.
 
 A variable a loop uses lives in a register for the call (written back when
@@ -29,10 +29,8 @@ FUNCTION.
 
 from __future__ import annotations
 
-import ast
 import itertools
 
-from ..block import code_lines, code_namespace
 from ..st import ir
 from ..st.model import LibraryFb
 from ..st.model import Var as StVar
@@ -42,8 +40,8 @@ from ..st.stmts import WATCHDOG_ITERATIONS
 from . import regions
 from .apart import Groups
 from .builder import ValueBuilder
-from .lower import BlockLowering
 from .poucalls import PouCalls, _whole, buffer_offsets
+from .poucontrol import PouControl, case_segments
 from .pouframe import (
     PURE_CALLS,
     Frame,
@@ -55,31 +53,8 @@ from .pouframe import (
     table_variable,
 )
 from .pouparts import PouParts
-from .values import B, NoNativeForm, V, Var, const, slot_kind
-
-_CMP = {"<": ast.Lt, ">": ast.Gt, "<=": ast.LtE, ">=": ast.GtE, "==": ast.Eq, "!=": ast.NotEq}
-_BITS = {"&": ast.BitAnd(), "|": ast.BitOr(), "^": ast.BitXor()}
-
-
-def case_segments(intervals: list, bodies: list, other: str, lo: int, hi: int) -> list:
-    """The CASE's sorted ``(lo, hi, branch)`` intervals as ``(first value, label)``
-    segments covering the selector's range ``lo..hi``, the values no label names
-    going to ``other``, neighbours with one label merged."""
-    segments, nxt = [], lo
-    for first, last, k in intervals:
-        if last < nxt or first > hi:
-            continue
-        if first > nxt:
-            segments.append((nxt, other))
-        segments.append((max(first, nxt), bodies[k]))
-        nxt = last + 1
-    if nxt <= hi:
-        segments.append((nxt, other))
-    merged = []
-    for first, label in segments:
-        if not merged or merged[-1][1] != label:
-            merged.append((first, label))
-    return merged
+from .pouvalues import PouValues
+from .values import B, NoNativeForm, V, slot_kind
 
 
 class NativeModule(Groups):
@@ -121,7 +96,7 @@ class NativeModule(Groups):
         return name
 
 
-class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
+class PouLowering(PouValues, PouControl, PouParts, PouCalls, Memory, ValueBuilder):
     """One POU instance's function (``frame`` a :class:`~.pouframe.Frame`), or a
     FUNCTION's (``frame`` None): ``i64 name(ptr %s, i64 %now, ...)``, returning 0
     or the site number of the fault that ended it."""
@@ -465,256 +440,6 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
         else:
             self.fail(f"the statement {kind.__name__}")
 
-    def set_temp(self, temp: ir.Temp, value: V) -> None:
-        """``temp := value``. A temporary set once in the body is an SSA value (each
-        use follows its one assignment, which dominates it); one set in two places (an
-        AND's short circuit, a FUNCTION's EN) is a stack slot SROA turns into a phi.
-        Either way it holds what its slot would: the value cut to its type's cell."""
-        tp = temp.type
-        if temp.name in self.reassigned:
-            self.store(self.temp_place(temp), value, tp)
-            return
-        if tp is None or slot_kind(tp) is None:
-            self.fail(f"a {getattr(tp, 'name', 'untyped')} value")
-        single = slot_kind(tp) == "d" and tp.canonical.bits == 32
-        self.temps[temp.name] = self.cell_value(self.cell_operand(value, tp, single), tp, single)
-
-    def temp_value(self, temp: ir.Temp) -> V:
-        value = self.temps.get(temp.name)
-        if value is None or isinstance(value, Place):
-            return self.load(self.temp_place(temp), temp.type)
-        return value
-
-    def temp_place(self, temp: ir.Temp) -> Place:
-        place = self.temps.get(temp.name)
-        if place is None:
-            if temp.type is None or slot_kind(temp.type) is None:
-                self.fail(f"a {getattr(temp.type, 'name', 'untyped')} value")
-            place = self.temps[temp.name] = self.scalar_local(temp.type)
-        return place
-
-    def check(self, s: ir.Check) -> None:
-        r = self.ranges.of(s.value)
-        self.ranges.assigned(s.temp, (max(r[0], s.lo), min(r[1], s.hi)) if r else (s.lo, s.hi))
-        value = self.to_int(self.expr(s.value))
-        if not (r is not None and s.lo <= r[0] and r[1] <= s.hi):
-            if value.modular:
-                self.fail("an array index of unknown range")
-            low = self.emit(f"icmp slt i{value.w} {value.ref}, {s.lo}")
-            high = self.emit(f"icmp sgt i{value.w} {value.ref}, {s.hi}")
-            bad = B(self.emit(f"or i1 {low}, {high}"))
-            out, ok = self.label("bounds"), self.label("inside")
-            self.branch(bad, out, ok)
-            self.start(out)
-            self.fault(self.module.site("bounds", s.where, s.lo, s.hi), value)
-            self.start(ok)
-            value = value.within(max(value.lo, s.lo), min(value.hi, s.hi))
-        self.set_temp(s.temp, value)
-
-    def block_code(self, s: ir.Code) -> None:
-        block = s.block
-        names, variables, env = {}, {}, []
-        # the operators' blocks are shared by the body's uses (a few for 100,000
-        # statements): their text over p0, p1, ... is written once
-        ports = tuple(s.names)
-        known = self.module.texts.get((id(block), ports))
-        if known is None:
-            known = self.module.texts[(id(block), ports)] = (block, {
-                p.name for p in block.input_ports()}, "\n".join(code_lines(
-                    block, {port: f"p{k}" for k, port in enumerate(ports)}, block.bound_types)))
-        _block, inputs, text = known
-        for k, (port, e) in enumerate(s.names.items()):
-            name = f"p{k}"
-            names[port] = name
-            tp = e.type
-            variables[name] = Var(port, 0, tp, port not in inputs)
-            if port in inputs:
-                env.append((name, self.expr(e)))
-            elif isinstance(e, ir.Ref):
-                env.append((name, self.load(self.address(e), tp)))
-        # a computed operand is a format field ({2}, {3}, ...) of the lowered lines, so
-        # the same operator over values of the same ranges is translated once; a
-        # constant is part of the key (the translator folds it)
-        key = (type(block), text, tuple(
-            (name, v.tp, v.writable) for name, v in variables.items()), tuple(
-            (name, v.k, v.lo, v.hi, v.w, None if v.ref.startswith("%") else v.ref)
-            for name, v in env))
-        made = self.module.lowered.get(key)
-        if made is None:
-            bl = BlockLowering(text, variables, code_namespace([block]), block.name)
-            bl.overflow_sums = True
-            fields = itertools.count(2)
-            for name, v in env:
-                bl.env[name] = V(v.k, f"{{{next(fields)}}}" if v.ref.startswith("%") else v.ref,
-                                 v.lo, v.hi, v.w)
-            bl.env["now"] = V("i", "%now", 0, (1 << 63) - 1, 64)
-            for stmt in bl.tree.body:
-                bl.stmt(stmt, None)
-            # as plain values: a Wide one's i128 is made now, before the lines are joined
-            assigned = {name: V(v.k, v.ref, v.lo, v.hi, v.w) for name, v in bl.env.items()
-                        if name in bl.assigned and name in variables}
-            # the lines as one text, formatted once per use
-            made = self.module.lowered[key] = (
-                "\n".join(bl.lines), any(clobbers(line) for line in bl.lines), assigned,
-                {v.ref: bl.float_of[v.ref] for v in assigned.values() if v.ref in bl.float_of})
-        text, clobbering, assigned, singles = made
-        fields = [f"c{self.n}", self.module.trap_code] + [
-            v.ref for _name, v in env if v.ref.startswith("%")]
-        self.n += 1
-        if text:
-            self.reopen()
-            if clobbering:
-                self.held = {}
-            self.lines.append(text.format(*fields))
-        for port, e in s.names.items():
-            name = names[port]
-            if port in inputs or name not in assigned:
-                continue
-            value = assigned[name]
-            single = singles.get(value.ref)
-            value = V(value.k, value.ref.format(*fields), value.lo, value.hi, value.w)
-            if single is not None:
-                self.float_of[value.ref] = single.format(*fields)
-            if isinstance(e, ir.Temp):
-                found = self.ranges.result(s)     # what the Python engine's code knows too
-                if found is not None and found[0] is e:
-                    self.ranges.assigned(e, found[1])
-                self.set_temp(e, value)
-            else:
-                self.store(self.address(e), value, e.type)
-
-    def if_(self, s: ir.If) -> None:
-        end = self.label("endif")
-        for pre, cond, body in s.branches:
-            self.statements(pre)
-            yes, no = self.label("then"), self.label("else")
-            self.branch(self.expr(cond), yes, no)
-            self.start(yes)
-            self.statements(body)
-            self.jump(end)
-            self.start(no)
-        if s.else_body is not None:
-            self.statements(s.else_body)
-        self.start(end)
-
-    def case(self, s: ir.Case) -> None:
-        sel = self.to_int(self.expr(s.selector))
-        if sel.w != 64 or sel.modular:
-            self.fail("a CASE selector wider than 64 bits")
-        end, other = self.label("endcase"), self.label("caseelse")
-        bodies = [self.label("case") for _ in s.branches]
-        self.dispatch(sel.ref, case_segments(ir.case_intervals(s.branches), bodies, other,
-                                             sel.lo, sel.hi))
-        for label, (_labels, body) in zip(bodies, s.branches):
-            self.start(label)
-            self.statements(body)
-            self.jump(end)
-        self.start(other)
-        if s.else_body is not None:
-            self.statements(s.else_body)
-        self.start(end)
-
-    def dispatch(self, sel: str, segments: list) -> None:
-        """Branch to the label of the segment holding ``sel``, by halving the sorted
-        ``(first value, label)`` segments with signed comparisons: not a ``switch``,
-        which LLVM's fast instruction selector cannot take (it hands the whole basic
-        block to the slow one), nor equality tests, which SimplifyCFG folds back into
-        a ``switch``."""
-        if len(segments) == 1:
-            self.jump(segments[0][1])
-            return
-        mid = len(segments) // 2
-        below, above = self.label("casebelow"), self.label("caseabove")
-        self.branch(B(self.emit(f"icmp slt i64 {sel}, {segments[mid][0]}")), below, above)
-        self.start(below)
-        self.dispatch(sel, segments[:mid])
-        self.start(above)
-        self.dispatch(sel, segments[mid:])
-
-    def watchdog(self, where: str) -> None:
-        left = self.emit(f"load i64, ptr {self.wd}")
-        left = self.emit(f"sub i64 {left}, 1")
-        self.put(f"  store i64 {left}, ptr {self.wd}")
-        out, ok = self.label("watchdog"), self.label("turn")
-        self.branch(B(self.emit(f"icmp slt i64 {left}, 0")), out, ok)
-        self.start(out)
-        self.fault(self.module.site("watchdog", where))
-        self.start(ok)
-
-    def loop(self, cont: str, exit_: str, body: list, s) -> None:
-        self.loops.append((cont, exit_))
-        if isinstance(s, ir.For):
-            self.ranges.enter(s)
-        self.statements(body)
-        if isinstance(s, ir.For):
-            self.ranges.leave()
-        self.loops.pop()
-
-    def for_(self, s: ir.For) -> None:
-        var = self.address(s.var)
-        tp = s.var.type
-        self.store(var, self.expr(s.start), tp)
-        fixed = self.ranges.fixed_end(s)
-        if fixed:                       # the same at every test: computed once
-            self.statements(s.end_pre)
-        first, nxt, step_in, body, exit_ = (self.label(x) for x in (
-            "forfirst", "fornext", "forstep", "forbody", "forexit"))
-
-        def bounds():
-            if not fixed:
-                self.statements(s.end_pre)
-            self.statements(s.step_pre)
-            return self.expr(s.end), (self.expr(s.step) if s.step is not None else const(1))
-
-        self.start(first)
-        end, step = bounds()
-        self.branch(self.passed(self.load(var, tp), step, end), body, exit_)
-        self.start(nxt)
-        end, step = bounds()
-        moved = self.binop(ast.Add(), self.load(var, tp), self.to_int(step), None)
-        self.branch(self.passed(moved, step, end), step_in, exit_)
-        self.start(step_in)
-        c = tp.canonical
-        if self.ranges.within_type(s.end, tp):     # moved <= end: within the type, no wrap
-            moved = V("i", moved.ref, max(moved.lo, c.min), min(moved.hi, c.max), moved.w)
-        self.store(var, self.wrap(moved, c.bits, c.signed), tp)
-        self.start(body)
-        self.watchdog(s.where)
-        self.loop(nxt, exit_, s.body, s)
-        self.jump(nxt)
-        self.start(exit_)
-
-    def passed(self, value: V, step: V, end: V) -> V:
-        """Whether ``value`` has not passed ``end`` going by ``step``: the test that
-        lets a FOR's body run."""
-        up = self.cmp(ast.LtE, value, end)
-        if step.k == "i" and not step.modular and (step.lo > 0 or step.hi < 0):
-            return up if step.lo > 0 else self.cmp(ast.GtE, value, end)
-        down = self.cmp(ast.GtE, value, end)
-        positive = self.cmp(ast.Gt, step, const(0))
-        return self.select(positive, up, down)
-
-    def while_(self, s: ir.While) -> None:
-        head, body, exit_ = self.label("while"), self.label("do"), self.label("wend")
-        self.start(head)
-        self.statements(s.pre)
-        self.branch(self.expr(s.cond), body, exit_)
-        self.start(body)
-        self.watchdog(s.where)
-        self.loop(head, exit_, s.body, s)
-        self.jump(head)
-        self.start(exit_)
-
-    def repeat(self, s: ir.Repeat) -> None:
-        body, test, exit_ = self.label("repeat"), self.label("until"), self.label("rend")
-        self.start(body)
-        self.watchdog(s.where)
-        self.loop(test, exit_, s.body, s)
-        self.start(test)
-        self.statements(s.pre)
-        self.branch(self.expr(s.cond), exit_, body)
-        self.start(exit_)
-
     def returned(self, code: str) -> None:
         """A callee's result: a fault is handed up, after writing back."""
         bad = self.emit(f"icmp ne i64 {code}, 0")
@@ -723,59 +448,6 @@ class PouLowering(PouParts, PouCalls, Memory, ValueBuilder):
         self.start(out)
         self.leave(code)
         self.start(ok)
-
-    # -- expressions ---------------------------------------------------------------------
-    def expr(self, e) -> V:
-        kind = type(e)
-        if kind is ir.Const:
-            if isinstance(e.value, (bool, int, float)):
-                return const(e.value)
-            self.fail(f"a {e.type.name} constant")
-        if kind is ir.Ref:
-            where = self.storage(e.var)
-            return where if isinstance(where, V) else self.load(where, e.type)
-        if kind is ir.Temp:
-            v = self.temp_value(e)
-            r = self.ranges.of(e)
-            if r is not None and v.k == "i" and not v.modular:
-                v = V("i", v.ref, max(v.lo, r[0]), min(v.hi, r[1]), v.w)
-            return v
-        if kind in (ir.Elem, ir.Field):
-            if regions.aggregate(e.type):
-                self.fail(f"a {e.type.name} value used whole")
-            return self.load(self.address(e), e.type)
-        if kind is ir.Now:
-            return V("i", "%now", 0, (1 << 63) - 1, 64)
-        if kind is ir.Compare:
-            return self.cmp(_CMP[e.op], self.expr(e.a), self.expr(e.b))
-        if kind is ir.Logic:
-            a, b = self.truth(self.expr(e.a)), self.truth(self.expr(e.b))
-            return self.both(e.op, a, b)
-        if kind is ir.Not:
-            return self.negate(self.truth(self.expr(e.a)))
-        if kind is ir.Bits:
-            return self.binop(_BITS[e.op], self.expr(e.a), self.expr(e.b), None)
-        if kind is ir.Invert:
-            return self.binop(ast.BitXor(), self.expr(e.a), const(e.mask), None)
-        if kind is ir.Neg:
-            return self.binop(ast.Sub(), const(0), self.expr(e.a), None)
-        if kind is ir.Narrow:
-            v = self.expr(e.a)
-            c = e.type.canonical
-            if slot_kind(c) == "d":
-                return self.to_single(v) if c.bits == 32 else self.to_float(v)
-            if slot_kind(c) == "b":
-                return self.truth(v)
-            return self.wrap(self.to_int(v), c.bits, c.signed)
-        if kind is ir.Copy:
-            if e.length is not None:
-                self.fail("STRING values have no native form")
-            self.fail(f"a {e.type.name} value used whole")
-        if kind in (ir.FnCall, ir.Item):
-            if regions.aggregate(e.type):
-                self.fail(f"a {e.type.name} value used whole")
-            return self.load(self.address(e), e.type)
-        self.fail(f"the expression {kind.__name__}")
 
 
 __all__ = ["PouLowering", "NativeModule", "case_segments"]

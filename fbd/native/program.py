@@ -1,16 +1,13 @@
 """The native backend: one scan of a :class:`~fbd.compiler.flat.FlatProgram` as machine code.
 
 Each block configuration's code is translated once (:mod:`.lower`) into an
-IR template (:mod:`.templates`); every instance formats it with its slots. The scan is cut into
-functions of :data:`CHUNK` blocks; inside one, a basic block ends every
-:data:`BASIC_BLOCK` blocks, so LLVM's code generation, which grows faster
-than linearly with the size of a basic block, stays linear in the program's
-size. Every value a block reads comes from the table and every value it
-assigns goes back to it at the block's end: any signal is readable between
-scans, and nothing is kept in a register across blocks. The IR goes to
-LLVM's code generator as written, at -O0 with no IR optimiser: on this
-straight-line code optimising costs more compile time than it saves at run
-time (see docs/native.md).
+IR template (:mod:`.templates`); every instance formats it with its slots, in
+functions of a bounded size (:mod:`.scansource`). Every value a block reads
+comes from the table and every value it assigns goes back to it at the
+block's end: any signal is readable between scans, and nothing is kept in a
+register across blocks. The IR goes to LLVM's code generator as written, at
+-O0 with no IR optimiser: on this straight-line code optimising costs more
+compile time than it saves at run time (see docs/native.md).
 
 The object quacks like :class:`~fbd.compiler.pycode.ScanProgram` (``scan``,
 ``new_table``, ``signals``, ``set_forced``, ``leaf_function``, ``snapshot``,
@@ -20,29 +17,23 @@ server take either.
 
 from __future__ import annotations
 
-import ctypes
 import os
 import struct
 from operator import itemgetter
 
 import numpy as np
 
-from ..block import code_lines, code_namespace, literal
-from ..compiler.forkmap import map_in_two
-from ..errors import FbdError, ScansDone
+from ..errors import FbdError
 from . import apart, regions
-from .entry import DECLARATIONS as ENTRY_DECLARATIONS
-from .entry import builtin, entry_source, python_api
+from .entry import python_api
+from .leaves import LeafFunctions
 from .lower import DECLARATIONS, TRAP_REASONS, NoNativeForm, slot_kind
-from .objcache import ObjectCache, target_salt
 from .regions import DECLARATIONS as POU_DECLARATIONS
+from .scancompile import ScanCompiler
+from .scansource import CHUNK, FAULT, ScanSource
 from .stores import raw_bits, store_kind
 from .table import AGGREGATE, KIND_CODES, STORE, NativeTable
 from .templates import Templates
-
-CHUNK = 512         # blocks per function; a force recompiles one
-BASIC_BLOCK = 50    # blocks per basic block (see the module docstring)
-FAULT = -2      # what the driver returns when a procedure faulted (see .procedures)
 
 
 class NotNative(FbdError):
@@ -63,13 +54,6 @@ class NativeTrap(FbdError):
     def __init__(self, message: str, path: str):
         self.path = path
         super().__init__(message)
-
-
-def _llvm():
-    import llvmlite.binding as llvm
-    llvm.initialize_native_target()
-    llvm.initialize_native_asmprinter()
-    return llvm
 
 
 class NoProcedures:
@@ -110,7 +94,7 @@ def _procedures(program):
     return NoProcedures()
 
 
-class NativeProgram:
+class NativeProgram(LeafFunctions, ScanCompiler, ScanSource):
     """A network compiled to machine code over a :class:`~.table.NativeTable`."""
 
     engine = "native"
@@ -212,17 +196,6 @@ class NativeProgram:
         finally:
             self._cancel_ahead()
         return self
-
-    def _code_generator(self) -> None:
-        """LLVM, the target machine that emits object files and the cache of what it
-        made (made before the thread that compiles ahead uses them)."""
-        if getattr(self, "_emit_tm", None) is None:
-            llvm = self._llvm = _llvm()
-            self._emit_tm = llvm.Target.from_default_triple().create_target_machine(
-                opt=0, codemodel="jitdefault")
-            # the default target machine: the host's triple, a generic CPU
-            self._object_cache = ObjectCache(target_salt(llvm, self._emit_tm, "", "",
-                                                         "opt=0 codemodel=jitdefault"))
 
     def _cancel_ahead(self) -> None:
         ahead, self._procedures.ahead = self._procedures.ahead, None
@@ -338,280 +311,6 @@ class NativeProgram:
             return scratch
         return slot
 
-    # -- code ------------------------------------------------------------------------------
-    def _instance(self, index: int, avail: dict | None) -> str:
-        """One block's IR. ``avail``: slot -> the register holding what an earlier
-        block of this basic block stored there (read from it instead of the
-        table: no store-to-load latency on a chain of blocks), updated with this
-        block's stores; None: every input loaded from the table."""
-        leaf = self.leaves[index]
-        ins = self._templates.reads[index][0]
-        tpl = self._templates.of(leaf)
-        slots = [*leaf.outputs.values(), *leaf.state.values()]
-        if self.forced:
-            slots = [self._place(s) for s in slots]
-        if tpl.region:
-            slots.append(self._regions[index])
-        prefix = f"b{index}"
-        pre, values = [], []
-        for i, (slot, kind) in enumerate(zip(ins, tpl.inputs)):
-            if kind is None:
-                values.append("")
-                continue
-            raw = avail.get(slot) if avail is not None else None
-            name = f"%{prefix}.v{i}"
-            if raw is None:
-                pre.append(f"  {name}p = getelementptr i64, ptr %s, i64 {slot}\n"
-                           f"  {name} = load {'double' if kind == 'd' else 'i64'}, ptr {name}p\n")
-            elif kind == "d":
-                pre.append(f"  {name} = bitcast i64 {raw} to double\n")
-            else:
-                name = raw
-            values.append(name)
-        args = (prefix, index, *ins, *slots, *values)
-        if avail is not None:
-            n_ins = len(ins)
-            for pos, ref in tpl.stored:
-                avail[slots[pos - n_ins]] = ref.format(*args) if "{" in ref else ref
-        return "".join(pre) + tpl.fmt.format(*args)
-
-    def _chunk_source(self, c: int, fname: str, number: int) -> str:
-        """Chunk ``c`` as the function ``fname`` (in the module ``number``: what its
-        procedure blocks' functions are named by)."""
-        out = [f"define void @{fname}(ptr %s, i64 %now) {{", "entry:",
-               f"  %trap = getelementptr i64, ptr %s, i64 {self._trap_cell}",
-               f"  %fault = getelementptr i64, ptr %s, i64 {self._fault_cell}"]
-        append = out.append
-        avail: dict = {}
-        instance = self._instance
-        procedures = self._procedures.indices
-        for pos, index in enumerate(self.order[c * CHUNK:(c + 1) * CHUNK]):
-            if pos and pos % BASIC_BLOCK == 0:
-                append(f"  br label %L{pos}")
-                append(f"L{pos}:")
-                avail = {}   # registers do not cross basic blocks: compile time stays linear
-            if index in procedures:
-                append(self._procedures.call(index, number))
-                avail = {}   # it wrote the table, and ended the basic block
-                continue
-            append(instance(index, avail))
-        append("  ret void")
-        append("}")
-        return "\n".join(out)
-
-    def _driver_source(self, fname: str) -> str:
-        out = [f"define i64 @{fname}(ptr %s, i64 %now) {{", "entry:",
-               "  %early = icmp slt i64 %now, 0",     # the code assumes a clock from 0 on
-               "  br i1 %early, label %refuse, label %run",
-               "refuse:", "  ret i64 -1", "run:",
-               f"  %trap = getelementptr i64, ptr %s, i64 {self._trap_cell}",
-               "  store i64 0, ptr %trap",
-               f"  %fault = getelementptr i64, ptr %s, i64 {self._fault_cell}"]
-        n = 0
-
-        def copy(dst: int, src: int) -> None:
-            nonlocal n
-            n += 1
-            out.append(f"  %a{n} = getelementptr i64, ptr %s, i64 {src}")
-            out.append(f"  %v{n} = load i64, ptr %a{n}")
-            out.append(f"  %d{n} = getelementptr i64, ptr %s, i64 {dst}")
-            out.append(f"  store i64 %v{n}, ptr %d{n}")
-        for src, prev in self.flat.snapshots.items():
-            copy(prev, src)
-        with_procedures = {self.position[i] // CHUNK for i in self._procedures.indices}
-        for c, name in enumerate(self._chunk_names):
-            out.append(f"  call void @{name}(ptr %s, i64 %now)")
-            if c in with_procedures:      # a fault ends the scan where it happened
-                out += [f"  %f{c} = load i64, ptr %fault", f"  %g{c} = icmp ne i64 %f{c}, 0",
-                        f"  br i1 %g{c}, label %faulted, label %after{c}", f"after{c}:"]
-        for slot, src in self.flat.publish:
-            if slot not in self.forced:
-                copy(slot, src)
-        out.append("  %r = load i64, ptr %trap")
-        out.append("  ret i64 %r")
-        if with_procedures:
-            out += ["faulted:", f"  ret i64 {FAULT}"]
-        out.append("}")
-        out += self._many_source(fname)
-        return "\n".join(out)
-
-    def _many_source(self, driver: str) -> list[str]:
-        """``many_<driver>(s, now, cycle, n, done)``: ``n`` scans, the k-th at ``now +
-        k * cycle``, stopped by the first that does not end cleanly (its code
-        returned, the scans before it in ``*done``): fbd.runtime.fastforward."""
-        return [f"define i64 @many_{driver}(ptr %s, i64 %now, i64 %cycle, i64 %n, ptr %done) {{",
-                "entry:", "  br label %loop", "loop:",
-                "  %k = phi i64 [0, %entry], [%k1, %next]",
-                "  %t = phi i64 [%now, %entry], [%t1, %next]",
-                "  %more = icmp slt i64 %k, %n", "  br i1 %more, label %scan, label %end", "scan:",
-                f"  %r = call i64 @{driver}(ptr %s, i64 %t)",
-                "  %bad = icmp ne i64 %r, 0", "  br i1 %bad, label %stop, label %next", "next:",
-                "  %k1 = add i64 %k, 1", "  %t1 = add i64 %t, %cycle", "  br label %loop",
-                "stop:", "  store i64 %k, ptr %done", "  ret i64 %r",
-                "end:", "  store i64 %n, ptr %done", "  ret i64 0", "}"]
-
-    def _build_all(self) -> None:
-        """Generate and compile the scan: each chunk is a module compiled to an
-        object file, half of them in a forked child where that is possible (the
-        machine code comes back through a pipe and is linked here, as the
-        Python engine does with its bytecode), then the driver that calls them."""
-        llvm = self._llvm
-        n_chunks = max(1, -(-len(self.order) // CHUNK))
-        self._chunk_names = [f"c{c}_v0" for c in range(n_chunks)]
-        self._modules = n_chunks         # chunk c is module c + 1 (see Procedures)
-        ahead, self._procedures.ahead = self._procedures.ahead, None
-        if ahead is not None:       # before map_in_two: its child cannot wait for them
-            ahead.finish()
-        built = map_in_two(self._compile_chunk, list(range(n_chunks)))
-        self._procedures.made.clear()   # those a forked child compiled are still here
-        self._engine = llvm.create_mcjit_compiler(llvm.parse_assembly(DECLARATIONS),
-                                                  self._target)
-        self._objects = []
-        self._chunk_src = []
-        for c, (src, objects, sites) in enumerate(built):
-            self._procedures.sites[c + 1] = sites
-            self._chunk_src.append(src)
-            self._add_objects(objects)
-        self._driver_src = self._driver_source("scan_v0")
-        self._engine.add_module(llvm.parse_assembly("\n".join(
-            [*(f"declare void @{name}(ptr, i64)" for name in self._chunk_names),
-             self._driver_src, self._entry("scan_v0")])))
-        self._engine.finalize_object()
-        self._link("scan_v0")
-        if self.dump_path:
-            with open(self.dump_path, "w") as f:
-                f.write(self.source())
-
-    def _compile_chunk(self, c: int) -> tuple[list, list[bytes], list]:
-        """One chunk's IR, its machine code (object files: the chunk's and those of
-        the groups compiled apart) and its procedures' fault sites, in either process."""
-        src, compiled, objects = self._chunk_with_procedures(c, self._chunk_names[c], c + 1)
-        whole = self._procedure_lines <= apart.FULL_OPTIMISE_LINES if self._optimize_next \
-            else None
-        objects.append(self._object_of(
-            DECLARATIONS + "\n" + POU_DECLARATIONS + "\n" + compiled, whole))
-        return src, objects, self._sites_made
-
-    def _object_of(self, text: str, whole: bool | None) -> bytes:
-        """The object file of a module's IR ``text`` through :meth:`_optimize`
-        (``whole``; None: no optimiser), from the machine-code cache on disk
-        (:mod:`.objcache`) where a build made it before."""
-        key = f"; optimised: {whole}\n{text}"
-        obj = self._object_cache.get(key)
-        if obj is None:
-            module = self._llvm.parse_assembly(text)
-            if whole is not None:
-                self._optimize(module, whole)
-            obj = self._emit_tm.emit_object(module)
-            module.close()
-            self._object_cache.put(key, obj)
-        return obj
-
-    def _chunk_with_procedures(self, c: int, fname: str, number: int) -> tuple[list, str, list]:
-        """The chunk's function, after the functions of its procedure blocks: the IR
-        as a whole (:meth:`source`, in pieces), the IR to compile with the chunk, and
-        the machine code of what was compiled apart (:meth:`_procedure_code`)."""
-        leaves = self.order[c * CHUNK:(c + 1) * CHUNK]
-        module = self._procedures.module(leaves, number)
-        self._sites_made = module.sites
-        self._optimize_next = bool(module.defs)
-        shown, compiled, objects = self._procedure_code(module)
-        chunk = self._chunk_source(c, fname, number)
-        if compiled is shown:
-            src = "\n".join(shown + [chunk])
-            return [src], src, objects
-        # the parts' text stays in pieces: one string of it would be a copy of the whole
-        return shown + [chunk], "\n".join(compiled + [chunk]), objects
-
-    def _procedure_code(self, module) -> tuple[list[str], list[str], list[bytes]]:
-        """A module's procedures (:class:`~.pou.NativeModule`): their IR as a whole,
-        the IR to compile with the chunk, and the machine code of those compiled
-        apart, in groups (:mod:`.apart`: past :data:`~.apart.FULL_OPTIMISE_LINES`;
-        those not compiled ahead are compiled here); sets ``_procedure_lines``,
-        which picks the passes."""
-        self._procedure_lines = module.lines
-        if not module.apart():
-            return module.defs, module.defs, []
-        objects = [module.objects.get(k) or self._group_object(module, k)
-                   for k in range(module.n_groups())]
-        return module.shown(), list(module.declarations.values()), objects
-
-    def _group_object(self, module, k: int) -> bytes:
-        """The object file of group ``k`` of ``module``'s functions (:mod:`.apart`),
-        in the main thread or the one compiling ahead."""
-        # a group is past FULL_OPTIMISE_LINES: not the whole -O2 pipeline
-        return self._object_of("\n".join([DECLARATIONS, POU_DECLARATIONS,
-                                          module.group_source(k)]), whole=False)
-
-    def _add_objects(self, objects: list[bytes]) -> None:
-        for obj in objects:
-            self._objects.append(self._llvm.ObjectFileRef.from_data(obj))
-            self._engine.add_object_file(self._objects[-1])
-
-    def _optimize(self, module, whole: bool) -> None:
-        """The procedures' code through LLVM's optimiser: their variables and
-        temporaries in registers, branches simplified (the blocks' straight-line
-        code needs none of it, see docs/native.md). ``whole`` (procedures of up to
-        :data:`~.apart.FULL_OPTIMISE_LINES` lines of IR): the -O2 pipeline (inlining,
-        loop passes); past it, whose time grows faster than the code, only what puts values in
-        registers and simplifies the branches (docs/native.md, "ST, IL and SFC
-        POUs": instcombine was a fifth of a 10,000-line program's ``Plc``)."""
-        llvm = self._llvm
-        options = llvm.create_pipeline_tuning_options(speed_level=2)
-        builder = llvm.create_pass_builder(self._emit_tm, options)
-        if whole:
-            builder.getModulePassManager().run(module, builder)
-            return
-        passes = llvm.create_new_module_pass_manager()
-        passes.add_sroa_pass()
-        passes.add_simplify_cfg_pass()
-        passes.run(module, builder)
-
-    def _entry(self, driver: str) -> str:
-        """The driver's entry as a built-in function (see :mod:`.entry`)."""
-        if self._type_error is None:
-            return ""
-        return ENTRY_DECLARATIONS + "\n" + entry_source(driver, self._type_error)
-
-    def _link(self, driver: str) -> None:
-        addr = self._engine.get_function_address(driver)
-        cfn = self._cfn = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)(addr)
-        if self._type_error is not None:
-            cfn, definition = builtin(self._engine.get_function_address(f"py_{driver}"),
-                                      f"{self.name}_{driver}")
-            self._entries.append(definition)   # CPython reads it at every call
-        stopped = self._stopped
-
-        def scan(s: NativeTable, now: int) -> None:
-            """One scan over table ``s`` at PLC time ``now`` (ns): a single call
-            into the machine code, a built-in function's call (see :mod:`.entry`)."""
-            code = cfn(s.address, now)
-            if code:
-                stopped(s, code, now)
-        self.scan = scan
-        many = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64,
-                                ctypes.c_int64, ctypes.c_void_p)(
-            self._engine.get_function_address(f"many_{driver}"))
-        done = ctypes.c_int64()
-
-        def scan_many(s: NativeTable, now: int, cycle: int, n: int) -> int:
-            """``n`` scans in one call into the machine code (fbd.runtime.fastforward)."""
-            code = many(s.address, now, cycle, n, ctypes.addressof(done))
-            if code:
-                try:
-                    stopped(s, code, now + done.value * cycle)
-                except Exception as e:
-                    raise ScansDone(done.value) from e
-            return n
-        self.scan_many = scan_many
-        self._many = many
-
-    def source(self) -> str:
-        """The LLVM IR of the scan, as compiled."""
-        header = (f"; generated by fbd for network {self.name}: {len(self.leaves)} blocks, "
-                  f"{self.n_slots} slots (native engine)\n")
-        chunks = "\n".join(piece for pieces in self._chunk_src for piece in pieces)
-        return header + DECLARATIONS + "\n" + chunks + "\n" + self._driver_src
 
     # -- running ---------------------------------------------------------------------------
     def _stopped(self, s: NativeTable, code: int, now: int) -> None:
@@ -674,77 +373,6 @@ class NativeProgram:
         for slot, src in self.flat.publish:
             if slot not in self.forced:
                 s[slot] = s[src]
-
-    def leaf_code(self, index: int) -> list[str]:
-        """One block's Python statements over the table: the text its native code
-        was translated from (shown by a debugger; the step itself runs native code)."""
-        leaf = self.leaves[index]
-        names = {}
-        for port, src in leaf.inputs.items():
-            names[port] = (literal(src.const) if src.slot is None
-                           else f"s[{self.flat.read_slot(index, src)}]")
-        for port, slot in [*leaf.outputs.items(), *leaf.state.items()]:
-            names[port] = f"s[{self._place(slot)}]"
-        return code_lines(leaf.block, names, leaf.types)
-
-    def leaf_function(self, index: int):
-        """One block's native code alone, as ``f(s, now)`` (a debugger stepping into
-        a scan): the blocks of its chunk are compiled together on first use, and
-        kept until the forced set changes. A procedure block (an ST POU) runs its
-        function by values over the table instead, as on the Python engine: a call
-        a fault stops leaves the table as it was, and runs again from its start."""
-        fn = self._leaf_fns.get(index)
-        if fn is None and index in self._procedures.indices:
-            src = "def _one(s, now):\n" + "".join(f"    {ln}\n" for ln in self.leaf_code(index))
-            ns = code_namespace([self.leaves[index].block])
-            exec(compile(src, f"<fbd {self.leaves[index].path}>", "exec"), ns)
-            fn = self._leaf_fns[index] = ns["_one"]
-        if fn is None:
-            self._compile_leaves(self.position[index] // CHUNK)
-            fn = self._leaf_fns[index]
-        return fn
-
-    def _compile_leaves(self, c: int) -> None:
-        self._version += 1
-        v = self._version
-        self._modules += 1
-        number = self._modules
-        leaves = self.order[c * CHUNK:(c + 1) * CHUNK]
-        procedures = self._procedures.module(leaves, number)
-        self._procedures.sites[number] = procedures.sites
-        _shown, compiled, objects = self._procedure_code(procedures)
-        self._add_objects(objects)
-        parts, names = [DECLARATIONS, POU_DECLARATIONS, *compiled], []
-        for index in leaves:
-            name = f"leaf{index}_v{v}"
-            names.append((index, name))
-            if index in self._procedures.indices:
-                body = self._procedures.call(index, number).replace(
-                    "  ret void", f"  ret i64 {FAULT}")
-            else:
-                body = self._instance(index, None)
-            parts += [f"define i64 @{name}(ptr %s, i64 %now) {{", "entry:",
-                      f"  %trap = getelementptr i64, ptr %s, i64 {self._trap_cell}",
-                      f"  %fault = getelementptr i64, ptr %s, i64 {self._fault_cell}",
-                      "  store i64 0, ptr %trap", body,
-                      "  %r = load i64, ptr %trap", "  ret i64 %r", "}"]
-        module = self._llvm.parse_assembly("\n".join(parts))
-        if procedures.defs:
-            self._optimize(module, self._procedure_lines <= apart.FULL_OPTIMISE_LINES)
-        self._engine.add_module(module)
-        self._engine.finalize_object()
-        kind = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)
-        for index, name in names:
-            cfn = kind(self._engine.get_function_address(name))
-            self._leaf_fns[index] = self._leaf_caller(cfn)
-
-    def _leaf_caller(self, cfn):
-        def run(s: NativeTable, now: int) -> None:
-            code = cfn(s.address, now)
-            if code:
-                self._stopped(s, code, now)
-        run.cfn = cfn  # keeps the ctypes function alive with the closure
-        return run
 
     def __repr__(self) -> str:
         return f"<NativeProgram {self.name}: {len(self.leaves)} blocks, {self.n_slots} slots>"
