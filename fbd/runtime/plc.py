@@ -54,9 +54,10 @@ from collections.abc import Callable
 import simpy
 import simpy.rt
 
-from ..compiler.pycode import ScanProgram, compile_network
+from ..compiler.pycode import ScanProgram
 from ..errors import FbdError, UnknownSignal
 from ..network import Network
+from .engine import compile_program, is_program
 from .faults import Operation, PlcFault
 from .retain import retained
 from .scancycle import ScanCycle, to_us
@@ -83,9 +84,9 @@ class Plc(ScanCycle, SignalAccess, Operation):
                  clock: Callable[[], int] = _time.perf_counter_ns):
         self.engine_reason = "compiled before"
         if isinstance(program, Network):
-            program, self.engine_reason = _build(program, engine, dump,
-                                                 to_us(clock_start, "clock_start") >= 0)
-        elif not _is_program(program):
+            program, self.engine_reason = compile_program(
+                program, engine, dump, to_us(clock_start, "clock_start") >= 0)
+        elif not is_program(program):
             raise FbdError(f"Plc needs a Network or a compiled ScanProgram, not "
                            f"{type(program).__name__}")
         #: the engine running the main task, "python" or "native" (``engine_reason`` says why)
@@ -127,7 +128,7 @@ class Plc(ScanCycle, SignalAccess, Operation):
         same instant run by priority (lower number first), then in the order
         they were added."""
         if isinstance(program, Network):
-            program = _build(program, engine, None, self.clock_start_us >= 0)[0]
+            program = compile_program(program, engine, None, self.clock_start_us >= 0)[0]
         if any(task.name == name for task in self.tasks):
             raise FbdError(f"a task named {name!r} already exists")
         cycle_us = to_us(cycle, "cycle")
@@ -216,18 +217,3 @@ class Plc(ScanCycle, SignalAccess, Operation):
     def __repr__(self) -> str:
         return (f"<Plc {self.main.program.name}: {self.scans} scans, "
                 f"t={self.time:.3f}s, cycle {self.main.cycle_us} us>")
-
-
-def _build(net: Network, engine: str, dump, clock_from_zero: bool):
-    """(program, why this engine): see fbd.native.engines."""
-    if engine == "python":
-        return compile_network(net, dump=dump), "asked for"
-    from ..native.engines import build_program
-    return build_program(net, engine, dump, clock_from_zero=clock_from_zero)
-
-
-def _is_program(program) -> bool:
-    if isinstance(program, ScanProgram):
-        return True
-    from ..native import NativeProgram
-    return isinstance(program, NativeProgram)
