@@ -3,15 +3,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..errors import FbdError
 from ..values import NS_PER_US
 from .faults import PlcFault
 from .task import Task
-
-if TYPE_CHECKING:
-    from .plc import Plc
 
 
 class SteppedScan:
@@ -34,7 +29,8 @@ class SteppedScan:
     until it finishes.
     """
 
-    def __init__(self, plc: Plc, task: Task):
+    def __init__(self, plc, task: Task):
+        # plc: the Plc (not imported here: plc.py imports this module)
         self.plc = plc
         self.task = task
         self.program = task.program
