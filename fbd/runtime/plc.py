@@ -43,6 +43,10 @@ every later call that would run a scan raises it too, saying to restart
 RUN, so its clock stands still. Another thread (a Modbus client) asks for a
 change with :meth:`Plc.request`, carried out between scans by the thread that
 runs the PLC (:meth:`Plc.serve_requests`; :meth:`Plc.scan` calls it first).
+
+Plc is made of mixins of one job each: the scan cycle (:mod:`.scancycle`),
+the signals by path (:mod:`.signals`), the operating state (:mod:`.faults`);
+this module holds its tasks and programs (docs/architecture.md).
 """
 
 from __future__ import annotations
