@@ -34,15 +34,14 @@ temporaries are is found in one walk, :mod:`.census`).
 
 from __future__ import annotations
 
-from .. import types as t
-from ..block import code_lines, literal
+from ..block import code_lines
 from . import ir
 from .census import census, inputs_of
+from .pyexpr import PyExpressions, grouped_text, is_slot, one_sided_wrap
 from .pyfold import fold_into
 from .ranges import Ranges, continues
 from .stmts import WATCHDOG_ITERATIONS
 
-K = t.Kind
 #: ELSIFs of one ``if``/``elif`` chain before a new group starts (CPython's compiler
 #: recurses once per ``elif``)
 ELIF_GROUP = 100
@@ -55,7 +54,7 @@ CASE_TREE = 4
 PART_STATEMENTS = 500
 
 
-class PyEmitter:
+class PyEmitter(PyExpressions):
     """Writes one POU's :class:`~.ir.PouCode` with an ``access`` (see the module docstring)."""
 
     def __init__(self, code: ir.PouCode, access, stepped: bool = False, stops=None):
@@ -286,7 +285,7 @@ class PyEmitter:
             value = lines[0][len(out):]
             if (lines[0].startswith(out) and self._fold not in value
                     and ";" not in value and "#" not in value):     # one expression
-                self.folded[self._fold] = _grouped(value)
+                self.folded[self._fold] = grouped_text(value)
                 return
         for text in lines:
             self.line(depth, text)
@@ -319,13 +318,13 @@ class PyEmitter:
                 self.folded[s.temp.name] = self.grouped(value)
                 return
             if self.ranges.stable(s.value) and (value.isidentifier() or value.isdigit()
-                                                or _is_slot(value)):
+                                                or is_slot(value)):
                 self.aliases[s.temp.name] = value
             else:
                 self.line(depth, f"{s.temp.name} = {value}")
             return
         name, value = s.temp.name, self.expr(s.value)
-        if (value.isidentifier() or _is_slot(value)) and self.ranges.stable(s.value):
+        if (value.isidentifier() or is_slot(value)) and self.ranges.stable(s.value):
             self.aliases[name] = name = value       # a variable's value: checked as it is
         else:
             self.line(depth, f"{name} = {value}")
@@ -608,116 +607,6 @@ class PyEmitter:
         self.line(depth + 1, f"{first} = False")
         self.watchdog(s.where, depth + 1)
         self.loop_body(s.body, depth + 1)
-
-    # -- expressions ---------------------------------------------------------------
-    def operand(self, e) -> str:
-        """An expression as a block's input (parenthesized unless a name)."""
-        return self.grouped(self.expr(e))
-
-    def grouped(self, text: str) -> str:
-        """``text``, an expression just written, as an operand anywhere."""
-        return text if text is self._last_folded else _grouped(text)
-
-    def place(self, e) -> str:
-        return self.expr(e)
-
-    def expr(self, e) -> str:
-        kind = type(e)
-        if kind is ir.Ref:
-            return self.access.var(e.var)
-        if kind is ir.Temp:
-            folded = self.folded.pop(e.name, None)
-            if folded is not None:
-                self._last_folded = folded      # grouped already: not in parentheses again
-                self._consumed.append(folded)
-                return folded
-            return self.aliases.get(e.name, e.name)
-        if kind is ir.Const:
-            return literal(e.value)
-        if kind is ir.Elem:
-            parts = []
-            for term, lo, stride in e.terms:
-                scaled = f" * {stride}" if stride != 1 else ""
-                if lo:
-                    parts.append(f"({self.expr(term)} - {lo})" + scaled)
-                elif scaled:
-                    parts.append(self.operand(term) + scaled)
-                else:
-                    parts.append(self.expr(term))
-            if e.constant or not parts:
-                parts.append(str(e.constant))
-            return f"{self.expr(e.base)}[{' + '.join(parts)}]"
-        if kind is ir.Field:
-            return f"{self.expr(e.base)}[{e.index}]"
-        if kind is ir.Now:
-            return "now"
-        if kind is ir.Compare:
-            return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
-        if kind is ir.Logic:
-            return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
-        if kind is ir.Not:
-            return f"(not {self.expr(e.a)})"
-        if kind is ir.Bits:
-            return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
-        if kind is ir.Invert:
-            return f"({self.expr(e.a)} ^ {e.mask})"
-        if kind is ir.Neg:
-            return f"-{self.operand(e.a)}"
-        if kind is ir.Narrow:
-            if self.ranges.within_type(e.a, e.type):     # the cut changes nothing
-                return self.expr(e.a)
-            return self.narrowed(e)
-        if kind is ir.Copy:
-            inner = self.expr(e.a)
-            if e.length is not None:
-                return f"{inner}[:{e.length}]"
-            return f"_st_copy({inner})" if e.deep else f"list({inner})"
-        if kind is ir.FnCall:
-            return self.fn_call(e.info, e.args)
-        if kind is ir.Item:
-            return f"{e.call.name}[{e.k}]"
-        raise TypeError(f"no Python form for {e!r}")
-
-    def narrowed(self, e: ir.Narrow) -> str:
-        """An integer cut to its type: by one comparison where its range allows
-        (:func:`one_sided_wrap`), else as ``DataType.wrap`` cuts it."""
-        tp = e.type.canonical
-        text = self.expr(e.a)
-        r = self.ranges.of(e.a)
-        return (r is not None and one_sided_wrap(tp, text, r)) or tp.wrap(text)
-
-    def fn_call(self, info, args) -> str:
-        self.access.needs(info)
-        texts = [self.expr(a) for a in args]
-        return f"{info.fn_name}(now, {', '.join(texts)})" if texts else f"{info.fn_name}(now)"
-
-
-def one_sided_wrap(tp, text: str, r) -> str | None:
-    """``text``, a value of the range ``r``, cut to the signed integer type ``tp``
-    where ``r`` leaves the type on one side only and by less than its width (``b
-    := b + 1`` of an INT): one comparison and one addition, the value C's store
-    gives, against ``DataType.wrap``'s two comparisons and masking (12 ns a
-    store less, a third less for CPython to compile); None for the others."""
-    if tp.kind is not K.INT or not tp.signed:
-        return None
-    width = 1 << tp.bits
-    if tp.min <= r[0] and r[1] <= tp.max + width:
-        return f"(_w if (_w := {text}) <= {tp.max} else _w - {width})"
-    if tp.min - width <= r[0] and r[1] <= tp.max:
-        return f"(_w if (_w := {text}) >= {tp.min} else _w + {width})"
-    return None
-
-
-def _grouped(text: str) -> str:
-    """``text`` as an operand anywhere: a name, slot or number as it is, else in
-    parentheses."""
-    if text.isidentifier() or text.isdigit() or _is_slot(text):
-        return text
-    return f"({text})"
-
-
-def _is_slot(text: str) -> bool:
-    return text.startswith("s[") and text.endswith("]") and text[2:-1].isdigit()
 
 
 __all__ = ["PyEmitter", "ELIF_GROUP", "CASE_TREE", "one_sided_wrap"]
