@@ -30,6 +30,10 @@ check left out where the operands' ranges (:mod:`.ranges`) prove they cannot
 act; a temporary read once, by a statement just after it, written as its
 expression inside that statement (:mod:`.pyfold`; what the body's
 temporaries are is found in one walk, :mod:`.census`).
+
+This module writes the function's frame, a long body's parts and the plain
+statements; IF and CASE are :mod:`.pybranch`'s, the loops :mod:`.pyloops`'s,
+the expressions :mod:`.pyexpr`'s (mixins of :class:`PyEmitter`).
 """
 
 from __future__ import annotations
