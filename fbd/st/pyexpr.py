@@ -58,14 +58,10 @@ class PyExpressions:
             return f"{self.expr(e.base)}[{e.index}]"
         if kind is ir.Now:
             return "now"
-        if kind is ir.Compare:
-            return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
-        if kind is ir.Logic:
+        if kind is ir.Compare or kind is ir.Logic or kind is ir.Bits:
             return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
         if kind is ir.Not:
             return f"(not {self.expr(e.a)})"
-        if kind is ir.Bits:
-            return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
         if kind is ir.Invert:
             return f"({self.expr(e.a)} ^ {e.mask})"
         if kind is ir.Neg:
