@@ -30,24 +30,24 @@ check left out where the operands' ranges (:mod:`.ranges`) prove they cannot
 act; a temporary read once, by a statement just after it, written as its
 expression inside that statement (:mod:`.pyfold`; what the body's
 temporaries are is found in one walk, :mod:`.census`).
+
+This module writes the function's frame, a long body's parts and the plain
+statements; IF and CASE are :mod:`.pybranch`'s, the loops :mod:`.pyloops`'s,
+the expressions :mod:`.pyexpr`'s (mixins of :class:`PyEmitter`).
 """
 
 from __future__ import annotations
 
-from .. import types as t
-from ..block import code_lines, literal
+from ..block import code_lines
 from . import ir
 from .census import census, inputs_of
+from .pybranch import CASE_TREE, ELIF_GROUP, PyBranches
+from .pyexpr import PyExpressions, grouped_text, is_slot, one_sided_wrap
 from .pyfold import fold_into
-from .ranges import Ranges, continues
+from .pyloops import PyLoops
+from .ranges import Ranges
 from .stmts import WATCHDOG_ITERATIONS
 
-K = t.Kind
-#: ELSIFs of one ``if``/``elif`` chain before a new group starts (CPython's compiler
-#: recurses once per ``elif``)
-ELIF_GROUP = 100
-#: CASE intervals from which a decision tree replaces the ``if``/``elif`` chain
-CASE_TREE = 4
 #: ST statements of a long body per Python function (see :meth:`PyEmitter.parts`); the
 #: native engine's parts too. CPython's compile of a function costs more than linearly
 #: in its length: 100,000 statements compile in 6.3 s of CPU as parts of 500, 7.5 s
@@ -55,7 +55,7 @@ CASE_TREE = 4
 PART_STATEMENTS = 500
 
 
-class PyEmitter:
+class PyEmitter(PyBranches, PyLoops, PyExpressions):
     """Writes one POU's :class:`~.ir.PouCode` with an ``access`` (see the module docstring)."""
 
     def __init__(self, code: ir.PouCode, access, stepped: bool = False, stops=None):
@@ -286,7 +286,7 @@ class PyEmitter:
             value = lines[0][len(out):]
             if (lines[0].startswith(out) and self._fold not in value
                     and ";" not in value and "#" not in value):     # one expression
-                self.folded[self._fold] = _grouped(value)
+                self.folded[self._fold] = grouped_text(value)
                 return
         for text in lines:
             self.line(depth, text)
@@ -319,405 +319,18 @@ class PyEmitter:
                 self.folded[s.temp.name] = self.grouped(value)
                 return
             if self.ranges.stable(s.value) and (value.isidentifier() or value.isdigit()
-                                                or _is_slot(value)):
+                                                or is_slot(value)):
                 self.aliases[s.temp.name] = value
             else:
                 self.line(depth, f"{s.temp.name} = {value}")
             return
         name, value = s.temp.name, self.expr(s.value)
-        if (value.isidentifier() or _is_slot(value)) and self.ranges.stable(s.value):
+        if (value.isidentifier() or is_slot(value)) and self.ranges.stable(s.value):
             self.aliases[name] = name = value       # a variable's value: checked as it is
         else:
             self.line(depth, f"{name} = {value}")
         self.line(depth, f"if not {s.lo} <= {name} <= {s.hi}: _st_bounds({name}, {s.lo}, "
                          f"{s.hi}, {s.where!r})")
-
-    # -- IF ------------------------------------------------------------------------
-    def if_(self, s: ir.If, depth: int) -> None:
-        groups = []
-        for k, branch in enumerate(s.branches):
-            if not groups or (k and branch[0]) or len(groups[-1]) >= ELIF_GROUP:
-                groups.append([])
-            groups[-1].append(branch)
-        if len(groups) == 1:
-            self.chain(groups[0], s.else_body, depth, None)
-            return
-        flag = self.fresh("_m")           # no branch has matched yet
-        self.line(depth, f"{flag} = True")
-        for k, group in enumerate(groups):
-            inner = depth
-            if k:
-                self.line(depth, f"if {flag}:")
-                inner += 1
-            self.chain(group, None, inner, flag)
-        if s.else_body is not None:
-            self.line(depth, f"if {flag}:")
-            self.body(s.else_body, depth + 1)
-
-    def chain(self, branches, else_body, depth: int, flag) -> None:
-        """One ``if``/``elif`` chain; ``flag`` (if any) is cleared by the branch taken."""
-        self.sequence(branches[0][0], depth, then=branches[0])
-        word = "if"
-        for _pre, cond, body in branches:
-            self.line(depth, f"{word} {self.expr(cond)}:")
-            if flag is not None:
-                self.line(depth + 1, f"{flag} = False")
-            self.body(body, depth + 1)
-            word = "elif"
-        if else_body is not None:
-            self.line(depth, "else:")
-            self.body(else_body, depth + 1)
-
-    # -- CASE ----------------------------------------------------------------------
-    def case(self, s: ir.Case, depth: int) -> None:
-        sel = self.expr(s.selector)
-        if not (sel.isidentifier() or sel.lstrip("-").isdigit()):
-            name = self.fresh("_s")
-            self.line(depth, f"{name} = {sel}")
-            sel = name
-        intervals = ir.case_intervals(s.branches)
-        if not s.branches:
-            if s.else_body is not None:
-                self.body(s.else_body, depth)
-            return
-        if len(intervals) < CASE_TREE:
-            word = "if"
-            for k, (_labels, body) in enumerate(s.branches):
-                tests = [f"{sel} == {lo}" if lo == hi else f"{lo} <= {sel} <= {hi}"
-                         for lo, hi, b in intervals if b == k]
-                if not tests:
-                    continue        # every label of the branch is an earlier branch's
-                self.line(depth, f"{word} {' or '.join(tests)}:")
-                self.body(body, depth + 1)
-                word = "elif"
-            if s.else_body is not None:
-                if word == "if":
-                    self.body(s.else_body, depth)
-                    return
-                self.line(depth, "else:")
-                self.body(s.else_body, depth + 1)
-            return
-        once = len({b for _lo, _hi, b in intervals}) == len(intervals)
-        inner_gaps = any(c > b + 1 for (_a, b, _k), (c, _d, _j) in zip(intervals, intervals[1:]))
-        if once and not (inner_gaps and s.else_body):
-            bodies = [body for _labels, body in s.branches]
-            first, last = intervals[0][0], intervals[-1][1]
-            if s.else_body:     # outside the labels: the ELSE, written once
-                self.line(depth, f"if {sel} < {first} or {sel} > {last}:")
-                self.body(s.else_body, depth + 1)
-                self.line(depth, "else:")
-                self.tree(sel, intervals, lambda k, at: self.body(bodies[k], at), depth + 1,
-                          first, last)
-            else:
-                self.tree(sel, intervals, lambda k, at: self.body(bodies[k], at), depth,
-                          None, None)
-            return
-        # a branch with several labels, or an ELSE for the gaps between them: the
-        # branch's number first, then a tree over the numbers (each body written once)
-        k = self.fresh("_k")
-        nb = len(s.branches)
-        self.line(depth, f"{k} = {nb}")
-        self.tree(sel, intervals, lambda b, at: self.line(at, f"{k} = {b}"), depth, None, None)
-        bodies = [body for _labels, body in s.branches] + [s.else_body or []]
-        self.tree(k, [(b, b, b) for b in range(nb + 1)], lambda b, at: self.body(bodies[b], at),
-                  depth, 0, nb)
-
-    def tree(self, sel: str, intervals, leaf, depth: int, lo, hi) -> None:
-        """A binary decision tree over sorted disjoint ``(lo, hi, branch)``
-        intervals, ``leaf(branch, depth)`` writing what a branch does; the selector
-        is known to be within ``lo..hi`` (None: unbounded); a value in no interval
-        does nothing."""
-        if len(intervals) == 1:
-            a, b, branch = intervals[0]
-            tests = []
-            if lo is None or lo < a:
-                tests.append(f"{a} <= {sel}")
-            if hi is None or hi > b:
-                tests.append(f"{sel} <= {b}")
-            if not tests:
-                leaf(branch, depth)
-                return
-            self.line(depth, f"if {' and '.join(tests)}:")
-            leaf(branch, depth + 1)
-            return
-        mid = len(intervals) // 2
-        split = intervals[mid][0]
-        self.line(depth, f"if {sel} < {split}:")
-        self.tree(sel, intervals[:mid], leaf, depth + 1, lo, split - 1)
-        self.line(depth, "else:")
-        self.tree(sel, intervals[mid:], leaf, depth + 1, split, hi)
-
-    # -- loops ---------------------------------------------------------------------
-    def watchdog(self, where: str, depth: int) -> None:
-        self.line(depth, "_wd -= 1")
-        self.line(depth, f"if _wd < 0: _st_watchdog({where!r})")
-
-    def pre(self, stmts, depth) -> None:
-        for st in stmts:
-            self.stmt(st, depth)
-
-    def loop_body(self, body, depth: int, on_exit: str = "", loop=None) -> None:
-        self.exits.append(on_exit)
-        if loop is not None:
-            self.ranges.enter(loop)
-        self.body(body, depth)
-        if loop is not None:
-            self.ranges.leave()
-        self.exits.pop()
-
-    def for_(self, s: ir.For, depth: int) -> None:
-        var = self.place(s.var)
-        self.line(depth, f"{var} = {self.expr(s.start)}")
-        fixed = self.ranges.fixed_end(s)
-        if fixed:           # the end is the same at every test: computed once
-            self.pre(s.end_pre, depth)
-            fast = self.ranges.range_loop(s)
-            if fast is not None:
-                return self.range_for(s, var, fast, depth)
-        first = self.fresh("_f")
-        self.line(depth, f"{first} = True")
-        pre = s.step_pre + ([] if fixed else s.end_pre)
-        if pre:
-            self.line(depth, "while True:")
-            self.pre(pre, depth + 1)
-        end = self.expr(s.end)
-        step = self.expr(s.step) if s.step is not None else None
-        vtp = s.var.type.canonical
-        if step is None:
-            first_test, next_test = f"{var} <= {end}", f"{var} < {end}"
-        elif isinstance(s.step, ir.Const):
-            up = s.step.value > 0
-            first_test = f"{var} {'<=' if up else '>='} {end}"
-            next_test = f"{var} + {step} {'<=' if up else '>='} {end}"
-        else:
-            first_test = f"({var} <= {end} if {step} > 0 else {var} >= {end})"
-            next_test = f"({var} + {step} <= {end} if {step} > 0 else {var} + {step} >= {end})"
-        test = f"(({first_test}) if {first} else ({next_test}))"
-        if pre:
-            self.line(depth + 1, f"if not ({test}): break")
-        else:
-            self.line(depth, f"while {test}:")
-        self.watchdog(s.where, depth + 1)
-        self.line(depth + 1, f"if {first}: {first} = False")
-        self.line(depth + 1, f"else: {var} = {vtp.wrap(f'{var} + {step or 1}')}")
-        self.loop_body(s.body, depth + 1, loop=s)
-
-    def range_for(self, s: ir.For, var: str, fast, depth: int) -> None:
-        """FOR as ``for ... in range``: its end and step are the same at every test
-        (nothing in the loop writes what they read, see
-        :meth:`.ranges.Ranges.range_loop`), and the variable stays within its type.
-        A loop holding no other loop takes the watchdog's budget for all its
-        iterations at once, and runs only those the budget allows before the
-        watchdog stops it there, as the iteration by iteration count would."""
-        innermost, step = fast
-        end = self.expr(s.end)
-        stop = f"{end} + 1" if step > 0 else f"{end} - 1"
-        bounds = f"{var}, {stop}" + (f", {step}" if step != 1 else "")
-        loop_var = var if var.isidentifier() else self.fresh("_i")
-        if not innermost:
-            self.line(depth, f"for {loop_var} in range({bounds}):")
-            if loop_var != var:
-                self.line(depth + 1, f"{var} = {loop_var}")
-            self.watchdog(s.where, depth + 1)
-            self.loop_body(s.body, depth + 1, loop=s)
-            return
-        values, count, first = self.fresh("_r"), self.fresh("_n"), self.fresh("_a")
-        self.line(depth, f"{first} = {var}")
-        self.line(depth, f"{values} = range({bounds})")
-        self.line(depth, f"{count} = len({values})")
-        self.line(depth, f"if {count} > _wd: {values} = {values}[:_wd]")
-        self.line(depth, f"for {loop_var} in {values}:")
-        if loop_var != var:
-            self.line(depth + 1, f"{var} = {loop_var}")
-        self.loop_body(s.body, depth + 1, f"_wd -= ({var} - {first}) // {step} + 1", s)
-        self.line(depth, "else:")
-        self.line(depth + 1, f"if {count} > _wd: _st_watchdog({s.where!r})")
-        self.line(depth + 1, f"_wd -= {count}")
-
-    def while_(self, s: ir.While, depth: int) -> None:
-        # the stepped variant keeps every statement, the step's line a stop too
-        stmts, k = self._at
-        before = stmts[:k] if k < len(stmts) and stmts[k] is s else []
-        counted = None if self.stepped else self.ranges.counted_while(s, before)
-        if counted is not None:
-            return self.counted_while(s, counted, depth)
-        if s.pre:
-            self.line(depth, "while True:")
-            self.pre(s.pre, depth + 1)
-            self.line(depth + 1, f"if not {self.expr(s.cond)}: break")
-        else:
-            self.line(depth, f"while {self.expr(s.cond)}:")
-        self.watchdog(s.where, depth + 1)
-        self.loop_body(s.body, depth + 1)
-
-    def counted_while(self, s: ir.While, counted, depth: int) -> None:
-        """A WHILE counting ``var`` to a constant (:meth:`.ranges.Ranges.counted_while`)
-        as ``for ... in range`` over the values its body sees, the step left out of
-        the body: after the last run ``var`` is its value at entry plus a step per
-        run, as the WHILE leaves it; EXIT leaves it where the body saw it. The
-        watchdog counts as :meth:`range_for`'s, and where it stops the loop ``var``
-        has taken the step of every run, as it has in the WHILE."""
-        ref, stop, step, body, inside = counted
-        var = self.place(ref)
-        loop_var = var if var.isidentifier() else self.fresh("_i")
-        first, values = self.fresh("_a"), self.fresh("_r")
-        innermost = not any(isinstance(st, ir.Loop) for st in ir.walk(body))
-        self.line(depth, f"{first} = {var}")
-        self.line(depth, f"{values} = range({var}, {stop}" + (f", {step})" if step != 1 else ")"))
-        if innermost:
-            count = self.fresh("_n")
-            self.line(depth, f"{count} = len({values})")
-            self.line(depth, f"if {count} > _wd: {values} = {values}[:_wd]")
-        self.line(depth, f"for {loop_var} in {values}:")
-        if loop_var != var:
-            self.line(depth + 1, f"{var} = {loop_var}")
-        if not innermost:
-            self.watchdog(s.where, depth + 1)
-        self.exits.append(f"_wd -= ({var} - {first}) // {step} + 1" if innermost else "")
-        self.ranges.hold(ref.var.path.upper(), inside)
-        self.body(body, depth + 1)
-        self.ranges.leave()
-        self.exits.pop()
-        self.line(depth, "else:")
-        runs = {1: f" + len({values})", -1: f" - len({values})"}.get(step,
-                                                                    f" + {step} * len({values})")
-        self.line(depth + 1, f"{var} = {first}{runs}")
-        if innermost:
-            self.line(depth + 1, f"if {count} > _wd: _st_watchdog({s.where!r})")
-            self.line(depth + 1, f"_wd -= {count}")
-
-    def repeat(self, s: ir.Repeat, depth: int) -> None:
-        if not continues(s.body):
-            self.line(depth, "while True:")
-            self.watchdog(s.where, depth + 1)
-            self.loop_body(s.body, depth + 1)
-            self.pre(s.pre, depth + 1)
-            self.line(depth + 1, f"if {self.expr(s.cond)}: break")
-            return
-        # CONTINUE goes to the UNTIL test (matiec's too): the test is at the top of
-        # the Python loop, skipped on the first pass, so `continue` reaches it
-        first = self.fresh("_f")
-        self.line(depth, f"{first} = True")
-        if s.pre:     # the test needs statements (a block's code) before it
-            self.line(depth, "while True:")
-            self.line(depth + 1, f"if not {first}:")
-            self.pre(s.pre, depth + 2)
-            self.line(depth + 2, f"if {self.expr(s.cond)}: break")
-        else:
-            self.line(depth, f"while {first} or not {self.expr(s.cond)}:")
-        self.line(depth + 1, f"{first} = False")
-        self.watchdog(s.where, depth + 1)
-        self.loop_body(s.body, depth + 1)
-
-    # -- expressions ---------------------------------------------------------------
-    def operand(self, e) -> str:
-        """An expression as a block's input (parenthesized unless a name)."""
-        return self.grouped(self.expr(e))
-
-    def grouped(self, text: str) -> str:
-        """``text``, an expression just written, as an operand anywhere."""
-        return text if text is self._last_folded else _grouped(text)
-
-    def place(self, e) -> str:
-        return self.expr(e)
-
-    def expr(self, e) -> str:
-        kind = type(e)
-        if kind is ir.Ref:
-            return self.access.var(e.var)
-        if kind is ir.Temp:
-            folded = self.folded.pop(e.name, None)
-            if folded is not None:
-                self._last_folded = folded      # grouped already: not in parentheses again
-                self._consumed.append(folded)
-                return folded
-            return self.aliases.get(e.name, e.name)
-        if kind is ir.Const:
-            return literal(e.value)
-        if kind is ir.Elem:
-            parts = []
-            for term, lo, stride in e.terms:
-                scaled = f" * {stride}" if stride != 1 else ""
-                if lo:
-                    parts.append(f"({self.expr(term)} - {lo})" + scaled)
-                elif scaled:
-                    parts.append(self.operand(term) + scaled)
-                else:
-                    parts.append(self.expr(term))
-            if e.constant or not parts:
-                parts.append(str(e.constant))
-            return f"{self.expr(e.base)}[{' + '.join(parts)}]"
-        if kind is ir.Field:
-            return f"{self.expr(e.base)}[{e.index}]"
-        if kind is ir.Now:
-            return "now"
-        if kind is ir.Compare:
-            return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
-        if kind is ir.Logic:
-            return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
-        if kind is ir.Not:
-            return f"(not {self.expr(e.a)})"
-        if kind is ir.Bits:
-            return f"({self.expr(e.a)} {e.op} {self.expr(e.b)})"
-        if kind is ir.Invert:
-            return f"({self.expr(e.a)} ^ {e.mask})"
-        if kind is ir.Neg:
-            return f"-{self.operand(e.a)}"
-        if kind is ir.Narrow:
-            if self.ranges.within_type(e.a, e.type):     # the cut changes nothing
-                return self.expr(e.a)
-            return self.narrowed(e)
-        if kind is ir.Copy:
-            inner = self.expr(e.a)
-            if e.length is not None:
-                return f"{inner}[:{e.length}]"
-            return f"_st_copy({inner})" if e.deep else f"list({inner})"
-        if kind is ir.FnCall:
-            return self.fn_call(e.info, e.args)
-        if kind is ir.Item:
-            return f"{e.call.name}[{e.k}]"
-        raise TypeError(f"no Python form for {e!r}")
-
-    def narrowed(self, e: ir.Narrow) -> str:
-        """An integer cut to its type: by one comparison where its range allows
-        (:func:`one_sided_wrap`), else as ``DataType.wrap`` cuts it."""
-        tp = e.type.canonical
-        text = self.expr(e.a)
-        r = self.ranges.of(e.a)
-        return (r is not None and one_sided_wrap(tp, text, r)) or tp.wrap(text)
-
-    def fn_call(self, info, args) -> str:
-        self.access.needs(info)
-        texts = [self.expr(a) for a in args]
-        return f"{info.fn_name}(now, {', '.join(texts)})" if texts else f"{info.fn_name}(now)"
-
-
-def one_sided_wrap(tp, text: str, r) -> str | None:
-    """``text``, a value of the range ``r``, cut to the signed integer type ``tp``
-    where ``r`` leaves the type on one side only and by less than its width (``b
-    := b + 1`` of an INT): one comparison and one addition, the value C's store
-    gives, against ``DataType.wrap``'s two comparisons and masking (12 ns a
-    store less, a third less for CPython to compile); None for the others."""
-    if tp.kind is not K.INT or not tp.signed:
-        return None
-    width = 1 << tp.bits
-    if tp.min <= r[0] and r[1] <= tp.max + width:
-        return f"(_w if (_w := {text}) <= {tp.max} else _w - {width})"
-    if tp.min - width <= r[0] and r[1] <= tp.max:
-        return f"(_w if (_w := {text}) >= {tp.min} else _w + {width})"
-    return None
-
-
-def _grouped(text: str) -> str:
-    """``text`` as an operand anywhere: a name, slot or number as it is, else in
-    parentheses."""
-    if text.isidentifier() or text.isdigit() or _is_slot(text):
-        return text
-    return f"({text})"
-
-
-def _is_slot(text: str) -> bool:
-    return text.startswith("s[") and text.endswith("]") and text[2:-1].isdigit()
 
 
 __all__ = ["PyEmitter", "ELIF_GROUP", "CASE_TREE", "one_sided_wrap"]
