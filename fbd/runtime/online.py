@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from ..errors import FbdError
 from ..network import Network
+from .engine import compile_program, is_program
 from .retain import Carried, carry, type_key, variables
 
 __all__ = ["Change", "replace_program", "compile_for"]
@@ -56,10 +57,9 @@ class Change:
 def compile_for(plc, new, engine: str = "auto"):
     """``new`` (a Network or a compiled program) compiled as ``plc`` runs its programs;
     raises FbdError, changing nothing, when it does not compile."""
-    from .plc import _build, _is_program
     if isinstance(new, Network):
-        new = _build(new, engine, None, plc.clock_start_us >= 0)[0]
-    elif not _is_program(new):
+        new = compile_program(new, engine, None, plc.clock_start_us >= 0)[0]
+    elif not is_program(new):
         raise FbdError(f"an online change needs a Network or a compiled program, not "
                        f"{type(new).__name__}")
     variables(new)      # made now, not at the scan boundary

@@ -43,65 +43,39 @@ every later call that would run a scan raises it too, saying to restart
 RUN, so its clock stands still. Another thread (a Modbus client) asks for a
 change with :meth:`Plc.request`, carried out between scans by the thread that
 runs the PLC (:meth:`Plc.serve_requests`; :meth:`Plc.scan` calls it first).
+
+Plc is made of mixins of one job each: the scan cycle (:mod:`.scancycle`),
+the signals by path (:mod:`.signals`), the operating state (:mod:`.faults`);
+this module holds its tasks and programs (docs/architecture.md).
 """
 
 from __future__ import annotations
 
-import datetime
 import logging
 import time as _time
 from collections.abc import Callable
 
 import simpy
 import simpy.rt
-from simpy.core import StopSimulation
-from simpy.events import URGENT
 
-from .. import types as t
-from ..compiler.pycode import ScanProgram, compile_network
+from ..compiler.pycode import ScanProgram
 from ..errors import FbdError, UnknownSignal
 from ..network import Network
-from ..values import NS_PER_US, nearest_us
-from .fastforward import batchable, run_scans
+from .engine import compile_program, is_program
 from .faults import Operation, PlcFault
 from .retain import retained
+from .scancycle import ScanCycle, to_us
+from .signals import SignalAccess, _TaskSlots
+from .stepped import SteppedScan
 from .task import ScanStats, Task
-from .trace import Trace
+
+# what is imported from here, defined in the modules Plc is made of
+__all__ = ["Plc", "PlcFault", "SteppedScan", "to_us"]
 
 log = logging.getLogger("fbd")
 
 
-def to_us(value, what: str = "time") -> int:
-    """Seconds (float), a timedelta or an IEC literal ('T#5ms', '5ms') -> µs (the
-    scheduler's unit; a literal's ns rounded to the nearest µs)."""
-    if isinstance(value, datetime.timedelta):
-        return t.TIME.coerce(value) // NS_PER_US
-    if isinstance(value, str):
-        text = value.strip()
-        if "#" not in text:
-            text = "T#" + text
-        return nearest_us(t.parse_time(text, what))
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return round(value * 1_000_000)
-    raise FbdError(f"{what}: {value!r} is not a duration (give seconds, a timedelta or 'T#5ms')")
-
-
-class _StopAt(simpy.events.Event):
-    """The end of a run at a given time, scheduled URGENT so that it comes before
-    the scans due at that instant, as ``env.run(until=...)``'s own end event does.
-    An event triggered when made, the way simpy's own ``Timeout`` is written,
-    which is what its documentation asks of custom events; ``run`` is the run it
-    may stop (a later run ignores it)."""
-
-    def __init__(self, env, delay: int, run: int):
-        super().__init__(env)
-        self._ok = True
-        self._value = None
-        self.run = run
-        env.schedule(self, URGENT, delay)
-
-
-class Plc(Operation):
+class Plc(ScanCycle, SignalAccess, Operation):
     """A simulated controller running one program (and optionally more tasks).
 
     >>> plc = Plc(net, cycle=0.005)           # doctest: +SKIP
@@ -114,9 +88,9 @@ class Plc(Operation):
                  clock: Callable[[], int] = _time.perf_counter_ns):
         self.engine_reason = "compiled before"
         if isinstance(program, Network):
-            program, self.engine_reason = _build(program, engine, dump,
-                                                 to_us(clock_start, "clock_start") >= 0)
-        elif not _is_program(program):
+            program, self.engine_reason = compile_program(
+                program, engine, dump, to_us(clock_start, "clock_start") >= 0)
+        elif not is_program(program):
             raise FbdError(f"Plc needs a Network or a compiled ScanProgram, not "
                            f"{type(program).__name__}")
         #: the engine running the main task, "python" or "native" (``engine_reason`` says why)
@@ -158,7 +132,7 @@ class Plc(Operation):
         same instant run by priority (lower number first), then in the order
         they were added."""
         if isinstance(program, Network):
-            program = _build(program, engine, None, self.clock_start_us >= 0)[0]
+            program = compile_program(program, engine, None, self.clock_start_us >= 0)[0]
         if any(task.name == name for task in self.tasks):
             raise FbdError(f"a task named {name!r} already exists")
         cycle_us = to_us(cycle, "cycle")
@@ -167,10 +141,8 @@ class Plc(Operation):
         task = Task(name, program, cycle_us, priority, self.clock)
         task.next_due = self.env.now if self.tasks else 0
         task.on_overrun.append(self._report_overrun)
-        if self.tasks:      # the tick recorders of one task now wait for the others too
-            bridges = [tr for tr in self.main.traces if isinstance(tr, _AfterScan)]
-            self.main.traces[:] = [tr for tr in self.main.traces if tr not in bridges]
-            self.tick_recorders += [bridge.recorder for bridge in bridges]
+        if self.tasks:
+            self._wait_for_every_task()
         self.tasks.append(task)
         self.tasks.sort(key=lambda tk: tk.priority)
         return task
@@ -180,76 +152,6 @@ class Plc(Operation):
             if task.name == name:
                 return task
         raise UnknownSignal(name, [tk.name for tk in self.tasks], "task")
-
-    def _scheduler(self):
-        while True:
-            try:
-                yield from self._cycles()
-            except PlcFault as failed:
-                # The run ends at the failed scan's time (the fast path below may have
-                # run ahead of simpy's clock), before anything else due then; that
-                # scan is due again after a restart.
-                due = failed.fault.time_us - self.clock_start_us
-                self.task(failed.fault.task).next_due = due
-                self._stop_at(due)
-                self._enter_fault(failed)
-                self._failed = failed
-                self._resumed = self.env.event()
-                yield self._resumed
-
-    def _cycles(self):
-        env = self.env
-        tasks = self.tasks
-        offset = self.clock_start_us
-        ticks = self.tick_recorders
-        if len(tasks) == 1 and tasks[0].trigger is None:
-            # The common case, kept lean (its tick recorders are the task's traces).
-            task = tasks[0]
-            cycle = task.cycle_us
-            while len(tasks) == 1:
-                now = env.now
-                due = task.next_due
-                if due <= now:  # else a debugger has run this scan by hand (step_into)
-                    task.run_scan(now + offset)
-                    due = now + cycle
-                    if not self.realtime:
-                        # While nothing else is scheduled before the next scan (no other
-                        # process, not the end of this run), the next scans cannot be
-                        # observed or preceded by anything: run them now instead of
-                        # paying one simpy event per scan, many in one call where the
-                        # task allows (fast-forward). Same scans, same times.
-                        due = self._run_ahead(task, due, cycle)
-                    task.next_due = due
-                yield env.timeout(due - now)
-        while True:
-            now = env.now
-            # an event task's trigger is sampled before any task of the instant runs
-            gated = {task for task in tasks if task.trigger is not None
-                     and task.next_due <= now and not task.trigger.fires(now)}
-            main_due = self.main.next_due <= now
-            for task in tasks:
-                if task.next_due <= now:
-                    if task not in gated:
-                        task.run_scan(now + offset)
-                    task.next_due = now + task.cycle_us
-            if main_due and ticks:
-                for recorder in ticks:
-                    recorder.record(self._view, self.main.scans, now + offset)
-            yield env.timeout(min(tk.next_due for tk in tasks) - now)
-
-    def _run_ahead(self, task: Task, due: int, cycle: int) -> int:
-        """Run the main task's scans due before the next simpy event (the only task);
-        the next due time after them."""
-        env, tasks = self.env, self.tasks
-        while due < env.peek() and len(tasks) == 1:
-            n = -(-(env.peek() - due) // cycle)      # the scans due before it
-            if n > 1 and batchable(task):
-                run_scans(task, due + self.clock_start_us, cycle, n)
-                due += n * cycle
-            else:                                   # a recorder may halt the run: one by one
-                task.run_scan(due + self.clock_start_us)
-                due += cycle
-        return due
 
     def _report_overrun(self, task: Task, scan: int, us: float) -> None:
         if self.realtime:
@@ -273,108 +175,6 @@ class Plc(Operation):
     @property
     def now_us(self) -> int:
         return self.env.now
-
-    def scan(self, n: int = 1) -> None:
-        """Run exactly ``n`` scans of the main task (other tasks run as they fall due);
-        fewer if :meth:`halt` ends the run, or a scan raises: then the PLC is in
-        FAULT and this raises :class:`~.faults.PlcFault` (see the module's text)."""
-        if n < 0:
-            raise FbdError(f"cannot run {n} scans")
-        self.require_running("run a scan")
-        if n == 0:
-            return
-        until = self.main.next_due + n * self.main.cycle_us
-        if self.main.scans == 0 and self.env.now == 0:
-            until = n * self.main.cycle_us
-        self._run(until)
-
-    def skip(self, n: int) -> None:
-        """Let ``n`` cycles of the main task pass without its scan: the clock, NOW and
-        every timer advance ``n`` cycles, as on a PLC whose task could not start in
-        time; other tasks run as they fall due. Counted in ``stats.skipped``. What a
-        real-time runner does when the host falls whole cycles behind."""
-        if n < 0:
-            raise FbdError(f"cannot skip {n} cycles")
-        self.require_running("skip cycles")
-        if n == 0:
-            return
-        if self._stepping is not None:
-            raise FbdError(f"scan {self.main.scans + 1} is being stepped into, block by "
-                           f"block; finish it (SteppedScan.finish) before skipping cycles")
-        task = self.main
-        task.next_due += n * task.cycle_us     # the scheduler finds it not yet due, and waits
-        task.stats.skipped += n
-        self._run(task.next_due)
-
-    def run_for(self, duration) -> None:
-        """Advance simulated time by ``duration`` (seconds, timedelta or 'T#1s')."""
-        self.require_running("run")
-        self._run(self.env.now + to_us(duration, "duration"))
-
-    def _run(self, until: int) -> None:
-        """Run simpy up to simulated time ``until`` (µs), or to where :meth:`halt` says.
-
-        The end is an urgent event at ``until`` (before any scan due then), as
-        ``env.run(until=...)`` makes, but one that stops only the run it was
-        made for: a run that :meth:`halt` ends early leaves it in the queue,
-        where it must not end the next run.
-        """
-        if self._stepping is not None:
-            raise FbdError(f"scan {self.main.scans + 1} is being stepped into, block by "
-                           f"block; finish it (SteppedScan.finish) before running the PLC")
-        env = self.env
-        if until <= env.now:
-            raise ValueError(f"until ({until}) must be greater than the current "
-                             f"simulation time")
-        self._runs += 1
-        self._stop_at(until)
-        try:
-            env.run()
-        finally:
-            self._runs += 1  # this run's stop events are stale from now on
-        failed, self._failed = self._failed, None
-        if failed is not None:
-            self._notify("fault")
-            raise failed
-
-    def _stop_at(self, at: int) -> None:
-        event = _StopAt(self.env, at - self.env.now, self._runs)
-        event.callbacks.append(self._stop)
-
-    def _stop(self, event) -> None:
-        if event.run == self._runs:
-            raise StopSimulation(None)
-
-    def halt(self, scan_us: int) -> None:
-        """End the run in progress after the main-task scan that runs at
-        ``scan_us`` (the time recorders are given): that scan completes, and the
-        clock advances to the end of its cycle, as if the run had been asked for
-        exactly that many scans. Meant for a recorder (a debugger's breakpoint);
-        outside a run it does nothing."""
-        at = scan_us - self.clock_start_us + self.main.cycle_us
-        if self._runs % 2 and at > self.env.now:
-            self._stop_at(at)
-
-    def step_into(self) -> "SteppedScan":
-        """Begin the main task's next scan, to run it one block at a time
-        (a debugger's *step into*); see :class:`SteppedScan`."""
-        if self._stepping is not None:
-            raise FbdError(f"scan {self.main.scans + 1} is already being stepped into")
-        self.require_running("step into a scan")
-        task = self.main
-        if self.env.now < task.next_due:  # run what comes before the scan (other tasks, processes)
-            self._run(task.next_due)
-        self._stepping = SteppedScan(self, task)
-        return self._stepping
-
-    def run_until(self, condition, max_scans: int = 1_000_000) -> int:
-        """Scan until ``condition(plc)`` holds; return the scans it took.
-        Raises FbdError after ``max_scans`` so a wrong condition cannot hang a test."""
-        for i in range(1, max_scans + 1):
-            self.scan()
-            if condition(self):
-                return i
-        raise FbdError(f"condition still false after {max_scans} scans")
 
     # -- retained variables, online change ----------------------------------------
     @property
@@ -410,189 +210,6 @@ class Plc(Operation):
             project = prepare(self, project)
         return replace_configuration(self, project)
 
-    # -- signals -----------------------------------------------------------------
-    def _locate(self, path: str):
-        if self.names is not None:
-            found = self.names.locate(path)
-            if found is not None:
-                return found
-        task = self.main
-        if ":" in path:
-            name, path = path.split(":", 1)
-            task = self.task(name)
-        try:
-            return task, task.program.signal(path)
-        except UnknownSignal:
-            if self.names is None or task is not self.main:
-                raise
-            raise UnknownSignal(path, self.names.paths()) from None   # suggest IEC names
-
-    def _locate_value(self, path: str, doing: str):
-        """As _locate, for a signal that must hold an IEC value (not a block's
-        internal storage, such as a LIFO's element list)."""
-        task, info = self._locate(path)
-        if info.type is None:
-            raise FbdError(f"{path} is a block's internal storage, not an IEC value; "
-                           f"it cannot be {doing}")
-        return task, info
-
-    def signals(self) -> list[str]:
-        """Every path: a configuration's IEC names (``inst.var``), else the main
-        task's and each other task's as ``task:path``."""
-        if self.names is not None:
-            return self.names.paths()
-        names = list(self.main.program.signals)
-        for task in self.tasks:
-            if task is not self.main:
-                names += [f"{task.name}:{p}" for p in task.program.signals]
-        return names
-
-    def get(self, path: str):
-        """The value of any signal by its path (``Q``, ``ff.Q1``, ``cell_0_0.memory.OUT``)."""
-        task, info = self._locate(path)
-        raw = info.const if info.slot is None else task.s[info.slot]
-        return info.type.to_python(raw) if info.type is not None else raw
-
-    def get_raw(self, path: str):
-        """As :meth:`get` but TIME stays integer ns (what blocks compute with)."""
-        task, info = self._locate(path)
-        return info.const if info.slot is None else task.s[info.slot]
-
-    def set(self, name: str, value) -> None:
-        """Write a program input; it is latched at the start of the next scan. A
-        configuration's global is written at once (its programs read it when their
-        scans start)."""
-        task, info = self._locate(name)
-        if info.kind == "global":
-            task.s[info.slot] = info.type.coerce(value, name)
-            return
-        if info.kind != "input":
-            raise FbdError(f"{name!r} is not an input of {task.program.name} (its inputs: "
-                           f"{', '.join(task.program.inputs) or 'none'}); use write() "
-                           f"or force() for internal signals")
-        task.pending[info.slot] = task.image[info.slot] = info.type.coerce(value, name)
-
-    def write(self, path: str, value) -> None:
-        """Write a value once, now. A block that computes the signal overwrites it
-        in its next scan; a memory keeps it (CODESYS 'write value')."""
-        task, info = self._locate_value(path, "written")
-        if info.slot is None:
-            raise FbdError(f"{path} is wired to the constant {info.const!r}; nothing to write")
-        value = info.type.coerce(value, path)
-        if info.slot in task.forces:
-            raise FbdError(f"{path} is forced; unforce it before writing")
-        task.s[info.slot] = value
-        if info.kind == "input":
-            task.pending.pop(info.slot, None)
-            task.image[info.slot] = value
-
-    def force(self, path: str, value) -> None:
-        """Hold a signal at ``value`` until :meth:`unforce`: whatever drives it,
-        everything reading it sees the forced value (a PLC force)."""
-        task, info = self._locate_value(path, "forced")
-        if info.slot is None:
-            raise FbdError(f"{path} is wired to the constant {info.const!r}; nothing to force")
-        if info.kind == "global":
-            raise FbdError(f"{path} is a global variable: force it where a program uses it "
-                           f"(instance.{info.path}), or write it")
-        value = info.type.coerce(value, path)
-        new = not task.forces.keys() & {info.slot}
-        task.forces[info.slot] = value
-        if new:
-            self._reforce(task)
-        task.s[info.slot] = value
-
-    def unforce(self, path: str | None = None) -> None:
-        """Release one force, or every force when ``path`` is None."""
-        if path is None:
-            for task in self.tasks:
-                for slot in list(task.forces):
-                    self._release(task, slot)
-            return
-        task, info = self._locate(path)
-        if info.slot not in task.forces:
-            raise FbdError(f"{path} is not forced")
-        self._release(task, info.slot)
-
-    def _release(self, task: Task, slot: int) -> None:
-        del task.forces[slot]
-        if slot in task.program.inputs.values():
-            # The input returns to the value the process last gave it.
-            task.pending[slot] = task.image[slot]
-        self._reforce(task)
-
-    def _reforce(self, task: Task) -> None:
-        program = task.program
-        # Inputs are overwritten by the latch, outputs by the publish step: only
-        # block-written slots need their writer redirected; but a block's own
-        # state (an ST POU's variable) is read by the block that writes it, which
-        # must see the force: it is applied again after each scan (Task.forced_state).
-        state = {info.slot for info in program.signals.values() if info.kind == "state"}
-        task.forced_state = tuple(s for s in task.forces if s in state)
-        new_slots = program.set_forced({s for s in task.forces if s not in state and (
-            s in program.writer or s in program.outputs.values())})
-        for slot in new_slots:
-            task.s.append(task.s[_scratch_source(program, slot)])
-
-    @property
-    def forces(self) -> dict:
-        """Forced paths and their values (each slot under its canonical path)."""
-        out = {}
-        for task in self.tasks:
-            by_slot = {}
-            for path, info in task.program.signals.items():
-                if info.slot in task.forces and info.kind in ("input", "output", "out", "state"):
-                    by_slot.setdefault(info.slot, path)
-            instance = self.names.instance_of(task) if self.names is not None else None
-            for slot, value in task.forces.items():
-                path = by_slot.get(slot, f"#{slot}")
-                if instance is not None:
-                    path = instance.iec_path(path)
-                elif task is not self.main:
-                    path = f"{task.name}:{path}"
-                info = task.program.signals.get(by_slot.get(slot, ""))
-                out[path] = info.type.to_python(value) if info else value
-        return out
-
-    # -- tracing -----------------------------------------------------------------
-    def trace(self, paths, capacity: int | None = None) -> Trace:
-        """Record ``paths`` after every scan of the main task into numpy arrays (the
-        last ``capacity`` scans, or all of them). Signals of other tasks are taken
-        once every task due at that instant has run. Detach with :meth:`untrace`."""
-        task = self.main
-        located = [self._locate_value(p, "traced") for p in paths]
-        # another task's signal keeps the name it was asked by (second:N); a
-        # configuration's names are their IEC names already
-        infos = [info if owner is task or self.names is not None else info._replace(path=p)
-                 for p, (owner, info) in zip(paths, located)]
-        alone = all(owner is task for owner, _info in located)
-        slots = [i.slot if alone or i.slot is None else (owner, i.slot)
-                 for (owner, _info), i in zip(located, infos)]
-        tr = Trace(task.program.name, [i.path for i in infos], [i.type for i in infos],
-                   slots, [i.const for i in infos], capacity, task.cycle_us)
-        if alone:
-            task.traces.append(tr)
-        else:
-            self.record_ticks(tr)
-        return tr
-
-    def record_ticks(self, recorder) -> None:
-        """Call ``recorder.record(view, scan, now_us)`` once every task due at an
-        instant of the main task has run (``scan``: the main task's count);
-        ``view[(task, slot)]`` reads a slot of that task's table."""
-        if len(self.tasks) == 1 and self.main.trigger is None:
-            self.main.traces.append(_AfterScan(recorder, self._view))   # no cost to the others
-        else:
-            self.tick_recorders.append(recorder)
-
-    def untrace(self, trace) -> None:
-        """Detach a trace (or a recorder given to :meth:`record_ticks`)."""
-        if trace in self.tick_recorders:
-            self.tick_recorders.remove(trace)
-        for task in self.tasks:
-            task.traces[:] = [tr for tr in task.traces
-                              if tr is not trace and getattr(tr, "recorder", None) is not trace]
-
     @property
     def stats(self) -> ScanStats:
         return self.main.stats
@@ -604,146 +221,3 @@ class Plc(Operation):
     def __repr__(self) -> str:
         return (f"<Plc {self.main.program.name}: {self.scans} scans, "
                 f"t={self.time:.3f}s, cycle {self.main.cycle_us} us>")
-
-
-class SteppedScan:
-    """The main task's next scan, run one block at a time (:meth:`Plc.step_into`).
-
-    It begins as every scan does (inputs latched, forces re-applied, the
-    previous-scan copies of feedback wires taken); :meth:`step` runs the next
-    block in execution order, over the live table, with the block's own code
-    (:meth:`ScanProgram.leaf_function`); :meth:`finish` runs what is left and
-    ends the scan as every scan ends: outputs published, the scan counted and
-    timed (the wall time of its blocks, not the pauses between them), traces
-    sampled, and the clock advanced to the end of the cycle (other tasks and
-    simpy processes due in between run). The table is then exactly what the
-    compiled scan would have left. While a scan is stepped into, the PLC
-    does not run (:meth:`Plc.scan` refuses); :meth:`Plc.restart` abandons it.
-
-    Forcing or writing between steps is allowed and takes effect for the
-    blocks still to run. The scan runs at the simulated time it was due
-    (``now_us``, what NOW and the timers read), which is also :attr:`Plc.time`
-    until it finishes.
-    """
-
-    def __init__(self, plc: Plc, task: Task):
-        self.plc = plc
-        self.task = task
-        self.program = task.program
-        self.order = self.program.order
-        self.position = 0      # blocks run so far
-        self.now_us = task.next_due + plc.clock_start_us
-        self.ns = 0            # wall time of the blocks run
-        task.latch()
-        self.program.snapshot(task.s)
-
-    @property
-    def done(self) -> bool:
-        """Every block has run (what is left is :meth:`finish`)."""
-        return self.position >= len(self.order)
-
-    @property
-    def next_leaf(self) -> int | None:
-        """The index (in ``program.leaves``) of the block the next step runs."""
-        return None if self.done else self.order[self.position]
-
-    @property
-    def active(self) -> bool:
-        """Still the PLC's scan in progress (not finished, not abandoned by a restart)."""
-        return self.plc._stepping is self
-
-    def step(self) -> int:
-        """Run the next block; return its index in ``program.leaves``."""
-        if not self.active:
-            raise FbdError("this stepped scan is over (finished or abandoned by a restart)")
-        if self.done:
-            raise FbdError("every block of this scan has run; finish() ends it")
-        index = self.order[self.position]
-        run = self.program.leaf_function(index)
-        clock = self.task.clock
-        t0 = clock()
-        try:
-            run(self.task.s, self.now_us * NS_PER_US)
-        except Exception as e:
-            raise self.fail(e) from e
-        self.ns += clock() - t0
-        self.position += 1
-        return index
-
-    def fail(self, error: BaseException) -> PlcFault:
-        """The next block raised ``error`` (run here, or by the caller, as the debugger
-        runs an ST block): the scan is abandoned and the PLC is in FAULT, as when a
-        scan raises; returns the :class:`PlcFault` to raise. After a restart the
-        scan is due again."""
-        failed = self.task.failed(error, self.now_us,
-                                  None if self.done else self.program.leaves[self.next_leaf].path)
-        self.plc._stepping = None
-        self.plc._enter_fault(failed)
-        self.plc._notify("fault")
-        return failed
-
-    def ran(self, ns: int) -> int:
-        """Count the next block as run by the caller, in ``ns`` of wall time (the
-        debugger runs an ST block statement by statement, through its own code);
-        return its index in ``program.leaves``."""
-        if not self.active or self.done:
-            raise FbdError("no block of this stepped scan is left to run")
-        index = self.order[self.position]
-        self.ns += ns
-        self.position += 1
-        return index
-
-    def finish(self) -> None:
-        """Run the blocks left, publish, record, and advance the clock by one cycle."""
-        while not self.done:
-            self.step()
-        if not self.active:
-            raise FbdError("this stepped scan is over (finished or abandoned by a restart)")
-        task, plc = self.task, self.plc
-        self.program.publish(task.s)
-        task.next_due = self.now_us - plc.clock_start_us + task.cycle_us  # the scheduler skips it
-        task.record(self.now_us, self.ns)
-        plc._stepping = None
-        plc._run(task.next_due)
-
-
-def _build(net: Network, engine: str, dump, clock_from_zero: bool):
-    """(program, why this engine): see fbd.native.engines."""
-    if engine == "python":
-        return compile_network(net, dump=dump), "asked for"
-    from ..native.engines import build_program
-    return build_program(net, engine, dump, clock_from_zero=clock_from_zero)
-
-
-def _is_program(program) -> bool:
-    if isinstance(program, ScanProgram):
-        return True
-    from ..native import NativeProgram
-    return isinstance(program, NativeProgram)
-
-
-def _scratch_source(program: ScanProgram, scratch: int) -> int:
-    for real, sc in program._scratch.items():
-        if sc == scratch:
-            return real
-    return scratch
-
-
-class _AfterScan:
-    """A tick recorder of a PLC of one task: called after each of its scans."""
-
-    def __init__(self, recorder, view):
-        self.recorder = recorder
-        self.view = view
-
-    def record(self, s, scan: int, now_us: int) -> None:
-        self.recorder.record(self.view, scan, now_us)
-
-
-class _TaskSlots:
-    """What a recorder of several tasks reads: ``view[(task, slot)]`` is the slot
-    of that task's table (a table a restart replaces, so looked up each time)."""
-
-    def __getitem__(self, key):
-        task, slot = key
-        return task.s[slot]
