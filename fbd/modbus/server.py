@@ -123,7 +123,7 @@ class _Connection(asyncio.Protocol):
         self.transport = transport
         peer = transport.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if peer else "?"
-        self.last_active = time.monotonic()
+        self.last_active = self.server.clock()
         self.server._admit(self)
 
     def data_received(self, data: bytes) -> None:
@@ -168,7 +168,7 @@ class _Connection(asyncio.Protocol):
             if got is None:
                 break
             tid, pid, unit, pdu = got
-            self.last_active = time.monotonic()
+            self.last_active = self.server.clock()
             if pid != 0:
                 stats.discarded += 1
                 self.warn(f"discarded a frame with protocol id {pid} (Modbus TCP's is 0): "
@@ -302,11 +302,16 @@ class ModbusServer:
     ``plc.scan()``), the tables follow its scans; run the PLC from one thread only.
     ``idle_timeout`` (seconds, 0: never) and ``max_clients`` bound the
     connections, as the module's text says; :attr:`stats` counts what happened.
+    ``clock`` (seconds, monotonic) is what idle times are read on: a test gives
+    its own, so that which connection is idle does not depend on how fast the
+    machine runs the test.
     """
 
     def __init__(self, plc: Plc, host: str = "127.0.0.1", port: int = DEFAULT_PORT, *,
-                 idle_timeout: float = IDLE_TIMEOUT, max_clients: int = MAX_CLIENTS):
+                 idle_timeout: float = IDLE_TIMEOUT, max_clients: int = MAX_CLIENTS,
+                 clock=time.monotonic):
         self.idle_timeout, self.max_clients = _check_limits(idle_timeout, max_clients)
+        self.clock = clock
         self.asked_clients = self.max_clients
         self.plc = plc
         self.host = host
@@ -331,7 +336,7 @@ class ModbusServer:
 
     def connections(self) -> list[tuple[str, float, int]]:
         """(peer, seconds idle, reply bytes waiting to be sent) of each connection now."""
-        now = time.monotonic()
+        now = self.clock()
         return [(c.peer, c.idle(now), c.transport.get_write_buffer_size() if c.transport else 0)
                 for c in list(self._connections)]
 
@@ -435,7 +440,7 @@ class ModbusServer:
             self._opening -= 1
 
     def _evict(self, why: str) -> None:
-        now = time.monotonic()
+        now = self.clock()
         victim = max(self._connections, key=lambda c: c.idle(now))
         self.stats.evicted += 1
         self._log(logging.WARNING, f"{victim.peer}: closed after {victim.idle(now):.1f} s idle "
@@ -448,7 +453,7 @@ class ModbusServer:
         every = min(1.0, self.idle_timeout / 10)
         while True:
             await asyncio.sleep(every)
-            now = time.monotonic()
+            now = self.clock()
             for conn in list(self._connections):
                 idle = conn.idle(now)
                 if idle > self.idle_timeout:
