@@ -35,6 +35,7 @@ from pathlib import Path
 
 import fbd
 from fbd.errors import FbdError
+from fbd.st.ranges import written
 from fbd.values import Kind
 from tests.fidelity.iectypes import float32, int_range
 from tests.fidelity.oracle import ORACLE_ENV
@@ -64,17 +65,27 @@ def program_of(project):
     return spec, project.blocks[spec.program].st_info
 
 
-def inputs(info) -> list:
-    """(name, type) of each variable a scenario writes: VAR_INPUTs and located
-    ``%I`` variables of elementary or enumerated type, in declaration order."""
+def inputs(project) -> list:
+    """(name, type) of each variable a scenario writes, named as the oracle names
+    it (``X`` in the instance it runs, ``INSTANCE1.X`` in another): of every
+    program instance, its VAR_INPUTs, located ``%I`` variables and the variables
+    its body never writes (read only: set from outside, by an HMI or a Modbus
+    master), of elementary or enumerated type, in declaration order; of the
+    first instance also the globals it reads and nothing writes."""
     found = []
-    for name, var in info.variables.items():
-        location = getattr(var.node, "location", None)
-        if var.section != "VAR_INPUT" and getattr(location, "area", None) != "I":
-            continue
-        if var.fb is None and var.type is not None and not var.constant \
-                and var.type.canonical.kind not in (Kind.ARRAY, Kind.STRUCT):
-            found.append((name, var.type.canonical))
+    for k, spec in enumerate(project.configuration.tasks):
+        info = project.blocks[spec.program].st_info
+        writes = written(info.code.body)
+        prefix = f"{spec.name}." if k else ""
+        for name, var in info.variables.items():
+            if var.fb is not None or var.type is None or var.constant \
+                    or var.type.canonical.kind in (Kind.ARRAY, Kind.STRUCT):
+                continue
+            located = getattr(getattr(var.node, "location", None), "area", None)
+            read_only = name.upper() not in writes and (
+                var.section == "VAR" or var.section == "VAR_EXTERNAL" and not prefix and "*" not in writes)
+            if var.section == "VAR_INPUT" or located == "I" or read_only:
+                found.append((prefix + name, var.type.canonical))
     return found
 
 
@@ -122,11 +133,10 @@ def sequence(name: str, tp, rnd: random.Random, nonzero: bool) -> list:
 
 def scenario(relative: str, project, nonzero: bool = False) -> list:
     """[[scan, name, value text]] in scan order: the writes before each scan."""
-    _, info = program_of(project)
     seed = int(hashlib.sha256(relative.encode()).hexdigest()[:12], 16)
     rnd = random.Random(seed)
     sets = []
-    for name, tp in inputs(info):
+    for name, tp in inputs(project):
         sets += [[scan, name, text] for scan, text in sequence(name, tp, rnd, nonzero)]
     return sorted(sets, key=lambda s: s[0])
 

@@ -10,9 +10,10 @@ import pytest
 
 import fbd
 from fbd.errors import FbdError
+from fbd.values import parse_value
 from tests.fbd.st import corpus_scenario
 from tests.fbd.st.scans import resolve
-from tests.fidelity.runner import comparable, same, write
+from tests.fidelity.runner import comparable, same
 
 RECORDED = corpus_scenario.load()
 DATA = corpus_scenario.FOLDER
@@ -22,9 +23,19 @@ REFUSED = {
     "openplc_samples/successed_ST/Code_13.st": "cannot assign UINT to Crane_TimeDelay_Timer_ET",
 }
 
+# where matiec is wrong: program -> column -> (why, a test of (here, matiec) in ns,
+# floats ..., true where the defect shows); each must show, or its entry goes
+MATIEC_DEFECTS = {
+    "openplc_samples/successed_ST/Code_5.st": {
+        "TIMER1.PT": ("matiec defect: its literal TIME#1.0ms, read through a double and cut to the ns, "
+                      "is 999999 ns (docs/st.md: T#0.25ms)", lambda mine, theirs: mine - theirs == 1),
+    },
+}
+
 
 def differences(name: str, engine: str):
-    """Each scan's first column that differs from matiec's, as a line."""
+    """Each scan's first column that differs from matiec's, as a line; and the
+    known matiec defects seen (their columns)."""
     entry = RECORDED[name]
     project = fbd.load(DATA / name)
     spec, _ = corpus_scenario.program_of(project)
@@ -36,40 +47,69 @@ def differences(name: str, engine: str):
         raise
     instances = {s.name.upper(): (s.name, s.program, {p.upper(): p for p in plc.task(s.name).program.signals})
                  for s in project.configuration.tasks}
-    signals = instances[spec.name.upper()][2]
     by_scan = {}
     for scan, column, value in entry["sets"]:
         by_scan.setdefault(scan, []).append((column, value))
-    found = []
+    found, seen = [], set()
+    defects = MATIEC_DEFECTS.get(name, {})
     for scan, row in corpus_scenario.rows(entry):
         for column, value in by_scan.get(scan, ()):
-            write(plc, signals, spec.program, column, value)
+            write(plc, instances, spec.name, column, value)
         plc.scan()
         for column, theirs in row.items():
             tp = entry["types"][column]
             mine = read(plc, instances, spec.name, column)
-            if not same(tp, *comparable(tp, mine, theirs)):
+            pair = comparable(tp, mine, theirs)
+            if same(tp, *pair):
+                continue
+            if column in defects and defects[column][1](*pair):
+                seen.add(column)
+            else:
                 found.append(f"scan {scan}: {column} ({tp}) is {mine!r} here, matiec {theirs!r}")
                 break
-    return found
+    if "SIGFPE" in entry.get("error", ""):
+        # matiec's program died dividing an integer by zero; here the quotient is 0
+        # (docs/st.md) and the scan ends as any other
+        for column, value in by_scan.get(entry["scans"] + 1, ()):
+            write(plc, instances, spec.name, column, value)
+        plc.scan()
+    return found, seen
 
 
-def read(plc, instances, main: str, column: str):
-    """A column of the oracle's: a variable of the instance it runs, or
-    ``INSTANCE1.X`` of another instance of the configuration."""
+def locate(instances, main: str, column: str):
+    """(task, program, its signals, the name in it) of one of the oracle's names:
+    a variable of the instance it runs, or ``INSTANCE1.X`` of another instance."""
     task, program, signals = instances[main.upper()]
     head, _, rest = column.partition(".")
     if rest and head.upper() in instances and f"{program}.{head}".upper() not in signals:
-        task, program, signals = instances[head.upper()]
-        column = rest
-    return resolve(plc, task, signals, program, column)
+        return (*instances[head.upper()], rest)
+    return task, program, signals, column
+
+
+def read(plc, instances, main: str, column: str):
+    task, program, signals, name = locate(instances, main, column)
+    return resolve(plc, task, signals, program, name)
+
+
+def write(plc, instances, main: str, column: str, value: str) -> None:
+    """As the oracle's ``--set``: a located input through the process image
+    (latched as the scan starts), any other variable at once."""
+    task, program, signals, name = locate(instances, main, column)
+    path = signals[f"{program}.{name}".upper()]
+    info = plc.task(task).program.signal(path)
+    parsed = parse_value(info.type, value) if value.startswith("'") else value
+    if info.kind == "input":
+        plc.set(f"{task}:{path}", parsed)
+    else:
+        plc.write(f"{task}:{path}", parsed)
 
 
 @pytest.mark.parametrize("engine", ["python", "native"])
 @pytest.mark.parametrize("name", sorted(RECORDED))
 def test_program_gives_matiecs_scans(name, engine):
-    found = differences(name, engine)
+    found, seen = differences(name, engine)
     assert not found, "\n".join(found[:5])
+    assert seen == set(MATIEC_DEFECTS.get(name, ())), "a known matiec defect no longer shows"
 
 
 @pytest.mark.parametrize("name, message", sorted(REFUSED.items()))
