@@ -8,7 +8,7 @@ from .. import types as t
 from . import ast as A
 from . import ir
 from .errors import StSemanticError
-from .model import LibraryFb, PouInfo, Var, local_name
+from .model import LibraryFb, PouInfo, Var, eno_path, local_name
 from .stmts import StmtCompiler
 
 
@@ -104,8 +104,19 @@ class BodyCompiler(StmtCompiler):
         full = f"{var.path}.{path}"
         return Var(path.rsplit(".", 1)[-1], full, local_name(full), tp, section=section)
 
+    def hidden_eno(self, var: Var) -> Var | None:
+        """The BOOL holding the instance's ENO, where this POU reads it."""
+        path = eno_path(var.path)
+        if not any(e.path == path for e in self.info.state):
+            return None
+        return Var("ENO", path, local_name(path), t.BOOL, section="VAR")
+
     def instance_member(self, var: Var, member: str, node) -> Var:
         fb = var.fb
+        if member.upper() == "ENO":
+            hidden = self.hidden_eno(var)
+            if hidden is not None:
+                return hidden
         if isinstance(fb, LibraryFb):
             pname = fb.member_name(member)
             inner = fb.inner(member) if pname is None else None

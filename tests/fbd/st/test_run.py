@@ -482,6 +482,60 @@ def test_en_false_skips_a_call_whose_result_is_then_its_types_initial_value_as_i
         scans.expected(EN_ENO_ROWS)
 
 
+ENO_READ = """
+FUNCTION_BLOCK cnt
+  VAR_INPUT up : BOOL; END_VAR
+  VAR_OUTPUT n : INT; END_VAR
+  IF up THEN n := n + 1; END_IF;
+END_FUNCTION_BLOCK
+
+PROGRAM prg
+  VAR
+    go : BOOL;
+    ena : BOOL;
+    t1 : TON;
+    t2 : TON;
+    never : TON;
+    c1 : cnt;
+    c2 : cnt;
+    a, b, c, d, e, f : BOOL;
+  END_VAR
+  a := t1.ENO;
+  t1(IN := go, PT := T#40ms);
+  b := t1.ENO;
+  t2(EN := ena, IN := go, PT := T#40ms);
+  c := t2.ENO;
+  d := never.ENO;
+  c1(EN := ena, up := go);
+  e := c1.ENO;
+  c2(up := go);
+  f := c2.ENO;
+END_PROGRAM
+"""
+
+# matiec: --cycle 20ms --scans 6 --set go=TRUE@2 --set ena=TRUE@3 --set ena=FALSE@5
+# --watch a --watch b --watch c --watch d --watch e --watch f --watch c1.n --watch c2.n
+ENO_READ_ROWS = """
+scan,t_ms,a,b,c,d,e,f,c1.n,c2.n
+1,0,TRUE,TRUE,FALSE,TRUE,FALSE,TRUE,0,0
+2,20,TRUE,TRUE,FALSE,TRUE,FALSE,TRUE,0,1
+3,40,TRUE,TRUE,TRUE,TRUE,TRUE,TRUE,1,2
+4,60,TRUE,TRUE,TRUE,TRUE,TRUE,TRUE,2,3
+5,80,TRUE,TRUE,FALSE,TRUE,FALSE,TRUE,2,4
+6,100,TRUE,TRUE,FALSE,TRUE,FALSE,TRUE,2,5
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_an_instances_eno_is_the_en_of_its_last_call_and_true_before_any(engine):
+    """What the OpenPLC editor writes for a rung through a block's ENO
+    (``IF TON2.ENO THEN``): an instance's ENO, of a library FB or one's own, is
+    TRUE until a call with EN := FALSE, as matiec's is."""
+    sets = {2: {"go": True}, 3: {"ena": True}, 5: {"ena": False}}
+    assert scans.rows(ENO_READ, "a b c d e f c1.n c2.n".split(), 6, sets, program="prg",
+                      cycle_ms=20, engine=engine) == scans.expected(ENO_READ_ROWS)
+
+
 def test_the_source_with_live_values_line_by_line():
     from fbd.st import live_source
     project = load("prog.st", text=COUNTER)
