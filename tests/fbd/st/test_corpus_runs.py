@@ -112,6 +112,29 @@ def test_program_gives_matiecs_scans(name, engine):
     assert seen == set(MATIEC_DEFECTS.get(name, ())), "a known matiec defect no longer shows"
 
 
+def test_the_recorded_writes_are_what_the_scenario_makes_today():
+    """Else the scenario's code and matiec's rows went apart: record them again
+    (``python -m tests.fbd.st.corpus_scenario``, with the oracle)."""
+    for name, entry in RECORDED.items():
+        project = fbd.load(DATA / name)
+        made = [corpus_scenario.scenario(name, project, nonzero) for nonzero in (False, True)]
+        assert entry["sets"] in made, name
+
+
+def test_the_scenario_drives_every_input_type_to_its_edges():
+    """Integers reach both ends of their range, REALs huge, tiny and negative
+    values, TIMEs negative ones, BOOLs both levels (what the whole corpus writes)."""
+    written = {}
+    for entry in RECORDED.values():
+        for _scan, column, value in entry["sets"]:
+            written.setdefault(entry["types"].get(column, "?"), set()).add(value)
+    assert {"-32768", "32767", "0"} <= written["INT"] and {"0", "65535"} <= written["UINT"]
+    reals = [float(v) for v in written["REAL"]]
+    assert max(reals) > 3e38 and min(reals) < -3e38 and 0 < min(abs(x) for x in reals if x) < 1e-44
+    assert any(x != int(x) for x in reals)
+    assert "T#-1000ms" in written["TIME"] and {"TRUE", "FALSE"} <= written["BOOL"]
+
+
 @pytest.mark.parametrize("name, message", sorted(REFUSED.items()))
 def test_what_matiec_refuses_is_refused(name, message):
     with pytest.raises(fbd.FbdError, match=re.escape(message)):
