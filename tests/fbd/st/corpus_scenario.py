@@ -191,8 +191,8 @@ def watched(oracle: str, path: Path, source: str) -> list:
                           text=True, check=True)
     names = []
     for line in done.stdout.splitlines():
-        if not line.strip() or line.startswith("#") or line.startswith("%"):
-            continue
+        if not line.strip() or line.startswith("#") or line.startswith("%") or "->" in line:
+            continue        # a located address, or an SFC transition's flag (not watchable)
         name = re.sub(r"(\[[^\]]*\.\.[^\]]*\]|\.\*).*$", "", line.split()[0])
         if name not in names:
             names.append(name)
@@ -218,10 +218,12 @@ def record_columns(oracle: str, relative: str, columns: list) -> dict:
         unwatchable = re.search(r"‘(\w+)’ has no member named ‘(\w+)’", error)
         if data is None and unwatchable:
             # the oracle's harness cannot reach a member matiec's variable list names
-            # (an FB's EN in a program, a program's CLK): watched without it
+            # (an FB's EN in a program, a program's CLK, an SFC step): watched without it
             member = unwatchable[2].upper()
-            columns = [c for c in columns if c.upper().rpartition(".")[2] != member]
-            return record_columns(oracle, relative, columns)
+            kept = [c for c in columns if member not in c.upper().split(".")]
+            if len(kept) == len(columns):
+                raise RuntimeError(f"{relative}: {error}")
+            return record_columns(oracle, relative, kept)
         if data is None:
             raise RuntimeError(f"{relative}: {error}")
         if not error or "SIGFPE" not in error:
