@@ -38,7 +38,8 @@ class Declarations:
         self.types = {t.name.upper(): t for t in unit.types}
         self.pous = {p.name.upper(): p for p in unit.pous}
 
-    def _resolve(self, spec, hops=0):
+    def resolve(self, spec, hops=0):
+        """The type ``spec`` names, through the unit's aliases of it."""
         while isinstance(spec, A.NamedType) and spec.name.upper() in self.types and hops < 32:
             spec, hops = self.types[spec.name.upper()].spec, hops + 1
         return spec
@@ -90,7 +91,7 @@ class Declarations:
         if isinstance(e, A.Member):
             return self._member_type(e)
         if isinstance(e, A.Index):
-            base = self._resolve(self.type_of(e.base))
+            base = self.resolve(self.type_of(e.base))
             return base.element if isinstance(base, A.ArrayType) else None
         if isinstance(e, A.Call):
             return self._call_type(e)
@@ -112,7 +113,7 @@ class Declarations:
                         if d.name is not None and d.name.upper() == e.member.upper():
                             return d.spec
                 return None
-        base = self._resolve(self.type_of(e.base))
+        base = self.resolve(self.type_of(e.base))
         if isinstance(base, A.StructType):
             for d in base.members:
                 if d.name.upper() == e.member.upper():

@@ -218,13 +218,13 @@ class IlLowering:
         self.fail(i, f"{op} is not an IL operator this lowering knows")
 
     def is_string(self, target) -> bool:
-        spec = self.decls._resolve(self.decls.type_of(target))
+        spec = self.decls.resolve(self.decls.type_of(target))
         return isinstance(spec, A.StringType) or (
             isinstance(spec, A.NamedType) and spec.name.upper() == "STRING")
 
     def set_value(self, target, set_):
         """What S / R write: TRUE/FALSE, or 1/0 to a non-BOOL variable (matiec)."""
-        spec = self.decls._resolve(self.decls.type_of(target))
+        spec = self.decls.resolve(self.decls.type_of(target))
         w = pos(target)
         if isinstance(spec, A.NamedType) and spec.name.upper() not in ("BOOL", None):
             return A.Literal(kind="int", value=1 if set_ else 0, **w)
