@@ -26,6 +26,7 @@ class BodyCompiler(StmtCompiler):
         self.current_line = info.node.line
         self.inputs_written: set[str] = set()
         self._located: dict[str, Var] | None = None     # location text -> variable
+        self._enos: set | None = None     # the paths of the hidden ENOs (eno_path)
         # id(Var) -> its one Ref (which keeps the Var, and so its id, alive)
         self._refs: dict[int, ir.Ref] = {}
         self._consts: dict[tuple[int, int], ir.Const] = {}     # (value, id(type)) -> its one Const
@@ -106,8 +107,10 @@ class BodyCompiler(StmtCompiler):
 
     def hidden_eno(self, var: Var) -> Var | None:
         """The BOOL holding the instance's ENO, where this POU reads it."""
+        if self._enos is None:      # made once: a scan of the state per call was quadratic
+            self._enos = {e.path for e in self.info.state if e.path.endswith("__ENO")}
         path = eno_path(var.path)
-        if not any(e.path == path for e in self.info.state):
+        if path not in self._enos:
             return None
         return Var("ENO", path, local_name(path), t.BOOL, section="VAR")
 
