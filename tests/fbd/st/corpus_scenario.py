@@ -187,8 +187,9 @@ def watched(oracle: str, path: Path, source: str) -> list:
     """Every name the oracle lists but EN, ENO and the standard FBs' internals; an
     array or structure (listed as ``A[1..20]``, ``S.*``) by its name, which the
     oracle expands to its elements."""
-    done = subprocess.run([sys.executable, oracle, str(path), "--list"], capture_output=True,
-                          text=True, check=True)
+    done = subprocess.run([sys.executable, oracle, str(path), "--list"], capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError(f"{path.name}: {(done.stderr.strip().splitlines() or ['the oracle failed'])[-1]}")
     names = []
     for line in done.stdout.splitlines():
         if not line.strip() or line.startswith("#") or line.startswith("%") or "->" in line:
@@ -199,13 +200,14 @@ def watched(oracle: str, path: Path, source: str) -> list:
     return [names[j] for j in compared(names, source)]
 
 
-def record(oracle: str, relative: str) -> dict:
-    path = FOLDER / relative
-    return record_columns(oracle, relative, watched(oracle, path, path.read_text(errors="replace")))
+def record(oracle: str, relative: str, folder: Path = FOLDER) -> dict:
+    """matiec's rows for the file ``folder/relative`` through its scenario."""
+    path = folder / relative
+    return record_columns(oracle, relative, watched(oracle, path, path.read_text(errors="replace")), folder)
 
 
-def record_columns(oracle: str, relative: str, columns: list) -> dict:
-    path = FOLDER / relative
+def record_columns(oracle: str, relative: str, columns: list, folder: Path = FOLDER) -> dict:
+    path = folder / relative
     project = fbd.load(path)
     for nonzero in (False, True):
         sets = scenario(relative, project, nonzero)
@@ -223,7 +225,7 @@ def record_columns(oracle: str, relative: str, columns: list) -> dict:
             kept = [c for c in columns if member not in c.upper().split(".")]
             if len(kept) == len(columns):
                 raise RuntimeError(f"{relative}: {error}")
-            return record_columns(oracle, relative, kept)
+            return record_columns(oracle, relative, kept, folder)
         if data is None:
             raise RuntimeError(f"{relative}: {error}")
         if not error or "SIGFPE" not in error:
@@ -243,16 +245,16 @@ def record_columns(oracle: str, relative: str, columns: list) -> dict:
     return entry
 
 
-def runnable() -> list:
-    """The files of tests/data/st with a configuration to run (relative paths)."""
+def runnable(folder: Path = FOLDER) -> list:
+    """The files of ``folder`` with a configuration to run here (relative paths)."""
     found = []
-    for path in sorted(FOLDER.rglob("*.st")):
+    for path in sorted(folder.rglob("*.st")):
         try:
             project = fbd.load(path)
             program_of(project)
         except (FbdError, AttributeError, IndexError, KeyError):
             continue
-        found.append(str(path.relative_to(FOLDER)))
+        found.append(str(path.relative_to(folder)))
     return found
 
 
@@ -268,7 +270,7 @@ def main(argv=None) -> int:
     for relative in a.files or runnable():
         try:
             entries[relative] = record(a.oracle, relative)
-        except (RuntimeError, subprocess.CalledProcessError) as e:
+        except RuntimeError as e:
             print(f"{relative}: not recorded: {e}", file=sys.stderr)
             continue
         print(relative, len(entries[relative]["types"]), "columns",

@@ -10,10 +10,7 @@ import pytest
 
 import fbd
 from fbd.errors import FbdError
-from fbd.values import parse_value
-from tests.fbd.st import corpus_scenario
-from tests.fbd.st.scans import resolve
-from tests.fidelity.runner import comparable, same
+from tests.fbd.st import corpus_compare, corpus_scenario
 
 RECORDED = corpus_scenario.load()
 DATA = corpus_scenario.FOLDER
@@ -41,74 +38,12 @@ MATIEC_DEFECTS = {
 
 
 def differences(name: str, engine: str):
-    """Each scan's first column that differs from matiec's, as a line; and the
-    known matiec defects seen (their columns)."""
-    entry = RECORDED[name]
-    project = fbd.load(DATA / name)
-    spec, _ = corpus_scenario.program_of(project)
     try:
-        plc = project.plc(engine=engine)
+        return corpus_compare.differences(DATA / name, RECORDED[name], engine, MATIEC_DEFECTS.get(name))
     except FbdError as e:
         if "native engine" in str(e):
-            pytest.skip(str(e).splitlines()[0])
+            pytest.skip(str(e).splitlines()[0])     # strings, say: auto runs Python
         raise
-    instances = {s.name.upper(): (s.name, s.program, {p.upper(): p for p in plc.task(s.name).program.signals})
-                 for s in project.configuration.tasks}
-    by_scan = {}
-    for scan, column, value in entry["sets"]:
-        by_scan.setdefault(scan, []).append((column, value))
-    found, seen = [], set()
-    defects = MATIEC_DEFECTS.get(name, {})
-    for scan, row in corpus_scenario.rows(entry):
-        for column, value in by_scan.get(scan, ()):
-            write(plc, instances, spec.name, column, value)
-        plc.scan()
-        for column, theirs in row.items():
-            tp = entry["types"][column]
-            mine = read(plc, instances, spec.name, column)
-            pair = comparable(tp, mine, theirs)
-            if same(tp, *pair):
-                continue
-            if column in defects and defects[column][1](*pair):
-                seen.add(column)
-            else:
-                found.append(f"scan {scan}: {column} ({tp}) is {mine!r} here, matiec {theirs!r}")
-                break
-    if "SIGFPE" in entry.get("error", ""):
-        # matiec's program died dividing an integer by zero; here the quotient is 0
-        # (docs/st.md) and the scan ends as any other
-        for column, value in by_scan.get(entry["scans"] + 1, ()):
-            write(plc, instances, spec.name, column, value)
-        plc.scan()
-    return found, seen
-
-
-def locate(instances, main: str, column: str):
-    """(task, program, its signals, the name in it) of one of the oracle's names:
-    a variable of the instance it runs, or ``INSTANCE1.X`` of another instance."""
-    task, program, signals = instances[main.upper()]
-    head, _, rest = column.partition(".")
-    if rest and head.upper() in instances and f"{program}.{head}".upper() not in signals:
-        return (*instances[head.upper()], rest)
-    return task, program, signals, column
-
-
-def read(plc, instances, main: str, column: str):
-    task, program, signals, name = locate(instances, main, column)
-    return resolve(plc, task, signals, program, name)
-
-
-def write(plc, instances, main: str, column: str, value: str) -> None:
-    """As the oracle's ``--set``: a located input through the process image
-    (latched as the scan starts), any other variable at once."""
-    task, program, signals, name = locate(instances, main, column)
-    path = signals[f"{program}.{name}".upper()]
-    info = plc.task(task).program.signal(path)
-    parsed = parse_value(info.type, value) if value.startswith("'") else value
-    if info.kind == "input":
-        plc.set(f"{task}:{path}", parsed)
-    else:
-        plc.write(f"{task}:{path}", parsed)
 
 
 @pytest.mark.parametrize("engine", ["python", "native"])
