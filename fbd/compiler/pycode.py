@@ -358,14 +358,49 @@ class ScanProgram:
         steps += [self._chunk_step(c) for c in range(len(self._chunk_src))]
         steps += [f"s[{slot}] = s[{src_slot}]" for slot, src_slot in self._publish
                   if slot not in self.forced]
-        lines = ["def scan(s, now):", *(f"    {step}" for step in steps), "    return None", "",
-                 # n scans in one call (fbd.runtime.fastforward), the one above repeated
-                 "def scan_many(s, now, cycle, n):", "    k = 0", "    try:",
-                 "        for k in range(n):", *(f"            {step}" for step in steps),
-                 "            now += cycle",
-                 "    except Exception as e:", "        raise _ScansDone(k) from e",
-                 "    return n"]
+        lines = ["def scan(s, now):", *(f"    {step}" for step in steps), "    return None", ""]
+        held = self._held_scans()
+        self.holds = held is not None
+        if held is not None:
+            return "\n".join(lines + held) + "\n"
+        lines += [  # n scans in one call (fbd.runtime.fastforward), the one above repeated
+            "def scan_many(s, now, cycle, n):", "    k = 0", "    try:",
+            "        for k in range(n):", *(f"            {step}" for step in steps),
+            "            now += cycle",
+            "    except Exception as e:", "        raise _ScansDone(k) from e",
+            "    return n"]
         return "\n".join(lines) + "\n"
+
+    def _held_scans(self) -> list[str] | None:
+        """``scan_many`` of a network that is one ST program, the program's
+        variables held in locals from the first scan of the run to the last
+        (:mod:`fbd.st.pyheld`: a subscript of the table less for each access),
+        or None where there is none: another network, a force (the forced
+        variable's block writes a scratch slot the variant does not know)."""
+        if len(self.leaves) != 1 or self.forced or self._snapshots:
+            return None
+        leaf = self.leaves[0]
+        held_of = getattr(leaf.block.procedure, "python_held", None) if _over_table(leaf) else None
+        if held_of is None:
+            return None
+        ins, consts = self._reads[0]
+        literals, wired = dict(consts), iter(ins)
+        args = [literals[port] if port in literals else _table_name(next(wired))
+                for port in leaf.inputs]
+        places = {**leaf.outputs, **leaf.state}
+        fn = f"_p{leaf.index}"
+        held = held_of(places, fn, args, 3)
+        if held is None:
+            return None
+        publish = [f"s[{slot}] = {held.local.get(src, f's[{src}]')}"
+                   for slot, src in self._publish]
+        # scans run until one raises; the held variables go back to the table either way
+        return [f"def {fn}_held(s, now, _cycle, _scans):", *(f"    {ln}" for ln in held.before),
+                "    _done = 0", "    try:", "        for _done in range(_scans):", *held.scan,
+                *(f"            {ln}" for ln in publish), "            now += _cycle",
+                "    except Exception as fault:", "        raise _ScansDone(_done) from fault",
+                "    finally:", *(f"        {ln}" for ln in held.after or ["pass"]), "    return _scans",
+                "", f"scan_many = {fn}_held"]
 
     def _generate(self) -> None:
         self._scratch: dict[int, int] = {}
@@ -477,7 +512,7 @@ class ScanProgram:
         return self.flat.info()
 
 
-_PROCEDURE = re.compile(r"_p(\d+)(?:__\w+|_part\d+)?(?:\(|$)")
+_PROCEDURE = re.compile(r"_p(\d+)(?:__\w+|_part\d+|_held)?(?:\(|$)")
 
 
 def _procedure_index(text: str) -> int | None:

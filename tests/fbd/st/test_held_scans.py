@@ -1,0 +1,138 @@
+"""A run of scans with the program's variables held in Python locals
+(:mod:`fbd.st.pyheld`, the Python engine's fast-forward) leaves what the same
+scans one by one leave: every slot of the table bit for bit, the scan count,
+the clock, at every boundary between runs; a fault in the middle of a run
+leaves the table, the scan number and the message of the scan one by one."""
+
+from pathlib import Path
+
+import pytest
+
+import fbd
+from fbd.runtime.fastforward import batchable
+from fbd.runtime.faults import PlcFault
+from fbd.st.project import load
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "st"
+PROGRAMS = sorted(str(p.relative_to(DATA)) for p in DATA.rglob("*.st"))
+# matiec refuses these too (tests/fbd/st/test_corpus_runs.py)
+REFUSED = {"openplc_samples/RobotStudio/Estun/generated_plc.st",
+           "openplc_samples/successed_ST/Code_13.st", "openplc_samples/successed_ST/symbextest.st"}
+# the runs between two changes of the inputs: 1 and 2 scans cross the fast-forward's
+# threshold, the others hold the variables across more and more scans
+RUNS = [1, 2, 3, 5, 8, 13, 40, 100]
+
+
+def drive(plc, k: int) -> None:
+    """Each input of the first task set to a value of run ``k`` (its BOOLs toggled,
+    its numbers stepped), as a field device would between two runs."""
+    task = plc.tasks[0]
+    for path, info in task.program.signals.items():
+        if info.kind != "input":
+            continue
+        kind = info.type.kind.name
+        if kind == "BOOL":
+            plc.set(f"{task.name}:{path}", k % 2 == 1)
+        elif kind in ("INT", "SINT", "DINT", "LINT", "UINT", "USINT", "UDINT", "ULINT"):
+            plc.set(f"{task.name}:{path}", k * 7 % 100)
+
+
+def state(plc) -> tuple:
+    """Everything a scan leaves, floats by their exact text (a NaN equals itself)."""
+    return (plc.scans, plc.now_us, plc.state,
+            [repr(list(task.s)) for task in plc.tasks])
+
+
+@pytest.mark.parametrize("name", [p for p in PROGRAMS if p not in REFUSED])
+def test_a_run_of_held_scans_leaves_what_the_scans_one_by_one_leave(name):
+    fast, stepped = (fbd.load(DATA / name).plc(engine="python") for _ in range(2))
+    for k, n in enumerate(RUNS):
+        for plc in (fast, stepped):
+            drive(plc, k)
+        faults = []
+        try:
+            fast.scan(n)
+        except PlcFault as e:
+            faults.append(str(e))
+        try:
+            for _ in range(n):
+                stepped.scan()
+        except PlcFault as e:
+            faults.append(str(e))
+        assert len(faults) in (0, 2) and len(set(faults)) < 2, faults
+        assert state(fast) == state(stepped), f"after the run of {n} scans"
+        if faults:
+            break
+
+
+def test_nearly_every_real_program_runs_its_scans_held():
+    """Which programs hold their variables: all but those the variant leaves out
+    (a RETURN in the program's body)."""
+    loose = set()
+    for name in PROGRAMS:
+        if name in REFUSED:
+            continue
+        plc = fbd.load(DATA / name).plc(engine="python")
+        task = plc.tasks[0]
+        if not task.program.holds:
+            loose.add(name)
+    assert loose == {"openplc_samples/successed_ST/traffic_light_bools.st"}
+
+
+FAULTY = """PROGRAM prg
+VAR n : INT; k : INT; a : ARRAY[0..4] OF INT; t1 : TON; go : BOOL; total : INT; END_VAR
+  n := n + 1;
+  t1(IN := go, PT := T#20ms);
+  go := NOT t1.Q;
+  FOR k := 0 TO 4 DO total := total + a[k]; END_FOR;
+  a[n MOD 5] := n;
+  IF n = 23 THEN a[n] := 0; END_IF;
+  total := total + n;
+END_PROGRAM
+"""
+
+
+def test_a_fault_in_the_middle_of_a_held_run_leaves_what_the_scan_one_by_one_leaves():
+    fast, stepped = (fbd.Plc(load("held.st", text=FAULTY).network("prg"), engine="python")
+                     for _ in range(2))
+    assert fast.main.program.holds and batchable(fast.main)
+    fast.scan(5)
+    with pytest.raises(PlcFault) as held:
+        fast.scan(100)
+    for _ in range(5):
+        stepped.scan()
+    with pytest.raises(PlcFault) as one_by_one:
+        for _ in range(100):
+            stepped.scan()
+    assert str(held.value) == str(one_by_one.value)
+    assert "held.st:8: in PROGRAM prg: array index 23 is outside 0..4 (scan 23 " in str(held.value)
+    assert (fast.fault.scan, fast.fault.block, fast.fault.time_us) == (
+        stepped.fault.scan, stepped.fault.block, stepped.fault.time_us)
+    # what scan 23 wrote before its fault (n, the timer, total's sum of the array) is in the table
+    assert state(fast) == state(stepped) and fast.get("prg.n") == 23
+
+
+class EveryScan:
+    """A recorder that samples each scan."""
+
+    def record(self, s, scan, now_us):
+        pass
+
+
+def test_a_force_or_a_trace_runs_the_scans_without_the_held_variant():
+    text = FAULTY.replace("VAR n", "VAR_OUTPUT out : INT; END_VAR\nVAR n").replace(
+        "total := total + n;", "total := total + n; out := n;")
+    plc = fbd.Plc(load("held.st", text=text).network("prg"), engine="python")
+    program = plc.main.program
+    assert program.holds and batchable(plc.main)
+    plc.force("prg.out", 7)        # its writer writes a scratch slot the variant does not know
+    assert not program.holds and batchable(plc.main)
+    plc.scan(10)
+    assert (plc.get("prg.out"), plc.get("prg.n")) == (7, 10)
+    plc.unforce("prg.out")
+    assert program.holds
+    plc.force("prg.go", True)      # a variable of the program: forced again after each scan
+    assert not batchable(plc.main)
+    plc.unforce("prg.go")
+    plc.main.traces.append(EveryScan())     # sampled after each scan
+    assert not batchable(plc.main)
