@@ -389,7 +389,8 @@ class ScanProgram:
                 for port in leaf.inputs]
         places = {**leaf.outputs, **leaf.state}
         fn = f"_p{leaf.index}"
-        held = held_of(places, fn, args, 3)
+        # the network's inputs are latched before the run and nothing writes them in it
+        held = held_of(places, fn, args, set(self.inputs.values()), 3)
         if held is None:
             return None
         publish = [f"s[{slot}] = {held.local.get(src, f's[{src}]')}"

@@ -32,6 +32,7 @@ from .census import census, release, summary
 from .model import LibraryFb
 from .pyaccess import TableAccess, leaf_frame
 from .pyemit import PyEmitter
+from .pyexpr import is_slot
 from .stmts import WATCHDOG_ITERATIONS
 
 
@@ -91,7 +92,7 @@ def held_slots(info, frame) -> set:
     """The slots of the instance of ``info`` (whose variables ``frame`` places)
     that its held scan keeps in locals: all but those of the instances written
     as calls, and the globals when one of those reaches one."""
-    slots = set(frame.slots.values())
+    slots = set(frame.slots.values()) - set(frame.globals.values())
     called = [v for v in info.variables.values()
               if v.fb is not None and not isinstance(v.fb, LibraryFb) and not inlined(v.fb)]
     for var in called:
@@ -143,26 +144,32 @@ def apart(lines: list[str], suffix: str) -> list[str]:
     return [row[4:].rstrip("\n") for row in rows[1:]]
 
 
-def held_scan(info, places: dict, name: str, args: list[str], depth: int) -> HeldScan | None:
+def held_scan(info, places: dict, name: str, args: list[str], steady: set,
+              depth: int) -> HeldScan | None:
     """The held variant of the scan of the POU instance whose table function is
     ``name`` (:func:`.pyaccess.table_source`, whose FB instances' functions it
     calls where it does not write them inline), called with ``args`` (the texts
-    of its inputs, in order; none of them may change during the run), its
-    scan's statements at ``depth``; None where there is none (see the module
-    docstring)."""
+    of its inputs in order: a literal, or a slot ``s[12]``, which only a slot of
+    ``steady`` is sure to keep during the run), its scan's statements at
+    ``depth``; None where there is none (see the module docstring)."""
     code = info.code
     if info.in_outs or len(code.body) > pyemit.PART_STATEMENTS or census(code).returns:
         return None
     frame = leaf_frame(info, places, name)
     held = {slot: f"_h{slot}" for slot in sorted(held_slots(info, frame))}
-    if any(f"s[{slot}]" in arg for arg in args for slot in held):
-        return None
     access = HeldAccess(frame, held, True, [])
     edged = {v.local for v, local in access.edge_inputs if local is not None}
-    lines = [f"{'    ' * depth}{param} = {arg}" for param, arg in zip(frame.params, args)
-             if param in edged]     # its edge's value replaces it in each scan: read again
+    before, lines = [], []
+    for param, arg in zip(frame.params, args):
+        slot = int(arg[2:-1]) if is_slot(arg) else None
+        if slot is None or (slot in steady and slot not in held):
+            before.append(f"{param} = {arg}")
+            if param not in edged:
+                continue    # else its edge's value replaces it in each scan: read again
+        # an input the program keeps in its own slot (a located one), or a slot a
+        # scan may write: read in each scan
+        lines.append(f"{'    ' * depth}{param} = {held.get(slot, arg)}")
     lines += body_lines(info, access, depth)
-    before = [f"{param} = {arg}" for param, arg in zip(frame.params, args)]
     before += [f"{local} = s[{slot}]" for slot, local in held.items()]
     after = [f"s[{slot}] = {local}" for slot, local in held.items()]
     return HeldScan(before, lines, after, held)
