@@ -73,6 +73,7 @@ class ScanProgram:
         self._chunk_src: list[str] = []   # each chunk's function (its ST functions: source())
         self._leaf_fns: dict = {}  # leaf index -> its function (leaf_function), until a force
         self.dump_path = dump if dump is not None else os.environ.get("FBD_DUMP")
+        self._held: list[str] | None = None   # see _held_scans ([]: there is none)
         self._generate()
 
     # -- slots -----------------------------------------------------------------
@@ -359,10 +360,8 @@ class ScanProgram:
         steps += [f"s[{slot}] = s[{src_slot}]" for slot, src_slot in self._publish
                   if slot not in self.forced]
         lines = ["def scan(s, now):", *(f"    {step}" for step in steps), "    return None", ""]
-        held = self._held_scans()
-        self.holds = held is not None
-        if held is not None:
-            return "\n".join(lines + held) + "\n"
+        if self._held and self._holdable():
+            return "\n".join(lines + self._held) + "\n"
         lines += [  # n scans in one call (fbd.runtime.fastforward), the one above repeated
             "def scan_many(s, now, cycle, n):", "    k = 0", "    try:",
             "        for k in range(n):", *(f"            {step}" for step in steps),
@@ -371,18 +370,40 @@ class ScanProgram:
             "    return n"]
         return "\n".join(lines) + "\n"
 
-    def _held_scans(self) -> list[str] | None:
-        """``scan_many`` of a network that is one ST program, the program's
-        variables held in locals from the first scan of the run to the last
-        (:mod:`fbd.st.pyheld`: a subscript of the table less for each access),
-        or None where there is none: another network, a force (the forced
-        variable's block writes a scratch slot the variant does not know)."""
+    def _holdable(self) -> bool:
+        """Whether the network is one ST program, which may have a ``scan_many``
+        holding its variables in locals from the first scan of a run to the last
+        (:mod:`fbd.st.pyheld`: a subscript of the table less for each access):
+        not while a signal is forced (its writer writes a scratch slot the
+        variant does not know)."""
         if len(self.leaves) != 1 or self.forced or self._snapshots:
-            return None
+            return False
         leaf = self.leaves[0]
-        held_of = getattr(leaf.block.procedure, "python_held", None) if _over_table(leaf) else None
-        if held_of is None:
-            return None
+        return _over_table(leaf) and hasattr(leaf.block.procedure, "python_held")
+
+    @property
+    def holds(self) -> bool:
+        """Whether ``scan_many`` holds the variables (written now if it is not yet)."""
+        if self._held is None and self._holdable():
+            self._make_held()
+        return bool(self._held) and self._holdable()
+
+    def _make_held(self) -> None:
+        """Write the held variant (once: nothing but a force changes it) and link it."""
+        self._held = self._held_source() or []
+        self._link()
+
+    def scan_many(self, s: list, now: int, cycle: int, n: int) -> int:
+        """n scans at ``now``, ``now + cycle``, ... in one call (fbd.runtime.fastforward);
+        the held variant is written at the first run (a program that is never
+        fast-forwarded never pays for it)."""
+        if self._held is None and self._holdable():
+            self._make_held()
+        return self._many(s, now, cycle, n)
+
+    def _held_source(self) -> list[str] | None:
+        """The held variant's text (see :meth:`_holdable`), None where there is none."""
+        leaf = self.leaves[0]
         ins, consts = self._reads[0]
         literals, wired = dict(consts), iter(ins)
         args = [literals[port] if port in literals else _table_name(next(wired))
@@ -390,18 +411,9 @@ class ScanProgram:
         places = {**leaf.outputs, **leaf.state}
         fn = f"_p{leaf.index}"
         # the network's inputs are latched before the run and nothing writes them in it
-        held = held_of(places, fn, args, set(self.inputs.values()), 3)
-        if held is None:
-            return None
-        publish = [f"s[{slot}] = {held.local.get(src, f's[{src}]')}"
-                   for slot, src in self._publish]
-        # scans run until one raises; the held variables go back to the table either way
-        return [f"def {fn}_held(s, now, _cycle, _scans):", *(f"    {ln}" for ln in held.before),
-                "    _done = 0", "    try:", "        for _done in range(_scans):", *held.scan,
-                *(f"            {ln}" for ln in publish), "            now += _cycle",
-                "    except Exception as fault:", "        raise _ScansDone(_done) from fault",
-                "    finally:", *(f"        {ln}" for ln in held.after or ["pass"]), "    return _scans",
-                "", f"scan_many = {fn}_held"]
+        held = leaf.block.procedure.python_held(places, fn, args, set(self.inputs.values()),
+                                                self._publish)
+        return None if held is None else [held, f"scan_many = {fn}_held"]
 
     def _generate(self) -> None:
         self._scratch: dict[int, int] = {}
@@ -436,7 +448,7 @@ class ScanProgram:
         self._namespace["_ScansDone"] = ScansDone
         exec(compile(scan_src, f"<fbd {self.name} scan>", "exec"), self._namespace)
         self.scan = self._namespace["scan"]
-        self.scan_many = self._namespace["scan_many"]
+        self._many = self._namespace["scan_many"]
         if self.dump_path:
             with open(self.dump_path, "w") as f:
                 f.write(self.source())

@@ -126,10 +126,12 @@ class PouProcedure:
         functions, go to ``sink`` as they are written if it is given."""
         return table_source(self.info, places, name, sink)[0]
 
-    def python_held(self, places: dict, name: str, args: list[str], steady: set, depth: int):
-        """The pieces of a run of scans of the instance :meth:`python` wrote as
-        ``name``, its variables held in locals (:func:`.pyheld.held_scan`), or None."""
-        return held_scan(self.info, places, name, args, steady, depth)
+    def python_held(self, places: dict, name: str, args: list[str], steady: set,
+                    publish: list) -> str | None:
+        """The function ``<name>_held(s, now, cycle, n)`` running n scans of the
+        instance :meth:`python` wrote as ``name``, its variables held in locals
+        (:func:`.pyheld.held_scan`), or None."""
+        return held_scan(self.info, places, name, args, steady, publish)
 
     def python_namespace(self) -> dict:
         """What the functions of :meth:`python` need in their globals."""

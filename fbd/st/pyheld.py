@@ -13,21 +13,27 @@ members of the library FBs it holds, an input's kept value), those of the
 instances of its own FBs, whose bodies are written into the scan where the
 program calls them (each instance's Python locals renamed apart, so a
 caller's loop or temporary is not touched by its callee's), and the globals.
-An FB whose body has a RETURN or a VAR_IN_OUT, or holds such an FB, is
-called as in the scan one by one, its function reading and writing the
-table: its instance's variables stay at their slots, and so do the globals
-when it reaches one. A program whose body has a RETURN, a VAR_IN_OUT or more
-statements than one function holds (:data:`~.pyemit.PART_STATEMENTS`) has no
-held variant: its scans run as they do one by one.
+An instance of an FB whose body has a RETURN or a VAR_IN_OUT (or holds such
+an FB), and those past :data:`INLINE_STATEMENTS`, are called as in the scan
+one by one, their functions reading and writing the table: their variables
+stay at their slots, and so do the globals when one of them reaches one. A
+program whose body has a RETURN, a VAR_IN_OUT or more statements than one
+function holds (:data:`~.pyemit.PART_STATEMENTS`) has no held variant: its
+scans run as they do one by one.
+
+The clock (``now``) is the loop's, a step of the cycle a scan; the network's
+inputs are latched before the run and nothing writes them in it, so an input
+is read once, but one the program keeps in its own slot (a located input is
+memory) in each scan; the output image is written after each scan (a fault
+in the next leaves it as the scans one by one leave it).
 """
 
 from __future__ import annotations
 
 import io
 import tokenize
-from typing import NamedTuple
 
-from . import pyemit
+from . import ir, pyemit
 from .census import census, release, summary
 from .model import LibraryFb
 from .pyaccess import TableAccess, leaf_frame
@@ -35,13 +41,8 @@ from .pyemit import PyEmitter
 from .pyexpr import is_slot
 from .stmts import WATCHDOG_ITERATIONS
 
-
-class HeldScan(NamedTuple):
-    """The pieces of a run of scans over held variables (the caller writes the loop)."""
-    before: list[str]       # statements before the first scan: the loads, the inputs
-    scan: list[str]         # one scan's statements, at the depth asked for
-    after: list[str]        # statements writing the held variables back
-    local: dict             # slot -> the local holding it during the run
+#: statements of FB bodies a held scan writes inline at the most (see written_inline)
+INLINE_STATEMENTS = 4 * pyemit.PART_STATEMENTS
 
 
 class HeldAccess(TableAccess):
@@ -50,9 +51,10 @@ class HeldAccess(TableAccess):
     slots as :class:`TableAccess` has them; the instances of FBs it can write
     inline, written inline."""
 
-    def __init__(self, frame, held: dict, top: bool, names: list):
+    def __init__(self, frame, held: dict, top: bool, inline: set, names: list):
         super().__init__(frame, [], {}, top=top)
         self.held = held
+        self.inline = inline    # the FB instances written inline (written_inline)
         self.names = names      # the suffixes given so far to inlined instances' locals
 
     def bind(self, emitter) -> None:
@@ -70,10 +72,10 @@ class HeldAccess(TableAccess):
         return False
 
     def call_fb(self, s, emit) -> list[str]:
-        if not inlined(s.info):
-            return super().call_fb(s, emit)
         inner = self.frame.inner(s.var, s.info)
-        access = HeldAccess(inner, self.held, False, self.names)
+        if inner.name not in self.inline:
+            return super().call_fb(s, emit)
+        access = HeldAccess(inner, self.held, False, self.inline, self.names)
         lines = body_lines(s.info, access, 0)
         self.names.append(inner.name)
         return apart(lines, f"_{len(self.names)}") or ["pass"]
@@ -88,13 +90,48 @@ def inlined(info) -> bool:
                if v.fb is not None and not isinstance(v.fb, LibraryFb))
 
 
-def held_slots(info, frame) -> set:
+def written_inline(info, frame) -> set:
+    """The functions' names (``_p0__c1``, ``_p0__c1__t``) of the FB instances of
+    the POU instance ``frame`` places that its held scan writes inline: those
+    :func:`inlined` allows, in the order they are declared, while the statements
+    written stay within :data:`INLINE_STATEMENTS` (a program that places a big
+    FB many times calls the rest, as CPython's compile of one function grows
+    faster than its length)."""
+    names, budget = set(), INLINE_STATEMENTS
+
+    def add(info, frame) -> None:
+        for var in info.variables.values():
+            if var.fb is not None and not isinstance(var.fb, LibraryFb):
+                inner = frame.inner(var, var.fb)
+                names.add(inner.name)
+                add(var.fb, inner)
+
+    for var in info.variables.values():
+        if var.fb is None or isinstance(var.fb, LibraryFb) or not inlined(var.fb):
+            continue
+        cost = weight(var.fb)
+        if cost <= budget:
+            budget -= cost
+            inner = frame.inner(var, var.fb)
+            names.add(inner.name)
+            add(var.fb, inner)
+    return names
+
+
+def weight(info) -> int:
+    """The statements of a call of the FB ``info``, its own FB instances' included."""
+    return sum(1 for _stmt in ir.walk(info.code.body)) + sum(
+        weight(v.fb) for v in info.variables.values()
+        if v.fb is not None and not isinstance(v.fb, LibraryFb))
+
+
+def held_slots(info, frame, inline: set) -> set:
     """The slots of the instance of ``info`` (whose variables ``frame`` places)
-    that its held scan keeps in locals: all but those of the instances written
-    as calls, and the globals when one of those reaches one."""
+    that its held scan keeps in locals: all but those of the FB instances it
+    calls (not in ``inline``), and the globals when one of those reaches one."""
     slots = set(frame.slots.values()) - set(frame.globals.values())
-    called = [v for v in info.variables.values()
-              if v.fb is not None and not isinstance(v.fb, LibraryFb) and not inlined(v.fb)]
+    called = [v for v in info.variables.values() if v.fb is not None and not isinstance(
+        v.fb, LibraryFb) and frame.inner(v, v.fb).name not in inline]
     for var in called:
         prefix = var.path.upper() + "."
         slots -= {slot for path, slot in frame.slots.items() if path.startswith(prefix)}
@@ -145,34 +182,44 @@ def apart(lines: list[str], suffix: str) -> list[str]:
 
 
 def held_scan(info, places: dict, name: str, args: list[str], steady: set,
-              depth: int) -> HeldScan | None:
-    """The held variant of the scan of the POU instance whose table function is
-    ``name`` (:func:`.pyaccess.table_source`, whose FB instances' functions it
-    calls where it does not write them inline), called with ``args`` (the texts
-    of its inputs in order: a literal, or a slot ``s[12]``, which only a slot of
-    ``steady`` is sure to keep during the run), its scan's statements at
-    ``depth``; None where there is none (see the module docstring)."""
+              publish: list) -> str | None:
+    """The function ``<name>_held(s, now, cycle, n)`` running n scans of the POU
+    instance whose table function is ``name`` (:func:`.pyaccess.table_source`,
+    whose FB instances' functions it calls where it does not write them inline)
+    with its variables held, called with ``args`` (the texts of its inputs in
+    order: a literal, or a slot ``s[12]``, which only a slot of ``steady`` is
+    sure to keep during the run), copying ``publish`` (output slot, slot) after
+    each scan; None where there is none (see the module docstring)."""
     code = info.code
     if info.in_outs or len(code.body) > pyemit.PART_STATEMENTS or census(code).returns:
         return None
     frame = leaf_frame(info, places, name)
-    held = {slot: f"_h{slot}" for slot in sorted(held_slots(info, frame))}
-    access = HeldAccess(frame, held, True, [])
+    inline = written_inline(info, frame)
+    held = {slot: f"_h{slot}" for slot in sorted(held_slots(info, frame, inline))}
+    access = HeldAccess(frame, held, True, inline, [])
     edged = {v.local for v, local in access.edge_inputs if local is not None}
-    before, lines = [], []
+    before, scan = [], []
     for param, arg in zip(frame.params, args):
         slot = int(arg[2:-1]) if is_slot(arg) else None
         if slot is None or (slot in steady and slot not in held):
-            before.append(f"{param} = {arg}")
+            before.append(f"    {param} = {arg}")
             if param not in edged:
                 continue    # else its edge's value replaces it in each scan: read again
         # an input the program keeps in its own slot (a located one), or a slot a
         # scan may write: read in each scan
-        lines.append(f"{'    ' * depth}{param} = {held.get(slot, arg)}")
-    lines += body_lines(info, access, depth)
-    before += [f"{local} = s[{slot}]" for slot, local in held.items()]
-    after = [f"s[{slot}] = {local}" for slot, local in held.items()]
-    return HeldScan(before, lines, after, held)
+        scan.append(f"            {param} = {held.get(slot, arg)}")
+    scan += body_lines(info, access, 3)
+    scan += [f"            s[{slot}] = {held.get(src, f's[{src}]')}" for slot, src in publish]
+    stores = [f"        s[{slot}] = {local}" for slot, local in held.items()] or ["        pass"]
+    # scans run until one raises; the held variables go back to the table either way
+    return "\n".join([
+        f"def {name}_held(s, now, _cycle, _scans):", *before,
+        *(f"    {local} = s[{slot}]" for slot, local in held.items()),
+        "    _done = 0", "    try:", "        for _done in range(_scans):", *scan,
+        "            now += _cycle", "    except Exception as fault:",
+        "        raise _ScansDone(_done) from fault", "    finally:", *stores,
+        "    return _scans", ""])
 
 
-__all__ = ["HeldScan", "HeldAccess", "held_scan", "held_slots", "inlined"]
+__all__ = ["HeldAccess", "held_scan", "held_slots", "inlined", "written_inline",
+           "INLINE_STATEMENTS"]

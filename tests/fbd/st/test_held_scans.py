@@ -124,11 +124,14 @@ def test_a_force_or_a_trace_runs_the_scans_without_the_held_variant():
         "total := total + n;", "total := total + n; out := n;")
     plc = fbd.Plc(load("held.st", text=text).network("prg"), engine="python")
     program = plc.main.program
+    assert "_held" not in program.source()      # written at the first run, not before
+    plc.scan(5)
+    assert "\nscan_many = _p0_held\n" in program.source()
     assert program.holds and batchable(plc.main)
     plc.force("prg.out", 7)        # its writer writes a scratch slot the variant does not know
     assert not program.holds and batchable(plc.main)
     plc.scan(10)
-    assert (plc.get("prg.out"), plc.get("prg.n")) == (7, 10)
+    assert (plc.get("prg.out"), plc.get("prg.n")) == (7, 15)
     plc.unforce("prg.out")
     assert program.holds
     plc.force("prg.go", True)      # a variable of the program: forced again after each scan
@@ -193,12 +196,12 @@ INLINED_ROWS = [(1, 3, 76), (2, 3, 216), (3, 3, 342), (4, 3, 490), (5, 3, 616), 
 def test_fb_instances_written_inline_keep_their_loops_edges_and_watchdog_apart_from_the_callers():
     fast, stepped = (load("inl.st", text=INLINED).plc(engine="python") for _ in range(2))
     program = fast.main.program
+    assert program.holds and batchable(fast.main)
     held = program.source().split("def _p0_held")[1]
     # Acc's instances are written into the scan (inside the caller's FOR too); Early, which
     # has a RETURN, is called, and holds the global g, which the scan then leaves in the table
     assert "_p0__a1(" not in held and "_p0__a2(" not in held and "_p0__e1(s, now)" in held
     assert "_h0 = s[0]" not in held and "s[0]" in held       # g, at its slot
-    assert program.holds and batchable(fast.main)
     rows = []
     for _ in range(10):
         stepped.scan()
@@ -214,8 +217,9 @@ def test_a_located_input_the_program_writes_is_read_in_each_held_scan_as_memory(
     from tests.fbd.st.test_located_inputs import WRITES
     fast, stepped = (fbd.Plc(load("loc.st", text=WRITES).network("main"), engine="python")
                      for _ in range(2))
+    assert fast.main.program.holds
     source = fast.main.program.source().split("def _p0_held")[1]
-    assert fast.main.program.holds and "v_W = _h" in source    # its slot is the kept value's
+    assert "v_W = _h" in source    # its slot is the kept value's
     for k, n in enumerate((1, 3, 4, 9)):
         for plc in (fast, stepped):
             plc.set("w", 5 + 7 * k)
@@ -224,3 +228,19 @@ def test_a_located_input_the_program_writes_is_read_in_each_held_scan_as_memory(
             stepped.scan()
         assert state(fast) == state(stepped)
     assert fast.get("w") == 26        # the last value latched: the program wrote 105 once
+
+
+def test_fb_instances_past_the_inline_budget_are_called_their_variables_left_in_the_table(
+        monkeypatch):
+    from fbd.st import pyheld
+    plc = load("inl.st", text=INLINED).plc(engine="python")
+    acc = plc.main.program.leaves[0].block.procedure.info.variables["A1"].fb
+    monkeypatch.setattr(pyheld, "INLINE_STATEMENTS", pyheld.weight(acc) + 1)
+    fast, stepped = (load("inl.st", text=INLINED).plc(engine="python") for _ in range(2))
+    assert fast.main.program.holds
+    held = fast.main.program.source().split("def _p0_held")[1]
+    assert "_p0__a1(" not in held and "_p0__a2(s, now)" in held     # a1 first, a2 past it
+    fast.scan(10)
+    for _ in range(10):
+        stepped.scan()
+    assert state(fast) == state(stepped) and stepped.get("p.sum") == INLINED_ROWS[-1][2]
