@@ -92,10 +92,33 @@ END_PROGRAM
 """
 
 
-def test_a_fault_in_the_middle_of_a_held_run_leaves_what_the_scan_one_by_one_leaves():
-    fast, stepped = (fbd.Plc(load("held.st", text=FAULTY).network("prg"), engine="python")
+# the same fault in an FB the scan writes inline: its own line and POU
+FAULTY_FB = """FUNCTION_BLOCK Keep
+VAR_INPUT n : INT; END_VAR
+VAR_OUTPUT sum : INT; END_VAR
+VAR k : INT; a : ARRAY[0..4] OF INT; END_VAR
+  FOR k := 0 TO 4 DO sum := sum + a[k]; END_FOR;
+  a[n MOD 5] := n;
+  IF n = 23 THEN a[n] := 0; END_IF;
+END_FUNCTION_BLOCK
+PROGRAM prg
+VAR n : INT; t1 : TON; go : BOOL; kp : Keep; total : INT; END_VAR
+  n := n + 1;
+  t1(IN := go, PT := T#20ms);
+  go := NOT t1.Q;
+  kp(n := n);
+  total := kp.sum + n;
+END_PROGRAM
+"""
+
+
+@pytest.mark.parametrize("text, where", [
+    (FAULTY, "held.st:8: in PROGRAM prg"), (FAULTY_FB, "held.st:7: in FUNCTION_BLOCK Keep")])
+def test_a_fault_in_the_middle_of_a_held_run_leaves_what_the_scan_one_by_one_leaves(text, where):
+    fast, stepped = (fbd.Plc(load("held.st", text=text).network("prg"), engine="python")
                      for _ in range(2))
     assert fast.main.program.holds and batchable(fast.main)
+    assert "_p0__kp(" not in fast.main.program.source().split("def _p0_held")[1]   # inline
     fast.scan(5)
     with pytest.raises(PlcFault) as held:
         fast.scan(100)
@@ -105,10 +128,10 @@ def test_a_fault_in_the_middle_of_a_held_run_leaves_what_the_scan_one_by_one_lea
         for _ in range(100):
             stepped.scan()
     assert str(held.value) == str(one_by_one.value)
-    assert "held.st:8: in PROGRAM prg: array index 23 is outside 0..4 (scan 23 " in str(held.value)
+    assert f"{where}: array index 23 is outside 0..4 (scan 23 " in str(held.value)
     assert (fast.fault.scan, fast.fault.block, fast.fault.time_us) == (
         stepped.fault.scan, stepped.fault.block, stepped.fault.time_us)
-    # what scan 23 wrote before its fault (n, the timer, total's sum of the array) is in the table
+    # what scan 23 wrote before its fault (n, the timer, the sum of the array) is in the table
     assert state(fast) == state(stepped) and fast.get("prg.n") == 23
 
 
