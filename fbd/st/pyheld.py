@@ -24,8 +24,9 @@ scans run as they do one by one.
 The clock (``now``) is the loop's, a step of the cycle a scan; the network's
 inputs are latched before the run and nothing writes them in it, so an input
 is read once, but one the program keeps in its own slot (a located input is
-memory) in each scan; the output image is written after each scan (a fault
-in the next leaves it as the scans one by one leave it).
+memory) in each scan; the output image is copied to locals after each scan
+(a fault in the next leaves the last copy, as the scans one by one leave
+the image) and stored once.
 """
 
 from __future__ import annotations
@@ -209,15 +210,18 @@ def held_scan(info, places: dict, name: str, args: list[str], steady: set,
         # scan may write: read in each scan
         scan.append(f"            {param} = {held.get(slot, arg)}")
     scan += body_lines(info, access, 3)
-    scan += [f"            s[{slot}] = {held.get(src, f's[{src}]')}" for slot, src in publish]
-    stores = [f"        s[{slot}] = {local}" for slot, local in held.items()] or ["        pass"]
+    # the output image as each scan leaves it, in locals too: a fault in the next scan
+    # leaves it so, and only the last is stored
+    image = {slot: f"_o{slot}" for slot, _src in publish}
+    scan += [f"            {image[slot]} = {held.get(src, f's[{src}]')}" for slot, src in publish]
+    stores = [f"        s[{slot}] = {local}" for slot, local in (*held.items(), *image.items())]
     # scans run until one raises; the held variables go back to the table either way
     return "\n".join([
         f"def {name}_held(s, now, _cycle, _scans):", *before,
-        *(f"    {local} = s[{slot}]" for slot, local in held.items()),
+        *(f"    {local} = s[{slot}]" for slot, local in (*held.items(), *image.items())),
         "    _done = 0", "    try:", "        for _done in range(_scans):", *scan,
         "            now += _cycle", "    except Exception as fault:",
-        "        raise _ScansDone(_done) from fault", "    finally:", *stores,
+        "        raise _ScansDone(_done) from fault", "    finally:", *(stores or ["        pass"]),
         "    return _scans", ""])
 
 

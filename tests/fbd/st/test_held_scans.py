@@ -80,6 +80,7 @@ def test_nearly_every_real_program_runs_its_scans_held():
 
 
 FAULTY = """PROGRAM prg
+VAR_OUTPUT last : INT; END_VAR
 VAR n : INT; k : INT; a : ARRAY[0..4] OF INT; t1 : TON; go : BOOL; total : INT; END_VAR
   n := n + 1;
   t1(IN := go, PT := T#20ms);
@@ -88,6 +89,7 @@ VAR n : INT; k : INT; a : ARRAY[0..4] OF INT; t1 : TON; go : BOOL; total : INT; 
   a[n MOD 5] := n;
   IF n = 23 THEN a[n] := 0; END_IF;
   total := total + n;
+  last := n;
 END_PROGRAM
 """
 
@@ -102,18 +104,20 @@ VAR k : INT; a : ARRAY[0..4] OF INT; END_VAR
   IF n = 23 THEN a[n] := 0; END_IF;
 END_FUNCTION_BLOCK
 PROGRAM prg
+VAR_OUTPUT last : INT; END_VAR
 VAR n : INT; t1 : TON; go : BOOL; kp : Keep; total : INT; END_VAR
   n := n + 1;
   t1(IN := go, PT := T#20ms);
   go := NOT t1.Q;
   kp(n := n);
   total := kp.sum + n;
+  last := n;
 END_PROGRAM
 """
 
 
 @pytest.mark.parametrize("text, where", [
-    (FAULTY, "held.st:8: in PROGRAM prg"), (FAULTY_FB, "held.st:7: in FUNCTION_BLOCK Keep")])
+    (FAULTY, "held.st:9: in PROGRAM prg"), (FAULTY_FB, "held.st:7: in FUNCTION_BLOCK Keep")])
 def test_a_fault_in_the_middle_of_a_held_run_leaves_what_the_scan_one_by_one_leaves(text, where):
     fast, stepped = (fbd.Plc(load("held.st", text=text).network("prg"), engine="python")
                      for _ in range(2))
@@ -131,8 +135,10 @@ def test_a_fault_in_the_middle_of_a_held_run_leaves_what_the_scan_one_by_one_lea
     assert f"{where}: array index 23 is outside 0..4 (scan 23 " in str(held.value)
     assert (fast.fault.scan, fast.fault.block, fast.fault.time_us) == (
         stepped.fault.scan, stepped.fault.block, stepped.fault.time_us)
-    # what scan 23 wrote before its fault (n, the timer, the sum of the array) is in the table
+    # what scan 23 wrote before its fault (n, the timer, the sum of the array) is in the
+    # table, and the output image is scan 22's
     assert state(fast) == state(stepped) and fast.get("prg.n") == 23
+    assert fast.main.s[fast.main.program.outputs["last"]] == 22
 
 
 class EveryScan:
@@ -143,8 +149,7 @@ class EveryScan:
 
 
 def test_a_force_or_a_trace_runs_the_scans_without_the_held_variant():
-    text = FAULTY.replace("VAR n", "VAR_OUTPUT out : INT; END_VAR\nVAR n").replace(
-        "total := total + n;", "total := total + n; out := n;")
+    text = FAULTY.replace("last", "out")
     plc = fbd.Plc(load("held.st", text=text).network("prg"), engine="python")
     program = plc.main.program
     assert "_held" not in program.source()      # written at the first run, not before
