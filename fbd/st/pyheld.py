@@ -95,10 +95,16 @@ def written_inline(info, frame) -> set:
     """The functions' names (``_p0__c1``, ``_p0__c1__t``) of the FB instances of
     the POU instance ``frame`` places that its held scan writes inline: those
     :func:`inlined` allows, in the order they are declared, while the statements
-    written stay within :data:`INLINE_STATEMENTS` (a program that places a big
-    FB many times calls the rest, as CPython's compile of one function grows
-    faster than its length)."""
+    written (an FB's body once per call in the text) stay within
+    :data:`INLINE_STATEMENTS`; the rest are called (a program that calls a big
+    FB many times: CPython's compile of one function grows faster than its
+    length)."""
     names, budget = set(), INLINE_STATEMENTS
+    cost: dict = {}
+    for stmt in ir.walk(info.code.body):
+        if type(stmt) is ir.CallFb:
+            path = stmt.var.path.upper()
+            cost[path] = cost.get(path, 0) + weight(stmt.info)
 
     def add(info, frame) -> None:
         for var in info.variables.values():
@@ -110,9 +116,9 @@ def written_inline(info, frame) -> set:
     for var in info.variables.values():
         if var.fb is None or isinstance(var.fb, LibraryFb) or not inlined(var.fb):
             continue
-        cost = weight(var.fb)
-        if cost <= budget:
-            budget -= cost
+        statements = cost.get(var.path.upper(), 0)
+        if statements <= budget:
+            budget -= statements
             inner = frame.inner(var, var.fb)
             names.add(inner.name)
             add(var.fb, inner)
@@ -120,10 +126,10 @@ def written_inline(info, frame) -> set:
 
 
 def weight(info) -> int:
-    """The statements of a call of the FB ``info``, its own FB instances' included."""
-    return sum(1 for _stmt in ir.walk(info.code.body)) + sum(
-        weight(v.fb) for v in info.variables.values()
-        if v.fb is not None and not isinstance(v.fb, LibraryFb))
+    """The statements a call of the FB ``info`` writes inline, those of the calls
+    of its own FB instances included."""
+    return sum(1 + (weight(stmt.info) if type(stmt) is ir.CallFb else 0)
+               for stmt in ir.walk(info.code.body))
 
 
 def held_slots(info, frame, inline: set) -> set:
