@@ -35,7 +35,7 @@ import datetime
 from dataclasses import dataclass, field
 
 from ..errors import FbdError, quote
-from .configuration import GlobalsLink
+from .globaltable import GlobalsLink
 from .online import Change, _change
 from .retain import Carried, Variable, carry, variables
 

@@ -61,6 +61,7 @@ import simpy.rt
 from ..compiler.pycode import ScanProgram
 from ..errors import FbdError, UnknownSignal
 from ..network import Network
+from . import online, online_configuration
 from .engine import compile_program, is_program
 from .faults import Operation, PlcFault
 from .retain import retained
@@ -193,8 +194,7 @@ class Plc(ScanCycle, SignalAccess, Operation):
         :class:`~fbd.runtime.online.Change` report. A program that does not compile
         raises and changes nothing. Between scans, on the PLC's thread
         (:mod:`fbd.runtime.online`; docs/retain.md)."""
-        from .online import replace_program
-        return replace_program(self, new, None if task is None else self.task(task), engine)
+        return online.replace_program(self, new, None if task is None else self.task(task), engine)
 
     def replace_configuration(self, project):
         """Online change of a configuration's PLC (:meth:`fbd.project.Project.plc`):
@@ -205,10 +205,9 @@ class Plc(ScanCycle, SignalAccess, Operation):
         :class:`~fbd.runtime.online_configuration.ConfigurationChange`. A project
         that does not compile, or whose tasks differ, raises and changes nothing.
         Between scans, on the PLC's thread (:mod:`fbd.runtime.online_configuration`)."""
-        from .online_configuration import Prepared, prepare, replace_configuration
-        if not isinstance(project, Prepared):
-            project = prepare(self, project)
-        return replace_configuration(self, project)
+        if not isinstance(project, online_configuration.Prepared):
+            project = online_configuration.prepare(self, project)
+        return online_configuration.replace_configuration(self, project)
 
     @property
     def stats(self) -> ScanStats:

@@ -36,7 +36,9 @@ import dataclasses
 
 from . import ast as A
 from .errors import StSemanticError
-from .lower_il import Declarations, IlLowering, lower_instructions, temp_block
+from .il_declarations import Declarations
+from .il_instructions import IlLowering
+from .lower_il import lower_instructions, temp_block
 
 _TIMED = ("L", "D", "SD", "DS", "SL")
 _STORED = ("S", "R", "SL", "SD", "DS")

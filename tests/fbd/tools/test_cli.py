@@ -256,7 +256,7 @@ def test_bench_json_and_table(capsys):
     by = {tg["target"]: tg for tg in doc["targets"]}
     assert by["cycle"]["status"] == "n/a" and by["speedup"]["at_blocks"] == 300
     assert "bench: 300 blocks: timing the interpreter" in err
-    from fbd.tools.bench import BenchResult, Overhead, SizeResult, format_report
+    from fbd.tools.bench_report import BenchResult, Overhead, SizeResult, format_report
     result = BenchResult(1, True, "3", "AND", [SizeResult(10_000, 0.1, 0.5, 400.0, 40.0, 3, 10,
                                                           8000.0, 800.0, 3, 20.0)],
                          Overhead(100, 10, 3, 6.0, 5.0, 1.0))
@@ -276,7 +276,7 @@ def test_bench_times_real_control_loops_with_mix_real_in_cpu_time_if_asked(capsy
 
 
 def test_bench_judges_the_plcopen_export_against_its_targets():
-    from fbd.tools.bench import BenchResult, SizeResult, format_report, targets
+    from fbd.tools.bench_report import BenchResult, SizeResult, format_report, targets
     result = BenchResult(1, False, "3", "AND", [
         SizeResult(10_000, 0.1, 0.5, 400.0, 40.0, 3, 10, export_s=3.2, export_cpu_s=3.0),
         SizeResult(100_000, 0.9, 1.5, 4000.0, 40.0, 3, 10, export_s=75.0, export_cpu_s=50.0)])
@@ -295,7 +295,7 @@ def test_bench_reports_the_spread_of_its_runs_and_warns_when_it_is_wide(capsys):
     fastest, slowest = size["scan_range_us"]
     assert 0 < fastest <= size["scan_us"] <= slowest
     assert size["compiles"] == 1  # --quick compiles once; the full bench takes the median of 3
-    from fbd.tools.bench import BenchResult, SizeResult, format_report
+    from fbd.tools.bench_report import BenchResult, SizeResult, format_report
 
     def report(scan_range, compile_range):
         return format_report(BenchResult(1, False, "3", "AND", [SizeResult(
