@@ -13,13 +13,15 @@ members of the library FBs it holds, an input's kept value), those of the
 instances of its own FBs, whose bodies are written into the scan where the
 program calls them (each instance's Python locals renamed apart, so a
 caller's loop or temporary is not touched by its callee's), and the globals.
-An instance of an FB whose body has a RETURN or a VAR_IN_OUT (or holds such
-an FB), and those past :data:`INLINE_STATEMENTS`, are called as in the scan
-one by one, their functions reading and writing the table: their variables
-stay at their slots, and so do the globals when one of them reaches one. A
-program whose body has a RETURN, a VAR_IN_OUT or more statements than one
-function holds (:data:`~.pyemit.PART_STATEMENTS`) has no held variant: its
-scans run as they do one by one.
+A RETURN outside the body's loops ends the one pass the body is written in
+(``while True: ... break``). An instance of an FB with a RETURN inside a loop
+or a VAR_IN_OUT (or holding such an FB), and those past
+:data:`INLINE_STATEMENTS`, are called as in the scan one by one, their
+functions reading and writing the table: their variables stay at their
+slots, and so do the globals when one of them reaches one. A program with a
+RETURN inside a loop, a VAR_IN_OUT or more statements at its top level than
+one function holds (:data:`~.pyemit.PART_STATEMENTS`) has no held variant:
+its scans run as they do one by one.
 
 The clock (``now``) is the loop's, a step of the cycle a scan; the network's
 inputs are latched before the run and nothing writes them in it, so an input
@@ -35,7 +37,7 @@ import io
 import tokenize
 
 from . import ir, pyemit
-from .census import census, release, summary
+from .census import release, summary
 from .model import LibraryFb
 from .pyaccess import TableAccess, leaf_frame
 from .pyemit import PyEmitter
@@ -69,6 +71,9 @@ class HeldAccess(TableAccess):
     def guard(self) -> list[str]:
         return []
 
+    def returning(self) -> str:
+        return "break"      # out of the one pass its body is written in (body_lines)
+
     def splittable(self) -> bool:
         return False
 
@@ -85,10 +90,20 @@ class HeldAccess(TableAccess):
 def inlined(info) -> bool:
     """Whether an instance of the FB ``info`` is written into its caller's held
     scan (see the module docstring)."""
-    if info.in_outs or summary(info.code).returns:
+    if info.in_outs or returns_in_loop(info.code):
         return False
     return all(inlined(v.fb) for v in info.variables.values()
                if v.fb is not None and not isinstance(v.fb, LibraryFb))
+
+
+def returns_in_loop(code: ir.PouCode) -> bool:
+    """Whether a RETURN of the body is inside a loop, where the ``break`` that
+    ends a body written inline (:func:`body_lines`) would end the loop only."""
+    if not summary(code).returns:
+        return False
+    return any(type(inner) is ir.Return for stmt in ir.walk(code.body)
+               if isinstance(stmt, ir.Loop) for lst in ir.children(stmt)
+               for inner in ir.walk(lst))
 
 
 def written_inline(info, frame) -> set:
@@ -157,7 +172,12 @@ def body_lines(info, access: HeldAccess, depth: int) -> list[str]:
         emitter.line(depth, text)
     if info.code.loops:
         emitter.line(depth, f"_wd = {WATCHDOG_ITERATIONS}")
-    emitter.body(info.code.body, depth)
+    returns = summary(info.code).returns
+    if returns:     # one pass, which a RETURN ends (HeldAccess.returning)
+        emitter.line(depth, "while True:")
+    emitter.body(info.code.body, depth + 1 if returns else depth)
+    if returns:
+        emitter.line(depth + 1, "break")
     release(info.code)
     return emitter.out
 
@@ -198,7 +218,7 @@ def held_scan(info, places: dict, name: str, args: list[str], steady: set,
     sure to keep during the run), copying ``publish`` (output slot, slot) after
     each scan; None where there is none (see the module docstring)."""
     code = info.code
-    if info.in_outs or len(code.body) > pyemit.PART_STATEMENTS or census(code).returns:
+    if info.in_outs or len(code.body) > pyemit.PART_STATEMENTS or returns_in_loop(code):
         return None
     frame = leaf_frame(info, places, name)
     inline = written_inline(info, frame)
