@@ -14,8 +14,9 @@ instances of its own FBs, whose bodies are written into the scan where the
 program calls them (each instance's Python locals renamed apart, so a
 caller's loop or temporary is not touched by its callee's), and the globals.
 A RETURN outside the body's loops ends the one pass the body is written in
-(``while True: ... break``). An instance of an FB with a RETURN inside a loop
-or a VAR_IN_OUT (or holding such an FB), and those past
+(``while True: ... break``); an FB's VAR_IN_OUTs are copied in before its body
+and back out after, as its call copies them (matiec's way). An instance of
+an FB with a RETURN inside a loop (or holding such an FB), and those past
 :data:`INLINE_STATEMENTS`, are called as in the scan one by one, their
 functions reading and writing the table: their variables stay at their
 slots, and so do the globals when one of them reaches one. A program with a
@@ -81,16 +82,23 @@ class HeldAccess(TableAccess):
         inner = self.frame.inner(s.var, s.info)
         if inner.name not in self.inline:
             return super().call_fb(s, emit)
-        access = HeldAccess(inner, self.held, False, self.inline, self.names)
-        lines = body_lines(s.info, access, 0)
         self.names.append(inner.name)
-        return apart(lines, f"_{len(self.names)}") or ["pass"]
+        k = len(self.names)
+        # its VAR_IN_OUTs, copied in and back out as the call does (matiec's way), in
+        # locals of its own that the renaming leaves alone
+        inner.args = {name: f"_io{k}_{name}" for name in inner.args}
+        places = [emit.expr(p) for p in s.inouts]
+        access = HeldAccess(inner, self.held, False, self.inline, self.names)
+        body = apart(body_lines(s.info, access, 0), f"_{k}")
+        copies = list(zip(inner.args.values(), places))
+        return ([f"{local} = {place}" for local, place in copies] + body
+                + [f"{place} = {local}" for local, place in copies]) or ["pass"]
 
 
 def inlined(info) -> bool:
     """Whether an instance of the FB ``info`` is written into its caller's held
     scan (see the module docstring)."""
-    if info.in_outs or returns_in_loop(info.code):
+    if returns_in_loop(info.code):
         return False
     return all(inlined(v.fb) for v in info.variables.values()
                if v.fb is not None and not isinstance(v.fb, LibraryFb))
@@ -192,7 +200,7 @@ def apart(lines: list[str], suffix: str) -> list[str]:
     code = compile(text, "<inline>", "exec").co_consts
     fn = next(c for c in code if hasattr(c, "co_varnames"))
     rename = {name for name in (*fn.co_varnames, *fn.co_cellvars)
-              if name not in ("s", "now") and not name.startswith("_h")}
+              if name not in ("s", "now") and not name.startswith(("_h", "_io"))}
     if not rename:
         return lines
     rows = text.splitlines(keepends=True)

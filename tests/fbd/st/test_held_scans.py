@@ -287,3 +287,59 @@ def test_fb_instances_past_the_inline_budget_are_called_their_variables_left_in_
     for _ in range(10):
         stepped.scan()
     assert state(fast) == state(stepped) and stepped.get("p.sum") == INLINED_ROWS[-1][2]
+
+
+IN_OUT = """FUNCTION_BLOCK Bump
+  VAR_IN_OUT cnt : INT; arr : ARRAY[0..2] OF INT; END_VAR
+  VAR_INPUT inc : INT; END_VAR
+  VAR_OUTPUT calls : INT; END_VAR
+  calls := calls + 1;
+  cnt := cnt + inc;
+  arr[cnt MOD 3] := cnt;
+  IF cnt > 50 THEN RETURN; END_IF;
+  cnt := cnt + 1;
+END_FUNCTION_BLOCK
+
+PROGRAM prg
+  VAR b1, b2 : Bump; n, total, other : INT; hist : ARRAY[0..2] OF INT; k : INT; END_VAR
+  n := n + 1;
+  FOR k := 1 TO 2 DO
+    b1(cnt := total, arr := hist, inc := k);
+  END_FOR;
+  b2(cnt := other, arr := hist, inc := n);
+  IF total > 60 THEN total := 0; END_IF;
+END_PROGRAM
+"""
+# matiec (iec2c 6bb2c339df6f): oracle.py --program prg --scans 12 (total, other, hist, b1.calls)
+IN_OUT_ROWS = """
+1,0,5,2,0,1,0,2
+2,20,10,5,9,4,0,4
+3,40,15,9,9,4,8,6
+4,60,20,14,9,13,8,8
+5,80,25,20,24,19,8,10
+6,100,30,27,24,19,26,12
+7,120,35,35,24,34,26,14
+8,140,40,44,39,43,26,16
+9,160,45,53,39,43,53,18
+10,180,50,63,63,49,53,20
+11,200,53,74,51,49,74,22
+12,220,56,86,54,49,86,24
+"""
+
+
+def test_an_fb_with_var_in_outs_written_inline_copies_them_in_and_back_out_as_its_call_does():
+    fast, stepped = (fbd.Plc(load("io.st", text=IN_OUT).network("prg"), engine="python")
+                     for _ in range(2))
+    assert fast.main.program.holds
+    held = fast.main.program.source().split("def _p0_held")[1]
+    assert "_p0__b1(" not in held and "_p0__b2(" not in held
+    rows = []
+    for k in range(1, 13):
+        stepped.scan()
+        rows.append(",".join(str(v) for v in (
+            k, (k - 1) * 20, stepped.get("prg.total"), stepped.get("prg.other"),
+            *stepped.get("prg.hist"), stepped.get("prg.b1.calls"))))
+    assert rows == IN_OUT_ROWS.split()
+    for n in (1, 2, 4, 5):
+        fast.scan(n)
+    assert state(fast) == state(stepped)
