@@ -73,6 +73,7 @@ class ScanProgram:
         self._chunk_src: list[str] = []   # each chunk's function (its ST functions: source())
         self._leaf_fns: dict = {}  # leaf index -> its function (leaf_function), until a force
         self.dump_path = dump if dump is not None else os.environ.get("FBD_DUMP")
+        self._held: list[str] | None = None   # see _held_scans ([]: there is none)
         self._generate()
 
     # -- slots -----------------------------------------------------------------
@@ -358,14 +359,61 @@ class ScanProgram:
         steps += [self._chunk_step(c) for c in range(len(self._chunk_src))]
         steps += [f"s[{slot}] = s[{src_slot}]" for slot, src_slot in self._publish
                   if slot not in self.forced]
-        lines = ["def scan(s, now):", *(f"    {step}" for step in steps), "    return None", "",
-                 # n scans in one call (fbd.runtime.fastforward), the one above repeated
-                 "def scan_many(s, now, cycle, n):", "    k = 0", "    try:",
-                 "        for k in range(n):", *(f"            {step}" for step in steps),
-                 "            now += cycle",
-                 "    except Exception as e:", "        raise _ScansDone(k) from e",
-                 "    return n"]
+        lines = ["def scan(s, now):", *(f"    {step}" for step in steps), "    return None", ""]
+        if self._held and self._holdable():
+            return "\n".join(lines + self._held) + "\n"
+        lines += [  # n scans in one call (fbd.runtime.fastforward), the one above repeated
+            "def scan_many(s, now, cycle, n):", "    k = 0", "    try:",
+            "        for k in range(n):", *(f"            {step}" for step in steps),
+            "            now += cycle",
+            "    except Exception as e:", "        raise _ScansDone(k) from e",
+            "    return n"]
         return "\n".join(lines) + "\n"
+
+    def _holdable(self) -> bool:
+        """Whether the network is one ST program, which may have a ``scan_many``
+        holding its variables in locals from the first scan of a run to the last
+        (:mod:`fbd.st.pyheld`: a subscript of the table less for each access):
+        not while a signal is forced (its writer writes a scratch slot the
+        variant does not know)."""
+        if len(self.leaves) != 1 or self.forced or self._snapshots:
+            return False
+        leaf = self.leaves[0]
+        return _over_table(leaf) and hasattr(leaf.block.procedure, "python_held")
+
+    @property
+    def holds(self) -> bool:
+        """Whether ``scan_many`` holds the variables (written now if it is not yet)."""
+        if self._held is None and self._holdable():
+            self._make_held()
+        return bool(self._held) and self._holdable()
+
+    def _make_held(self) -> None:
+        """Write the held variant (once: nothing but a force changes it) and link it."""
+        self._held = self._held_source() or []
+        self._link()
+
+    def scan_many(self, s: list, now: int, cycle: int, n: int) -> int:
+        """n scans at ``now``, ``now + cycle``, ... in one call (fbd.runtime.fastforward);
+        the held variant is written at the first run (a program that is never
+        fast-forwarded never pays for it)."""
+        if self._held is None and self._holdable():
+            self._make_held()
+        return self._many(s, now, cycle, n)
+
+    def _held_source(self) -> list[str] | None:
+        """The held variant's text (see :meth:`_holdable`), None where there is none."""
+        leaf = self.leaves[0]
+        ins, consts = self._reads[0]
+        literals, wired = dict(consts), iter(ins)
+        args = [literals[port] if port in literals else _table_name(next(wired))
+                for port in leaf.inputs]
+        places = {**leaf.outputs, **leaf.state}
+        fn = f"_p{leaf.index}"
+        # the network's inputs are latched before the run and nothing writes them in it
+        held = leaf.block.procedure.python_held(places, fn, args, set(self.inputs.values()),
+                                                self._publish)
+        return None if held is None else [held, f"scan_many = {fn}_held"]
 
     def _generate(self) -> None:
         self._scratch: dict[int, int] = {}
@@ -400,7 +448,7 @@ class ScanProgram:
         self._namespace["_ScansDone"] = ScansDone
         exec(compile(scan_src, f"<fbd {self.name} scan>", "exec"), self._namespace)
         self.scan = self._namespace["scan"]
-        self.scan_many = self._namespace["scan_many"]
+        self._many = self._namespace["scan_many"]
         if self.dump_path:
             with open(self.dump_path, "w") as f:
                 f.write(self.source())
@@ -477,7 +525,7 @@ class ScanProgram:
         return self.flat.info()
 
 
-_PROCEDURE = re.compile(r"_p(\d+)(?:__\w+|_part\d+)?(?:\(|$)")
+_PROCEDURE = re.compile(r"_p(\d+)(?:__\w+|_part\d+|_held)?(?:\(|$)")
 
 
 def _procedure_index(text: str) -> int | None:

@@ -56,12 +56,13 @@ class Summary:
     """What a :class:`Census` says of a body beyond its temporaries: what the
     namespace of its code and the write-back of its locals need for as long as
     the POU runs."""
-    __slots__ = ("functions", "instances", "stored")
+    __slots__ = ("functions", "instances", "stored", "returns")
 
     def __init__(self, found: Census):
         self.functions = found.functions
         self.instances = found.instances
         self.stored = found.stored
+        self.returns = found.returns
 
 
 _INPUTS: dict = {}      # (block type, its n) -> the names of its inputs

@@ -20,6 +20,7 @@ from .census import summary
 from .errors import StSemanticError
 from .pyaccess import table_source
 from .pyaccess import value_source as _value_source
+from .pyheld import held_scan
 
 
 def raise_index_error(index, lo, hi, where):
@@ -124,6 +125,13 @@ class PouProcedure:
         globals holding :meth:`python_namespace`. A long body's parts, the first
         functions, go to ``sink`` as they are written if it is given."""
         return table_source(self.info, places, name, sink)[0]
+
+    def python_held(self, places: dict, name: str, args: list[str], steady: set,
+                    publish: list) -> str | None:
+        """The function ``<name>_held(s, now, cycle, n)`` running n scans of the
+        instance :meth:`python` wrote as ``name``, its variables held in locals
+        (:func:`.pyheld.held_scan`), or None."""
+        return held_scan(self.info, places, name, args, steady, publish)
 
     def python_namespace(self) -> dict:
         """What the functions of :meth:`python` need in their globals."""

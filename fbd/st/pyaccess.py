@@ -223,11 +223,15 @@ class TableAccess:
         if local is not None:
             return local
         if v.section == "VAR_EXTERNAL":
-            return f"s[{self.frame.globals[v.name.upper()]}]"
+            return self.at(self.frame.globals[v.name.upper()])
         arg = self.frame.args.get(path)
         if arg is not None:
             return arg
-        return f"s[{self.frame.slot(path)}]"
+        return self.at(self.frame.slot(path))
+
+    def at(self, slot: int) -> str:
+        """The variable at ``slot`` as the code reads and writes it."""
+        return f"s[{slot}]"
 
     def needs(self, info) -> None:
         self.callees[info.fn_name] = info
@@ -247,16 +251,16 @@ class TableAccess:
             for v in info.kept_inputs:
                 if v.name.upper() not in edged:
                     value = _copied(v.local, v.type) if v.type.canonical.mutable else v.local
-                    out.append(f"s[{frame.slot(v.name)}] = {value}")
+                    out.append(f"{self.at(frame.slot(v.name))} = {value}")
         for v, local in self.edge_inputs:      # TRUE in the call that sees the edge
-            raw = v.local if self.top else f"s[{frame.slot(v.name)}]"
-            last = f"s[{frame.slot(f'{v.path}__{v.node.edge}')}]"
+            raw = v.local if self.top else self.at(frame.slot(v.name))
+            last = self.at(frame.slot(f'{v.path}__{v.node.edge}'))
             value = f"_edge and not {last}" if v.node.edge == "R_EDGE" else f"{last} and not _edge"
             out.append(f"_edge = {raw}")
-            out.append(f"{local or f's[{frame.slot(v.name)}]'} = {value}")
+            out.append(f"{local or self.at(frame.slot(v.name))} = {value}")
             out.append(f"{last} = _edge")
         for v in fresh_variables(info):
-            out.append(f"s[{frame.slot(v.path)}] = {fresh_value(v.init, v.type)}")
+            out.append(f"{self.at(frame.slot(v.path))} = {fresh_value(v.init, v.type)}")
         for path, local in self.cached.items():
             out.append(f"{local} = s[{frame.slot(path)}]")
         return out

@@ -302,8 +302,11 @@ def test_the_scan_calls_a_lone_st_program_itself_and_its_fault_still_names_it():
     from fbd.runtime.plc import Plc, PlcFault
     net = load("gen.st", text="PROGRAM prg\nVAR i : INT; a : ARRAY[0..2] OF INT; END_VAR\n"
                               "i := i + 1;\na[i] := i;\nEND_PROGRAM\n").network("prg")
-    scan_many = compile_network(net).source().split("def scan_many")[1]
-    assert "_p0(s, now)" in scan_many and "_chunk_0" not in scan_many
+    program = compile_network(net)
+    scan = program.source().split("def scan(")[1].split("\ndef ")[0]
+    assert "_p0(s, now)" in scan and "_chunk_0" not in scan
+    # its run of scans holds its variables (fbd.st.pyheld), and names it too
+    assert program.holds and "\nscan_many = _p0_held\n" in program.source()
     plc = Plc(net, engine="python")
     with pytest.raises(PlcFault, match=r"^gen\.st:4: in PROGRAM prg: array index 3"):
         plc.scan(5)
@@ -357,6 +360,7 @@ def test_mod_by_a_constant_is_stored_without_a_wrap_and_gives_matiecs_rows():
                engine="python")
     assert got == expected(MOD_ROWS)
     body = compile_network(load("m.st", text=MOD_PROGRAM).network("prg")).source()
+    body = body.split("def scan(")[0]       # the scan, not its held run's copy (pyheld)
     wraps = [ln for ln in body.splitlines() if "_w if" in ln or "& 65535" in ln]
     # x, u and c's five branches are cut to their types; no remainder is, nor copied for the
     # CASE, nor takes the library's abs() and zero test; u's (unsigned) and x's are one operator
