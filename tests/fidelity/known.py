@@ -38,6 +38,10 @@ RULES = {
     "it) give the next day's date, a negative TOD, TOD#24:00:00":
         ((DIFFER,), lambda o, s: o.type in ("DATE", "DT", "TOD")
          and re.search(r"\b(DT_TO_(DATE|TOD)|DATE_AND_TIME_TO_(DATE|TIME_OF_DAY))\(", s)),
+    "matiec defect: an untyped decimal literal past LINT's range (u + 18446744073709551614) is a 128-bit "
+    "C constant for gcc, so the operation and what uses its result are computed in 128 bits; a ULINT "
+    "here, as IEC types it (docs/st.md)":
+        ((DIFFER,), lambda o, s: past_lint_literal(s)),
     "documented: a TIME times or over a number is exact here (a REAL factor's product rounded to the "
     "ns), through doubles in matiec (docs/st.md)":
         ((DIFFER,), lambda o, s: o.relation == "below 1 µs"),
@@ -59,3 +63,8 @@ def limit_upside_down(source: str) -> bool:
     return any(float(lo) > float(hi) for lo, hi in re.findall(rf"LIMIT\({number}, .*?, {number}\)", source))
 
 
+def past_lint_literal(source: str) -> bool:
+    """An untyped decimal literal of 19 or 20 digits above LINT's largest value
+    (a typed one, ``ULINT#...``, and a based one, ``16#...``, are 64-bit C)."""
+    return any(int(digits) > 2**63 - 1
+               for digits in re.findall(r"(?<![#\w.])(\d{19,20})(?![\w.#])", source))
