@@ -106,7 +106,7 @@ class GlobalsLink:
                 self.inputs.append((g, program.inputs[path]))
             else:
                 self.states.append((g, program.signal(path).slot))
-        task.bound.update(slot for _g, slot in self.inputs + self.states)
+        task.bound.update((slot, (table, g)) for g, slot in self.inputs + self.states)
 
     def before_scan(self, task) -> None:
         s, shared, pending = task.s, self.table.s, task.pending

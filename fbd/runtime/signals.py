@@ -96,6 +96,10 @@ class SignalAccess:
         if info.kind == "input":
             task.pending.pop(info.slot, None)
             task.image[info.slot] = value
+        linked = task.bound.get(info.slot)
+        if linked is not None:     # a VAR_EXTERNAL, loaded from its global before each scan
+            table, g = linked
+            table.s[g] = value
 
     def force(self, path: str, value) -> None:
         """Hold a signal at ``value`` until :meth:`unforce`: whatever drives it,

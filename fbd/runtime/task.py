@@ -128,10 +128,10 @@ class Task:
         # An event task's gate (SINGLE): asked ``trigger.fires(now_us)`` once each
         # tick the task is due, before any task of the tick runs; None: periodic.
         self.trigger = None
-        # Slots a configuration binds to its globals (VAR_EXTERNALs), and the
-        # initial values given from outside the program (VAR_CONFIG), which a
-        # cold restart restores.
-        self.bound: set[int] = set()
+        # Slots a configuration binds to its globals (VAR_EXTERNALs), each with
+        # its global's (table, index), and the initial values given from outside
+        # the program (VAR_CONFIG), which a cold restart restores.
+        self.bound: dict[int, tuple] = {}
         self.starts: dict[int, object] = {}
         #: the wall clock scans are timed with (integer ns); a test makes it a fake one
         self.clock = clock

@@ -8,7 +8,7 @@ from .. import types as t
 from . import ast as A
 from . import ir
 from .errors import StSemanticError
-from .model import LibraryFb, PouInfo, Var, local_name
+from .model import LibraryFb, PouInfo, Var, eno_path, local_name
 from .stmts import StmtCompiler
 
 
@@ -26,6 +26,7 @@ class BodyCompiler(StmtCompiler):
         self.current_line = info.node.line
         self.inputs_written: set[str] = set()
         self._located: dict[str, Var] | None = None     # location text -> variable
+        self._enos: set | None = None     # the paths of the hidden ENOs (eno_path)
         # id(Var) -> its one Ref (which keeps the Var, and so its id, alive)
         self._refs: dict[int, ir.Ref] = {}
         self._consts: dict[tuple[int, int], ir.Const] = {}     # (value, id(type)) -> its one Const
@@ -104,8 +105,21 @@ class BodyCompiler(StmtCompiler):
         full = f"{var.path}.{path}"
         return Var(path.rsplit(".", 1)[-1], full, local_name(full), tp, section=section)
 
+    def hidden_eno(self, var: Var) -> Var | None:
+        """The BOOL holding the instance's ENO, where this POU reads it."""
+        if self._enos is None:      # made once: a scan of the state per call was quadratic
+            self._enos = {e.path for e in self.info.state if e.path.endswith("__ENO")}
+        path = eno_path(var.path)
+        if path not in self._enos:
+            return None
+        return Var("ENO", path, local_name(path), t.BOOL, section="VAR")
+
     def instance_member(self, var: Var, member: str, node) -> Var:
         fb = var.fb
+        if member.upper() == "ENO":
+            hidden = self.hidden_eno(var)
+            if hidden is not None:
+                return hidden
         if isinstance(fb, LibraryFb):
             pname = fb.member_name(member)
             inner = fb.inner(member) if pname is None else None

@@ -65,7 +65,17 @@ from ..errors import FbdError
 from . import ast as A
 from .body import BodyCompiler
 from .errors import StSemanticError
-from .model import LibraryFb, PouInfo, StateEntry, Var, global_local, kept_name, library_fb_usable, local_name
+from .model import (
+    LibraryFb,
+    PouInfo,
+    StateEntry,
+    Var,
+    eno_path,
+    global_local,
+    kept_name,
+    library_fb_usable,
+    local_name,
+)
 from .procedure import LazyHelpers, PouProcedure
 from .semantic import analyze
 from .stdlib import STANDARD
@@ -259,6 +269,8 @@ def declare(ctx: Context, pou: A.Pou) -> PouInfo:
         if info.result_type is None:
             ctx.fail_at(pou, "a FUNCTION without a result type is not supported (matiec refuses it "
                              "too)", label)
+    eno_read = {n.base.name.upper() for n in A.iter_nodes(pou) if isinstance(n, A.Member)
+                and n.member.upper() == "ENO" and isinstance(n.base, A.Name)}
     for vb in pou.var_blocks:
         retain = vb.qualifier if vb.qualifier in RETENTIVE else None
         for d in vb.decls:
@@ -288,6 +300,8 @@ def declare(ctx: Context, pou: A.Pou) -> PouInfo:
                     # the instance's own qualifiers win; the rest are the section's
                     info.state.append(StateEntry(f"{name}.{e.path}", e.type, init,
                                                  e.retain or retain))
+                if name.upper() in eno_read and not _has_eno(fb):
+                    info.state.append(StateEntry(eno_path(name), t.BOOL, True, retain))
                 if overrides:
                     f = next(iter(overrides.values()))
                     ctx.fail_at(f, f"{d.spec.name} has no variable {f.name} to initialise", label)
@@ -331,6 +345,13 @@ def declare(ctx: Context, pou: A.Pou) -> PouInfo:
                   init=info.result_type.default)
         info.variables.setdefault(pou.name.upper(), var)
     return info
+
+
+def _has_eno(fb) -> bool:
+    """Whether an FB type declares ENO itself (an output of one's own FB)."""
+    if isinstance(fb, LibraryFb):
+        return fb.member_name("ENO") is not None
+    return fb.member("ENO") is not None
 
 
 # ---------------------------------------------------------------- block types

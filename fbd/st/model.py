@@ -30,6 +30,13 @@ def local_name(path: str) -> str:
     return "v_" + path.upper().replace(".", "__")
 
 
+def eno_path(instance: str) -> str:
+    """The path of the hidden BOOL holding an FB instance's ENO, for a POU that
+    reads it (``IF t.ENO THEN``): matiec's every instance has one, the EN of its
+    last call, TRUE before any."""
+    return f"{instance}__ENO"
+
+
 def global_local(name: str) -> str:
     return "g_" + name.upper()
 

@@ -262,6 +262,8 @@ class Resolver(ProgramResolution):
         if isinstance(target, A.Pou) and target.kind == "FUNCTION_BLOCK":
             inner = self.analysis.pous.get(key(target.name))
             symbol = inner.symbols.get(key(name)) if inner is not None else None
+            if symbol is None and key(name) == "ENO":
+                return A.NamedType(name="BOOL")     # every instance has one (matiec's)
             if symbol is None or symbol.kind != "variable":
                 self.error(e, f"{_text(e.base)} ({target.name}) has no variable {name}")
                 return None

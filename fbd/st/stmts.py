@@ -180,15 +180,21 @@ class StmtCompiler(ExprCompiler):
                 self.emit(ir.Eval(code))
             return
         en, eno, args = enable_args(s.args)
-        if en is None and eno is None:
+        hidden = self.hidden_eno(var)
+        if en is None and eno is None and hidden is None:
             return self.fb_call(s, var, args)
-        enabled = self.enable(en)     # matiec: EN FALSE skips the call; ENO is EN
+        enabled = self.enable(en)     # ENO is EN
         mark = self.mark()
         self.fb_call(s, var, args)
-        pre = self.take(mark)
-        self.emit(ir.If([([], enabled, pre)], None))
+        # matiec copies the inputs in and the outputs out whatever EN: EN FALSE
+        # skips the body alone
+        for stmt in self.take(mark):
+            body = isinstance(stmt, (ir.Code, ir.CallFb))
+            self.emit(ir.If([([], enabled, [stmt])], None) if body else stmt)
         if eno is not None:
             self.store(eno.value, enabled, t.BOOL, eno)
+        if hidden is not None:
+            self.emit(ir.Assign(ir.Ref(hidden), enabled))
 
     def fb_call(self, node, var, args) -> None:
         from .model import LibraryFb

@@ -1,6 +1,6 @@
 """Exporting a ``.st`` project and loading the file back, scan for scan: the values
 of every signal of every task for some scans, BOOL inputs set TRUE before scan 3
-and FALSE before scan 7 (as tests/fbd/st/corpus_scans.json records matiec's)."""
+and FALSE before scan 7."""
 
 from __future__ import annotations
 

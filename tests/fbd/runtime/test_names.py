@@ -110,3 +110,35 @@ def test_two_resources_may_not_name_an_instance_alike():
     with pytest.raises(FbdError, match=r"two.st:\d+:\d+: .*program instance a is declared in "
                                        r"resource res too"):
         load("two.st", text=text).plc()
+
+
+EXTERNAL = """
+PROGRAM prg
+  VAR_EXTERNAL g : INT; END_VAR
+  VAR n : INT; END_VAR
+  n := g + 1;
+END_PROGRAM
+
+CONFIGURATION conf
+  VAR_GLOBAL g : INT := 3; END_VAR
+  RESOURCE res ON PLC
+    TASK fast(INTERVAL := T#10ms, PRIORITY := 0);
+    PROGRAM a WITH fast : prg;
+    PROGRAM b WITH fast : prg;
+  END_RESOURCE
+END_CONFIGURATION
+"""
+
+
+def test_writing_an_instances_var_external_writes_its_global_for_every_instance():
+    """A VAR_EXTERNAL is the global itself (matiec's is a pointer to it); the
+    program's copy here is loaded from the global before each scan, which a
+    write of the copy alone lost. matiec, ``--set b.g=10@2``: scan 1 a.n, g,
+    b.n, b.g = 4, 3, 4, 3; scan 2 11, 10, 11, 10."""
+    plc = load("ext.st", text=EXTERNAL).plc()
+    plc.scan()
+    assert [plc.get(p) for p in ("a.n", "g", "b.n", "b.g")] == [4, 3, 4, 3]
+    plc.write("b.g", 10)
+    assert plc.get("g") == 10
+    plc.scan()
+    assert [plc.get(p) for p in ("a.n", "g", "b.n", "b.g")] == [11, 10, 11, 10]

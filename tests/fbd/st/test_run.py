@@ -482,6 +482,107 @@ def test_en_false_skips_a_call_whose_result_is_then_its_types_initial_value_as_i
         scans.expected(EN_ENO_ROWS)
 
 
+ENO_READ = """
+FUNCTION_BLOCK cnt
+  VAR_INPUT up : BOOL; END_VAR
+  VAR_OUTPUT n : INT; END_VAR
+  IF up THEN n := n + 1; END_IF;
+END_FUNCTION_BLOCK
+
+PROGRAM prg
+  VAR
+    go : BOOL;
+    ena : BOOL;
+    t1 : TON;
+    t2 : TON;
+    never : TON;
+    c1 : cnt;
+    c2 : cnt;
+    a, b, c, d, e, f : BOOL;
+  END_VAR
+  a := t1.ENO;
+  t1(IN := go, PT := T#40ms);
+  b := t1.ENO;
+  t2(EN := ena, IN := go, PT := T#40ms);
+  c := t2.ENO;
+  d := never.ENO;
+  c1(EN := ena, up := go);
+  e := c1.ENO;
+  c2(up := go);
+  f := c2.ENO;
+END_PROGRAM
+"""
+
+# matiec: --cycle 20ms --scans 6 --set go=TRUE@2 --set ena=TRUE@3 --set ena=FALSE@5
+# --watch a --watch b --watch c --watch d --watch e --watch f --watch c1.n --watch c2.n
+ENO_READ_ROWS = """
+scan,t_ms,a,b,c,d,e,f,c1.n,c2.n
+1,0,TRUE,TRUE,FALSE,TRUE,FALSE,TRUE,0,0
+2,20,TRUE,TRUE,FALSE,TRUE,FALSE,TRUE,0,1
+3,40,TRUE,TRUE,TRUE,TRUE,TRUE,TRUE,1,2
+4,60,TRUE,TRUE,TRUE,TRUE,TRUE,TRUE,2,3
+5,80,TRUE,TRUE,FALSE,TRUE,FALSE,TRUE,2,4
+6,100,TRUE,TRUE,FALSE,TRUE,FALSE,TRUE,2,5
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_an_instances_eno_is_the_en_of_its_last_call_and_true_before_any(engine):
+    """What the OpenPLC editor writes for a rung through a block's ENO
+    (``IF TON2.ENO THEN``): an instance's ENO, of a library FB or one's own, is
+    TRUE until a call with EN := FALSE, as matiec's is."""
+    sets = {2: {"go": True}, 3: {"ena": True}, 5: {"ena": False}}
+    assert scans.rows(ENO_READ, "a b c d e f c1.n c2.n".split(), 6, sets, program="prg",
+                      cycle_ms=20, engine=engine) == scans.expected(ENO_READ_ROWS)
+
+
+EN_SKIPS_THE_BODY = """
+FUNCTION_BLOCK cnt
+  VAR_INPUT up : BOOL; k : INT; END_VAR
+  VAR_OUTPUT n : INT; END_VAR
+  IF up THEN n := n + k; END_IF;
+END_FUNCTION_BLOCK
+
+PROGRAM prg
+  VAR
+    go : BOOL;
+    ena : BOOL;
+    t1 : TON;
+    c1 : cnt;
+    x : INT := 100;
+    q : BOOL := TRUE;
+    k : INT := 1;
+  END_VAR
+  t1(EN := ena, IN := go, PT := T#40ms, Q => q);
+  c1(EN := ena, up := go, k := k, n => x);
+  k := k + 1;
+END_PROGRAM
+"""
+
+# matiec: --cycle 20ms --scans 6 --set go=TRUE@2 --set ena=TRUE@4 --set ena=FALSE@6
+# --watch t1.IN --watch t1.PT --watch q --watch c1.up --watch c1.k --watch c1.n --watch x --watch k
+EN_SKIPS_THE_BODY_ROWS = """
+scan,t_ms,t1.IN,t1.PT,q,c1.up,c1.k,c1.n,x,k
+1,0,FALSE,T#40ms,FALSE,FALSE,1,0,0,2
+2,20,TRUE,T#40ms,FALSE,TRUE,2,0,0,3
+3,40,TRUE,T#40ms,FALSE,TRUE,3,0,0,4
+4,60,TRUE,T#40ms,FALSE,TRUE,4,4,4,5
+5,80,TRUE,T#40ms,FALSE,TRUE,5,9,9,6
+6,100,TRUE,T#40ms,FALSE,TRUE,6,9,9,7
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_en_false_skips_an_instances_body_only_its_inputs_and_outputs_are_still_copied(engine):
+    """matiec's C for ``c1(EN := e, k := k, n => x)`` sets EN and the inputs,
+    runs the body (which returns at once when EN is FALSE) and copies the
+    outputs out: x takes c1.n even in a scan that skips c1."""
+    sets = {2: {"go": True}, 4: {"ena": True}, 6: {"ena": False}}
+    columns = "t1.IN t1.PT q c1.up c1.k c1.n x k".split()
+    assert scans.rows(EN_SKIPS_THE_BODY, columns, 6, sets, program="prg", cycle_ms=20,
+                      engine=engine) == scans.expected(EN_SKIPS_THE_BODY_ROWS)
+
+
 def test_the_source_with_live_values_line_by_line():
     from fbd.st import live_source
     project = load("prog.st", text=COUNTER)
