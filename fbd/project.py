@@ -58,6 +58,7 @@ class GlobalVar:
     start: Any                # the run-time initial value
     constant: bool = False
     retain: str | None = None  # VAR_GLOBAL RETAIN or PERSISTENT (docs/retain.md)
+    location: Any = None      # an Address (``g AT %IW0``): served over Modbus as a port is
 
     @property
     def type_name(self) -> str:

@@ -69,7 +69,7 @@ from ..values import DATES, NS_PER_US, Kind
 from . import control
 from .protocol import COILS, DISCRETE_INPUTS, HOLDING_REGISTERS, INPUT_REGISTERS, ExceptionCode
 
-__all__ = ["ProcessImage", "Location", "locate", "IX_WINDOW", "IW_WINDOW", "TABLE_SIZE"]
+__all__ = ["ProcessImage", "Location", "locate", "locate_globals", "IX_WINDOW", "IW_WINDOW", "TABLE_SIZE"]
 
 #: The input window: where clients write %IX (coils) and %IW (holding registers).
 IX_WINDOW = 800
@@ -104,6 +104,7 @@ class Location:
     start: int
     count: int                # registers (1 for a bit)
     window: tuple[str, int] | None = None  # where a client writes an %IX/%IW input
+    owner: str = "program"    # whose table ``slot`` indexes: the program's, or "globals"
 
     @property
     def writable(self) -> tuple[str, int] | None:
@@ -134,27 +135,51 @@ def locate(program: ScanProgram) -> list[Location]:
             direction, slot, tp = "input", program.inputs[name], program.input_types[name]
         else:
             direction, slot, tp = "output", program.outputs[name], program.output_types[name]
-        key = (address.area, address.size)
-        if key not in _MAP:
-            raise FbdError(f"{net.name}.{name}: {address} has no Modbus address (OpenPLC's map "
-                           f"serves %IX, %QX, %IW, %QW, %MW, %MD and %ML)")
-        table, first, count, last = _MAP[key]
-        if address.index > last:
-            top = f"%{address.area}X{last}.7" if address.size == "X" else \
-                f"%{address.area}{address.size}{last}"
-            raise FbdError(f"{net.name}.{name}: {address} is past the last Modbus address of "
-                           f"its kind ({top})")
-        if address.size == "X":
-            start = 8 * address.index + address.bit
-        else:
-            start = first + count * address.index
-        window = None
-        if key == ("I", "X"):
-            window = (COILS, IX_WINDOW + start)
-        elif key == ("I", "W"):
-            window = (HOLDING_REGISTERS, IW_WINDOW + start)
-        where.append(Location(name, tp, direction, address, slot, table, start, count, window))
-    return sorted(where, key=lambda loc: (_TABLE_ORDER.index(loc.table), loc.start))
+        where.append(_place(f"{net.name}.{name}", name, tp, direction, address, slot))
+    return sorted(where, key=_address_order)
+
+
+def locate_globals(table) -> tuple[list[Location], list[tuple[str, Address, t.DataType]]]:
+    """A configuration's located globals (``g AT %IW0`` in its VAR_GLOBAL): their Modbus
+    locations, an %I or %M global written by clients as a program's input is, a %Q
+    one read; and (name, address, type) of those OpenPLC's map does not serve."""
+    where, skipped = [], []
+    for i, address in (table.locations.items() if table is not None else ()):
+        name, tp = table.names[i], table.types[i]
+        if address.hierarchical or tp.kind in (Kind.ARRAY, Kind.STRUCT, Kind.STRING):
+            skipped.append((name, address, tp))
+            continue
+        direction = "output" if address.area == "Q" else "input"
+        where.append(_place(f"global {name}", name, tp, direction, address, i, "globals"))
+    return where, skipped
+
+
+def _place(where: str, name: str, tp, direction: str, address: Address, slot: int,
+           owner: str = "program") -> Location:
+    key = (address.area, address.size)
+    if key not in _MAP:
+        raise FbdError(f"{where}: {address} has no Modbus address (OpenPLC's map "
+                       f"serves %IX, %QX, %IW, %QW, %MW, %MD and %ML)")
+    table, first, count, last = _MAP[key]
+    if address.index > last:
+        top = f"%{address.area}X{last}.7" if address.size == "X" else \
+            f"%{address.area}{address.size}{last}"
+        raise FbdError(f"{where}: {address} is past the last Modbus address of "
+                       f"its kind ({top})")
+    if address.size == "X":
+        start = 8 * address.index + address.bit
+    else:
+        start = first + count * address.index
+    window = None
+    if key == ("I", "X"):
+        window = (COILS, IX_WINDOW + start)
+    elif key == ("I", "W"):
+        window = (HOLDING_REGISTERS, IW_WINDOW + start)
+    return Location(name, tp, direction, address, slot, table, start, count, window, owner)
+
+
+def _address_order(loc: Location) -> tuple:
+    return _TABLE_ORDER.index(loc.table), loc.start
 
 
 def unserved(program: ScanProgram) -> list[tuple[str, object]]:
@@ -253,7 +278,9 @@ class ProcessImage:
             self.control.show()
         self.record(self._task.s, plc.scans, plc.now_us)   # the tables start as the PLC stands
         self._task.traces.append(self)
-        self._task.before_scan.append(self._before_scan)
+        # first: a client's write to a located global must be in the globals' table
+        # before the task's links load it into the program
+        self._task.before_scan.insert(0, self._before_scan)
         plc.state_listeners.append(self._state_changed)
         plc.replaced.append(self._replaced)
 
@@ -274,9 +301,10 @@ class ProcessImage:
 
     def _map(self, program) -> None:
         """Lay out ``program``'s located ports (a program of none is refused)."""
-        self.locations = locate(program)
+        located, self.unserved_globals = locate_globals(self.plc.globals)
+        self.locations = sorted(locate(program) + located, key=_address_order)
         self.unserved = unserved(program)
-        if not self.locations and self.unserved:
+        if not self.locations and (self.unserved or self.unserved_globals):
             raise FbdError(f"{program.name}: none of its located ports has an address OpenPLC's "
                            f"Modbus map serves ("
                            f"{', '.join(f'{n} at {a}' for n, a in self.unserved[:5])})")
@@ -285,9 +313,10 @@ class ProcessImage:
                            f"addresses (net.input(..., at=\"%IX0.0\"), net.output(..., "
                            f"at=\"%QW0\")) to serve them over Modbus")
         # What record() copies: (slot, encode, table list, start, end, may skip), a
-        # window twice; _last holds the value each copied last (unchanged values are
+        # window twice, from the program's table and (_global_copies) from the
+        # globals'; _last holds the value each copied last (unchanged values are
         # not encoded again; reals always are, since -0.0 == 0.0).
-        self._copies = []
+        self._copies, self._global_copies = [], []
         # table -> address -> (location, index of the register within the value)
         self._writable: dict[str, dict[int, tuple[Location, int]]] = {
             COILS: {}, HOLDING_REGISTERS: {}}
@@ -296,14 +325,16 @@ class ProcessImage:
             places = [(loc.table, loc.start)]
             if loc.window:
                 places.append(loc.window)
+            copies = self._global_copies if loc.owner == "globals" else self._copies
             for table, start in places:
-                self._copies.append((loc.slot, enc, self.tables[table], start,
-                                     start + loc.count, loc.type.kind is not Kind.REAL))
+                copies.append((loc.slot, enc, self.tables[table], start,
+                               start + loc.count, loc.type.kind is not Kind.REAL))
             if loc.writable:
                 table, start = loc.writable
                 for k in range(loc.count):
                     self._writable[table][start + k] = (loc, k)
         self._last = [object()] * len(self._copies)
+        self._global_last = [object()] * len(self._global_copies)
 
     def detach(self) -> None:
         """Stop following the PLC's scans."""
@@ -328,14 +359,10 @@ class ProcessImage:
     # -- the PLC's side -----------------------------------------------------------
     def record(self, s: list, scan: int, now_us: int) -> None:
         """After a scan: publish it to the tables, hand clients' writes to the PLC."""
-        last = self._last
         changed = []
-        for i, (slot, enc, table, start, end, skip) in enumerate(self._copies):
-            value = s[slot]
-            if skip and value == last[i]:
-                continue
-            last[i] = value
-            changed.append((table, start, end, enc(value)))
+        _changes(self._copies, self._last, s, changed)
+        if self._global_copies:     # the globals' table, as the scan's links left it
+            _changes(self._global_copies, self._global_last, self.plc.globals.s, changed)
         with self.lock:
             for table, start, end, words in changed:
                 table[start:end] = words
@@ -423,4 +450,19 @@ class ProcessImage:
             rows.append((str(address), "-", name, str(tp),
                          "input" if name in program.inputs else "output",
                          "not served (OpenPLC maps no address of this form)"))
+        for name, address, tp in self.unserved_globals:
+            rows.append((str(address), "-", name, str(tp),
+                         "output" if address.area == "Q" else "input",
+                         "not served (OpenPLC maps no address of this form)"))
         return rows
+
+
+def _changes(copies: list, last: list, s: list, changed: list) -> None:
+    """Append (table, start, end, words) for each value of ``s`` that ``copies``
+    publishes and that changed since ``last`` (updated)."""
+    for i, (slot, enc, table, start, end, skip) in enumerate(copies):
+        value = s[slot]
+        if skip and value == last[i]:
+            continue
+        last[i] = value
+        changed.append((table, start, end, enc(value)))

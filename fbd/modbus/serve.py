@@ -178,14 +178,15 @@ def cmd_serve(args) -> int:
     task = "main"
     retain_period = _seconds("--retain-period", args.retain_period, 1.0, 0.001)
     snap = _read_retain(args.retain) if args.retain else None
-    if is_project_file(target) and args.opcua and not args.map:
+    project = _project(target) if is_project_file(target) else None
+    if project is not None and (args.opcua and not args.map or _located_globals(project)):
         if args.retain:
             raise CliError("--retain serves one program: name it "
                            f"({target}:PROGRAM), or leave --opcua out")
-        plc, cycle_us = _project_plc(target, args.cycle, modbus, args.on_fault)
+        plc, cycle_us = _project_plc(target, args.cycle, modbus, args.on_fault, project)
     else:
-        if is_project_file(target):
-            net, interval_us, task = _project_program(target)
+        if project is not None:
+            net, interval_us, task = _project_program(target, project)
             if args.cycle:
                 cycle_us = _cycle(args.cycle)
             else:
@@ -367,7 +368,7 @@ def _keep_retained(plc, path: str, snap, period: float):
 def _reloader(plc, given: str, target: str, modbus: bool = True):
     """Follow the program's file (--reload-on-change)."""
     from ..tools.reload import Reloader, source_path
-    from .image import locate
+    from .image import locate, locate_globals
     path, module = source_path(target)
 
     def build():
@@ -381,7 +382,7 @@ def _reloader(plc, given: str, target: str, modbus: bool = True):
 
     def check(program) -> None:
         program = getattr(getattr(program, "built", None), "program", program)
-        if modbus and not locate(program):
+        if modbus and not locate(program) and not locate_globals(plc.globals)[0]:
             raise CliError(f"{program.name} has no located port to serve")
     return Reloader(plc, path, build, say, module=module, check=check)
 
@@ -453,13 +454,26 @@ def _print_stats(runner, server, stop: threading.Event, every: float, opcua=None
         last = now
 
 
-def _project_plc(path: str, cycle: str | None, modbus: bool, on_fault: str):
-    """``fbd serve plc.st --opcua``: the whole configuration, every task, as
-    :meth:`fbd.project.Project.plc` runs it; (plc, the main task's cycle in µs).
-    Modbus beside it serves the main task's located ports, so it takes one task."""
+def _project(path: str):
     from .. import load
+    return load(path)
+
+
+def _located_globals(project) -> bool:
+    """Whether the configuration declares a located global (``g AT %IW0``): then
+    ``fbd serve`` runs the whole configuration, whose globals table holds it."""
+    config = project.configuration
+    return config is not None and any(getattr(v, "location", None) is not None
+                                      for v in config.variables.values())
+
+
+def _project_plc(path: str, cycle: str | None, modbus: bool, on_fault: str, project=None):
+    """``fbd serve plc.st --opcua`` (or a configuration with located globals): the
+    whole configuration, every task, as :meth:`fbd.project.Project.plc` runs it;
+    (plc, the main task's cycle in µs). Modbus beside it serves the main task's
+    located ports and the located globals, so it takes one task."""
     from ..errors import FbdError
-    project = load(path)
+    project = project or _project(path)
     config = project.configuration
     if config is None or not config.tasks:
         raise CliError(f"{path} has no configuration to run; name the POU to serve, as in "
@@ -476,13 +490,12 @@ def _project_plc(path: str, cycle: str | None, modbus: bool, on_fault: str):
     return plc, _bounded_cycle(plc.main.cycle_us, f"{path}: its task's interval")
 
 
-def _project_program(path: str):
+def _project_program(path: str, project=None):
     """``fbd serve plc.xml`` (or ``program.st``): the program its configuration runs,
     as OpenPLC's runtime runs the project it is given, with that task's interval and
     the instance's name (what a fault names); the
     server serves one program, so a configuration of several instances is told to name one."""
-    from .. import load
-    project = load(path)
+    project = project or _project(path)
     config = project.configuration
     if config is None or not config.tasks:
         raise CliError(f"{path} has no configuration to run; name the POU to serve, as in "

@@ -17,6 +17,8 @@ How the configuration runs: :mod:`fbd.runtime.configuration`.
 
 from __future__ import annotations
 
+from .. import address
+from ..errors import FbdError
 from ..project import Configuration, InstanceInit, TaskSpec
 from .interface import RETENTIVE, read_var, type_of
 from .source import NS_100, PlcOpenError, child, children, quote, tag
@@ -39,6 +41,8 @@ def _read(conf, path, ns, dtypes) -> Configuration:
         for group in children(el, "globalVars"):
             for v in children(group, "variable"):
                 var = read_var(v, "globalVars", owner, dtypes)
+                if var.address:
+                    var.location = _located(var, f"{owner}: global {quote(var.name)}")
                 var.constant = (group.get("constant") or "").strip().lower() in ("true", "1")
                 var.retain = next((q for q, attribute in RETENTIVE
                                    if (group.get(attribute) or "").strip().lower()
@@ -68,6 +72,17 @@ def _read(conf, path, ns, dtypes) -> Configuration:
         for v in children(group, "configVariable"):
             c.inits += _config_variable(v, where, dtypes)
     return c
+
+
+def _located(var, where: str):
+    """A located global's address (``address="%IW0"``), checked as a program's
+    located variable's is: the size its type needs, %Q for what only programs write."""
+    try:
+        found = address.parse(var.address, where)
+        address.check(found, var.type, "output" if found.area == "Q" else "input", where)
+    except FbdError as e:
+        raise PlcOpenError(str(e)) from None
+    return found
 
 
 def _task(task, path):

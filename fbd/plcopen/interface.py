@@ -40,6 +40,7 @@ class Var:
     constant: bool = False
     retain: str | None = None  # RETAIN, NON_RETAIN or PERSISTENT as its group says
     feedback: bool = False    # our export's carrier of a feedback wire (not an output)
+    location: object = None   # a located global's parsed address (what Modbus serves)
 
     @property
     def start(self):

@@ -43,6 +43,9 @@ class GlobalTable:
         self.retained = tuple(i for i, q in enumerate(qualifiers) if q in ("RETAIN", "PERSISTENT"))
         self.persistent = tuple(i for i, q in enumerate(qualifiers) if q == "PERSISTENT")
         self.qualifiers = qualifiers
+        #: index -> Address of each located global (``g AT %IW0``), what Modbus serves
+        self.locations = {i: variables[n].location for i, n in enumerate(self.names)
+                          if getattr(variables[n], "location", None) is not None}
         self.s = [copy.deepcopy(v) for v in self._starts]
         self.forces: dict = {}        # what Plc.write checks: a global is never forced
         self.program = self           # what Plc's messages name

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import address
 from ..compiler.front import quiet_gc
 from ..errors import FbdError
 from ..files import open_regular
@@ -170,6 +171,26 @@ def _load(path: str, text: str) -> Project:
     return project
 
 
+def located_global(d: A.VarDecl, tp, fail):
+    """The Address of a located VAR_GLOBAL (``g AT %IW0 : INT``), or None: memory the
+    programs share through VAR_EXTERNAL, which ``fbd serve`` serves as it serves a
+    program's located ports (an %I global is written by clients, a %Q one read)."""
+    if d.location is None:
+        return None
+    if d.name is None:
+        fail(d, f"a located global needs a name (AT {d.location.text} without one can never "
+                f"be read)")
+    if d.location.partial:
+        fail(d, f"{d.name} AT {d.location.text}: a global's location must be complete (%I*, "
+                f"%Q* are for a FUNCTION_BLOCK's variables, given by VAR_CONFIG)")
+    where = address.parse(d.location.text)
+    try:
+        address.check(where, tp, "output" if where.area == "Q" else "input", d.name)
+    except FbdError as e:
+        fail(d, str(e))
+    return where
+
+
 def configuration(compiled, path: str) -> Configuration | None:
     ctx = compiled.context
     unit = ctx.unit
@@ -191,14 +212,12 @@ def configuration(compiled, path: str) -> Configuration | None:
     def add_globals(blocks):
         for vb in blocks:
             for d in vb.decls:
-                if d.location is not None:
-                    fail(d, f"a located global ({d.name or ''} AT {d.location.text}) is not "
-                            f"supported; declare the variable with AT in the PROGRAM")
                 tp = ctx.types.spec(d.spec)
+                where = located_global(d, tp, fail)
                 start = ctx.types.initial(d.init, tp) if d.init is not None else tp.default
                 conf.variables[d.name] = GlobalVar(
                     d.name, tp, start, vb.qualifier == "CONSTANT",
-                    vb.qualifier if vb.qualifier in ("RETAIN", "PERSISTENT") else None)
+                    vb.qualifier if vb.qualifier in ("RETAIN", "PERSISTENT") else None, where)
                 conf.globals[d.name] = start
 
     add_globals(node.var_blocks)
