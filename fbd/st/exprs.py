@@ -22,8 +22,10 @@ type C gives its operands, and cuts the value to its IEC type only where it
 stores it (an assignment, a call's parameter, a CASE selector):
 
 * integers in C's promoted type: SINT, INT, USINT, UINT and DINT in ``int``
-  (the library's DINT code), UDINT in ``unsigned int``, LINT and ULINT in 64
-  bits, so ``(a + b) / 2`` of two INTs 30000 is 30000 and ``a + b > 0`` TRUE;
+  (the library's DINT code), UDINT in ``unsigned int`` (in ``long``, LINT,
+  beside an untyped decimal literal past ``int``'s range, which C types
+  ``long``), LINT and ULINT in 64 bits, so ``(a + b) / 2`` of two INTs 30000
+  is 30000 and ``a + b > 0`` TRUE;
   NOT of a BYTE or WORD stays within its width (IEC: matiec's ``~`` of the
   promoted int makes ``NOT b = 16#F0`` FALSE for b = 16#0F, a defect);
 * REALs in ``float``, rounded after each operation (the library's REAL code),
@@ -67,6 +69,20 @@ def promoted(tp: t.DataType) -> t.DataType:
 
 def _single(tp: t.DataType) -> bool:
     return tp.kind is K.REAL and tp.bits == 32
+
+
+def _unsigned_32(tp: t.DataType) -> bool:
+    return tp.kind is K.INT and tp.bits == 32 and not tp.signed
+
+
+def _c_long(c: t.DataType, e: A.Binary) -> bool:
+    """matiec writes an untyped decimal literal into its C as it is written: one past
+    ``int``'s range (2147483648 .. 4294967295 beside a UDINT) is a C ``long``, so the
+    operation is computed in 64 signed bits (``u * 4294967294 <= 0`` can be TRUE);
+    a based or typed literal (``16#FFFFFFFE``, ``UDINT#4294967294``) stays 32-bit."""
+    return _unsigned_32(c) and any(
+        x.__class__ is A.Literal and x.kind == "int" and x.type_name is None
+        and x.value > 2**31 - 1 and "#" not in x.text for x in (e.left, e.right))
 
 
 def _wide(e: ir.Expr) -> ir.Expr:
@@ -302,6 +318,8 @@ class ExprCompiler(CallCompiler):
         if c.kind not in _ARITH_KINDS[op]:
             self.fail(e, f"'{op}' is not defined for {ta.name}")
         computed = self.c_type(c, a, b)
+        if computed is c and _c_long(c, e):
+            computed = t.LINT
         code, _ = self.block_call(_ARITH_BLOCKS[op], {"T": computed}, [a, b], e)
         return (_wide(code) if computed is not c else code), c
 
@@ -311,6 +329,8 @@ class ExprCompiler(CallCompiler):
         promoted, a REAL in double where an operand is (see the module docstring)."""
         if _single(c):
             return t.LREAL if any(x.wide for x in operands) else c
+        if _unsigned_32(c) and any(x.wide for x in operands):
+            return t.LINT       # beside a C long (see _c_long): computed in long
         return promoted(c)
 
     def unary(self, e: A.Unary, expected):

@@ -62,6 +62,41 @@ END_PROGRAM
     assert scans.rows(source, ["d"], 1, program="prg") == "1,0,53"
 
 
+C_LONG_LITERALS = """
+PROGRAM prg
+VAR_INPUT
+  u : UDINT := 2638498769;
+END_VAR
+VAR
+  below, above, hexed, typed : BOOL;
+  product, quarter, remainder : UDINT;
+END_VAR
+  below := u - 3000000000 < 0;
+  above := u + 3000000000 > 4000000000;
+  hexed := u + 16#B2D05E00 > 4000000000;
+  typed := u + UDINT#3000000000 > 4000000000;
+  product := (u * 4294967294) / 4;
+  quarter := u * 4294967294 / 4 * 3;
+  remainder := (u + 3000000000) MOD 7;
+END_PROGRAM
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_a_udint_beside_an_untyped_decimal_literal_past_int_computes_in_c_long(engine):
+    """matiec writes 3000000000 into its C as it is, a C ``long``: the UDINT operation
+    and what uses its result are computed in 64 signed bits and cut where stored; the
+    same value based or typed is a 32-bit C constant (campaign seed 9111)."""
+    columns = "u below above hexed typed product quarter remainder".split()
+    assert scans.rows(C_LONG_LITERALS, columns, 3, {2: {"u": 5}, 3: {"u": 4000000000}},
+                      program="prg", cycle_ms=20, engine=engine) == scans.expected("""
+        scan,t_ms,U,BELOW,ABOVE,HEXED,TYPED,PRODUCT,QUARTER,REMAINDER
+        1,0,2638498769,TRUE,TRUE,FALSE,FALSE,4049459736,3558444616,1
+        2,20,5,TRUE,FALSE,FALSE,FALSE,1073741821,3221225463,2
+        3,40,4000000000,FALSE,TRUE,FALSE,FALSE,2294967296,2589934592,0
+    """)
+
+
 MIXED_CALLS = """
 PROGRAM prg
 VAR ui1 : UINT := 7; ud1 : UDINT := 4000000000; q : UINT; g : BOOL; END_VAR
