@@ -42,6 +42,10 @@ RULES = {
     "C constant for gcc, so the operation and what uses its result are computed in 128 bits; a ULINT "
     "here, as IEC types it (docs/st.md)":
         ((DIFFER,), lambda o, s: past_lint_literal(s)),
+    "matiec defect: a DT below 1970 whose subtracted fractions make a whole second is left unnormalised "
+    "(its seconds one short, -10**9 ns beside them), so its conversion to an integer is a second off":
+        ((DIFFER,), lambda o, s: o.type in INTEGER_TYPES and one_apart(o.mine, o.theirs)
+         and re.search(r"\b(DT|DATE_AND_TIME)_TO_\w+\(", s) and re.search(r"#[\d:-]*\.\d", s)),
     "documented: a TIME times or over a number is exact here (a REAL factor's product rounded to the "
     "ns), through doubles in matiec (docs/st.md)":
         ((DIFFER,), lambda o, s: o.relation == "below 1 µs"),
@@ -68,3 +72,13 @@ def past_lint_literal(source: str) -> bool:
     (a typed one, ``ULINT#...``, and a based one, ``16#...``, are 64-bit C)."""
     return any(int(digits) > 2**63 - 1
                for digits in re.findall(r"(?<![#\w.])(\d{19,20})(?![\w.#])", source))
+
+
+INTEGER_TYPES = ("SINT", "INT", "DINT", "LINT", "USINT", "UINT", "UDINT", "ULINT")
+
+
+def one_apart(mine, theirs) -> bool:
+    try:
+        return abs(int(mine) - int(theirs)) == 1
+    except (TypeError, ValueError):
+        return False

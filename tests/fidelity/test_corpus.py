@@ -20,6 +20,9 @@ DIFFER_TODAY = {
                                           "below TR = T#1s, so BUSY stays TRUE a scan longer there",
     "reduced_date_of_a_dt_just_before_1970": "DT_TO_DATE(DT#1970-01-01-00:00:00 - T#30ms) is 1970-01-01 in "
                                              "matiec (whole seconds toward zero), 1969-12-31 here",
+    "reduced_dt_whole_second_before_1970": "DT#1969-12-30-12:00:05 reached by subtracting 11:59:58.75 is "
+                                           "left unnormalised in matiec (a second short), so DT_TO_INT "
+                                           "gives 1478 there, 1477 here",
     "reduced_untyped_literal_past_lint": "a + 18446744073709551614 for a ULINT: gcc types the C constant "
                                          "as a 128-bit integer, so matiec's sum is 2**64 (MOD gives 1, > 5 "
                                          "TRUE); a ULINT here, as IEC types it, wrapping to 0",
